@@ -1,0 +1,95 @@
+// Compiled contract artifacts (committed JSON written by contracts/build.ts) and the
+// Uniswap V2 artifacts shipped in the @uniswap npm packages. Runtime never compiles.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { InterfaceAbi } from 'ethers';
+
+/** Every deployable contract in contracts/src; build.ts fails if this list drifts. */
+export const CONTRACT_NAMES = [
+  'SimpleToken',
+  'MintableToken',
+  'BlacklistToken',
+  'TaxToken',
+  'HoneypotToken',
+  'PausableToken',
+  'MaxTxToken',
+  'FakeRenounceToken',
+  'Bytes32Token',
+  'TokenProxy',
+  'UpgradeableToken',
+  'TokenFactory',
+  'NotAToken',
+  'Multicall3',
+] as const;
+
+export type ContractName = (typeof CONTRACT_NAMES)[number];
+
+export type UniswapContractName = 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair';
+
+export interface Artifact {
+  abi: InterfaceAbi;
+  /** Creation code, 0x-prefixed. */
+  bytecode: string;
+  /** Runtime code, 0x-prefixed. */
+  deployedBytecode: string;
+}
+
+export interface ContractArtifact extends Artifact {
+  contractName: ContractName;
+}
+
+export const ARTIFACTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+// Which npm package ships each Uniswap artifact (in its build/ directory).
+const UNISWAP_PACKAGE: Record<UniswapContractName, string> = {
+  UniswapV2Factory: '@uniswap/v2-core',
+  UniswapV2Pair: '@uniswap/v2-core',
+  UniswapV2Router02: '@uniswap/v2-periphery',
+  WETH9: '@uniswap/v2-periphery',
+};
+
+const require = createRequire(import.meta.url);
+const ownCache = new Map<ContractName, ContractArtifact>();
+const uniswapCache = new Map<UniswapContractName, Artifact>();
+
+const with0x = (hex: string): string => (hex.startsWith('0x') ? hex : `0x${hex}`);
+
+export function loadArtifact(name: ContractName): ContractArtifact {
+  const cached = ownCache.get(name);
+  if (cached) return cached;
+  const file = path.join(ARTIFACTS_DIR, `${name}.json`);
+  let parsed: ContractArtifact;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as ContractArtifact;
+  } catch (err) {
+    throw new Error(`contract artifact ${name} not readable at ${file} (run npm run contracts:build): ${String(err)}`);
+  }
+  ownCache.set(name, parsed);
+  return parsed;
+}
+
+/**
+ * Uniswap V2 artifacts from npm. Their files hold `abi`, `bytecode` (no 0x prefix) and
+ * `evm.bytecode.object` / `evm.deployedBytecode.object`; the prefix is added here.
+ */
+export function uniswapArtifact(name: UniswapContractName): Artifact {
+  const cached = uniswapCache.get(name);
+  if (cached) return cached;
+  const pkgDir = path.dirname(require.resolve(`${UNISWAP_PACKAGE[name]}/package.json`));
+  const raw = JSON.parse(readFileSync(path.join(pkgDir, 'build', `${name}.json`), 'utf8')) as {
+    abi: InterfaceAbi;
+    bytecode?: string;
+    evm?: { bytecode?: { object?: string }; deployedBytecode?: { object?: string } };
+  };
+  const bytecode = raw.bytecode ?? raw.evm?.bytecode?.object;
+  if (!bytecode) throw new Error(`Uniswap artifact ${name} has no bytecode`);
+  const artifact: Artifact = {
+    abi: raw.abi,
+    bytecode: with0x(bytecode),
+    deployedBytecode: with0x(raw.evm?.deployedBytecode?.object ?? ''),
+  };
+  uniswapCache.set(name, artifact);
+  return artifact;
+}
