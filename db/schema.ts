@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Durable state. Natural keys everywhere (chain_id + address), so that every write is an
+ * idempotent upsert and any job may run twice without harm. Addresses and hashes are stored
+ * lower-case hex with the 0x prefix.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const blockNumber = (name: string) => bigint(name, { mode: 'number' });
+/** uint256 amounts exceed every JS number: stored exactly as numeric(78,0). */
+const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/** Where each chain's scanner resumes; one row per chain. */
+export const scanCursors = pgTable('scan_cursors', {
+  chainId: integer('chain_id').primaryKey(),
+  /** The next block to scan. */
+  nextBlock: blockNumber('next_block').notNull(),
+  /** Hash of block 0: tells a restarted development chain from the one scanned before. */
+  genesisHash: text('genesis_hash'),
+  updatedAt: updatedAt(),
+});
+
+/** A window of recent block hashes per chain, for reorg detection by parentHash. */
+export const blockHashes = pgTable('block_hashes', {
+  chainId: integer('chain_id').notNull(),
+  blockNumber: blockNumber('block_number').notNull(),
+  blockHash: text('block_hash').notNull(),
+  parentHash: text('parent_hash').notNull(),
+  timestamp: timestamp('timestamp', { withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.chainId, t.blockNumber] })]);
+
+export const tokens = pgTable('tokens', {
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  name: text('name'),
+  symbol: text('symbol'),
+  decimals: integer('decimals'),
+  totalSupply: uint256('total_supply'),
+  // Creation data: null when the node cannot tell (a token submitted long after its deployment).
+  creationTxHash: text('creation_tx_hash'),
+  creator: text('creator'),
+  creatorIsContract: boolean('creator_is_contract'),
+  /** The transaction's sender when a factory created the token. */
+  txOrigin: text('tx_origin'),
+  creationBlockNumber: blockNumber('creation_block_number'),
+  creationBlockHash: text('creation_block_hash'),
+  creationTimestamp: timestamp('creation_timestamp', { withTimezone: true }),
+  creationGasUsed: blockNumber('creation_gas_used'),
+  /** How the deployment was found: receipt (top level), trace (factory), transfer-log (fallback), submitted. */
+  detectionSource: text('detection_source').notNull(),
+  bytecodeHash: text('bytecode_hash'),
+  codeLength: integer('code_length'),
+  proxyLike: boolean('proxy_like'),
+  /** Pipeline progress: detected → bytecode → … (later stages extend it). */
+  stage: text('stage').notNull().default('detected'),
+  currentRiskScore: integer('current_risk_score'),
+  currentRiskLevel: text('current_risk_level'),
+  currentLiquidityUsd: numeric('current_liquidity_usd', { precision: 30, scale: 2 }),
+  isActivelyTraded: boolean('is_actively_traded').notNull().default(false),
+  detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Set once token.created is on the event stream: delivery is at-least-once, never lost. */
+  announcedAt: timestamp('announced_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+}, (t) => [
+  primaryKey({ columns: [t.chainId, t.address] }),
+  index('tokens_detected_at_idx').on(t.detectedAt.desc()),
+  index('tokens_chain_detected_idx').on(t.chainId, t.detectedAt.desc()),
+  index('tokens_creator_idx').on(t.chainId, t.creator),
+  index('tokens_creation_block_idx').on(t.chainId, t.creationBlockNumber),
+]);
+
+/** DEX pairs (their LP tokens are never listed as new tokens). */
+export const pairs = pgTable('pairs', {
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  dex: text('dex').notNull(),
+  factory: text('factory'),
+  token0: text('token0').notNull(),
+  token1: text('token1').notNull(),
+  creationBlockNumber: blockNumber('creation_block_number'),
+  creationTxHash: text('creation_tx_hash'),
+  detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.chainId, t.address] }),
+  index('pairs_token0_idx').on(t.chainId, t.token0),
+  index('pairs_token1_idx').on(t.chainId, t.token1),
+]);
+
+/** One row per analysis run; `input_hash` makes a re-run of the same input an upsert, not a duplicate. */
+export const analyses = pgTable('analyses', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  inputHash: text('input_hash').notNull(),
+  riskScore: integer('risk_score'),
+  riskLevel: text('risk_level'),
+  riskFactors: jsonb('risk_factors').notNull().default(sql`'[]'::jsonb`),
+  actionableInsights: jsonb('actionable_insights').notNull().default(sql`'[]'::jsonb`),
+  alerts: jsonb('alerts').notNull().default(sql`'[]'::jsonb`),
+  details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('analyses_input_idx').on(t.chainId, t.address, t.inputHash),
+  index('analyses_token_idx').on(t.chainId, t.address, t.createdAt.desc()),
+]);
+
+/** Snapshots written by each refresh; one per token per bucket. */
+export const tokenHistory = pgTable('token_history', {
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+  riskScore: integer('risk_score'),
+  priceUsd: numeric('price_usd', { precision: 40, scale: 18 }),
+  liquidityUsd: numeric('liquidity_usd', { precision: 30, scale: 2 }),
+  volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
+  marketCapUsd: numeric('market_cap_usd', { precision: 30, scale: 2 }),
+}, (t) => [primaryKey({ columns: [t.chainId, t.address, t.bucketAt] })]);
+
+export const creators = pgTable('creators', {
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  totalTokens: integer('total_tokens').notNull().default(0),
+  successCount: integer('success_count').notNull().default(0),
+  scamCount: integer('scam_count').notNull().default(0),
+  reputationScore: integer('reputation_score'),
+  firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+  lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.chainId, t.address] })]);
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  plan: text('plan').notNull().default('FREE'),
+  trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+  paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
+  downgradedAt: timestamp('downgraded_at', { withTimezone: true }),
+  emailAlerts: boolean('email_alerts').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('users_email_idx').on(t.email)]);
+
+/** Only SHA-256 hashes of the key and the secret are kept; the plain values are shown once. */
+export const apiKeys = pgTable('api_keys', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  keyHash: text('key_hash').notNull(),
+  secretHash: text('secret_hash').notNull(),
+  /** The masked form shown in listings (svc_pro_1a2b…9f0e): not a secret. */
+  maskedKey: text('masked_key').notNull(),
+  name: text('name').notNull(),
+  description: text('description'),
+  plan: text('plan').notNull(),
+  status: text('status').notNull().default('active'),
+  requestsPerMinute: integer('requests_per_minute').notNull().default(10),
+  requestsPerHour: integer('requests_per_hour').notNull().default(100),
+  requestsPerDay: integer('requests_per_day').notNull().default(1000),
+  lastUsed: timestamp('last_used', { withTimezone: true }),
+  totalRequests: bigint('total_requests', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('api_keys_key_hash_idx').on(t.keyHash),
+  // One active key per user, enforced by the database even when two generate calls race.
+  uniqueIndex('api_keys_one_active_idx').on(t.userId).where(sql`status = 'active'`),
+]);
+
+export const watchlist = pgTable('watchlist', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.userId, t.chainId, t.address] })]);

@@ -1,0 +1,17 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/** Secrets never reach the log, whatever object they ride in on. */
+const REDACTED_PATHS = [
+  'password', '*.password', 'api_secret', '*.api_secret', 'apiKey', '*.apiKey',
+  'headers.authorization', 'headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-api-key"]',
+  'jwtSecret', '*.jwtSecret',
+];
+
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'token-monitor'): Logger {
+  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+}
+
+/** A logger that drops everything: the default for library code and tests. */
+export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/**
+ * Chain configuration: the CHAINS_FILE format of DESIGN §3 and the built-in defaults.
+ * Addresses are stored lower-case: the one form used everywhere inside the service.
+ */
+
+export const LOCAL_CHAIN_ID = 31337;
+
+/** Default polling interval when the RPC offers no newHeads subscription. */
+const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .transform((a) => a.toLowerCase());
+
+export const dexSchema = z.object({
+  name: z.string().min(1),
+  kind: z.enum(['v2', 'v3']),
+  factory: address,
+  router: address.optional(),
+  /** V3 fee tiers to probe with getPool; defaults to the Uniswap tiers. */
+  fee_tiers: z.array(z.number().int().positive()).optional(),
+});
+
+export const chainFileEntrySchema = z.object({
+  chain_id: z.number().int().positive(),
+  name: z.string().min(1),
+  rpc_urls: z.array(z.url()).min(1, 'at least one RPC URL is required'),
+  ws_url: z.url().optional(),
+  confirmations: z.number().int().min(0).default(0),
+  start_block: z.number().int().min(0).optional(),
+  finality_depth: z.number().int().min(1).optional(),
+  poll_interval_ms: z.number().int().min(50).optional(),
+  wrapped_native: address,
+  stablecoins: z.array(address).default([]),
+  dexes: z.array(dexSchema).default([]),
+});
+
+export const chainsFileSchema = z.object({ chains: z.array(chainFileEntrySchema).min(1) });
+
+export type DexConfig = z.infer<typeof dexSchema>;
+
+export interface ChainConfig {
+  chainId: number;
+  name: string;
+  rpcUrls: string[];
+  /** WebSocket endpoint for newHeads; when absent the scanner polls. */
+  wsUrl?: string;
+  confirmations: number;
+  /** First block to scan when no cursor exists; absent means "start at the head". */
+  startBlock?: number;
+  /** Blocks after which a block is considered final (reorg window). */
+  finalityDepth: number;
+  pollIntervalMs: number;
+  wrappedNative: string;
+  stablecoins: string[];
+  dexes: DexConfig[];
+  /** A throw-away development chain (the embedded Anvil): its data may be reset when it restarts. */
+  ephemeral: boolean;
+}
+
+type BuiltIn = Omit<ChainConfig, 'rpcUrls' | 'wsUrl' | 'startBlock' | 'ephemeral' | 'pollIntervalMs'> & {
+  pollIntervalMs?: number;
+};
+
+const UNISWAP_V3_FEES = [100, 500, 3000, 10000];
+const PANCAKE_V3_FEES = [100, 500, 2500, 10000];
+
+const lower = (xs: string[]) => xs.map((x) => x.toLowerCase());
+
+/** Main DEXes, wrapped native token and USD stablecoins of the built-in chains. */
+export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
+  {
+    chainId: 1, name: 'Ethereum', confirmations: 2, finalityDepth: 65, pollIntervalMs: 4_000,
+    wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    stablecoins: lower(['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0xdAC17F958D2ee523a2206206994597C13D831ec7']),
+    dexes: [
+      { name: 'uniswap-v2', kind: 'v2', factory: '0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f', router: '0x7a250d5630b4cf539739df2c5dacb4c659f2488d' },
+      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
+    ],
+  },
+  {
+    chainId: 56, name: 'BNB Smart Chain', confirmations: 3, finalityDepth: 15,
+    wrappedNative: '0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c',
+    stablecoins: lower(['0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', '0x55d398326f99059fF775485246999027B3197955']),
+    dexes: [
+      { name: 'pancakeswap-v2', kind: 'v2', factory: '0xca143ce32fe78f1f7019d7d551a6402fc5350c73', router: '0x10ed43c718714eb63d5aa57b78b54704e256024e' },
+      { name: 'pancakeswap-v3', kind: 'v3', factory: '0x0bfbcf9fa4f9c56b0f40a671ad40e0805a091865', fee_tiers: PANCAKE_V3_FEES },
+    ],
+  },
+  {
+    chainId: 137, name: 'Polygon', confirmations: 5, finalityDepth: 200,
+    wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270',
+    stablecoins: lower([
+      '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+    ]),
+    dexes: [
+      { name: 'quickswap-v2', kind: 'v2', factory: '0x5757371414417b8c6caad45baef941abc7d3ab32', router: '0xa5e0829caced8ffdd4de3c43696c57f7d7a678ff' },
+      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
+    ],
+  },
+  {
+    chainId: 42161, name: 'Arbitrum One', confirmations: 0, finalityDepth: 240, pollIntervalMs: 1_000,
+    wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
+    stablecoins: lower(['0xaf88d065e77c8cC2239327C5EDb3A432268e5831', '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9']),
+    dexes: [
+      { name: 'uniswap-v2', kind: 'v2', factory: '0xf1d7cc64fb4452f05c498126312ebe29f30fbcf9', router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24' },
+      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
+    ],
+  },
+  {
+    chainId: 8453, name: 'Base', confirmations: 0, finalityDepth: 64,
+    wrappedNative: '0x4200000000000000000000000000000000000006',
+    stablecoins: lower(['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913']),
+    dexes: [
+      { name: 'uniswap-v2', kind: 'v2', factory: '0x8909dc15e40173ff4699343b6eb8132c65e18ec6', router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24' },
+      { name: 'uniswap-v3', kind: 'v3', factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd', fee_tiers: UNISWAP_V3_FEES },
+    ],
+  },
+];
+
+/**
+ * Announced but hidden chains: never listed, and their ids are refused like unknown ones.
+ * Kept here so that the refusal is deliberate rather than accidental.
+ */
+export const ANNOUNCED_HIDDEN_CHAINS = [{ key: 'solana', name: 'Solana', chainId: 1_399_811_149 }] as const;
+
+export function builtInChain(chainId: number): BuiltIn | undefined {
+  return BUILT_IN_CHAINS.find((c) => c.chainId === chainId);
+}
+
+export function chainFromFileEntry(entry: z.infer<typeof chainFileEntrySchema>): ChainConfig {
+  const builtIn = builtInChain(entry.chain_id);
+  return {
+    chainId: entry.chain_id,
+    name: entry.name,
+    rpcUrls: entry.rpc_urls,
+    wsUrl: entry.ws_url,
+    confirmations: entry.confirmations,
+    startBlock: entry.start_block,
+    finalityDepth: entry.finality_depth ?? builtIn?.finalityDepth ?? 64,
+    pollIntervalMs: entry.poll_interval_ms ?? builtIn?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    wrappedNative: entry.wrapped_native,
+    stablecoins: entry.stablecoins,
+    dexes: entry.dexes,
+    ephemeral: false,
+  };
+}
+
+export function chainFromBuiltIn(builtIn: BuiltIn, rpcUrls: string[], wsUrl?: string): ChainConfig {
+  return {
+    ...builtIn,
+    rpcUrls,
+    wsUrl,
+    pollIntervalMs: builtIn.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    ephemeral: false,
+  };
+}

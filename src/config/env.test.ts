@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './env.ts';
+
+const noFile = () => {
+  throw new Error('ENOENT');
+};
+
+const CHAINS_FILE = JSON.stringify({
+  chains: [{
+    chain_id: 31337, name: 'Local', rpc_urls: ['http://127.0.0.1:8545'], confirmations: 0, start_block: 0,
+    wrapped_native: '0x5FbDB2315678afecb367f032d93F642f64180aa3', stablecoins: [],
+    dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', router: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }],
+  }],
+});
+
+describe('parseConfig', () => {
+  it('applies defaults and knows the built-in chains without RPC URLs', () => {
+    const result = parseConfig({}, noFile);
+    if (!result.ok) throw new Error(result.errors.join());
+    expect(result.config.env.PORT).toBe(3000);
+    expect(result.config.chains).toEqual([]);
+    expect([...result.config.knownChainIds].sort((a, b) => a - b)).toEqual([1, 56, 137, 8453, 42161]);
+  });
+
+  it('builds a built-in chain from RPC_URL_<id>', () => {
+    const result = parseConfig({ RPC_URL_56: 'https://bsc.example/rpc' }, noFile);
+    if (!result.ok) throw new Error(result.errors.join());
+    const [bsc] = result.config.chains;
+    expect(bsc?.chainId).toBe(56);
+    expect(bsc?.rpcUrls).toEqual(['https://bsc.example/rpc']);
+    expect(bsc?.dexes.map((d) => d.name)).toEqual(['pancakeswap-v2', 'pancakeswap-v3']);
+    expect(bsc?.wrappedNative).toBe('0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c');
+  });
+
+  it('reads CHAINS_FILE and lower-cases its addresses', () => {
+    const result = parseConfig({ CHAINS_FILE: '/x.json' }, () => CHAINS_FILE);
+    if (!result.ok) throw new Error(result.errors.join());
+    const [local] = result.config.chains;
+    expect(local?.wrappedNative).toBe('0x5fbdb2315678afecb367f032d93f642f64180aa3');
+    expect(local?.dexes[0]?.factory).toBe('0xe7f1725e7734ce288f8367e1bb143e90bb3f0512');
+    expect(result.config.knownChainIds.has(31337)).toBe(true);
+  });
+
+  it('reports every problem with its variable name', () => {
+    const result = parseConfig({ PORT: 'abc', REDIS_URL: 'http://x' }, noFile);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.some((e) => e.startsWith('PORT'))).toBe(true);
+    expect(result.errors.some((e) => e.startsWith('REDIS_URL'))).toBe(true);
+  });
+
+  it('refuses an RPC URL for a chain without defaults, and a malformed chains file', () => {
+    const unknown = parseConfig({ RPC_URL_999: 'http://x' }, noFile);
+    expect(unknown.ok ? [] : unknown.errors).toEqual([expect.stringContaining('RPC_URL_999')]);
+    const bad = parseConfig({ CHAINS_FILE: '/x.json' }, () => '{"chains":[{"chain_id":1}]}');
+    expect(bad.ok).toBe(false);
+    const missing = parseConfig({ CHAINS_FILE: '/nope.json' }, noFile);
+    expect(missing.ok ? [] : missing.errors).toEqual([expect.stringContaining('cannot read /nope.json')]);
+  });
+
+  it('refuses the hidden Solana chain id like an unknown one', () => {
+    const result = parseConfig({ RPC_URL_1399811149: 'http://x' }, noFile);
+    expect(result.ok).toBe(false);
+  });
+
+  it('requires JWT_SECRET in production', () => {
+    const result = parseConfig({ NODE_ENV: 'production' }, noFile);
+    expect(result.ok ? [] : result.errors).toEqual([expect.stringContaining('JWT_SECRET')]);
+  });
+});

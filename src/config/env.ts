@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import {
+  ANNOUNCED_HIDDEN_CHAINS, BUILT_IN_CHAINS, builtInChain, chainFromBuiltIn, chainFromFileEntry, chainsFileSchema,
+  type ChainConfig,
+} from './chains.ts';
+
+/** The process environment of DESIGN §3, validated once at start-up. */
+
+const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
+const WS_URL_VARIABLE = /^WS_URL_(\d+)$/;
+const MIN_JWT_SECRET_LENGTH = 32;
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** Namespace for every Redis key (queues, leases, streams): lets several deployments share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - only').default('tm'),
+  CHAINS_FILE: z.string().min(1).optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  JWT_SECRET: z.string().min(MIN_JWT_SECRET_LENGTH, `must be at least ${MIN_JWT_SECRET_LENGTH} characters`).optional(),
+  ADMIN_USER: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** Seconds between demo token launches on the embedded chain. */
+  DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).default(8),
+  /** Block time of the embedded Anvil chain, in seconds. */
+  DEV_BLOCK_TIME_SECONDS: z.coerce.number().int().min(1).default(1),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env;
+  /** Chains with an RPC endpoint: the ones scanned. Empty means "start the embedded dev chain". */
+  chains: ChainConfig[];
+  /** Every chain id the API accepts: configured ones plus the built-in ones (even without RPC). */
+  knownChainIds: ReadonlySet<number>;
+}
+
+export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; errors: string[] };
+
+export type ReadFile = (path: string) => string;
+
+export function parseConfig(raw: Record<string, string | undefined>, readFile: ReadFile): ConfigResult {
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  const env = parsed.data;
+  const errors: string[] = [];
+  if (env.NODE_ENV === 'production' && !env.JWT_SECRET) errors.push('JWT_SECRET: required when NODE_ENV=production');
+
+  const byId = new Map<number, ChainConfig>();
+  if (env.CHAINS_FILE) {
+    const file = readChainsFile(env.CHAINS_FILE, readFile);
+    if (!file.ok) errors.push(...file.errors);
+    else for (const chain of file.chains) byId.set(chain.chainId, chain);
+  }
+
+  const rpcUrls = collectUrlVariables(raw, RPC_URL_VARIABLE, errors);
+  const wsUrls = collectUrlVariables(raw, WS_URL_VARIABLE, errors);
+  for (const [chainId, url] of rpcUrls) {
+    const existing = byId.get(chainId);
+    if (existing) {
+      existing.rpcUrls = [url, ...existing.rpcUrls.filter((u) => u !== url)];
+      continue;
+    }
+    const builtIn = builtInChain(chainId);
+    if (!builtIn) {
+      errors.push(`RPC_URL_${chainId}: chain ${chainId} has no built-in defaults; describe it in CHAINS_FILE`);
+      continue;
+    }
+    byId.set(chainId, chainFromBuiltIn(builtIn, [url], wsUrls.get(chainId)));
+  }
+  for (const [chainId, url] of wsUrls) {
+    const chain = byId.get(chainId);
+    if (chain) chain.wsUrl = url;
+  }
+  for (const hidden of ANNOUNCED_HIDDEN_CHAINS) {
+    if (byId.has(hidden.chainId)) errors.push(`chain ${hidden.chainId} (${hidden.name}) is announced but not supported yet`);
+  }
+  if (errors.length > 0) return { ok: false, errors };
+
+  const chains = [...byId.values()].sort((a, b) => a.chainId - b.chainId);
+  return { ok: true, config: { env, chains, knownChainIds: knownIds(chains) } };
+}
+
+export function knownIds(chains: readonly ChainConfig[]): ReadonlySet<number> {
+  return new Set([...BUILT_IN_CHAINS.map((c) => c.chainId), ...chains.map((c) => c.chainId)]);
+}
+
+function readChainsFile(path: string, readFile: ReadFile): { ok: true; chains: ChainConfig[] } | { ok: false; errors: string[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFile(path));
+  } catch (error) {
+    return { ok: false, errors: [`CHAINS_FILE: cannot read ${path} as JSON (${(error as Error).message})`] };
+  }
+  const parsed = chainsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, errors: parsed.error.issues.map((i) => `CHAINS_FILE ${path}: ${i.path.join('.')}: ${i.message}`) };
+  }
+  const ids = parsed.data.chains.map((c) => c.chain_id);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate !== undefined) return { ok: false, errors: [`CHAINS_FILE ${path}: chain ${duplicate} is listed twice`] };
+  return { ok: true, chains: parsed.data.chains.map(chainFromFileEntry) };
+}
+
+function collectUrlVariables(raw: Record<string, string | undefined>, pattern: RegExp, errors: string[]): Map<number, string> {
+  const urls = new Map<number, string>();
+  for (const [name, value] of Object.entries(raw)) {
+    const match = pattern.exec(name);
+    if (!match || value === undefined || value === '') continue;
+    if (!URL.canParse(value)) {
+      errors.push(`${name}: not a URL`);
+      continue;
+    }
+    urls.set(Number(match[1]), value);
+  }
+  return urls;
+}

@@ -1,0 +1,101 @@
+import type { BlockTraces } from './deployments.ts';
+import { RpcError, toQuantity, type RpcClient } from './rpc.ts';
+import type { ParityTrace, RpcBlockHeader, RpcReceipt, TxCallTrace } from './types.ts';
+
+/**
+ * Block reading with capability discovery: eth_getBlockReceipts else per-transaction receipts;
+ * debug_traceBlockByNumber (callTracer) else trace_block else no traces. What a node lacks is
+ * remembered, so it is asked only once.
+ */
+
+export type TraceMethod = 'callTracer' | 'parity' | 'none';
+
+export interface ChainReader {
+  blockNumber(): Promise<number>;
+  block(tag: number | 'latest'): Promise<RpcBlockHeader | null>;
+  blockByHash(hash: string, withTransactions?: boolean): Promise<RpcBlockHeader | null>;
+  receipts(block: RpcBlockHeader): Promise<RpcReceipt[]>;
+  traces(block: RpcBlockHeader): Promise<BlockTraces>;
+  code(address: string, blockTag: number | 'latest'): Promise<string>;
+  capabilities(): { blockReceipts: boolean | undefined; traces: TraceMethod | undefined };
+}
+
+const tag = (t: number | 'latest') => (t === 'latest' ? 'latest' : toQuantity(t));
+
+export function createChainReader(rpc: RpcClient): ChainReader {
+  let blockReceipts: boolean | undefined;
+  let traceMethod: TraceMethod | undefined;
+
+  async function perTransactionReceipts(block: RpcBlockHeader): Promise<RpcReceipt[]> {
+    const full = block.transactions && block.transactions.length > 0 && typeof block.transactions[0] === 'string'
+      ? block
+      : await rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [block.hash, false]);
+    const hashes = (full?.transactions ?? []).map((t) => (typeof t === 'string' ? t : (t as { hash: string }).hash));
+    const outcomes = await rpc.batch<RpcReceipt | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+    return outcomes.map((o, i) => {
+      if (!o.ok) throw o.error;
+      if (!o.result) throw new RpcError('bad-response', `receipt of ${hashes[i]} missing`);
+      return o.result;
+    });
+  }
+
+  return {
+    async blockNumber() {
+      return Number.parseInt(await rpc.request<string>('eth_blockNumber'), 16);
+    },
+    block(t) {
+      return rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false]);
+    },
+    blockByHash(hash, withTransactions = false) {
+      return rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions]);
+    },
+    async receipts(block) {
+      if (block.transactions && block.transactions.length === 0) return [];
+      if (blockReceipts !== false) {
+        try {
+          const receipts = await rpc.request<RpcReceipt[] | null>('eth_getBlockReceipts', [block.hash]);
+          if (receipts) {
+            blockReceipts = true;
+            // Validation: every receipt must belong to the block asked for.
+            if (receipts.some((r) => r.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
+              throw new RpcError('bad-response', `eth_getBlockReceipts answered for another block than ${block.hash}`);
+            }
+            return receipts;
+          }
+        } catch (error) {
+          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request')) throw error;
+          blockReceipts = false;
+        }
+      }
+      return perTransactionReceipts(block);
+    },
+    async traces(block) {
+      if (block.transactions && block.transactions.length === 0) return { kind: 'none' };
+      const number = toQuantity(Number.parseInt(block.number, 16));
+      if (traceMethod === undefined || traceMethod === 'callTracer') {
+        try {
+          const traces = await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }]);
+          traceMethod = 'callTracer';
+          return { kind: 'callTracer', traces };
+        } catch (error) {
+          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'callTracer') throw error;
+        }
+      }
+      if (traceMethod === undefined || traceMethod === 'parity') {
+        try {
+          const traces = await rpc.request<ParityTrace[]>('trace_block', [number]);
+          traceMethod = 'parity';
+          return { kind: 'parity', traces };
+        } catch (error) {
+          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'parity') throw error;
+        }
+      }
+      traceMethod = 'none';
+      return { kind: 'none' };
+    },
+    code(address, blockTag) {
+      return rpc.request<string>('eth_getCode', [address, tag(blockTag)]);
+    },
+    capabilities: () => ({ blockReceipts, traces: traceMethod }),
+  };
+}

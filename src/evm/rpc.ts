@@ -1,0 +1,216 @@
+import type { Logger } from 'pino';
+
+/**
+ * A small JSON-RPC client: several URLs with failover, timeouts, retries with exponential
+ * backoff and jitter for transient failures only, in-flight de-duplication of identical reads,
+ * and JSON-RPC batches. Errors are classified so that callers never retry a revert.
+ */
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 200;
+const BACKOFF_MAX_MS = 5_000;
+
+export type RpcErrorKind =
+  | 'revert' // the call executed and reverted: an answer, not a failure
+  | 'invalid-request' // our request is wrong; retrying cannot help
+  | 'unsupported' // the node does not offer this method
+  | 'rate-limited'
+  | 'server' // a JSON-RPC error that may pass (header not found, …)
+  | 'timeout'
+  | 'network'
+  | 'bad-response'; // truncated or malformed JSON, wrong shape
+
+const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set(['rate-limited', 'server', 'timeout', 'network', 'bad-response']);
+
+export class RpcError extends Error {
+  constructor(
+    readonly kind: RpcErrorKind,
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}
+
+export type RpcOutcome<T = unknown> = { ok: true; result: T } | { ok: false; error: RpcError };
+
+export interface RpcRequest {
+  method: string;
+  params: unknown[];
+}
+
+export interface RpcClient {
+  readonly urls: readonly string[];
+  request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Sends the requests as one JSON-RPC batch; each entry succeeds or fails on its own. */
+  batch<T = unknown>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]>;
+}
+
+export interface RpcClientOptions {
+  urls: readonly string[];
+  timeoutMs?: number;
+  maxAttempts?: number;
+  logger?: Logger;
+  /** Observes every HTTP round trip (metrics). */
+  onCall?: (info: { method: string; url: string; ok: boolean; errorKind?: RpcErrorKind; ms: number }) => void;
+  fetchImpl?: typeof fetch;
+}
+
+interface JsonRpcResponse {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: unknown };
+}
+
+export function classifyJsonRpcError(error: { code?: number; message?: string; data?: unknown }): RpcError {
+  const message = String(error.message ?? 'unknown JSON-RPC error');
+  const code = typeof error.code === 'number' ? error.code : undefined;
+  const lower = message.toLowerCase();
+  let kind: RpcErrorKind = 'server';
+  if (code === 3 || lower.includes('revert') || lower.includes('invalid opcode') || lower.includes('out of gas')) kind = 'revert';
+  else if (code === -32601 || lower.includes('not supported') || lower.includes('does not exist') || lower.includes('not available') || lower.includes('method not found')) kind = 'unsupported';
+  else if (code === -32600 || code === -32602 || lower.includes('invalid argument') || lower.includes('invalid params')) kind = 'invalid-request';
+  else if (code === -32005 || lower.includes('rate limit') || lower.includes('too many requests')) kind = 'rate-limited';
+  return new RpcError(kind, message, code, error.data);
+}
+
+export function backoffDelay(attempt: number, random = Math.random): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  // "Full jitter": spreads retries of many clients over the whole window.
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  if (options.urls.length === 0) throw new Error('createRpcClient: at least one URL is required');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const doFetch = options.fetchImpl ?? fetch;
+  const inFlight = new Map<string, Promise<unknown>>();
+  let preferred = 0;
+  let nextId = 1;
+
+  async function post(url: string, body: unknown, label: string): Promise<unknown> {
+    const started = performance.now();
+    const finish = (ok: boolean, errorKind?: RpcErrorKind) =>
+      options.onCall?.({ method: label, url, ok, errorKind, ms: performance.now() - started });
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const isTimeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      const kind: RpcErrorKind = isTimeout ? 'timeout' : 'network';
+      finish(false, kind);
+      throw new RpcError(kind, `${label}: ${isTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      finish(false, 'network');
+      throw new RpcError('network', `${label}: ${(error as Error).message}`);
+    }
+    if (response.status === 429) {
+      finish(false, 'rate-limited');
+      throw new RpcError('rate-limited', `${label}: HTTP 429`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const kind: RpcErrorKind = response.status >= 500 ? 'server' : 'bad-response';
+      finish(false, kind);
+      throw new RpcError(kind, `${label}: HTTP ${response.status}, not JSON`);
+    }
+    if (!response.ok && !(json && typeof json === 'object')) {
+      finish(false, 'server');
+      throw new RpcError('server', `${label}: HTTP ${response.status}`);
+    }
+    finish(true);
+    return json;
+  }
+
+  /** Runs `attempt` against the URLs in turn until it succeeds or fails for good. */
+  async function withRetries<T>(label: string, attempt: (url: string) => Promise<T>): Promise<T> {
+    let lastError: RpcError | undefined;
+    for (let i = 0; i < maxAttempts; i++) {
+      const index = (preferred + i) % options.urls.length;
+      const url = options.urls[index]!;
+      try {
+        const value = await attempt(url);
+        preferred = index;
+        return value;
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        if (!error.retryable) throw error;
+        lastError = error;
+        options.logger?.debug({ err: error.message, url, attempt: i + 1 }, 'rpc retry');
+        if (i < maxAttempts - 1) await sleep(backoffDelay(i));
+      }
+    }
+    throw lastError ?? new RpcError('network', `${label}: no attempt made`);
+  }
+
+  async function requestOnce<T>(method: string, params: unknown[]): Promise<T> {
+    return withRetries(method, async (url) => {
+      const json = (await post(url, { jsonrpc: '2.0', id: nextId++, method, params }, method)) as JsonRpcResponse;
+      if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new RpcError('bad-response', `${method}: not a JSON-RPC object`);
+      if (json.error) throw classifyJsonRpcError(json.error);
+      if (!('result' in json)) throw new RpcError('bad-response', `${method}: neither result nor error`);
+      return json.result as T;
+    });
+  }
+
+  return {
+    urls: options.urls,
+    request<T>(method: string, params: unknown[] = []): Promise<T> {
+      // Identical reads in flight share one round trip.
+      const key = `${method}:${JSON.stringify(params)}`;
+      const pending = inFlight.get(key);
+      if (pending) return pending as Promise<T>;
+      const promise = requestOnce<T>(method, params).finally(() => inFlight.delete(key));
+      inFlight.set(key, promise);
+      return promise;
+    },
+    async batch<T>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]> {
+      if (requests.length === 0) return [];
+      const firstId = nextId;
+      nextId += requests.length;
+      const label = `batch(${requests[0]!.method}…×${requests.length})`;
+      return withRetries(label, async (url) => {
+        const body = requests.map((r, i) => ({ jsonrpc: '2.0', id: firstId + i, method: r.method, params: r.params }));
+        const json = await post(url, body, label);
+        if (!Array.isArray(json)) {
+          const single = json as JsonRpcResponse;
+          if (single?.error) throw classifyJsonRpcError(single.error);
+          throw new RpcError('bad-response', `${label}: batch answer is not an array`);
+        }
+        const byId = new Map<number, JsonRpcResponse>();
+        for (const entry of json as JsonRpcResponse[]) if (typeof entry?.id === 'number') byId.set(entry.id, entry);
+        return requests.map((_, i): RpcOutcome<T> => {
+          const entry = byId.get(firstId + i);
+          if (!entry) return { ok: false, error: new RpcError('bad-response', `${label}: answer ${i} missing`) };
+          if (entry.error) return { ok: false, error: classifyJsonRpcError(entry.error) };
+          return { ok: true, result: entry.result as T };
+        });
+      });
+    },
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export const toQuantity = (n: number | bigint): string => `0x${n.toString(16)}`;
+export const fromQuantity = (hex: string): number => Number.parseInt(hex, 16);

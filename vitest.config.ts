@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', '.data/**'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Integration files each start their own Anvil; two at a time suits a 2-core machine.
+    maxWorkers: 2,
+    minWorkers: 1,
+  },
+});

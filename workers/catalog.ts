@@ -1,0 +1,49 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The job catalog: every queue's name, the schema of its job data, its options and its
+ * deterministic job id. Producers and processors share it, so that a job enqueued with the
+ * wrong shape fails at the producer, and scanning or replaying a block twice enqueues nothing new.
+ */
+
+const address = z.string().regex(/^0x[0-9a-f]{40}$/, 'lower-case 0x address');
+const hash = z.string().regex(/^0x[0-9a-f]{64}$/, 'lower-case 0x 32-byte hash');
+const chainId = z.number().int().positive();
+
+const SECOND = 1_000;
+const HOUR_SECONDS = 3_600;
+const DAY_SECONDS = 86_400;
+
+/** Exponential backoff with jitter, so that a recovered RPC or database is not hit by a thundering herd. */
+const retrying = (attempts: number, delayMs: number): JobsOptions => ({
+  attempts,
+  backoff: { type: 'exponential', delay: delayMs, jitter: 0.5 },
+  // Bounded retention; failed jobs are kept longer than completed ones, for operators to inspect.
+  removeOnComplete: { age: HOUR_SECONDS, count: 5_000 },
+  removeOnFail: { age: 7 * DAY_SECONDS, count: 20_000 },
+});
+
+export const jobCatalog = {
+  detect: {
+    schema: z.object({
+      chainId,
+      blockNumber: z.number().int().min(0),
+      blockHash: hash,
+      source: z.enum(['live', 'replay']),
+    }),
+    options: retrying(12, SECOND),
+    concurrency: 4,
+    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+  },
+  bytecode: {
+    schema: z.object({ chainId, address }),
+    options: retrying(8, SECOND),
+    concurrency: 8,
+    jobId: (d: { chainId: number; address: string }) => `bytecode-${d.chainId}-${d.address}`,
+  },
+} as const;
+
+export type QueueName = keyof typeof jobCatalog;
+export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;
+export const QUEUE_NAMES = Object.keys(jobCatalog) as QueueName[];

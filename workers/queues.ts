@@ -1,0 +1,111 @@
+import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { jobCatalog, QUEUE_NAMES, type JobData, type QueueName } from './catalog.ts';
+
+/** Typed producers and workers over the catalog. */
+
+export interface Producer {
+  enqueue<N extends QueueName>(name: N, data: JobData<N>, options?: { priority?: number; delay?: number }): Promise<string>;
+  /** One round trip for many jobs; ids stay deterministic, so duplicates are dropped by BullMQ. */
+  enqueueBulk<N extends QueueName>(name: N, data: JobData<N>[], options?: { priority?: number }): Promise<string[]>;
+  queue(name: QueueName): Queue;
+  close(): Promise<void>;
+}
+
+export function createProducer(connection: ConnectionOptions, prefix: string): Producer {
+  const queues = new Map<QueueName, Queue>();
+  const queue = (name: QueueName) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix, defaultJobOptions: jobCatalog[name].options });
+      q.on('error', () => {}); // surfaced by the failing enqueue call instead
+      queues.set(name, q);
+    }
+    return q;
+  };
+  return {
+    async enqueue(name, data, options = {}) {
+      const entry = jobCatalog[name];
+      const parsed = entry.schema.parse(data) as JobData<typeof name>;
+      const jobId = (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
+      await queue(name).add(name, parsed, { jobId, ...options });
+      return jobId;
+    },
+    async enqueueBulk(name, data, options = {}) {
+      if (data.length === 0) return [];
+      const entry = jobCatalog[name];
+      const jobs = data.map((d) => {
+        const parsed = entry.schema.parse(d) as JobData<typeof name>;
+        const jobId = (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
+        return { name, data: parsed, opts: { jobId, ...options } };
+      });
+      await queue(name).addBulk(jobs);
+      return jobs.map((j) => j.opts.jobId);
+    },
+    queue,
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}
+
+export type Processor<N extends QueueName> = (data: JobData<N>, job: Job) => Promise<unknown>;
+export type Processors = { [N in QueueName]?: Processor<N> };
+
+export interface WorkerPool {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the active ones, up to `deadlineMs`; then hands them back. */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+const DEFAULT_DRAIN_DEADLINE_MS = 5_000;
+
+export function startWorkers(options: {
+  connection: ConnectionOptions;
+  prefix: string;
+  processors: Processors;
+  logger: Logger;
+  concurrency?: Partial<Record<QueueName, number>>;
+}): WorkerPool {
+  const workers: Worker[] = [];
+  for (const name of QUEUE_NAMES) {
+    const processor = options.processors[name] as Processor<typeof name> | undefined;
+    if (!processor) continue;
+    const schema = jobCatalog[name].schema;
+    const worker = new Worker(
+      name,
+      async (job) => {
+        const parsed = schema.safeParse(job.data);
+        // Malformed data never becomes valid by retrying.
+        if (!parsed.success) throw new UnrecoverableError(`invalid ${name} job data: ${parsed.error.message}`);
+        return processor(parsed.data as JobData<typeof name>, job);
+      },
+      {
+        connection: options.connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency?.[name] ?? jobCatalog[name].concurrency,
+        // Stalled-job recovery: a job whose worker died is handed to another after this interval.
+        stalledInterval: 15_000,
+        maxStalledCount: 3,
+      },
+    );
+    const log = options.logger.child({ queue: name });
+    worker.on('error', (error) => log.error({ err: error.message }, 'worker error'));
+    worker.on('failed', (job, error) =>
+      log.warn({ job: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed'));
+    workers.push(worker);
+  }
+  return {
+    workers,
+    async close(deadlineMs = DEFAULT_DRAIN_DEADLINE_MS) {
+      const graceful = Promise.all(workers.map((w) => w.close()));
+      const timedOut = await Promise.race([
+        graceful.then(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(true), deadlineMs)),
+      ]);
+      // Past the deadline, force-close: active jobs are not lost, their locks expire and
+      // stalled-job recovery gives them back to the queue.
+      if (timedOut) await Promise.all(workers.map((w) => w.close(true)));
+    },
+  };
+}

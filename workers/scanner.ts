@@ -1,0 +1,178 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { subscribeNewHeads, type HeadSubscription } from '../src/evm/heads.ts';
+import { sleep, toQuantity } from '../src/evm/rpc.ts';
+import type { RpcBlockHeader } from '../src/evm/types.ts';
+import { createLease, type Lease } from '../infra/lease.ts';
+import type { BlockRecord, ScanRepository } from '../db/repositories/scan.ts';
+import type { ChainRuntime } from './detect.ts';
+import type { Producer } from './queues.ts';
+
+/**
+ * The scanner of one chain: follows the head and hands each new block to the detect queue.
+ * Only the holder of the chain's Redis lease scans; the others wait and take over when it dies.
+ * The cursor advances only after the blocks' jobs are enqueued, so a crash repeats work (which
+ * the deterministic job ids absorb) but never skips a block.
+ */
+
+const DEFAULT_LEASE_TTL_MS = 15_000;
+const DEFAULT_MAX_BLOCKS_PER_TICK = 100;
+/** Polling continues while newHeads is connected, as a safety net, at this multiple of the interval. */
+const POLL_SLOWDOWN_WITH_HEADS = 5;
+
+export interface ScannerDeps {
+  chain: ChainRuntime;
+  scan: ScanRepository;
+  producer: Producer;
+  redis: Redis;
+  leaseKey: string;
+  holderId: string;
+  logger: Logger;
+  leaseTtlMs?: number;
+  maxBlocksPerTick?: number;
+}
+
+export type TickResult =
+  | { status: 'not-leader' }
+  | { status: 'idle'; head: number; next: number }
+  | { status: 'scanned'; from: number; to: number; head: number };
+
+export interface Scanner {
+  start(): void;
+  stop(): Promise<void>;
+  /** One scanning step (exposed for tests and replays). */
+  tick(): Promise<TickResult>;
+  isLeader(): boolean;
+}
+
+export function createScanner(deps: ScannerDeps): Scanner {
+  const { chain, scan, producer, logger } = deps;
+  const chainId = chain.config.chainId;
+  const log = logger.child({ chain: chainId, role: 'scanner' });
+  const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const maxBlocks = deps.maxBlocksPerTick ?? DEFAULT_MAX_BLOCKS_PER_TICK;
+  const lease: Lease = createLease(deps.redis, deps.leaseKey, deps.holderId, ttl);
+  let leader = false;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let heads: HeadSubscription | undefined;
+  let wake: (() => void) | undefined;
+  let genesisChecked = false;
+
+  const waitForWork = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function ensureLeadership(): Promise<boolean> {
+    if (leader) return true;
+    if (!(await lease.tryAcquire())) return false;
+    leader = true;
+    log.info({ holder: deps.holderId }, 'scanner lease acquired');
+    renewTimer = setInterval(() => {
+      lease.renew().then((ok) => {
+        if (!ok && leader) {
+          leader = false;
+          log.warn('scanner lease lost');
+        }
+      }, (error: Error) => log.warn({ err: error.message }, 'lease renewal failed'));
+    }, Math.floor(ttl / 3));
+    return true;
+  }
+
+  /** A development chain restarted from scratch has another genesis: its old data describes nothing. */
+  async function checkGenesis(): Promise<string> {
+    const genesis = await chain.reader.block(0);
+    if (!genesis) throw new Error(`chain ${chainId}: block 0 not available`);
+    const cursor = await scan.getCursor(chainId);
+    if (!genesisChecked && cursor?.genesisHash && cursor.genesisHash !== genesis.hash) {
+      if (!chain.config.ephemeral) {
+        throw new Error(`chain ${chainId}: the RPC serves another chain (genesis ${genesis.hash}, recorded ${cursor.genesisHash})`);
+      }
+      log.warn('development chain was restarted: forgetting its previous data');
+      await scan.resetChain(chainId);
+    }
+    genesisChecked = true;
+    return genesis.hash;
+  }
+
+  async function tick(): Promise<TickResult> {
+    if (!(await ensureLeadership())) return { status: 'not-leader' };
+    const genesisHash = await checkGenesis();
+    const head = await chain.reader.blockNumber();
+    const safeHead = head - chain.config.confirmations;
+    const cursor = await scan.getCursor(chainId);
+    const next = cursor?.nextBlock ?? chain.config.startBlock ?? Math.max(0, safeHead);
+    if (next > safeHead) return { status: 'idle', head, next };
+    const to = Math.min(safeHead, next + maxBlocks - 1);
+
+    const numbers = Array.from({ length: to - next + 1 }, (_, i) => next + i);
+    const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })));
+    const blocks: BlockRecord[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      if (!outcome.ok) throw outcome.error;
+      const header = outcome.result;
+      // Validation: a node behind a load balancer may answer for a block it does not have yet.
+      if (!header || Number.parseInt(header.number, 16) !== numbers[i]) break;
+      blocks.push({
+        chainId, blockNumber: numbers[i]!, blockHash: header.hash.toLowerCase(), parentHash: header.parentHash.toLowerCase(),
+        timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000),
+      });
+    }
+    if (blocks.length === 0) return { status: 'idle', head, next };
+    if (!leader) return { status: 'not-leader' };
+    await producer.enqueueBulk('detect', blocks.map((b) => ({ chainId, blockNumber: b.blockNumber, blockHash: b.blockHash, source: 'live' as const })));
+    const last = blocks[blocks.length - 1]!.blockNumber;
+    await scan.advance(chainId, blocks, last + 1, genesisHash);
+    await scan.pruneBlockHashes(chainId, last - chain.config.finalityDepth * 2);
+    log.debug({ from: next, to: last, head }, 'blocks enqueued');
+    return { status: 'scanned', from: next, to: last, head };
+  }
+
+  async function run() {
+    let failures = 0;
+    while (running) {
+      try {
+        const result = await tick();
+        failures = 0;
+        if (result.status === 'scanned' && result.to < result.head - chain.config.confirmations) continue; // catching up
+        const interval = result.status === 'not-leader' ? Math.floor(ttl / 3)
+          : heads?.connected() ? chain.config.pollIntervalMs * POLL_SLOWDOWN_WITH_HEADS : chain.config.pollIntervalMs;
+        await waitForWork(interval);
+      } catch (error) {
+        failures++;
+        log.error({ err: (error as Error).message, failures }, 'scan tick failed');
+        await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)));
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      if (chain.config.wsUrl) heads = subscribeNewHeads(chain.config.wsUrl, () => wake?.(), log);
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      heads?.close();
+      await loop;
+      if (renewTimer) clearInterval(renewTimer);
+      if (leader) {
+        leader = false;
+        await lease.release().catch(() => {});
+      }
+    },
+    tick,
+    isLeader: () => leader,
+  };
+}
