@@ -1,0 +1,78 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { ZodError } from 'zod';
+
+/** Errors in the DESIGN §4 shape: `{"error": "<message>"}`, never HTML, never a stack trace. */
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const MESSAGES = {
+  unauthorized: 'Unauthorized. Please log in again.',
+  tokenNotFound: 'Token not found',
+  rateLimited: 'Rate limit exceeded. Please try again later.',
+  internal: 'Internal server error',
+  notFound: 'Not found',
+  unavailable: 'Service temporarily unavailable',
+} as const;
+
+/** "field: why" for the first problems of a zod error. */
+export function describeZodError(error: ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'request'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Connection-level failures of Postgres or Redis: the service is degraded, not broken. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'EPIPE', '57P01', '57P03', '53300']);
+
+function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; cause?: unknown; message?: string };
+  if (e?.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (e?.message?.includes("Stream isn't writeable") || e?.message?.includes('Connection is closed')) return true;
+  return e?.cause !== undefined && e.cause !== error && isUnavailable(e.cause);
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: MESSAGES.notFound });
+};
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) return;
+    if (error instanceof HttpError) {
+      res.set(error.headers).status(error.status).json({ error: error.message });
+      return;
+    }
+    // body-parser errors carry a status and a type.
+    const bodyError = error as { type?: string; status?: number };
+    if (bodyError.type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'body: malformed JSON' });
+      return;
+    }
+    if (bodyError.type === 'entity.too.large') {
+      res.status(413).json({ error: 'body: request body too large' });
+      return;
+    }
+    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+      res.status(bodyError.status).json({ error: `request: ${(error as Error).message}` });
+      return;
+    }
+    if (isUnavailable(error)) {
+      logger.warn({ err: (error as Error).message, path: req.path }, 'dependency unavailable');
+      res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
+      return;
+    }
+    logger.error({ err: error, path: req.path, method: req.method }, 'unhandled error');
+    res.status(500).json({ error: MESSAGES.internal });
+  };
+}

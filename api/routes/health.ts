@@ -1,0 +1,35 @@
+import { Router } from 'express';
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** `/health`: the process answers. `/ready`: its dependencies answer too. */
+export function healthRouter(checks: ReadinessCheck[]): Router {
+  const router = Router();
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/ready', async (_req, res) => {
+    const results = await Promise.all(
+      checks.map(async ({ name, check }) => {
+        try {
+          await Promise.race([
+            check(),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS)),
+          ]);
+          return [name, 'ok'] as const;
+        } catch (error) {
+          return [name, `failed: ${(error as Error).message}`] as const;
+        }
+      }),
+    );
+    const ready = results.every(([, status]) => status === 'ok');
+    const body = { status: ready ? 'ready' : 'not-ready', checks: Object.fromEntries(results) };
+    res.status(ready ? 200 : 503).json(ready ? body : { error: 'Service not ready', ...body });
+  });
+  return router;
+}

@@ -1,0 +1,206 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { z } from 'zod';
+import { isStreamId, readEventsSince, tailEvents, type EventTail } from '../infra/events.ts';
+import type { EventMessage } from '../src/events/types.ts';
+
+/**
+ * The WebSocket broadcaster (DESIGN §5): one stream reader per API instance, fanned out to its
+ * clients, each with its own subscription filter. Slow clients are cut off rather than buffered.
+ */
+
+export const WS_PATH = '/ws';
+const HEARTBEAT_INTERVAL_MS = 30_000;
+/** A client whose unsent data exceeds this is not keeping up. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+const MAX_BACKLOG_EVENTS = 10_000;
+const MAX_CLIENT_MESSAGE_BYTES = 4_096;
+const CLOSE_GOING_AWAY = 1001;
+const CLOSE_POLICY = 1008;
+const CLOSE_TOO_SLOW = 1013;
+
+const clientMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('subscribe'),
+    chain_ids: z.array(z.number().int().positive()).max(50).optional(),
+    watchlist_only: z.boolean().optional(),
+    min_risk_score: z.number().min(0).max(100).optional(),
+  }),
+  z.object({ type: z.literal('ping') }),
+]);
+
+interface Subscription {
+  chainIds?: ReadonlySet<number>;
+  minRiskScore?: number;
+}
+
+interface Client {
+  socket: WebSocket;
+  subscription: Subscription;
+  alive: boolean;
+  /** Live events held back while the client's `since` backlog is being sent. */
+  pending?: EventMessage[];
+}
+
+export interface Broadcaster {
+  clientCount(): number;
+  close(): Promise<void>;
+}
+
+export function matches(subscription: Subscription, event: EventMessage): boolean {
+  if (subscription.chainIds && !subscription.chainIds.has(event.data.chain_id)) return false;
+  if (subscription.minRiskScore !== undefined) {
+    const score = (event.data as { current_risk_score?: number | null }).current_risk_score;
+    // Events without a score yet (token.created) pass: the score is not known to be low.
+    if (typeof score === 'number' && score < subscription.minRiskScore) return false;
+  }
+  return true;
+}
+
+export function createBroadcaster(deps: {
+  server: Server;
+  redis: Redis;
+  /** A dedicated connection for the blocking stream read. */
+  tailRedis: Redis;
+  streamKey: string;
+  logger: Logger;
+}): Broadcaster {
+  const log = deps.logger.child({ role: 'ws' });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const clients = new Set<Client>();
+
+  const send = (client: Client, message: string) => {
+    if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      client.socket.close(CLOSE_TOO_SLOW, 'Client too slow');
+      client.socket.terminate();
+      clients.delete(client);
+      return;
+    }
+    client.socket.send(message);
+  };
+
+  const deliver = (client: Client, event: EventMessage, serialized: string) => {
+    if (client.pending) client.pending.push(event);
+    else if (matches(client.subscription, event)) send(client, serialized);
+  };
+
+  const tail: EventTail = tailEvents(
+    deps.tailRedis,
+    deps.streamKey,
+    (event) => {
+      const serialized = JSON.stringify(event);
+      for (const client of clients) deliver(client, event, serialized);
+    },
+    (error) => log.warn({ err: error.message }, 'event stream read failed'),
+  );
+
+  const heartbeat = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        clients.delete(client);
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }, HEARTBEAT_INTERVAL_MS);
+
+  async function sendBacklog(client: Client, since: string) {
+    try {
+      const backlog = await readEventsSince(deps.redis, deps.streamKey, since, MAX_BACKLOG_EVENTS);
+      let lastId = since;
+      for (const event of backlog) {
+        if (matches(client.subscription, event)) send(client, JSON.stringify(event));
+        lastId = event.id;
+      }
+      const held = client.pending ?? [];
+      client.pending = undefined;
+      for (const event of held) if (compareIds(event.id, lastId) > 0 && matches(client.subscription, event)) send(client, JSON.stringify(event));
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'backlog read failed');
+      client.pending = undefined;
+    }
+  }
+
+  function onConnection(socket: WebSocket, request: IncomingMessage) {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const since = url.searchParams.get('since');
+    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined };
+    clients.add(client);
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('close', () => clients.delete(client));
+    socket.on('error', () => clients.delete(client));
+    socket.on('message', (raw) => {
+      let parsed: z.infer<typeof clientMessage>;
+      try {
+        const result = clientMessage.safeParse(JSON.parse(raw.toString()));
+        if (!result.success) {
+          socket.send(JSON.stringify({ type: 'error', error: result.error.issues[0]?.message ?? 'invalid message' }));
+          return;
+        }
+        parsed = result.data;
+      } catch {
+        socket.send(JSON.stringify({ type: 'error', error: 'message: malformed JSON' }));
+        return;
+      }
+      if (parsed.type === 'ping') {
+        socket.send(JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
+        return;
+      }
+      client.subscription = {
+        chainIds: parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
+        minRiskScore: parsed.min_risk_score,
+      };
+      socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: parsed.watchlist_only ?? false }));
+    });
+    socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
+    if (since) void sendBacklog(client, since);
+  }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== WS_PATH) return; // another upgrade handler may own it
+    const since = url.searchParams.get('since');
+    if (since !== null && !isStreamId(since)) {
+      rejectUpgrade(socket, 400, { error: 'since: must be an event id such as 1700000000000-0' });
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request));
+  };
+  deps.server.on('upgrade', onUpgrade);
+
+  return {
+    clientCount: () => clients.size,
+    async close() {
+      deps.server.off('upgrade', onUpgrade);
+      clearInterval(heartbeat);
+      for (const client of clients) client.socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+      await tail.stop();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      // Clients that ignore the close frame are cut after a moment.
+      setTimeout(() => {
+        for (const client of clients) client.socket.terminate();
+      }, 1_000).unref();
+    },
+  };
+}
+
+export function rejectUpgrade(socket: Duplex, status: number, body: object) {
+  const text = JSON.stringify(body);
+  const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 429 ? 'Too Many Requests' : 'Error';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am === bm ? Number(as - bs) : am < bm ? -1 : 1;
+}
+
+export { CLOSE_POLICY };

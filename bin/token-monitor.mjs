@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// Runs the TypeScript CLI directly: no build step after `npm ci`.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../scripts/cli.ts');

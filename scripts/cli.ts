@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseConfig, knownIds, type AppConfig } from '../src/config/env.ts';
+import { createLogger, type Logger } from '../infra/logger.ts';
+import { runMigrations } from '../db/client.ts';
+import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
+import { startDevChain, type DevChain } from './dev/devchain.ts';
+import { ROLES, startService, type Role } from './service.ts';
+
+/** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
+
+const USAGE = `Usage: token-monitor <command> [options]
+
+Commands:
+  start [--role all|api|worker|scanner|scheduler]   run the service (default role: all)
+  migrate                                           apply pending database migrations
+`;
+// PGlite is one backend session: interleaved extended-protocol messages from several connections
+// clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
+const EMBEDDED_POOL_MAX = 1;
+const FORCED_EXIT_CODE = 130;
+
+function output(value: unknown, human: string) {
+  if (process.stdout.isTTY) console.log(human);
+  else console.log(JSON.stringify(value));
+}
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function loadConfig(): AppConfig {
+  const result = parseConfig(process.env, (path) => readFileSync(path, 'utf8'));
+  if (!result.ok) fail(`Invalid configuration:\n  - ${result.errors.join('\n  - ')}`);
+  return result.config;
+}
+
+async function migrateCommand(config: AppConfig, logger: Logger) {
+  const database = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
+  try {
+    await runMigrations(database.url);
+    output({ status: 'migrated', database: database.source }, `Migrations applied (${database.source}).`);
+  } finally {
+    await database.stop();
+  }
+}
+
+async function startCommand(config: AppConfig, logger: Logger, roleArg: string) {
+  if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg)) fail(`--role must be one of all, ${ROLES.join(', ')}`);
+  const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: (error as Error).message }, 'shutdown step failed');
+      }
+    }
+  };
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) {
+      logger.warn('second signal: exiting now');
+      process.exit(FORCED_EXIT_CODE);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void stopAll().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  try {
+    const database: Resolved = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
+    cleanups.push(database.stop);
+    const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
+    cleanups.push(redis.stop);
+    await runMigrations(database.url);
+
+    let chains = config.chains;
+    let devChain: DevChain | undefined;
+    // With no chain configured, the embedded development chain gives every feature live data.
+    if (chains.length === 0 && (roles.has('scanner') || roles.has('worker'))) {
+      devChain = await startDevChain({
+        blockTimeSeconds: config.env.DEV_BLOCK_TIME_SECONDS,
+        demoIntervalMs: config.env.DEMO_INTERVAL_SECONDS * 1000,
+        logger,
+      });
+      cleanups.push(devChain.stop);
+      chains = [devChain.chain];
+    }
+    const service = await startService({
+      roles,
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      redisPrefix: config.env.REDIS_PREFIX,
+      chains,
+      knownChainIds: knownIds(chains),
+      port: config.env.PORT,
+      host: config.env.HOST,
+      logger,
+      poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
+    });
+    cleanups.push(service.stop);
+    if (stopping) return;
+
+    const wsUrl = service.url?.replace(/^http/, 'ws');
+    const banner = {
+      status: 'started',
+      roles: [...roles],
+      api: service.url ? `${service.url}/api` : null,
+      websocket: wsUrl ? `${wsUrl}/ws` : null,
+      health: service.url ? `${service.url}/health` : null,
+      database: database.source,
+      redis: redis.source,
+      chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: c.rpcUrls[0] })),
+    };
+    output(banner, [
+      '',
+      'token-monitor is running',
+      ...(service.url ? [`  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`] : []),
+      `  Database:   ${banner.database}`,
+      `  Redis:      ${banner.redis}`,
+      ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${c.rpcUrls[0]})`),
+      '  Ctrl-C stops everything this process started.',
+      '',
+    ].join('\n'));
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, 'start failed');
+    await stopAll();
+    fail((error as Error).message);
+  }
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.env.LOG_LEVEL);
+  switch (command) {
+    case 'start': {
+      const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } }, strict: true });
+      await startCommand(config, logger, values.role ?? 'all');
+      return;
+    }
+    case 'migrate':
+      await migrateCommand(config, logger);
+      return;
+    default:
+      fail(`Unknown command "${command}".\n\n${USAGE}`, 2);
+  }
+}
+
+main().catch((error: Error) => fail(error.message));

@@ -1,0 +1,66 @@
+import { JsonRpcProvider, Wallet } from 'ethers';
+import type { Logger } from 'pino';
+import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
+import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
+import { createDemoLauncher, type DemoLauncher } from './demo-launcher.ts';
+import { deployUniswapV2, type UniswapV2Deployment } from './uniswap.ts';
+
+/**
+ * The embedded development chain: a fresh Anvil with Uniswap V2 and a demo launcher that keeps
+ * deploying a realistic mix of tokens. It lives and dies with the process (ephemeral).
+ */
+
+const DEPLOYER_KEY_INDEX = 0;
+const LAUNCHER_KEY_INDEX = 1;
+
+export interface DevChain {
+  chain: ChainConfig;
+  uniswap: UniswapV2Deployment;
+  launcher: DemoLauncher;
+  stop(): Promise<void>;
+}
+
+export async function startDevChain(options: { blockTimeSeconds: number; demoIntervalMs: number; logger: Logger; launch?: boolean }): Promise<DevChain> {
+  const anvil = await startAnvil({ blockTime: options.blockTimeSeconds, chainId: LOCAL_CHAIN_ID });
+  try {
+    const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 250 });
+    const deployer = new Wallet(ANVIL_PRIVATE_KEYS[DEPLOYER_KEY_INDEX], provider);
+    const uniswap = await deployUniswapV2(deployer);
+    provider.destroy();
+    const launcher = createDemoLauncher({
+      rpcUrl: anvil.rpcUrl,
+      privateKey: ANVIL_PRIVATE_KEYS[LAUNCHER_KEY_INDEX],
+      uniswap,
+      intervalMs: options.demoIntervalMs,
+      logger: options.logger.child({ role: 'demo-launcher' }),
+    });
+    if (options.launch !== false) launcher.start();
+    const chain: ChainConfig = {
+      chainId: LOCAL_CHAIN_ID,
+      name: 'Local (Anvil)',
+      rpcUrls: [anvil.rpcUrl],
+      wsUrl: anvil.wsUrl,
+      confirmations: 0,
+      startBlock: 0,
+      finalityDepth: 64,
+      pollIntervalMs: 500,
+      wrappedNative: uniswap.weth.toLowerCase(),
+      stablecoins: [],
+      dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() }],
+      ephemeral: true,
+    };
+    options.logger.info({ rpc: anvil.rpcUrl, ...uniswap }, 'development chain ready');
+    return {
+      chain,
+      uniswap,
+      launcher,
+      async stop() {
+        await launcher.stop();
+        await anvil.stop();
+      },
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}

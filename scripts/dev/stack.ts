@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { findFreePort } from './anvil.ts';
+
+/**
+ * The embedded default of DESIGN §3: Postgres and Redis when none is configured.
+ * Every resolver returns a URL and a `stop` that undoes exactly what it started.
+ */
+
+export interface Resolved {
+  url: string;
+  /** What provides it, for the start-up banner. */
+  source: string;
+  stop(): Promise<void>;
+}
+
+const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_PROBE_TIMEOUT_MS = 1_000;
+const REDIS_START_TIMEOUT_MS = 10_000;
+/** PGlite serializes transactions over its socket; every pooled connection needs a slot. */
+export const EMBEDDED_PG_MAX_CONNECTIONS = 64;
+
+export async function resolveDatabase(databaseUrl: string | undefined, dataDir: string, logger: Logger): Promise<Resolved> {
+  if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', stop: async () => {} };
+  const dir = resolve(dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const port = await findFreePort();
+  const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: EMBEDDED_PG_MAX_CONNECTIONS });
+  await server.start();
+  logger.info({ dir, port }, 'embedded PGlite started');
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    source: `embedded PGlite (${dir})`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+export async function redisAnswers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: REDIS_PROBE_TIMEOUT_MS, enableOfflineQueue: false });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+export function findOnPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, command);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  for (const dir of ['/usr/bin', '/usr/local/bin', '/usr/sbin']) if (existsSync(join(dir, command))) return join(dir, command);
+  return undefined;
+}
+
+export const REDIS_HELP = 'No Redis found. Set REDIS_URL, or install one: `apt-get install redis-server` (Debian/Ubuntu), or `docker compose up -d redis`.';
+
+export async function resolveRedis(redisUrl: string | undefined, dataDir: string, logger: Logger): Promise<Resolved> {
+  if (redisUrl) return { url: redisUrl, source: 'REDIS_URL', stop: async () => {} };
+  if (await redisAnswers(LOCAL_REDIS_URL)) return { url: LOCAL_REDIS_URL, source: 'local Redis on 127.0.0.1:6379', stop: async () => {} };
+  const binary = findOnPath('redis-server');
+  if (!binary) throw new Error(REDIS_HELP);
+  const dir = resolve(dataDir, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const port = await findFreePort();
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + REDIS_START_TIMEOUT_MS;
+  while (!(await redisAnswers(url))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server (${binary}) did not start on port ${port}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  logger.info({ port, dir }, 'redis-server started');
+  return { url, source: `redis-server started on port ${port} (${dir})`, stop: () => stopChild(child, killOnExit) };
+}
+
+export async function stopChild(child: ChildProcess, exitHook?: () => void): Promise<void> {
+  if (exitHook) process.off('exit', exitHook);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  await exited;
+  clearTimeout(timer);
+}
