@@ -117,8 +117,11 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     try {
       text = await response.text();
     } catch (error) {
-      finish(false, 'network');
-      throw new RpcError('network', `${label}: ${(error as Error).message}`);
+      // The timeout signal also covers reading the body: a stalled body is a timeout too.
+      const isTimeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      const kind: RpcErrorKind = isTimeout ? 'timeout' : 'network';
+      finish(false, kind);
+      throw new RpcError(kind, `${label}: ${isTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
     }
     if (response.status === 429) {
       finish(false, 'rate-limited');
