@@ -1,0 +1,76 @@
+import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, encodeBytes32String, parseEther, type InterfaceAbi } from 'ethers';
+import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
+import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
+import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
+import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
+
+/** A fresh Anvil with Uniswap V2 and a funded signer, for one test file. */
+
+export interface TestChain {
+  anvil: AnvilHandle;
+  provider: JsonRpcProvider;
+  signer: NonceManager;
+  account: string;
+  uniswap: UniswapV2Deployment;
+  deploy(name: ContractName, args?: unknown[]): Promise<{ address: string; txHash: string; blockNumber: number; contract: Contract }>;
+  contract(name: ContractName, address: string): Contract;
+  chainConfig(overrides?: Partial<ChainConfig>): ChainConfig;
+  stop(): Promise<void>;
+}
+
+export async function startTestChain(options: { blockTime?: number } = {}): Promise<TestChain> {
+  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: options.blockTime });
+  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 100 });
+  const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
+  const signer = new NonceManager(wallet);
+  const uniswap = await deployUniswapV2(signer);
+  return {
+    anvil,
+    provider,
+    signer,
+    account: wallet.address.toLowerCase(),
+    uniswap,
+    async deploy(name, args = []) {
+      const artifact = loadArtifact(name);
+      const contract = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, signer).deploy(...args);
+      const receipt = await contract.deploymentTransaction()!.wait();
+      return { address: (await contract.getAddress()).toLowerCase(), txHash: receipt!.hash, blockNumber: receipt!.blockNumber, contract: contract as Contract };
+    },
+    contract(name, address) {
+      return new Contract(address, loadArtifact(name).abi as InterfaceAbi, signer);
+    },
+    chainConfig(overrides = {}) {
+      return {
+        chainId: LOCAL_CHAIN_ID,
+        name: 'Test Anvil',
+        rpcUrls: [anvil.rpcUrl],
+        confirmations: 0,
+        startBlock: 0,
+        finalityDepth: 64,
+        pollIntervalMs: 100,
+        wrappedNative: uniswap.weth.toLowerCase(),
+        stablecoins: [],
+        dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() }],
+        ephemeral: false,
+        ...overrides,
+      };
+    },
+    async stop() {
+      provider.destroy();
+      await anvil.stop();
+    },
+  };
+}
+
+/** Adds token/WETH liquidity through the real Router02; returns the pair address. */
+export async function addLiquidity(chain: TestChain, token: string, tokenAmount: bigint, ethAmount = parseEther('1')): Promise<string> {
+  const erc20 = chain.contract('SimpleToken', token);
+  await (await erc20.getFunction('approve')(chain.uniswap.router, tokenAmount)).wait();
+  const router = new Contract(chain.uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, chain.signer);
+  const deadline = Math.floor(Date.now() / 1000) + 3600;
+  await (await router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount })).wait();
+  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
+  return ((await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string).toLowerCase();
+}
+
+export { encodeBytes32String, parseEther };
