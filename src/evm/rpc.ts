@@ -21,6 +21,8 @@ export type RpcErrorKind =
   | 'network'
   | 'bad-response'; // truncated or malformed JSON, wrong shape
 
+const UNSUPPORTED_METHOD = /method[^,;]* (not found|does not exist|not available|not supported|is not supported)|not supported|unsupported method/;
+
 const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set(['rate-limited', 'server', 'timeout', 'network', 'bad-response']);
 
 export class RpcError extends Error {
@@ -74,7 +76,9 @@ export function classifyJsonRpcError(error: { code?: number; message?: string; d
   const lower = message.toLowerCase();
   let kind: RpcErrorKind = 'server';
   if (code === 3 || lower.includes('revert') || lower.includes('invalid opcode') || lower.includes('out of gas')) kind = 'revert';
-  else if (code === -32601 || lower.includes('not supported') || lower.includes('does not exist') || lower.includes('not available') || lower.includes('method not found')) kind = 'unsupported';
+  // Only a missing *method* is "unsupported": "block does not exist" or "state not available"
+  // come from a lagging or pruned node and deserve a retry, possibly on another URL.
+  else if (code === -32601 || UNSUPPORTED_METHOD.test(lower)) kind = 'unsupported';
   else if (code === -32600 || code === -32602 || lower.includes('invalid argument') || lower.includes('invalid params')) kind = 'invalid-request';
   else if (code === -32005 || lower.includes('rate limit') || lower.includes('too many requests')) kind = 'rate-limited';
   return new RpcError(kind, message, code, error.data);
@@ -82,7 +86,7 @@ export function classifyJsonRpcError(error: { code?: number; message?: string; d
 
 export function backoffDelay(attempt: number, random = Math.random): number {
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
-  // "Full jitter": spreads retries of many clients over the whole window.
+  // "Equal jitter": at least half the ceiling, the rest random, so many clients spread out.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
