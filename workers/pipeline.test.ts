@@ -179,7 +179,7 @@ describe('scanner → detect → bytecode', () => {
     await createScanRepository(handle.db).advance(chain.anvil.chainId, [], 0, (await chain.provider.getBlock(0))!.hash!);
 
     const again = await runPipeline(chain.anvil.rpcUrl, redis.prefix);
-    const head = await chain.provider.getBlockNumber();
+    const head = Number(await chain.provider.send('eth_blockNumber', []));
     await eventually(async () => ((await createScanRepository(handle.db).getCursor(chain.anvil.chainId))!.nextBlock > head ? true : undefined), 30_000, 'rescan');
     await eventually(async () => {
       const counts = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'completed')));
