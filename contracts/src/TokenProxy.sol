@@ -7,7 +7,7 @@ pragma solidity ^0.8.20;
 contract TokenProxy {
     // bytes32(uint256(keccak256("eip1967.proxy.implementation")) - 1)
     bytes32 internal constant IMPLEMENTATION_SLOT =
-        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a8fd0d9e6a8e7a6d4b;
+        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;
 
     event Upgraded(address indexed implementation);
 

@@ -9,7 +9,7 @@ import "./lib/Owned.sol";
 contract UpgradeableToken is ERC20, Owned {
     // Same slot as TokenProxy.IMPLEMENTATION_SLOT (ERC-1967).
     bytes32 internal constant IMPLEMENTATION_SLOT =
-        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a8fd0d9e6a8e7a6d4b;
+        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;
 
     bool private _initialized;
 

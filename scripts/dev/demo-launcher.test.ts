@@ -10,7 +10,9 @@ import {
   dataLength,
   decodeBytes32String,
   getAddress,
+  id,
   parseEther,
+  toBeHex,
   zeroPadValue,
 } from 'ethers';
 import { pino } from 'pino';
@@ -20,7 +22,8 @@ import { deployUniswapV2, type UniswapV2Deployment } from './uniswap.ts';
 import { TOKEN_KINDS, createDemoLauncher, type DemoLauncher, type LaunchedToken, type TokenKind } from './demo-launcher.ts';
 
 const FACTORY_KINDS: ReadonlySet<TokenKind> = new Set(['factory-create', 'factory-create2', 'clone']);
-const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a8fd0d9e6a8e7a6d4b';
+// bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1), computed as EIP-1967 defines it.
+const IMPLEMENTATION_SLOT = toBeHex(BigInt(id('eip1967.proxy.implementation')) - 1n, 32);
 const EIP1167_RUNTIME_PREFIX = '0x363d3d373d3d3d363d73';
 const EIP1167_RUNTIME_BYTES = 45;
 const BUY_ETH = parseEther('0.05');
@@ -118,11 +121,22 @@ describe('createDemoLauncher', () => {
   });
 
   it('proxy stores its implementation in the ERC-1967 slot; clone is EIP-1167 code', async () => {
+    expect(IMPLEMENTATION_SLOT).toBe('0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc');
     const proxy = launchedByKind.get('proxy')!;
     const slot = await provider.getStorage(proxy.address, IMPLEMENTATION_SLOT);
     expect(slot).not.toBe(zeroPadValue('0x', 32));
     const impl = getAddress(`0x${slot.slice(-40)}`);
-    expect(dataLength(await provider.getCode(impl))).toBeGreaterThan(0);
+    // The slot holds exactly the implementation the constructor was given (its Upgraded event)...
+    const receipt = await provider.getTransactionReceipt(proxy.txHash);
+    const proxyIface = new Interface(loadArtifact('TokenProxy').abi);
+    const upgraded = receipt!.logs
+      .filter((entry) => getAddress(entry.address) === getAddress(proxy.address))
+      .map((entry) => proxyIface.parseLog(entry))
+      .find((parsed) => parsed?.name === 'Upgraded');
+    expect(upgraded).toBeTruthy();
+    expect(getAddress(upgraded!.args.getValue('implementation') as string)).toBe(impl);
+    // ...and that is the UpgradeableToken runtime code.
+    expect(await provider.getCode(impl)).toBe(loadArtifact('UpgradeableToken').deployedBytecode);
 
     const clone = launchedByKind.get('clone')!;
     const code = await provider.getCode(clone.address);
