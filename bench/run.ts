@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url';
+import { detectionLatency, detectionThroughput } from './suites/detection.ts';
+import { printTable, progress, writeResults, type BenchRow } from './report.ts';
+
+/** `npm run bench`: every suite, a table on stdout, and bench/results.json. */
+
+const RESULTS_PATH = fileURLToPath(new URL('./results.json', import.meta.url));
+const quick = process.argv.includes('--quick');
+const parameters = {
+  detection: { tokens: quick ? 40 : 200, filler_blocks_per_token: 2, latency_deployments: quick ? 10 : 50 },
+};
+
+async function main() {
+  const rows: BenchRow[] = [];
+  progress('detection throughput');
+  rows.push(...(await detectionThroughput({ tokens: parameters.detection.tokens, fillerEvery: parameters.detection.filler_blocks_per_token })));
+  progress('detection latency');
+  rows.push(...(await detectionLatency({ deployments: parameters.detection.latency_deployments })));
+  printTable(rows);
+  writeResults(RESULTS_PATH, rows, parameters);
+  progress(`results written to ${RESULTS_PATH}`);
+}
+
+main().then(() => process.exit(0), (error: Error) => {
+  console.error(error);
+  process.exit(1);
+});
