@@ -139,8 +139,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     if (!header) return { status: 'orphaned', blockHash: data.blockHash };
     const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000) };
 
-    const receipts = await chain.reader.receipts(header);
-    const traces = await chain.reader.traces(header);
+    const [receipts, traces] = await Promise.all([chain.reader.receipts(header), chain.reader.traces(header)]);
     let deployments = findDeployments(receipts, traces);
     if (traces.kind === 'none') deployments = [...deployments, ...(await fallbackDeployments(chain, data.blockNumber, receipts, deployments))];
 

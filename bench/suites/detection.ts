@@ -67,8 +67,7 @@ async function rawCeiling(anvil: AnvilHandle, first: number, last: number): Prom
     while (next <= last) {
       const n = next++;
       const header = (await reader.block(n))!;
-      const receipts = await reader.receipts(header);
-      const traces = await reader.traces(header);
+      const [receipts, traces] = await Promise.all([reader.receipts(header), reader.traces(header)]);
       for (const d of findDeployments(receipts, traces)) {
         const probe = await probeContract(rpc, d.address, toQuantity(n));
         if (probe.kind === 'token') {
