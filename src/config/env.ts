@@ -45,7 +45,9 @@ export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; errors
 export type ReadFile = (path: string) => string;
 
 export function parseConfig(raw: Record<string, string | undefined>, readFile: ReadFile): ConfigResult {
-  const parsed = envSchema.safeParse(raw);
+  // An empty variable (FOO= in a compose file) means "not set", not "set to nothing".
+  const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
   const env = parsed.data;
   const errors: string[] = [];
