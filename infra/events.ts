@@ -50,6 +50,12 @@ export async function readEventsSince(redis: Redis, streamKey: string, sinceId: 
   return entries.map(decodeEntry).filter((e): e is EventMessage => e !== undefined);
 }
 
+/** The id of the newest entry, or 0-0 for an empty stream (every later entry is newer). */
+async function lastEntryId(redis: Redis, streamKey: string): Promise<string> {
+  const [last] = (await redis.xrevrange(streamKey, '+', '-', 'COUNT', 1)) as StreamEntry[];
+  return last ? last[0] : '0-0';
+}
+
 export interface EventTail {
   stop(): Promise<void>;
 }
@@ -65,6 +71,9 @@ export function tailEvents(redis: Redis, streamKey: string, onEvent: (event: Eve
   const loop = (async () => {
     while (!stopped) {
       try {
+        // Pin '$' to a concrete id once: re-issuing '$' after a read that timed out empty would skip
+        // whatever was appended between the two reads.
+        if (lastId === '$') lastId = await lastEntryId(redis, streamKey);
         const reply = (await redis.xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', streamKey, lastId)) as [string, StreamEntry[]][] | null;
         if (!reply) continue;
         for (const [, entries] of reply) {
