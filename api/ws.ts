@@ -165,7 +165,11 @@ export function createBroadcaster(deps: {
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== WS_PATH) return; // another upgrade handler may own it
+    if (url.pathname !== WS_PATH) {
+      // Another upgrade handler may own it; when there is none, refuse rather than leave the socket hanging.
+      if (deps.server.listenerCount('upgrade') <= 1) rejectUpgrade(socket, 404, { error: 'Not found' });
+      return;
+    }
     const since = url.searchParams.get('since');
     if (since !== null && !isStreamId(since)) {
       rejectUpgrade(socket, 400, { error: 'since: must be an event id such as 1700000000000-0' });
@@ -181,19 +185,20 @@ export function createBroadcaster(deps: {
       deps.server.off('upgrade', onUpgrade);
       clearInterval(heartbeat);
       for (const client of clients) client.socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
-      await tail.stop();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      // Clients that ignore the close frame are cut after a moment.
+      // Clients that ignore the close frame are cut after a moment. Armed before waiting: wss.close
+      // resolves only once every client is gone, which such a client would delay by ws's 30 s close timeout.
       setTimeout(() => {
         for (const client of clients) client.socket.terminate();
       }, 1_000).unref();
+      await tail.stop();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {
   const text = JSON.stringify(body);
-  const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 429 ? 'Too Many Requests' : 'Error';
+  const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : 'Error';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
