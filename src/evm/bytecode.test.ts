@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { id, keccak256, toBeHex } from 'ethers';
 import { describe, expect, it } from 'vitest';
+import { loadCorpus } from '../../test/support/corpus.ts';
 import { bytecodeFacts, hasOpcode, isEip1167 } from './bytecode.ts';
 
 const IMPLEMENTATION = 'bebebebebebebebebebebebebebebebebebebebe';
@@ -141,13 +139,7 @@ describe('bytecodeFacts', () => {
 });
 
 describe('bytecodeFacts over real mainnet tokens', () => {
-  const corpusPath = resolve(process.cwd(), '../shared/corpus/mainnet-tokens.ndjson.gz');
-  const contracts = gunzipSync(readFileSync(corpusPath))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .slice(0, 200)
-    .map((line) => JSON.parse(line) as { address: string; runtime_bytecode: string });
+  const contracts = loadCorpus(200);
 
   it('reads 200 contracts from the corpus', () => {
     expect(contracts).toHaveLength(200);
