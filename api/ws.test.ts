@@ -330,6 +330,17 @@ describe('resumption with ?since=', () => {
     await resumed.expectQuiet();
   });
 
+  it('replays a backlog longer than one page, in order, without gaps', async () => {
+    const idStart = await main.publisher.publish(created(1, { label: 'start' }));
+    const missed: string[] = [];
+    for (let i = 0; i < 2_500; i += 1) missed.push(await main.publisher.publish(created(1, { label: `m${i}` })));
+    const resumed = await connect(main, `?since=${idStart}`);
+    const got: string[] = [];
+    while (got.length < missed.length) got.push((await resumed.next()).id);
+    expect(got).toEqual(missed);
+    resumed.socket.close();
+  });
+
   it('with the latest id, replays nothing and continues live', async () => {
     const idA = await main.publisher.publish(created(1));
     const client = await connect(main, `?since=${idA}`);

@@ -16,7 +16,10 @@ export const WS_PATH = '/ws';
 const HEARTBEAT_INTERVAL_MS = 30_000;
 /** A client whose unsent data exceeds this is not keeping up. */
 const MAX_BUFFERED_BYTES = 1 << 20;
-const MAX_BACKLOG_EVENTS = 10_000;
+const BACKLOG_PAGE_SIZE = 1_000;
+/** Live events held for a client still replaying its backlog. */
+const MAX_HELD_EVENTS = 50_000;
+const BACKLOG_DRAIN_TIMEOUT_MS = 10_000;
 const MAX_CLIENT_MESSAGE_BYTES = 4_096;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
@@ -72,14 +75,28 @@ export function createBroadcaster(deps: {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
   const clients = new Set<Client>();
 
+  const dropSlowClient = (client: Client) => {
+    client.socket.close(CLOSE_TOO_SLOW, 'Client too slow');
+    client.socket.terminate();
+    clients.delete(client);
+  };
+
   const send = (client: Client, message: string) => {
     if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      client.socket.close(CLOSE_TOO_SLOW, 'Client too slow');
-      client.socket.terminate();
-      clients.delete(client);
+      dropSlowClient(client);
       return;
     }
     client.socket.send(message);
+  };
+
+  /** Backlog replay respects backpressure: it waits for the client to read before the next page. */
+  const drained = async (client: Client): Promise<boolean> => {
+    const deadline = Date.now() + BACKLOG_DRAIN_TIMEOUT_MS;
+    while (client.socket.bufferedAmount > MAX_BUFFERED_BYTES / 2) {
+      if (Date.now() > deadline || !clients.has(client)) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
   };
 
   const deliver = (client: Client, event: EventMessage, serialized: string) => {
@@ -109,13 +126,26 @@ export function createBroadcaster(deps: {
     }
   }, HEARTBEAT_INTERVAL_MS);
 
+  /** Replays the stream after `since` page by page, then the live events held back meanwhile. */
   async function sendBacklog(client: Client, since: string) {
     try {
-      const backlog = await readEventsSince(deps.redis, deps.streamKey, since, MAX_BACKLOG_EVENTS);
       let lastId = since;
-      for (const event of backlog) {
-        if (matches(client.subscription, event)) send(client, JSON.stringify(event));
-        lastId = event.id;
+      for (;;) {
+        const page = await readEventsSince(deps.redis, deps.streamKey, lastId, BACKLOG_PAGE_SIZE);
+        for (const event of page) {
+          if (matches(client.subscription, event)) client.socket.send(JSON.stringify(event));
+          lastId = event.id;
+        }
+        if (!(await drained(client))) {
+          dropSlowClient(client);
+          return;
+        }
+        if (page.length < BACKLOG_PAGE_SIZE || !clients.has(client)) break;
+        // A client that falls this far behind while catching up is too slow to serve.
+        if ((client.pending?.length ?? 0) > MAX_HELD_EVENTS) {
+          dropSlowClient(client);
+          return;
+        }
       }
       const held = client.pending ?? [];
       client.pending = undefined;

@@ -16,14 +16,19 @@ export function healthRouter(checks: ReadinessCheck[]): Router {
   router.get('/ready', async (_req, res) => {
     const results = await Promise.all(
       checks.map(async ({ name, check }) => {
+        let timer: NodeJS.Timeout | undefined;
         try {
           await Promise.race([
             check(),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS)),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+            }),
           ]);
           return [name, 'ok'] as const;
         } catch (error) {
           return [name, `failed: ${(error as Error).message}`] as const;
+        } finally {
+          clearTimeout(timer);
         }
       }),
     );

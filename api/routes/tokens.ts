@@ -2,12 +2,13 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import { addressParam, chainIdParam, parseOr400 } from '../validation.ts';
+import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
 
 /** General token API (DESIGN §4): list and detail, read from Postgres. */
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+const MAX_PAGE = 1_000_000;
 
 export interface TokensRouterDeps {
   tokens: TokenRepository;
@@ -60,8 +61,8 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
   const chainId = chainIdParam(deps.knownChainIds);
   const listQuery = z.object({
     chain_id: chainId.optional(),
-    page: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(1_000_000).default(1),
-    limit: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`).default(DEFAULT_LIMIT),
+    page: integerParam(1, MAX_PAGE).default(1),
+    limit: integerParam(1, MAX_LIMIT).default(DEFAULT_LIMIT),
   });
   const detailQuery = z.object({ chain_id: chainId.optional() });
   const detailParams = z.object({ address: addressParam });

@@ -94,7 +94,7 @@ export async function createTestRedis(): Promise<TestRedis> {
       try {
         let cursor = '0';
         do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
           cursor = next;
           if (keys.length > 0) await redis.del(...keys);
         } while (cursor !== '0');
