@@ -113,7 +113,8 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
   if (silent) args.push('--silent');
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
 
-  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', silent ? 'ignore' : 'pipe', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the chain last, in order.
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', silent ? 'ignore' : 'pipe', 'pipe'], detached: true });
   installExitHook();
   liveChildren.add(child);
 

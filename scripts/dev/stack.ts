@@ -76,7 +76,7 @@ export async function resolveRedis(redisUrl: string | undefined, dataDir: string
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await findFreePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore', detached: true });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const url = `redis://127.0.0.1:${port}`;
