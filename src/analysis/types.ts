@@ -1,0 +1,152 @@
+/**
+ * The analysis contract shared by the selectors → simulate → risk stages (issue 3).
+ * Every boolean flag the API shows is backed by evidence: which function, which observation.
+ * Addresses are lower-case 0x hex; selectors are 8 lower-case hex characters without 0x.
+ */
+
+export type AccessControl = 'owner-only' | 'role' | 'none' | 'unknown';
+export type FunctionRisk = 'low' | 'medium' | 'high' | 'critical';
+
+export type AdminFamily =
+  | 'mint' | 'burn-from' | 'blacklist' | 'whitelist' | 'pause' | 'fee' | 'max-tx' | 'trading-switch'
+  | 'fee-exclusion' | 'router-pair' | 'withdraw' | 'upgrade' | 'ownership-transfer' | 'renounce'
+  | 'balance-change' | 'other';
+
+/** One entry of the curated catalog of admin and risky functions. */
+export interface CatalogEntry {
+  name: string;
+  /** Canonical signature, e.g. "mint(address,uint256)". */
+  signature: string;
+  /** keccak256(signature)[0..4] as 8 hex characters, no 0x. */
+  selector: string;
+  family: AdminFamily;
+  risk_level: FunctionRisk;
+  description: string;
+}
+
+/** A function found in the dispatcher (evmole). */
+export interface ExtractedFunction {
+  selector: string;
+  /** evmole's argument types, e.g. "address,uint256" ('' when none or unknown). */
+  arguments: string;
+  state_mutability: 'pure' | 'view' | 'nonpayable' | 'payable' | 'unknown';
+}
+
+export interface Evidence {
+  kind: 'function' | 'bytecode' | 'storage' | 'simulation' | 'call' | 'history' | 'liquidity' | 'creator';
+  /** Human-readable: "mint(address,uint256) (0x40c10f19) is callable by the owner only". */
+  detail: string;
+  selector?: string;
+}
+
+export interface AdminFunction extends CatalogEntry {
+  access_control: AccessControl;
+  /** Why this access_control: caller-vs-stored-address comparison in code, a stranger's call reverting, … */
+  evidence: Evidence[];
+}
+
+export type ProxyKind = 'eip1167' | 'eip1967' | 'eip1967-beacon' | 'eip1822' | 'oz-transparent' | 'custom-getter';
+
+export interface ProxyInfo {
+  is_proxy: boolean;
+  kind: ProxyKind | null;
+  implementation: string | null;
+  /** The admin able to upgrade, when the proxy stores one. */
+  admin: string | null;
+  evidence: Evidence[];
+}
+
+export interface OwnershipInfo {
+  owner: string | null;
+  owner_source: 'owner()' | 'getOwner()' | 'admin-slot' | null;
+  /** Owner is the zero address or a dead address. */
+  renounced: boolean;
+  /** A privileged address still held in storage after a renounce (fake renounce), or a hidden admin. */
+  hidden_owner: string | null;
+  fake_renounce: boolean;
+  evidence: Evidence[];
+}
+
+export interface SimulationAmount {
+  amount_in_wei: string;
+  buy_ok: boolean;
+  sell_ok: boolean;
+  transfer_ok: boolean;
+  buy_tax_pct: number | null;
+  sell_tax_pct: number | null;
+  transfer_tax_pct: number | null;
+  gas_buy: number | null;
+  gas_sell: number | null;
+  gas_transfer: number | null;
+  error: string | null;
+}
+
+/** DESIGN §4 `trading_simulation`, plus the per-amount detail behind it. */
+export interface TradingSimulation {
+  is_buyable: boolean | null;
+  is_sellable: boolean | null;
+  buy_tax_pct: number | null;
+  sell_tax_pct: number | null;
+  transfer_tax_pct: number | null;
+  /** The largest amount (token units, decimal string) that could be bought, when a limit was hit. */
+  max_tx_amount: string | null;
+  simulated_at: string;
+  /** Why the simulation could not run (no liquidity, no router, …), or null. */
+  error: string | null;
+  is_honeypot: boolean;
+  amounts: SimulationAmount[];
+}
+
+export type RiskLevel = 'low' | 'medium' | 'high' | 'honeypot';
+
+export interface RiskFactor {
+  code: string;
+  /** Points added to the score (may be negative for reassuring facts). */
+  points: number;
+  severity: 'info' | 'low' | 'medium' | 'high' | 'critical';
+  message: string;
+  evidence: Evidence[];
+}
+
+export interface RiskAssessment {
+  score: number;
+  level: RiskLevel;
+  risk_factors: RiskFactor[];
+  actionable_insights: string[];
+  alerts: string[];
+}
+
+/** What the selectors stage stores (analyses.details.static) for the later stages. */
+export interface StaticAnalysis {
+  functions: ExtractedFunction[];
+  admin_functions: AdminFunction[];
+  proxy: ProxyInfo;
+  ownership: OwnershipInfo;
+  /** keccak of the code with metadata and PUSH constants masked: equal for clones of one template. */
+  skeleton_hash: string;
+  template: string | null;
+}
+
+/** DESIGN §4 security_hints flags, derived from the analysis; each true flag has evidence in risk_factors. */
+export interface SecurityHints {
+  is_proxy: boolean;
+  is_mintable: boolean;
+  can_blacklist: boolean;
+  can_pause: boolean;
+  fee_modifiable: boolean;
+  has_max_tx_limit: boolean;
+  trading_restricted: boolean;
+  owner_can_change_balance: boolean;
+  hidden_owner: boolean;
+  ownership_renounced: boolean;
+  owner_address: string | null;
+  creator_reputation_score: number | null;
+  liquidity_lock: { locked_pct: number | null; burned_pct: number | null; lockers: string[] } | null;
+}
+
+export function riskLevelOf(score: number): RiskLevel {
+  if (score <= 30) return 'low';
+  if (score <= 60) return 'medium';
+  if (score <= 90) return 'high';
+  return 'honeypot';
+}
