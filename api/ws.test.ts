@@ -336,7 +336,7 @@ describe('resumption with ?since=', () => {
     for (let i = 0; i < 2_500; i += 1) missed.push(await main.publisher.publish(created(1, { label: `m${i}` })));
     const resumed = await connect(main, `?since=${idStart}`);
     const got: string[] = [];
-    while (got.length < missed.length) got.push((await resumed.next()).id);
+    while (got.length < missed.length) got.push(String((await resumed.next()).id));
     expect(got).toEqual(missed);
     resumed.socket.close();
   });
