@@ -24,6 +24,20 @@ const retrying = (attempts: number, delayMs: number): JobsOptions => ({
   removeOnFail: { age: 7 * DAY_SECONDS, count: 20_000 },
 });
 
+/**
+ * Token-stage jobs. `run` names one pass of the pipeline over a token: 'initial' for the pass that
+ * follows detection; re-runs (first liquidity, refresh, manual refresh) use their own run key
+ * (e.g. a time bucket), so that they are neither dropped as duplicates nor repeated within a bucket.
+ */
+const tokenStage = z.object({
+  chainId,
+  address,
+  reason: z.enum(['pipeline', 'liquidity', 'refresh', 'manual']).default('pipeline'),
+  run: z.string().regex(/^[a-z0-9_.-]{1,40}$/).default('initial'),
+});
+type TokenStageData = { chainId: number; address: string; run: string };
+const tokenStageId = (stage: string) => (d: TokenStageData) => `${stage}-${d.chainId}-${d.address}-${d.run}`;
+
 export const jobCatalog = {
   detect: {
     schema: z.object({
@@ -42,6 +56,10 @@ export const jobCatalog = {
     concurrency: 8,
     jobId: (d: { chainId: number; address: string }) => `bytecode-${d.chainId}-${d.address}`,
   },
+  selectors: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('selectors') },
+  simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },
+  risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
+  dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
 } as const;
 
 export type QueueName = keyof typeof jobCatalog;
