@@ -127,7 +127,9 @@ beforeAll(async () => {
   ];
   const rows: Seeded[] = [];
   for (const [chainId, address, symbol] of plan) {
-    const { inserted, row } = await repository.upsertDetected(token(chainId, address, symbol));
+    const outcome = await repository.upsertDetected(token(chainId, address, symbol));
+    if (outcome.status !== 'recorded') throw new Error('seed token not recorded');
+    const { inserted, row } = outcome;
     expect(inserted).toBe(true);
     rows.push({ chainId, address, symbol, detectedAt: row.detectedAt });
     await new Promise((r) => setTimeout(r, 5));

@@ -87,7 +87,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (roles.has('scanner')) {
     const holderId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     for (const chain of chains.values()) {
-      const scanner = createScanner({ chain, scan, producer, redis: general, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger });
+      const scanner = createScanner({ chain, scan, producer, redis: general, events, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger });
       scanner.start();
       scanners.push(scanner);
     }

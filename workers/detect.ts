@@ -36,7 +36,7 @@ export interface DetectDeps {
 
 export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
-  | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number };
+  | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number };
 
 export function toSummary(row: TokenRow): TokenSummary {
   return {
@@ -97,13 +97,13 @@ export function createDetectProcessor(deps: DetectDeps) {
     if (probe.kind === 'not-token') return { kind: 'skipped' as const };
     if (probe.kind === 'pair') {
       const dex = chain.config.dexes.find((x) => x.factory === probe.factory || x.factory === d.creator);
-      await deps.tokens.upsertPair({
+      const written = await deps.tokens.upsertPair({
         chainId, address: d.address, dex: dex?.name ?? 'unknown', factory: probe.factory ?? d.creator,
-        token0: probe.token0, token1: probe.token1, creationBlockNumber: block.number, creationTxHash: d.txHash,
+        token0: probe.token0, token1: probe.token1, creationBlockNumber: block.number, creationTxHash: d.txHash, creationBlockHash: block.hash,
       });
-      return { kind: 'pair' as const };
+      return { kind: written === 'recorded' ? ('pair' as const) : ('orphaned' as const) };
     }
-    const { row, announced } = await deps.tokens.upsertDetected({
+    const outcome = await deps.tokens.upsertDetected({
       chainId,
       address: d.address,
       name: probe.name,
@@ -120,6 +120,8 @@ export function createDetectProcessor(deps: DetectDeps) {
       creationGasUsed: d.gasUsed,
       detectionSource: d.source,
     });
+    if (outcome.status === 'orphaned') return { kind: 'orphaned' as const };
+    const { row, announced } = outcome;
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
       await deps.events.publish({ type: 'token.created', data: toSummary(row) });
@@ -143,7 +145,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     let deployments = findDeployments(receipts, traces);
     if (traces.kind === 'none') deployments = [...deployments, ...(await fallbackDeployments(chain, data.blockNumber, receipts, deployments))];
 
-    const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0 };
+    const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0, orphaned: 0 };
     for (let i = 0; i < deployments.length; i += PROBE_CONCURRENCY) {
       const slice = deployments.slice(i, i + PROBE_CONCURRENCY);
       const results = await Promise.all(slice.map((d) => recordDeployment(chain, d, block)));
@@ -151,6 +153,7 @@ export function createDetectProcessor(deps: DetectDeps) {
         const address = slice[j]!.address;
         if (r.kind === 'token') outcome.tokens.push(address);
         else if (r.kind === 'pair') outcome.pairs.push(address);
+        else if (r.kind === 'orphaned') outcome.orphaned++;
         else outcome.skipped++;
       });
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
+import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createChainRuntimes } from '../scripts/service.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
@@ -37,6 +38,7 @@ function scannerFor(holderId: string, connection = createRedis(redis.url, 'gener
     scan: createScanRepository(handle.db),
     producer,
     redis: connection,
+    events: createEventPublisher(connection, keySpace(redis.prefix).events),
     leaseKey: keySpace(redis.prefix).lease('scanner:31337'),
     holderId,
     logger: silentLogger,

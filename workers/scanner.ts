@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { subscribeNewHeads, type HeadSubscription } from '../src/evm/heads.ts';
+import { firstBreak, ReorgTooDeepError } from '../src/evm/reorg.ts';
+import type { EventPublisher } from '../infra/events.ts';
 import { sleep, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcBlockHeader } from '../src/evm/types.ts';
 import { createLease, type Lease } from '../infra/lease.ts';
@@ -25,6 +27,7 @@ export interface ScannerDeps {
   scan: ScanRepository;
   producer: Producer;
   redis: Redis;
+  events: EventPublisher;
   leaseKey: string;
   holderId: string;
   logger: Logger;
@@ -35,7 +38,8 @@ export interface ScannerDeps {
 export type TickResult =
   | { status: 'not-leader' }
   | { status: 'idle'; head: number; next: number }
-  | { status: 'scanned'; from: number; to: number; head: number };
+  | { status: 'scanned'; from: number; to: number; head: number }
+  | { status: 'reorg'; ancestor: number; depth: number; removed: string[] };
 
 export interface Scanner {
   start(): void;
@@ -103,6 +107,41 @@ export function createScanner(deps: ScannerDeps): Scanner {
     return genesis.hash;
   }
 
+  const toRecord = (header: RpcBlockHeader): BlockRecord => ({
+    chainId,
+    blockNumber: Number.parseInt(header.number, 16),
+    blockHash: header.hash.toLowerCase(),
+    parentHash: header.parentHash.toLowerCase(),
+    timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000),
+  });
+
+  /**
+   * The block after the cursor does not extend the stored chain: walk back to the common ancestor
+   * (within the finality window), roll back what the orphaned blocks produced and rewind the
+   * cursor, so that the next tick scans the new branch.
+   */
+  async function handleReorg(firstNew: number): Promise<TickResult> {
+    const window = chain.config.finalityDepth;
+    const newBranch: BlockRecord[] = [];
+    let ancestor = -1;
+    for (let k = firstNew - 1; ancestor < 0; k--) {
+      if (k < 0 || firstNew - 1 - k >= window) throw new ReorgTooDeepError(chainId, firstNew, window);
+      const stored = await scan.getBlockHash(chainId, k);
+      if (stored === undefined) throw new ReorgTooDeepError(chainId, firstNew, window);
+      const header = await chain.reader.block(k);
+      if (!header) throw new Error(`chain ${chainId}: block ${k} not available while resolving a reorg`);
+      if (header.hash.toLowerCase() === stored) ancestor = k;
+      else newBranch.unshift(toRecord(header));
+    }
+    const removed = await scan.rollback(chainId, ancestor, newBranch);
+    for (const token of removed) {
+      await deps.events.publish({ type: 'token.removed', data: { contract_address: token.address, chain_id: chainId, reason: 'reorg' } });
+    }
+    const depth = firstNew - 1 - ancestor;
+    log.warn({ block: firstNew, ancestor, depth, removed: removed.length }, 'reorg: rolled back to the common ancestor');
+    return { status: 'reorg', ancestor, depth, removed: removed.map((t) => t.address) };
+  }
+
   async function tick(): Promise<TickResult> {
     if (!(await ensureLeadership())) return { status: 'not-leader' };
     const genesisHash = await checkGenesis();
@@ -115,17 +154,19 @@ export function createScanner(deps: ScannerDeps): Scanner {
 
     const numbers = Array.from({ length: to - next + 1 }, (_, i) => next + i);
     const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })));
-    const blocks: BlockRecord[] = [];
+    let blocks: BlockRecord[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       if (!outcome.ok) throw outcome.error;
       const header = outcome.result;
       // Validation: a node behind a load balancer may answer for a block it does not have yet.
       if (!header || Number.parseInt(header.number, 16) !== numbers[i]) break;
-      blocks.push({
-        chainId, blockNumber: numbers[i]!, blockHash: header.hash.toLowerCase(), parentHash: header.parentHash.toLowerCase(),
-        timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000),
-      });
+      blocks.push(toRecord(header));
     }
+    const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;
+    const breakAt = firstBreak(blocks, previousHash);
+    if (breakAt === 0) return handleReorg(next);
+    // A break inside the batch: the node switched branch while answering; the next tick sees it whole.
+    if (breakAt > 0) blocks = blocks.slice(0, breakAt);
     if (blocks.length === 0) return { status: 'idle', head, next };
     if (!leader) return { status: 'not-leader' };
     await producer.enqueueBulk('detect', blocks.map((b) => ({ chainId, blockNumber: b.blockNumber, blockHash: b.blockHash, source: 'live' as const })));
@@ -143,12 +184,14 @@ export function createScanner(deps: ScannerDeps): Scanner {
         const result = await tick();
         failures = 0;
         if (result.status === 'scanned' && result.to < result.head - chain.config.confirmations) continue; // catching up
+        if (result.status === 'reorg') continue; // rescan the new branch at once
         const interval = result.status === 'not-leader' ? Math.floor(ttl / 3)
           : heads?.connected() ? chain.config.pollIntervalMs * POLL_SLOWDOWN_WITH_HEADS : chain.config.pollIntervalMs;
         await waitForWork(interval);
       } catch (error) {
         failures++;
-        log.error({ err: (error as Error).message, failures }, 'scan tick failed');
+        if (error instanceof ReorgTooDeepError) log.fatal({ err: error.message, failures }, 'reorg deeper than the finality window: scanning halted for this chain');
+        else log.error({ err: (error as Error).message, failures }, 'scan tick failed');
         await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)));
       }
     }

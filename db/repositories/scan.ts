@@ -1,6 +1,7 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { analyses, blockHashes, creators, pairs, scanCursors, tokenHistory, tokens } from '../schema.ts';
+import { analyses, blockHashes, creators, pairs, scanCursors, tokenHistory, tokens, watchlist } from '../schema.ts';
+import { lockChainExclusive } from './chain-lock.ts';
 
 export interface BlockRecord {
   chainId: number;
@@ -42,6 +43,37 @@ export function createScanRepository(db: Database) {
     /** Keeps the reorg window bounded. */
     async pruneBlockHashes(chainId: number, belowBlock: number): Promise<void> {
       await db.delete(blockHashes).where(and(eq(blockHashes.chainId, chainId), lt(blockHashes.blockNumber, belowBlock)));
+    },
+
+    /**
+     * Undoes the blocks after `ancestor` (a reorg): records the new branch's hashes, deletes what the
+     * orphaned blocks produced (tokens, their analyses, history and watchlist entries, pairs),
+     * corrects creator counts and rewinds the cursor, all in one transaction under the chain lock.
+     */
+    async rollback(chainId: number, ancestor: number, newBranch: BlockRecord[]): Promise<{ address: string; creator: string | null }[]> {
+      return db.transaction(async (tx) => {
+        await lockChainExclusive(tx, chainId);
+        await tx.delete(blockHashes).where(and(eq(blockHashes.chainId, chainId), gt(blockHashes.blockNumber, ancestor)));
+        if (newBranch.length > 0) await tx.insert(blockHashes).values(newBranch);
+        const removed = await tx.delete(tokens)
+          .where(and(eq(tokens.chainId, chainId), gt(tokens.creationBlockNumber, ancestor)))
+          .returning({ address: tokens.address, creator: tokens.creator });
+        const addresses = removed.map((r) => r.address);
+        if (addresses.length > 0) {
+          for (const table of [analyses, tokenHistory, watchlist]) {
+            await tx.delete(table).where(and(eq(table.chainId, chainId), inArray(table.address, addresses)));
+          }
+        }
+        await tx.delete(pairs).where(and(eq(pairs.chainId, chainId), gt(pairs.creationBlockNumber, ancestor)));
+        const perCreator = new Map<string, number>();
+        for (const { creator } of removed) if (creator) perCreator.set(creator, (perCreator.get(creator) ?? 0) + 1);
+        for (const [creator, count] of perCreator) {
+          await tx.update(creators).set({ totalTokens: sql`greatest(${creators.totalTokens} - ${count}, 0)` })
+            .where(and(eq(creators.chainId, chainId), eq(creators.address, creator)));
+        }
+        await tx.update(scanCursors).set({ nextBlock: ancestor + 1, updatedAt: new Date() }).where(eq(scanCursors.chainId, chainId));
+        return removed;
+      });
     },
 
     /** Forgets everything about a chain: only for a restarted development chain whose history is gone. */

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { creators, pairs, tokens } from '../schema.ts';
+import { blockHashes, creators, pairs, tokens } from '../schema.ts';
+import { lockChainShared } from './chain-lock.ts';
 
 export type TokenRow = typeof tokens.$inferSelect;
 
@@ -31,6 +32,28 @@ export interface DetectedPair {
   token1: string;
   creationBlockNumber: number | null;
   creationTxHash: string | null;
+  /** Not stored: checked against the scanner's record of the canonical chain. */
+  creationBlockHash: string | null;
+}
+
+export type UpsertOutcome =
+  | { status: 'recorded'; inserted: boolean; announced: boolean; row: TokenRow }
+  /** The block left the canonical chain (a reorg): nothing was written. */
+  | { status: 'orphaned' };
+
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * A write from a block that the scanner has since replaced is refused. The shared chain lock
+ * orders this check against a reorg rollback, which holds the lock exclusively while it swaps
+ * the block hashes and deletes what the orphaned blocks produced.
+ */
+async function isOrphaned(tx: Tx, chainId: number, blockNumber: number | null, blockHash: string | null): Promise<boolean> {
+  if (blockNumber === null || blockHash === null) return false;
+  await lockChainShared(tx, chainId);
+  const [other] = await tx.select({ h: blockHashes.blockHash }).from(blockHashes)
+    .where(and(eq(blockHashes.chainId, chainId), eq(blockHashes.blockNumber, blockNumber)));
+  return other !== undefined && other.h !== blockHash;
 }
 
 export interface TokenListQuery {
@@ -48,8 +71,9 @@ export function createTokenRepository(db: Database) {
      * Idempotent: a second detection of the same token changes nothing but missing creation data.
      * The creator's token count moves only when the token row is new, in the same transaction.
      */
-    async upsertDetected(token: DetectedToken): Promise<{ inserted: boolean; announced: boolean; row: TokenRow }> {
+    async upsertDetected(token: DetectedToken): Promise<UpsertOutcome> {
       return db.transaction(async (tx) => {
+        if (await isOrphaned(tx, token.chainId, token.creationBlockNumber, token.creationBlockHash)) return { status: 'orphaned' as const };
         const [row] = await tx
           .insert(tokens)
           .values(token)
@@ -79,7 +103,7 @@ export function createTokenRepository(db: Database) {
               set: { totalTokens: sql`${creators.totalTokens} + 1`, lastSeen: sql`now()` },
             });
         }
-        return { inserted, announced: saved.announcedAt !== null, row: saved };
+        return { status: 'recorded' as const, inserted, announced: saved.announcedAt !== null, row: saved };
       });
     },
 
@@ -94,8 +118,13 @@ export function createTokenRepository(db: Database) {
         .where(and(eq(tokens.chainId, chainId), eq(tokens.address, address)));
     },
 
-    async upsertPair(pair: DetectedPair): Promise<void> {
-      await db.insert(pairs).values(pair).onConflictDoNothing();
+    async upsertPair(pair: DetectedPair): Promise<'recorded' | 'orphaned'> {
+      return db.transaction(async (tx) => {
+        if (await isOrphaned(tx, pair.chainId, pair.creationBlockNumber, pair.creationBlockHash)) return 'orphaned';
+        const { creationBlockHash: _checkedOnly, ...row } = pair;
+        await tx.insert(pairs).values(row).onConflictDoNothing();
+        return 'recorded';
+      });
     },
 
     /** Which of these addresses are already recorded as a token or a pair. */
