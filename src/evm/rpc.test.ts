@@ -521,3 +521,28 @@ describe('backoffDelay', () => {
     }
   });
 });
+
+describe('immutable answers', () => {
+  const blockHash = `0x${'ab'.repeat(32)}`;
+
+  it('are fetched once when asked by block hash', async () => {
+    handler = honest;
+    const { rpc } = client();
+    const first = await rpc.request('eth_getBlockByHash', [blockHash, false]);
+    const second = await rpc.request('eth_getBlockByHash', [blockHash, false]);
+    expect(second).toEqual(first);
+    expect(received).toHaveLength(1);
+  });
+
+  it('are not cached when asked by number, tag or when not found', async () => {
+    handler = honest;
+    const { rpc } = client();
+    await rpc.request('eth_getBlockByNumber', ['0x10', false]);
+    await rpc.request('eth_getBlockByNumber', ['0x10', false]);
+    expect(received).toHaveLength(2);
+    handler = (body, res) => sendJson(res, { jsonrpc: '2.0', id: (body as JsonRpcCall).id, result: null });
+    await rpc.request('eth_getBlockReceipts', [blockHash]);
+    await rpc.request('eth_getBlockReceipts', [blockHash]);
+    expect(received).toHaveLength(4);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { createEndpointPool, type EndpointOutcome, type EndpointPool } from './endpoints.ts';
 
 /**
  * A small JSON-RPC client: several URLs with failover, timeouts, retries with exponential
@@ -10,6 +11,9 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_MAX_MS = 5_000;
+/** Answers to requests by block hash never change; this many are kept. */
+const IMMUTABLE_CACHE_SIZE = 2_000;
+const BLOCK_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 export type RpcErrorKind =
   | 'revert' // the call executed and reverted: an answer, not a failure
@@ -62,6 +66,28 @@ export interface RpcClientOptions {
   /** Observes every HTTP round trip (metrics). */
   onCall?: (info: { method: string; url: string; ok: boolean; errorKind?: RpcErrorKind; ms: number }) => void;
   fetchImpl?: typeof fetch;
+  /** Per-URL adaptive concurrency and cooldowns; defaults to one built from `urls`. */
+  endpoints?: EndpointPool;
+}
+
+/** Whether the answer is immutable: asked by block hash (the same hash always names the same block). */
+export function isImmutableRequest(method: string, params: readonly unknown[]): boolean {
+  switch (method) {
+    case 'eth_chainId':
+      return true;
+    case 'eth_getBlockByHash':
+    case 'eth_getBlockReceipts':
+    case 'debug_traceBlockByHash':
+      return typeof params[0] === 'string' && BLOCK_HASH.test(params[0]);
+    default:
+      return false;
+  }
+}
+
+function outcomeOf(error: RpcError): EndpointOutcome {
+  if (error.kind === 'rate-limited') return 'rate-limited';
+  // A revert, an invalid request or a missing method is a healthy node answering.
+  return error.retryable ? 'failed' : 'ok';
 }
 
 interface JsonRpcResponse {
@@ -96,7 +122,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const doFetch = options.fetchImpl ?? fetch;
   const inFlight = new Map<string, Promise<unknown>>();
-  let preferred = 0;
+  const immutable = new Map<string, unknown>();
+  const endpoints = options.endpoints ?? createEndpointPool(options.urls);
   let nextId = 1;
 
   async function post(url: string, body: unknown, label: string): Promise<unknown> {
@@ -147,18 +174,22 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     return json;
   }
 
-  /** Runs `attempt` against the URLs in turn until it succeeds or fails for good. */
+  /** Runs `attempt` on the endpoint the pool picks, until it succeeds or fails for good. */
   async function withRetries<T>(label: string, attempt: (url: string) => Promise<T>): Promise<T> {
     let lastError: RpcError | undefined;
     for (let i = 0; i < maxAttempts; i++) {
-      const index = (preferred + i) % options.urls.length;
-      const url = options.urls[index]!;
+      const lease = await endpoints.acquire();
+      const url = lease.url;
       try {
         const value = await attempt(url);
-        preferred = index;
+        lease.release('ok');
         return value;
       } catch (error) {
-        if (!(error instanceof RpcError)) throw error;
+        if (!(error instanceof RpcError)) {
+          lease.release('failed');
+          throw error;
+        }
+        lease.release(outcomeOf(error));
         if (!error.retryable) throw error;
         lastError = error;
         options.logger?.debug({ err: error.message, url, attempt: i + 1 }, 'rpc retry');
@@ -183,9 +214,19 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     request<T>(method: string, params: unknown[] = []): Promise<T> {
       // Identical reads in flight share one round trip.
       const key = `${method}:${JSON.stringify(params)}`;
+      if (immutable.has(key)) return Promise.resolve(immutable.get(key) as T);
       const pending = inFlight.get(key);
       if (pending) return pending as Promise<T>;
-      const promise = requestOnce<T>(method, params).finally(() => inFlight.delete(key));
+      const promise = requestOnce<T>(method, params)
+        .then((result) => {
+          // null means "not found (yet)": only real answers are remembered.
+          if (result !== null && isImmutableRequest(method, params)) {
+            if (immutable.size >= IMMUTABLE_CACHE_SIZE) immutable.delete(immutable.keys().next().value!);
+            immutable.set(key, result);
+          }
+          return result;
+        })
+        .finally(() => inFlight.delete(key));
       inFlight.set(key, promise);
       return promise;
     },

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createEndpointPool } from './endpoints.ts';
+
+describe('createEndpointPool', () => {
+  it('prefers the primary URL and fails over while it cools down', async () => {
+    let t = 1_000;
+    const pool = createEndpointPool(['http://a', 'http://b'], { now: () => t, baseCooldownMs: 100 });
+    const first = await pool.acquire();
+    expect(first.url).toBe('http://a');
+    first.release('failed');
+    expect((await pool.acquire()).url).toBe('http://b');
+    t += 100;
+    expect((await pool.acquire()).url).toBe('http://a');
+  });
+
+  it('doubles the cooldown with consecutive failures, resets on success', async () => {
+    let t = 0;
+    const pool = createEndpointPool(['http://a'], { now: () => t, baseCooldownMs: 100, maxCooldownMs: 350 });
+    for (const expected of [100, 200, 350]) {
+      const lease = await pool.acquire();
+      lease.release('failed');
+      expect(pool.stats()[0]!.coolingForMs).toBe(expected);
+      t += expected;
+    }
+    (await pool.acquire()).release('ok');
+    expect(pool.stats()[0]).toMatchObject({ strikes: 0, coolingForMs: 0 });
+  });
+
+  it('halves the concurrency limit on 429 and grows it back additively', async () => {
+    let t = 0;
+    const pool = createEndpointPool(['http://a'], { now: () => t, maxConcurrency: 16, baseCooldownMs: 1 });
+    (await pool.acquire()).release('rate-limited');
+    expect(pool.stats()[0]!.limit).toBe(8);
+    t += 10;
+    (await pool.acquire()).release('rate-limited');
+    expect(pool.stats()[0]!.limit).toBe(4);
+    t += 10;
+    for (let i = 0; i < 40; i++) (await pool.acquire()).release('ok');
+    expect(pool.stats()[0]!.limit).toBeGreaterThan(4);
+    expect(pool.stats()[0]!.limit).toBeLessThanOrEqual(16);
+  });
+
+  it('never exceeds the limit of in-flight requests; a waiter proceeds when one is released', async () => {
+    const pool = createEndpointPool(['http://a'], { maxConcurrency: 2 });
+    const a = await pool.acquire();
+    await pool.acquire();
+    let third = false;
+    const pending = pool.acquire().then((l) => {
+      third = true;
+      return l;
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(third).toBe(false);
+    expect(pool.stats()[0]!.inFlight).toBe(2);
+    a.release('ok');
+    await pending;
+    expect(third).toBe(true);
+  });
+});

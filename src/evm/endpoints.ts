@@ -1,0 +1,92 @@
+/**
+ * Per-endpoint adaptive rate limiting with failover. Each RPC URL has a concurrency limit that
+ * grows additively while it answers and halves when it says 429 (AIMD, as TCP does), and a
+ * cooldown after failures that doubles with each consecutive one. Requests go to the first URL
+ * (in configured order: the primary) that has room, so traffic fails over and comes back.
+ */
+
+export type EndpointOutcome = 'ok' | 'rate-limited' | 'failed';
+
+export interface EndpointLease {
+  url: string;
+  release(outcome: EndpointOutcome): void;
+}
+
+export interface EndpointStats {
+  url: string;
+  limit: number;
+  inFlight: number;
+  coolingForMs: number;
+  strikes: number;
+}
+
+export interface EndpointPool {
+  acquire(): Promise<EndpointLease>;
+  stats(): EndpointStats[];
+}
+
+export interface EndpointPoolOptions {
+  maxConcurrency?: number;
+  minConcurrency?: number;
+  baseCooldownMs?: number;
+  maxCooldownMs?: number;
+  now?: () => number;
+}
+
+const DEFAULT_MAX_CONCURRENCY = 32;
+const DEFAULT_BASE_COOLDOWN_MS = 250;
+const DEFAULT_MAX_COOLDOWN_MS = 10_000;
+const WAIT_STEP_MS = 10;
+
+interface EndpointState {
+  url: string;
+  limit: number;
+  inFlight: number;
+  cooldownUntil: number;
+  strikes: number;
+}
+
+export function createEndpointPool(urls: readonly string[], options: EndpointPoolOptions = {}): EndpointPool {
+  const max = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  const min = options.minConcurrency ?? 1;
+  const base = options.baseCooldownMs ?? DEFAULT_BASE_COOLDOWN_MS;
+  const maxCooldown = options.maxCooldownMs ?? DEFAULT_MAX_COOLDOWN_MS;
+  const now = options.now ?? Date.now;
+  const states: EndpointState[] = urls.map((url) => ({ url, limit: max, inFlight: 0, cooldownUntil: 0, strikes: 0 }));
+
+  const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && s.inFlight < Math.floor(s.limit);
+
+  function lease(state: EndpointState): EndpointLease {
+    state.inFlight++;
+    let released = false;
+    return {
+      url: state.url,
+      release(outcome) {
+        if (released) return;
+        released = true;
+        state.inFlight--;
+        if (outcome === 'ok') {
+          state.strikes = 0;
+          state.limit = Math.min(max, state.limit + 1 / Math.max(1, state.limit));
+          return;
+        }
+        state.strikes++;
+        if (outcome === 'rate-limited') state.limit = Math.max(min, Math.floor(state.limit / 2));
+        state.cooldownUntil = now() + Math.min(maxCooldown, base * 2 ** (state.strikes - 1));
+      },
+    };
+  }
+
+  return {
+    async acquire() {
+      for (;;) {
+        const t = now();
+        const free = states.find((s) => available(s, t));
+        if (free) return lease(free);
+        // Everything is cooling down or full: wait a moment rather than hammer a struggling node.
+        await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+      }
+    },
+    stats: () => states.map((s) => ({ url: s.url, limit: Math.floor(s.limit), inFlight: s.inFlight, coolingForMs: Math.max(0, s.cooldownUntil - now()), strikes: s.strikes })),
+  };
+}
