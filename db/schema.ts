@@ -34,6 +34,14 @@ export const blockHashes = pgTable('block_hashes', {
   timestamp: timestamp('timestamp', { withTimezone: true }).notNull(),
 }, (t) => [primaryKey({ columns: [t.chainId, t.blockNumber] })]);
 
+/** Block ranges a replay has finished, so that an interrupted replay resumes where it stopped. */
+export const replayRanges = pgTable('replay_ranges', {
+  chainId: integer('chain_id').notNull(),
+  fromBlock: blockNumber('from_block').notNull(),
+  toBlock: blockNumber('to_block').notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.chainId, t.fromBlock, t.toBlock] })]);
+
 export const tokens = pgTable('tokens', {
   chainId: integer('chain_id').notNull(),
   address: text('address').notNull(),

@@ -6,6 +6,7 @@ import { runMigrations } from '../db/client.ts';
 import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
 import { startDevChain, type DevChain } from './dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
+import { replayCommand } from './commands/replay.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -14,6 +15,8 @@ const USAGE = `Usage: token-monitor <command> [options]
 Commands:
   start [--role all|api|worker|scanner|scheduler]   run the service (default role: all)
   migrate                                           apply pending database migrations
+  replay --chain-id N --from A --to B               detect the tokens of a historical block range
+                                                    (resumable; stops at the finalized head)
 `;
 // PGlite is one backend session: interleaved extended-protocol messages from several connections
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
@@ -151,6 +154,14 @@ async function main() {
     case 'migrate':
       await migrateCommand(config, logger);
       return;
+    case 'replay': {
+      const { values } = parseArgs({ args: rest, options: { 'chain-id': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } }, strict: true });
+      const numbers = [values['chain-id'], values.from, values.to].map((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN));
+      if (numbers.some(Number.isNaN)) fail('replay needs --chain-id N --from A --to B (non-negative integers)', 2);
+      const [chainId, from, to] = numbers as [number, number, number];
+      process.exitCode = await replayCommand(config, logger, { chainId, from, to });
+      return;
+    }
     default:
       fail(`Unknown command "${command}".\n\n${USAGE}`, 2);
   }

@@ -72,12 +72,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
+    const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger });
     pool = startWorkers({
       connection: workerConnection,
       prefix: keys.prefix,
       logger,
       processors: {
-        detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
+        detect: processDetect,
+        replay: processDetect,
         bytecode: createBytecodeProcessor({ chains, tokens, logger }),
       },
     });

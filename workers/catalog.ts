@@ -50,6 +50,18 @@ export const jobCatalog = {
     concurrency: 4,
     jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
+  /** Replays run the detect stage's code in a queue of their own, with fewer workers, so live scanning is never starved. */
+  replay: {
+    schema: z.object({
+      chainId,
+      blockNumber: z.number().int().min(0),
+      blockHash: hash,
+      source: z.literal('replay'),
+    }),
+    options: retrying(12, SECOND),
+    concurrency: 2,
+    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+  },
   bytecode: {
     schema: z.object({ chainId, address }),
     options: retrying(8, SECOND),

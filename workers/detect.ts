@@ -131,7 +131,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     return { kind: 'token' as const };
   }
 
-  return async function processDetect(data: JobData<'detect'>): Promise<DetectResult> {
+  return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
     const chain = deps.chains.get(data.chainId);
     if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
