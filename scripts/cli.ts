@@ -7,6 +7,7 @@ import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
 import { startDevChain, type DevChain } from './dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
+import { persistedSecret } from './dev/secrets.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -94,7 +95,15 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       cleanups.push(devChain.stop);
       chains = [devChain.chain];
     }
+    // Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up.
+    const generatedAdmin = !config.env.ADMIN_USER && config.env.NODE_ENV !== 'production'
+      ? { user: 'admin', ...persistedSecret(config.env.DATA_DIR, 'admin-password') }
+      : undefined;
+    const admin = config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
+      ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
+      : generatedAdmin ? { user: generatedAdmin.user, password: generatedAdmin.value } : undefined;
     const service = await startService({
+      admin,
       roles,
       databaseUrl: database.url,
       redisUrl: redis.url,
@@ -116,6 +125,9 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       api: service.url ? `${service.url}/api` : null,
       websocket: wsUrl ? `${wsUrl}/ws` : null,
       health: service.url ? `${service.url}/health` : null,
+      metrics: service.url ? `${service.url}/metrics` : null,
+      bull_board: service.url ? `${service.url}/admin/queues` : null,
+      operator_login: generatedAdmin ? `user admin, password in ${generatedAdmin.path}` : admin ? 'ADMIN_USER / ADMIN_PASSWORD' : 'not configured',
       database: database.source,
       redis: redis.source,
       chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: c.rpcUrls[0] })),
@@ -123,7 +135,10 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     output(banner, [
       '',
       'token-monitor is running',
-      ...(service.url ? [`  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`] : []),
+      ...(service.url ? [
+        `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Metrics:    ${banner.metrics}`,
+        `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
+      ] : []),
       `  Database:   ${banner.database}`,
       `  Redis:      ${banner.redis}`,
       ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${c.rpcUrls[0]})`),

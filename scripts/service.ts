@@ -10,6 +10,8 @@ import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
+import { createMetrics, rpcMethodLabel, type Metrics } from '../infra/metrics.ts';
+import { QUEUE_NAMES } from '../workers/catalog.ts';
 import { createApp } from '../api/app.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
@@ -39,6 +41,8 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
+  /** Operator login for Bull Board; without it the board answers 503. */
+  admin?: { user: string; password: string };
 }
 
 export interface Service {
@@ -47,12 +51,18 @@ export interface Service {
   port?: number;
   chains: ReadonlyMap<number, ChainRuntime>;
   scanners: Scanner[];
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
-export function createChainRuntimes(chains: ChainConfig[], logger: Logger): Map<number, ChainRuntime> {
+export function createChainRuntimes(chains: ChainConfig[], logger: Logger, metrics?: Metrics): Map<number, ChainRuntime> {
   return new Map(chains.map((config) => {
-    const rpc = createRpcClient({ urls: config.rpcUrls, logger: logger.child({ chain: config.chainId }) });
+    const chain = String(config.chainId);
+    const rpc = createRpcClient({
+      urls: config.rpcUrls,
+      logger: logger.child({ chain: config.chainId }),
+      onCall: metrics ? ({ method, errorKind }) => metrics.rpcCalls.inc({ chain, method: rpcMethodLabel(method), outcome: errorKind ?? 'ok' }) : undefined,
+    });
     return [config.chainId, { config, rpc, reader: createChainReader(rpc) }];
   }));
 }
@@ -68,7 +78,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const tokens = createTokenRepository(db);
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
-  const chains = createChainRuntimes(options.chains, logger);
+  const metrics = createMetrics();
+  const chains = createChainRuntimes(options.chains, logger, metrics);
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
@@ -77,6 +88,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       connection: workerConnection,
       prefix: keys.prefix,
       logger,
+      onJobDone: (queue, status, seconds) => metrics.stageDuration.observe({ queue, status }, seconds),
       processors: {
         detect: processDetect,
         replay: processDetect,
@@ -89,7 +101,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (roles.has('scanner')) {
     const holderId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     for (const chain of chains.values()) {
-      const scanner = createScanner({ chain, scan, producer, redis: general, events, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger });
+      const label = { chain: String(chain.config.chainId) };
+      const scanner = createScanner({
+        chain, scan, producer, redis: general, events, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger,
+        onLag: (blocks) => metrics.scannerLag.set(label, blocks),
+        onReorg: () => metrics.reorgs.inc(label),
+      });
       scanner.start();
       scanners.push(scanner);
     }
@@ -100,10 +117,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let tailRedis: ReturnType<typeof createRedis> | undefined;
   let port: number | undefined;
   if (roles.has('api')) {
+    const queues = QUEUE_NAMES.map((name) => producer.queue(name));
+    metrics.watchQueues(queues);
     const app = createApp({
       tokens,
       knownChainIds: options.knownChainIds,
       logger,
+      metrics,
+      admin: { queues, credentials: options.admin },
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await general.ping()) },
@@ -113,6 +134,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     server = createServer(app);
     tailRedis = createRedis(options.redisUrl, 'worker');
     broadcaster = createBroadcaster({ server, redis: general, tailRedis, streamKey: keys.events, logger });
+    const counted = broadcaster;
+    metrics.watchWebSocket(() => counted.clientCount());
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port, options.host, () => resolve());
@@ -128,6 +151,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     port,
     chains,
     scanners,
+    metrics,
     async stop() {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));

@@ -66,6 +66,8 @@ export function startWorkers(options: {
   processors: Processors;
   logger: Logger;
   concurrency?: Partial<Record<QueueName, number>>;
+  /** Observes every finished job (metrics). */
+  onJobDone?: (queue: QueueName, status: 'completed' | 'failed', seconds: number) => void;
 }): WorkerPool {
   const workers: Worker[] = [];
   for (const name of QUEUE_NAMES) {
@@ -78,7 +80,15 @@ export function startWorkers(options: {
         const parsed = schema.safeParse(job.data);
         // Malformed data never becomes valid by retrying.
         if (!parsed.success) throw new UnrecoverableError(`invalid ${name} job data: ${parsed.error.message}`);
-        return processor(parsed.data as JobData<typeof name>, job);
+        const started = performance.now();
+        try {
+          const result = await processor(parsed.data as JobData<typeof name>, job);
+          options.onJobDone?.(name, 'completed', (performance.now() - started) / 1000);
+          return result;
+        } catch (error) {
+          options.onJobDone?.(name, 'failed', (performance.now() - started) / 1000);
+          throw error;
+        }
       },
       {
         connection: options.connection,

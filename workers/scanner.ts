@@ -33,6 +33,9 @@ export interface ScannerDeps {
   logger: Logger;
   leaseTtlMs?: number;
   maxBlocksPerTick?: number;
+  /** Observes the blocks between the head and the last block handed on, and each reorg. */
+  onLag?: (blocks: number) => void;
+  onReorg?: (depth: number) => void;
 }
 
 export type TickResult =
@@ -138,6 +141,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
       await deps.events.publish({ type: 'token.removed', data: { contract_address: token.address, chain_id: chainId, reason: 'reorg' } });
     }
     const depth = firstNew - 1 - ancestor;
+    deps.onReorg?.(depth);
     log.warn({ block: firstNew, ancestor, depth, removed: removed.length }, 'reorg: rolled back to the common ancestor');
     return { status: 'reorg', ancestor, depth, removed: removed.map((t) => t.address) };
   }
@@ -149,6 +153,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
     const safeHead = head - chain.config.confirmations;
     const cursor = await scan.getCursor(chainId);
     const next = cursor?.nextBlock ?? chain.config.startBlock ?? Math.max(0, safeHead);
+    deps.onLag?.(Math.max(0, head - (next - 1)));
     if (next > safeHead) return { status: 'idle', head, next };
     const to = Math.min(safeHead, next + maxBlocks - 1);
 
@@ -173,6 +178,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
     const last = blocks[blocks.length - 1]!.blockNumber;
     await scan.advance(chainId, blocks, last + 1, genesisHash);
     await scan.pruneBlockHashes(chainId, last - chain.config.finalityDepth * 2);
+    deps.onLag?.(Math.max(0, head - last));
     log.debug({ from: next, to: last, head }, 'blocks enqueued');
     return { status: 'scanned', from: next, to: last, head };
   }
