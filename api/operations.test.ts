@@ -55,7 +55,7 @@ describe('/metrics', () => {
 
 describe('Bull Board', () => {
   it('refuses access without the operator login, and with a wrong one', async () => {
-    for (const headers of [{}, { authorization: basic(ADMIN.user, 'wrong') }, { authorization: basic('someone', ADMIN.password) }, { authorization: 'Bearer x' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: basic(ADMIN.user, 'wrong') }, { authorization: basic('someone', ADMIN.password) }, { authorization: 'Bearer x' }]) {
       const res = await fetch(`${service.url}/admin/queues`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);

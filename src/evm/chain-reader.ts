@@ -21,6 +21,28 @@ export interface ChainReader {
 }
 
 const tag = (t: number | 'latest') => (t === 'latest' ? 'latest' : toQuantity(t));
+const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+function txHashes(block: RpcBlockHeader): string[] | undefined {
+  return block.transactions?.map((t) => (typeof t === 'string' ? t : (t as { hash: string }).hash).toLowerCase());
+}
+
+/** A node (or a proxy in front of it) may answer for another block: such answers are refused. */
+function checkTraces(block: RpcBlockHeader, traces: BlockTraces): void {
+  const expected = txHashes(block);
+  if (!expected) return;
+  if (traces.kind === 'callTracer') {
+    if (traces.traces.length !== expected.length) throw new RpcError('bad-response', `traces of block ${block.hash}: ${traces.traces.length} entries for ${expected.length} transactions`);
+    traces.traces.forEach((t, i) => {
+      if (t.txHash && t.txHash.toLowerCase() !== expected[i]) throw new RpcError('bad-response', `traces of block ${block.hash} belong to another block`);
+    });
+  } else if (traces.kind === 'parity') {
+    const known = new Set(expected);
+    if (traces.traces.some((t) => t.transactionHash && !known.has(t.transactionHash.toLowerCase()))) {
+      throw new RpcError('bad-response', `trace_block of ${block.hash} belongs to another block`);
+    }
+  }
+}
 
 export function createChainReader(rpc: RpcClient): ChainReader {
   let blockReceipts: boolean | undefined;
@@ -35,6 +57,7 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     return outcomes.map((o, i) => {
       if (!o.ok) throw o.error;
       if (!o.result) throw new RpcError('bad-response', `receipt of ${hashes[i]} missing`);
+      if (!same(o.result.blockHash, block.hash)) throw new RpcError('bad-response', `receipt of ${hashes[i]} is from another block`);
       return o.result;
     });
   }
@@ -43,11 +66,15 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     async blockNumber() {
       return Number.parseInt(await rpc.request<string>('eth_blockNumber'), 16);
     },
-    block(t) {
-      return rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false]);
+    async block(t) {
+      const block = await rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false]);
+      if (block && t !== 'latest' && Number.parseInt(block.number, 16) !== t) throw new RpcError('bad-response', `asked for block ${t}, got ${block.number}`);
+      return block;
     },
-    blockByHash(hash, withTransactions = false) {
-      return rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions]);
+    async blockByHash(hash, withTransactions = false) {
+      const block = await rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions]);
+      if (block && !same(block.hash, hash)) throw new RpcError('bad-response', `asked for block ${hash}, got ${block.hash}`);
+      return block;
     },
     async receipts(block) {
       if (block.transactions && block.transactions.length === 0) return [];
@@ -57,7 +84,8 @@ export function createChainReader(rpc: RpcClient): ChainReader {
           if (receipts) {
             blockReceipts = true;
             // Validation: every receipt must belong to the block asked for.
-            if (receipts.some((r) => r.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
+            const expected = txHashes(block);
+            if (receipts.some((r) => !same(r.blockHash, block.hash)) || (expected && receipts.length !== expected.length)) {
               throw new RpcError('bad-response', `eth_getBlockReceipts answered for another block than ${block.hash}`);
             }
             return receipts;
@@ -74,18 +102,20 @@ export function createChainReader(rpc: RpcClient): ChainReader {
       const number = toQuantity(Number.parseInt(block.number, 16));
       if (traceMethod === undefined || traceMethod === 'callTracer') {
         try {
-          const traces = await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }]);
+          const traces: BlockTraces = { kind: 'callTracer', traces: await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }]) };
           traceMethod = 'callTracer';
-          return { kind: 'callTracer', traces };
+          checkTraces(block, traces);
+          return traces;
         } catch (error) {
           if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'callTracer') throw error;
         }
       }
       if (traceMethod === undefined || traceMethod === 'parity') {
         try {
-          const traces = await rpc.request<ParityTrace[]>('trace_block', [number]);
+          const traces: BlockTraces = { kind: 'parity', traces: await rpc.request<ParityTrace[]>('trace_block', [number]) };
           traceMethod = 'parity';
-          return { kind: 'parity', traces };
+          checkTraces(block, traces);
+          return traces;
         } catch (error) {
           if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'parity') throw error;
         }
