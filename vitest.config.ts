@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', '.data/**'],
+    // The fault suite breaks services on purpose and takes minutes: `npm run test:faults`.
+    exclude: ['node_modules/**', '.data/**', 'test/faults/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration files each start their own Anvil; two at a time suits a 2-core machine.

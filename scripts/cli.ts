@@ -182,4 +182,4 @@ async function main() {
   }
 }
 
-main().catch((error: Error) => fail(error.message));
+main().catch((error: Error) => fail(['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') ? String(error.stack) : error.message));

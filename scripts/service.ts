@@ -60,6 +60,7 @@ export function createChainRuntimes(chains: ChainConfig[], logger: Logger, metri
     const chain = String(config.chainId);
     const rpc = createRpcClient({
       urls: config.rpcUrls,
+      timeoutMs: config.rpcTimeoutMs,
       logger: logger.child({ chain: config.chainId }),
       onCall: metrics ? ({ method, errorKind }) => metrics.rpcCalls.inc({ chain, method: rpcMethodLabel(method), outcome: errorKind ?? 'ok' }) : undefined,
     });

@@ -15,10 +15,22 @@ const SECOND = 1_000;
 const HOUR_SECONDS = 3_600;
 const DAY_SECONDS = 86_400;
 
-/** Exponential backoff with jitter, so that a recovered RPC or database is not hit by a thundering herd. */
+/** The longest wait between two attempts: an outage of minutes is ridden out, not waited out for hours. */
+export const MAX_BACKOFF_MS = 30_000;
+export const CAPPED_BACKOFF = 'capped-exponential';
+
+/**
+ * Exponential backoff with jitter (so a recovered RPC or database is not hit by a thundering
+ * herd), capped at MAX_BACKOFF_MS. Workers implement the strategy (workers/queues.ts).
+ */
+export function cappedBackoff(attemptsMade: number, baseMs: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attemptsMade - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
 const retrying = (attempts: number, delayMs: number): JobsOptions => ({
   attempts,
-  backoff: { type: 'exponential', delay: delayMs, jitter: 0.5 },
+  backoff: { type: CAPPED_BACKOFF, delay: delayMs },
   // Bounded retention; failed jobs are kept longer than completed ones, for operators to inspect.
   removeOnComplete: { age: HOUR_SECONDS, count: 5_000 },
   removeOnFail: { age: 7 * DAY_SECONDS, count: 20_000 },

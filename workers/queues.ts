@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { jobCatalog, QUEUE_NAMES, type JobData, type QueueName } from './catalog.ts';
+import { CAPPED_BACKOFF, cappedBackoff, jobCatalog, QUEUE_NAMES, type JobData, type QueueName } from './catalog.ts';
 
 /** Typed producers and workers over the catalog. */
 
@@ -97,6 +97,12 @@ export function startWorkers(options: {
         // Stalled-job recovery: a job whose worker died is handed to another after this interval.
         stalledInterval: 15_000,
         maxStalledCount: 3,
+        settings: {
+          backoffStrategy: (attemptsMade, type, _error, job) => {
+            const base = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 1_000;
+            return type === CAPPED_BACKOFF ? cappedBackoff(attemptsMade, base) : base;
+          },
+        },
       },
     );
     const log = options.logger.child({ queue: name });

@@ -16,6 +16,25 @@ import type { Producer } from './queues.ts';
 const DEFAULT_CHUNK_SIZE = 50;
 const CHUNKS_IN_FLIGHT = 4;
 const POLL_MS = 200;
+/** How long the replay rides out a Redis or Postgres outage before giving up (it can be resumed). */
+const OUTAGE_PATIENCE_MS = 120_000;
+const OUTAGE_RETRY_MS = 500;
+
+/** Retries `fn` through transient failures (a restarting Redis, an unreachable Postgres). */
+async function patiently<T>(what: string, fn: () => Promise<T>, logger: Logger): Promise<T> {
+  const deadline = Date.now() + OUTAGE_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (Date.now() > deadline || error instanceof ReplayJobFailed) throw error;
+      logger.warn({ err: (error as Error).message }, `replay: ${what} failed, retrying`);
+      await new Promise((r) => setTimeout(r, OUTAGE_RETRY_MS));
+    }
+  }
+}
+
+class ReplayJobFailed extends Error {}
 
 export interface ReplayProgress {
   done: number;
@@ -50,7 +69,8 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
   const clippedTo = to < requestedTo ? to : null;
   if (to < from) return { status: 'nothing-to-do', from, to, clippedTo };
 
-  const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_CHUNK_SIZE, await deps.ranges.finishedRanges(chainId));
+  const finished = await patiently('read progress', () => deps.ranges.finishedRanges(chainId), deps.logger);
+  const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_CHUNK_SIZE, finished);
   const total = chunks.reduce((sum, c) => sum + c.to - c.from + 1, 0);
   const skipped = to - from + 1 - total;
   if (total === 0) return { status: 'nothing-to-do', from, to, clippedTo };
@@ -69,6 +89,7 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
     const jobs = outcomes.map((o, i) => {
       if (!o.ok) throw o.error;
       if (!o.result) throw new Error(`block ${numbers[i]} not available`);
+      if (Number.parseInt(o.result.number, 16) !== numbers[i]) throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
       return { chainId, blockNumber: numbers[i]!, blockHash: o.result.hash.toLowerCase(), source: 'replay' as const };
     });
     return producer.enqueueBulk('replay', jobs);
@@ -84,7 +105,7 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
       if (failed) {
         const job = await queue.getJob(failed[0]);
         // A failed job with attempts left is retried by BullMQ; only a final failure stops the replay.
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) throw new Error(`job ${failed[0]} failed: ${job.failedReason}`);
+        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) throw new ReplayJobFailed(`job ${failed[0]} failed: ${job.failedReason}`);
       }
       pending = states.filter(([, state]) => state !== 'completed' && state !== 'unknown').map(([id]) => id);
       if (pending.length > 0) await new Promise((r) => setTimeout(r, POLL_MS));
@@ -97,16 +118,17 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
     while (nextChunk < chunks.length || inFlight.length > 0) {
       while (inFlight.length < CHUNKS_IN_FLIGHT && nextChunk < chunks.length && !deps.shouldStop?.()) {
         const chunk = chunks[nextChunk++]!;
-        inFlight.push({ chunk, ids: enqueueChunk(chunk) });
+        inFlight.push({ chunk, ids: patiently('enqueue', () => enqueueChunk(chunk), deps.logger) });
       }
       const head = inFlight.shift();
       if (!head) break;
       try {
-        await waitForChunk(await head.ids);
+        const ids = await head.ids;
+        await patiently('wait for jobs', () => waitForChunk(ids), deps.logger);
+        await patiently('record progress', () => deps.ranges.markFinished(chainId, head.chunk.from, head.chunk.to), deps.logger);
       } catch (error) {
         return { status: 'failed', error: (error as Error).message, at: head.chunk };
       }
-      await deps.ranges.markFinished(chainId, head.chunk.from, head.chunk.to);
       done += head.chunk.to - head.chunk.from + 1;
       report();
       deps.logger.debug({ chain: chainId, from: head.chunk.from, to: head.chunk.to }, 'replay chunk finished');

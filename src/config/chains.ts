@@ -33,6 +33,7 @@ export const chainFileEntrySchema = z.object({
   start_block: z.number().int().min(0).optional(),
   finality_depth: z.number().int().min(1).optional(),
   poll_interval_ms: z.number().int().min(50).optional(),
+  rpc_timeout_ms: z.number().int().min(100).max(120_000).optional(),
   wrapped_native: address,
   stablecoins: z.array(address).default([]),
   dexes: z.array(dexSchema).default([]),
@@ -54,6 +55,8 @@ export interface ChainConfig {
   /** Blocks after which a block is considered final (reorg window). */
   finalityDepth: number;
   pollIntervalMs: number;
+  /** Per-request RPC timeout; the client's default when absent. */
+  rpcTimeoutMs?: number;
   wrappedNative: string;
   stablecoins: string[];
   dexes: DexConfig[];
@@ -142,6 +145,7 @@ export function chainFromFileEntry(entry: z.infer<typeof chainFileEntrySchema>):
     startBlock: entry.start_block,
     finalityDepth: entry.finality_depth ?? builtIn?.finalityDepth ?? 64,
     pollIntervalMs: entry.poll_interval_ms ?? builtIn?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    rpcTimeoutMs: entry.rpc_timeout_ms,
     wrappedNative: entry.wrapped_native,
     stablecoins: entry.stablecoins,
     dexes: entry.dexes,

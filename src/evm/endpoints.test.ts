@@ -57,3 +57,18 @@ describe('createEndpointPool', () => {
     expect(third).toBe(true);
   });
 });
+
+describe('createEndpointPool when every endpoint is cooling down', () => {
+  it('still uses a failing endpoint as a last resort, but honours a rate limit', async () => {
+    let t = 0;
+    const pool = createEndpointPool(['http://a'], { now: () => t, baseCooldownMs: 10_000 });
+    (await pool.acquire()).release('failed');
+    const lease = await Promise.race([pool.acquire(), new Promise<null>((r) => setTimeout(() => r(null), 50))]);
+    expect(lease?.url).toBe('http://a');
+    lease!.release('rate-limited');
+    const waited = await Promise.race([pool.acquire().then(() => 'acquired'), new Promise<string>((r) => setTimeout(() => r('waiting'), 50))]);
+    expect(waited).toBe('waiting');
+    t += 20_000;
+    await new Promise((r) => setTimeout(r, 30));
+  });
+});

@@ -43,6 +43,8 @@ interface EndpointState {
   limit: number;
   inFlight: number;
   cooldownUntil: number;
+  /** Why it is cooling down: a rate limit is honoured; after plain failures it remains a last resort. */
+  rateLimited: boolean;
   strikes: number;
 }
 
@@ -52,9 +54,13 @@ export function createEndpointPool(urls: readonly string[], options: EndpointPoo
   const base = options.baseCooldownMs ?? DEFAULT_BASE_COOLDOWN_MS;
   const maxCooldown = options.maxCooldownMs ?? DEFAULT_MAX_COOLDOWN_MS;
   const now = options.now ?? Date.now;
-  const states: EndpointState[] = urls.map((url) => ({ url, limit: max, inFlight: 0, cooldownUntil: 0, strikes: 0 }));
+  const states: EndpointState[] = urls.map((url) => ({ url, limit: max, inFlight: 0, cooldownUntil: 0, rateLimited: false, strikes: 0 }));
 
-  const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && s.inFlight < Math.floor(s.limit);
+  const hasRoom = (s: EndpointState) => s.inFlight < Math.floor(s.limit);
+  const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && hasRoom(s);
+  /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
+  const lastResort = (t: number) =>
+    states.filter((s) => !s.rateLimited && hasRoom(s)).sort((a, b) => a.cooldownUntil - b.cooldownUntil).find((s) => s.cooldownUntil > t);
 
   function lease(state: EndpointState): EndpointLease {
     state.inFlight++;
@@ -67,10 +73,13 @@ export function createEndpointPool(urls: readonly string[], options: EndpointPoo
         state.inFlight--;
         if (outcome === 'ok') {
           state.strikes = 0;
+          state.rateLimited = false;
+          state.cooldownUntil = 0;
           state.limit = Math.min(max, state.limit + 1 / Math.max(1, state.limit));
           return;
         }
         state.strikes++;
+        state.rateLimited = outcome === 'rate-limited';
         if (outcome === 'rate-limited') state.limit = Math.max(min, Math.floor(state.limit / 2));
         state.cooldownUntil = now() + Math.min(maxCooldown, base * 2 ** (state.strikes - 1));
       },
@@ -81,7 +90,7 @@ export function createEndpointPool(urls: readonly string[], options: EndpointPoo
     async acquire() {
       for (;;) {
         const t = now();
-        const free = states.find((s) => available(s, t));
+        const free = states.find((s) => available(s, t)) ?? lastResort(t);
         if (free) return lease(free);
         // Everything is cooling down or full: wait a moment rather than hammer a struggling node.
         await new Promise((r) => setTimeout(r, WAIT_STEP_MS));

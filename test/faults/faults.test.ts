@@ -1,0 +1,239 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { Contract, parseEther } from 'ethers';
+import { eq, sql } from 'drizzle-orm';
+import { createDb, type DbHandle } from '../../db/client.ts';
+import { tokens } from '../../db/schema.ts';
+import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { findFreePort } from '../../scripts/dev/anvil.ts';
+import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { startFaultProxy, FAULT_KINDS, type FaultProxy } from '../support/fault-proxy.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { createTestDatabase, eventually, type TestDatabase } from '../support/services.ts';
+
+/**
+ * `npm run test:faults`: a replay of a few hundred deployments while things break on purpose.
+ * Worker processes are SIGKILLed, Redis restarts, Postgres is unreachable for 20 s, and a proxy in
+ * front of the RPC answers 20% of requests with 429, 500, a hang, truncated JSON or a wrong
+ * block. Afterwards every token must be present exactly once and fully processed, no job may be
+ * left failed, and the API must have answered throughout (or said "not ready"), never 500.
+ */
+
+const DEPLOYMENTS = 200;
+const FINALITY = 5;
+const FAULT_RATE = 0.2;
+const POSTGRES_OUTAGE_MS = 20_000;
+const RPC_TIMEOUT_MS = 1_500;
+const API_POLL_MS = 250;
+const MAX_REPLAY_RUNS = 15;
+const REPLAY_RESTART_DELAY_MS = 2_000;
+
+let chain: TestChain;
+let database: TestDatabase;
+let pgProxy: TcpProxy;
+let rpcProxy: FaultProxy;
+let redisProcess: ChildProcess | undefined;
+let redisPort: number;
+let handle: DbHandle;
+const dir = mkdtempSync(join(tmpdir(), 'token-monitor-faults-'));
+const children = new Set<ChildProcess>();
+const outputs = new Map<ChildProcess, () => string>();
+const expected = new Set<string>();
+let lastBlock = 0;
+const prefix = `tmfaults-${process.pid}`;
+
+function startRedis(): ChildProcess {
+  const binary = findOnPath('redis-server');
+  if (!binary) throw new Error('the fault suite needs redis-server on PATH (apt-get install redis-server)');
+  // Its own server, so that restarting it disturbs nobody else; AOF keeps the queues across restarts.
+  return spawn(binary, ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+}
+
+async function waitForRedis() {
+  await eventually(async () => ((await redisAnswers(`redis://127.0.0.1:${redisPort}`)) ? true : undefined), 10_000, 'redis-server');
+}
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const url = new URL(database.url);
+  url.port = String(pgProxy.port);
+  url.hostname = '127.0.0.1';
+  return {
+    PATH: process.env.PATH, HOME: process.env.HOME,
+    DATABASE_URL: url.toString(), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix,
+    CHAINS_FILE: join(dir, 'chains.json'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'fatal', HOST: '127.0.0.1',
+    ...extra,
+  };
+}
+
+function launch(args: string[], extra: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ['bin/token-monitor.mjs', ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  // Keep the tail of what each process said, for the failure message.
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  outputs.set(child, () => tail);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => {
+  if (child.exitCode !== null) resolve(child.exitCode);
+  else child.once('exit', (code) => resolve(code));
+});
+
+beforeAll(async () => {
+  [chain, database] = await Promise.all([startTestChain(), createTestDatabase()]);
+  handle = createDb(database.url, { max: 2 });
+  pgProxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 5432));
+  rpcProxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0, seed: 7 });
+  redisPort = await findFreePort();
+  redisProcess = startRedis();
+  await waitForRedis();
+
+  // A few hundred deployments: half at top level, half created by a factory (found through traces).
+  expected.add(chain.uniswap.weth.toLowerCase());
+  const factory = await chain.deploy('TokenFactory');
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < DEPLOYMENTS; i++) {
+    if (i % 2 === 0) {
+      const token = await chain.deploy('SimpleToken', [`Fault ${i}`, `F${i}`, parseEther('1000')]);
+      expected.add(token.address);
+    } else {
+      const tx = await (factory.contract as Contract).getFunction('createToken')(`Fault ${i}`, `F${i}`, parseEther('1000'));
+      pending.push(tx.wait().then((receipt: { logs: { topics: string[]; data: string }[] }) => {
+        const log = receipt.logs.map((l) => factory.contract.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
+        expected.add(String(log!.args.getValue('token')).toLowerCase());
+      }));
+    }
+  }
+  await Promise.all(pending);
+  lastBlock = Number(await chain.provider.send('eth_blockNumber', []));
+  for (let i = 0; i < FINALITY; i++) await chain.provider.send('evm_mine', []);
+
+  writeFileSync(join(dir, 'chains.json'), JSON.stringify({
+    chains: [{
+      chain_id: 31337, name: 'faulty', rpc_urls: [rpcProxy.url], confirmations: 0, start_block: lastBlock + FINALITY + 1,
+      finality_depth: FINALITY, rpc_timeout_ms: RPC_TIMEOUT_MS, wrapped_native: chain.uniswap.weth, stablecoins: [],
+      dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: chain.uniswap.factory, router: chain.uniswap.router }],
+    }],
+  }));
+}, 300_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  if (redisProcess) await stopChild(redisProcess);
+  await handle?.close();
+  await Promise.all([rpcProxy?.close(), pgProxy?.close()]);
+  await Promise.all([chain?.stop(), database?.drop()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('fault tolerance', () => {
+  it('loses nothing and duplicates nothing while workers die, Redis restarts, Postgres vanishes and the RPC misbehaves', async () => {
+    const apiPort = await findFreePort();
+    const api = launch(['start', '--role', 'api'], { PORT: String(apiPort) });
+    await eventually(async () => ((await fetch(`http://127.0.0.1:${apiPort}/health`)).ok ? true : undefined), 60_000, 'the API');
+    const workers = [launch(['start', '--role', 'worker']), launch(['start', '--role', 'worker'])];
+    rpcProxy.setRate(FAULT_RATE);
+
+    // The API is polled throughout: it must answer, with data or 503 "not ready", never a 500.
+    const statuses = new Map<number, number>();
+    let unanswered = 0;
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        for (const path of ['/api/tokens?limit=5', '/ready']) {
+          try {
+            const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, { signal: AbortSignal.timeout(10_000) });
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            await res.arrayBuffer();
+          } catch {
+            unanswered++;
+          }
+        }
+        await new Promise((r) => setTimeout(r, API_POLL_MS));
+      }
+    })();
+
+    const faults: string[] = [];
+    const timeline = (async () => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      workers[0]!.kill('SIGKILL');
+      workers.push(launch(['start', '--role', 'worker']));
+      faults.push('worker SIGKILL');
+      await new Promise((r) => setTimeout(r, 3_000));
+      await stopChild(redisProcess!);
+      redisProcess = startRedis();
+      await waitForRedis();
+      faults.push('Redis restart');
+      await new Promise((r) => setTimeout(r, 2_000));
+      await pgProxy.outage(POSTGRES_OUTAGE_MS);
+      faults.push(`Postgres unreachable ${POSTGRES_OUTAGE_MS / 1000} s`);
+      workers[1]!.kill('SIGKILL');
+      workers.push(launch(['start', '--role', 'worker']));
+      faults.push('second worker SIGKILL');
+    })();
+
+    // The replay itself may be cut off by the outages; it resumes where it stopped.
+    let replayRuns = 0;
+    let replayCode: number | null = null;
+    while (replayRuns < MAX_REPLAY_RUNS && replayCode !== 0) {
+      replayRuns++;
+      const replay = launch(['replay', '--chain-id', '31337', '--from', '0', '--to', String(lastBlock)], { LOG_LEVEL: 'debug' });
+      replayCode = await exitOf(replay);
+      if (replayCode !== 0) {
+        console.log(`replay run ${replayRuns} exited with ${replayCode}:\n${outputs.get(replay)?.().slice(-1_500)}`);
+        await new Promise((r) => setTimeout(r, REPLAY_RESTART_DELAY_MS));
+      }
+    }
+    await timeline;
+    expect(replayCode).toBe(0);
+
+    await eventually(async () => {
+      const [row] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(tokens).where(eq(tokens.stage, 'bytecode'));
+      return (row?.n ?? 0) >= expected.size ? true : undefined;
+    }, 180_000, 'every token through the bytecode stage');
+    rpcProxy.setRate(0);
+    polling = false;
+    await poller;
+
+    const rows = await handle.db.select({ address: tokens.address, stage: tokens.stage }).from(tokens).where(eq(tokens.chainId, 31337));
+    const stored = rows.map((r) => r.address);
+    const lost = [...expected].filter((a) => !stored.includes(a));
+    const duplicates = stored.length - new Set(stored).size;
+    const unexpected = stored.filter((a) => !expected.has(a));
+
+    const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: { url: `redis://127.0.0.1:${redisPort}` }, prefix }));
+    const failedJobs = (await Promise.all(queues.map((q) => q.getJobCounts('failed')))).reduce((sum, c) => sum + (c.failed ?? 0), 0);
+    await Promise.all(queues.map((q) => q.close()));
+    const serverErrors = [...statuses].filter(([status]) => status >= 500 && status !== 503).reduce((sum, [, n]) => sum + n, 0);
+
+    const report = {
+      deployments: expected.size, faults, rpc_faults_injected: rpcProxy.injected, replay_runs: replayRuns,
+      tokens_lost: lost.length, duplicates, unexpected: unexpected.length, failed_jobs: failedJobs,
+      api_statuses: Object.fromEntries(statuses), api_unanswered: unanswered,
+    };
+    console.log(`fault suite report: ${JSON.stringify(report)}`);
+    writeFileSync(new URL('./last-report.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+
+    expect(lost).toEqual([]);
+    expect(duplicates).toBe(0);
+    expect(unexpected).toEqual([]);
+    expect(rows.every((r) => r.stage === 'bytecode')).toBe(true);
+    expect(failedJobs).toBe(0);
+    expect(serverErrors).toBe(0);
+    expect(unanswered).toBe(0);
+    for (const kind of FAULT_KINDS) expect(rpcProxy.injected[kind], kind).toBeGreaterThan(0);
+    api.kill('SIGTERM');
+    for (const w of workers) w.kill('SIGTERM');
+  }, 600_000);
+});
