@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
+import { isConnectionError } from '../db/client.ts';
 
 /** Errors in the DESIGN §4 shape: `{"error": "<message>"}`, never HTML, never a stack trace. */
 
@@ -32,12 +33,13 @@ export function describeZodError(error: ZodError): string {
     .join('; ');
 }
 
-/** Connection-level failures of Postgres or Redis: the service is degraded, not broken. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'EPIPE', '57P01', '57P03', '53300']);
+/** Too many connections: also a passing condition. */
+const POSTGRES_TOO_MANY_CONNECTIONS = '53300';
 
+/** Connection-level failures of Postgres or Redis: the service is degraded, not broken. */
 function isUnavailable(error: unknown): boolean {
   const e = error as { code?: string; cause?: unknown; message?: string };
-  if (e?.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (isConnectionError(e) || e?.code === POSTGRES_TOO_MANY_CONNECTIONS) return true;
   if (e?.message?.includes("Stream isn't writeable") || e?.message?.includes('Connection is closed')) return true;
   return e?.cause !== undefined && e.cause !== error && isUnavailable(e.cause);
 }

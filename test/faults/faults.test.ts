@@ -148,6 +148,7 @@ describe('fault tolerance', () => {
     // The API is polled throughout: it must answer, with data or 503 "not ready", never a 500.
     const statuses = new Map<number, number>();
     let unanswered = 0;
+    const unansweredErrors: string[] = [];
     let polling = true;
     const poller = (async () => {
       while (polling) {
@@ -156,8 +157,9 @@ describe('fault tolerance', () => {
             const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, { signal: AbortSignal.timeout(10_000) });
             statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
             await res.arrayBuffer();
-          } catch {
+          } catch (error) {
             unanswered++;
+            unansweredErrors.push(`${path}: ${(error as Error).message}`);
           }
         }
         await new Promise((r) => setTimeout(r, API_POLL_MS));
@@ -220,7 +222,7 @@ describe('fault tolerance', () => {
     const report = {
       deployments: expected.size, faults, rpc_faults_injected: rpcProxy.injected, replay_runs: replayRuns,
       tokens_lost: lost.length, duplicates, unexpected: unexpected.length, failed_jobs: failedJobs,
-      api_statuses: Object.fromEntries(statuses), api_unanswered: unanswered,
+      api_statuses: Object.fromEntries(statuses), api_unanswered: unanswered, api_unanswered_errors: unansweredErrors.slice(0, 5),
     };
     console.log(`fault suite report: ${JSON.stringify(report)}`);
     writeFileSync(new URL('./last-report.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
