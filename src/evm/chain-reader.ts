@@ -28,20 +28,19 @@ function txHashes(block: RpcBlockHeader): string[] | undefined {
 }
 
 /** A node (or a proxy in front of it) may answer for another block: such answers are refused. */
-function checkTraces(block: RpcBlockHeader, traces: BlockTraces): void {
+function traceProblem(block: RpcBlockHeader, traces: BlockTraces): string | undefined {
   const expected = txHashes(block);
-  if (!expected) return;
+  if (!expected) return undefined;
   if (traces.kind === 'callTracer') {
-    if (traces.traces.length !== expected.length) throw new RpcError('bad-response', `traces of block ${block.hash}: ${traces.traces.length} entries for ${expected.length} transactions`);
-    traces.traces.forEach((t, i) => {
-      if (t.txHash && t.txHash.toLowerCase() !== expected[i]) throw new RpcError('bad-response', `traces of block ${block.hash} belong to another block`);
-    });
+    if (!Array.isArray(traces.traces) || traces.traces.length !== expected.length) return `traces of block ${block.hash}: wrong number of entries`;
+    if (traces.traces.some((t, i) => t.txHash && t.txHash.toLowerCase() !== expected[i])) return `traces of block ${block.hash} belong to another block`;
   } else if (traces.kind === 'parity') {
     const known = new Set(expected);
-    if (traces.traces.some((t) => t.transactionHash && !known.has(t.transactionHash.toLowerCase()))) {
-      throw new RpcError('bad-response', `trace_block of ${block.hash} belongs to another block`);
+    if (!Array.isArray(traces.traces) || traces.traces.some((t) => t.transactionHash && !known.has(t.transactionHash.toLowerCase()))) {
+      return `trace_block of ${block.hash} belongs to another block`;
     }
   }
+  return undefined;
 }
 
 export function createChainReader(rpc: RpcClient): ChainReader {
@@ -66,28 +65,28 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     async blockNumber() {
       return Number.parseInt(await rpc.request<string>('eth_blockNumber'), 16);
     },
-    async block(t) {
-      const block = await rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false]);
-      if (block && t !== 'latest' && Number.parseInt(block.number, 16) !== t) throw new RpcError('bad-response', `asked for block ${t}, got ${block.number}`);
-      return block;
+    block(t) {
+      return rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false], {
+        validate: (block) => (block && t !== 'latest' && Number.parseInt(block.number, 16) !== t ? `asked for block ${t}, got ${block.number}` : undefined),
+      });
     },
-    async blockByHash(hash, withTransactions = false) {
-      const block = await rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions]);
-      if (block && !same(block.hash, hash)) throw new RpcError('bad-response', `asked for block ${hash}, got ${block.hash}`);
-      return block;
+    blockByHash(hash, withTransactions = false) {
+      return rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions], {
+        validate: (block) => (block && !same(block.hash, hash) ? `asked for block ${hash}, got ${block.hash}` : undefined),
+      });
     },
     async receipts(block) {
       if (block.transactions && block.transactions.length === 0) return [];
       if (blockReceipts !== false) {
         try {
-          const receipts = await rpc.request<RpcReceipt[] | null>('eth_getBlockReceipts', [block.hash]);
+          const expected = txHashes(block);
+          const receipts = await rpc.request<RpcReceipt[] | null>('eth_getBlockReceipts', [block.hash], {
+            // Every receipt must belong to the block asked for.
+            validate: (answer) => (answer && (answer.some((r) => !same(r.blockHash, block.hash)) || (expected && answer.length !== expected.length))
+              ? `answered for another block than ${block.hash}` : undefined),
+          });
           if (receipts) {
             blockReceipts = true;
-            // Validation: every receipt must belong to the block asked for.
-            const expected = txHashes(block);
-            if (receipts.some((r) => !same(r.blockHash, block.hash)) || (expected && receipts.length !== expected.length)) {
-              throw new RpcError('bad-response', `eth_getBlockReceipts answered for another block than ${block.hash}`);
-            }
             return receipts;
           }
         } catch (error) {
@@ -102,20 +101,22 @@ export function createChainReader(rpc: RpcClient): ChainReader {
       const number = toQuantity(Number.parseInt(block.number, 16));
       if (traceMethod === undefined || traceMethod === 'callTracer') {
         try {
-          const traces: BlockTraces = { kind: 'callTracer', traces: await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }]) };
+          const traces = await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }], {
+            validate: (answer) => traceProblem(block, { kind: 'callTracer', traces: answer }),
+          });
           traceMethod = 'callTracer';
-          checkTraces(block, traces);
-          return traces;
+          return { kind: 'callTracer', traces };
         } catch (error) {
           if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'callTracer') throw error;
         }
       }
       if (traceMethod === undefined || traceMethod === 'parity') {
         try {
-          const traces: BlockTraces = { kind: 'parity', traces: await rpc.request<ParityTrace[]>('trace_block', [number]) };
+          const traces = await rpc.request<ParityTrace[]>('trace_block', [number], {
+            validate: (answer) => traceProblem(block, { kind: 'parity', traces: answer }),
+          });
           traceMethod = 'parity';
-          checkTraces(block, traces);
-          return traces;
+          return { kind: 'parity', traces };
         } catch (error) {
           if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'parity') throw error;
         }

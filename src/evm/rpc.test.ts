@@ -546,3 +546,24 @@ describe('immutable answers', () => {
     expect(received).toHaveLength(4);
   });
 });
+
+describe('validated answers', () => {
+  const blockHash = `0x${'cd'.repeat(32)}`;
+
+  it('retries an answer the caller refuses, and never caches it', async () => {
+    let n = 0;
+    handler = (body, res) => {
+      const call = body as JsonRpcCall;
+      n++;
+      sendJson(res, { jsonrpc: '2.0', id: call.id, result: { hash: n === 1 ? `0x${'ee'.repeat(32)}` : blockHash } });
+    };
+    const { rpc } = client();
+    const validate = (block: { hash: string }) => (block.hash === blockHash ? undefined : 'another block');
+    const block = await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], { validate });
+    expect(block.hash).toBe(blockHash);
+    expect(received).toHaveLength(2);
+    // The good answer is cached; the refused one never was.
+    expect((await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], { validate })).hash).toBe(blockHash);
+    expect(received).toHaveLength(2);
+  });
+});

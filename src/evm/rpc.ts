@@ -53,7 +53,11 @@ export interface RpcRequest {
 
 export interface RpcClient {
   readonly urls: readonly string[];
-  request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /**
+   * `validate` checks an answer inside the retry loop: a message means "this answer is wrong"
+   * (another block, say), which is retried like a malformed response and never cached.
+   */
+  request<T = unknown>(method: string, params?: unknown[], options?: { validate?: (result: T) => string | undefined }): Promise<T>;
   /** Sends the requests as one JSON-RPC batch; each entry succeeds or fails on its own. */
   batch<T = unknown>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]>;
 }
@@ -199,25 +203,27 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     throw lastError ?? new RpcError('network', `${label}: no attempt made`);
   }
 
-  async function requestOnce<T>(method: string, params: unknown[]): Promise<T> {
+  async function requestOnce<T>(method: string, params: unknown[], validate?: (result: T) => string | undefined): Promise<T> {
     return withRetries(method, async (url) => {
       const json = (await post(url, { jsonrpc: '2.0', id: nextId++, method, params }, method)) as JsonRpcResponse;
       if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new RpcError('bad-response', `${method}: not a JSON-RPC object`);
       if (json.error) throw classifyJsonRpcError(json.error);
       if (!('result' in json)) throw new RpcError('bad-response', `${method}: neither result nor error`);
+      const problem = validate?.(json.result as T);
+      if (problem) throw new RpcError('bad-response', `${method}: ${problem}`);
       return json.result as T;
     });
   }
 
   return {
     urls: options.urls,
-    request<T>(method: string, params: unknown[] = []): Promise<T> {
+    request<T>(method: string, params: unknown[] = [], requestOptions: { validate?: (result: T) => string | undefined } = {}): Promise<T> {
       // Identical reads in flight share one round trip.
       const key = `${method}:${JSON.stringify(params)}`;
       if (immutable.has(key)) return Promise.resolve(immutable.get(key) as T);
       const pending = inFlight.get(key);
       if (pending) return pending as Promise<T>;
-      const promise = requestOnce<T>(method, params)
+      const promise = requestOnce<T>(method, params, requestOptions.validate)
         .then((result) => {
           // null means "not found (yet)": only real answers are remembered.
           if (result !== null && isImmutableRequest(method, params)) {
