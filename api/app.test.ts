@@ -471,3 +471,29 @@ describe('database unavailable', () => {
     expectErrorShape(await getJson(`${brokenBase}/api/tokens?limit=0`), 400);
   });
 });
+
+describe('a database that accepts connections and never answers', () => {
+  it('GET /api/tokens answers 503 at the request deadline instead of hanging', async () => {
+    const { createServer: createTcpServer } = await import('node:net');
+    const stalled = new Set<import('node:net').Socket>();
+    const blackhole = createTcpServer((socket) => stalled.add(socket));
+    await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', () => r()));
+    const port = (blackhole.address() as AddressInfo).port;
+    const db = createDb(`postgres://postgres@127.0.0.1:${port}/x`, { max: 1 });
+    const app = createApp({ tokens: createTokenRepository(db.db), knownChainIds: new Set([1]), readiness: [], logger: silentLogger });
+    const server = createServer(app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const started = Date.now();
+      const result = await getJson(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tokens`);
+      expect(expectErrorShape(result, 503)).toBe('Service temporarily unavailable');
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      for (const s of stalled) s.destroy();
+      blackhole.close();
+      void db.close();
+    }
+  }, 20_000);
+});

@@ -4,13 +4,23 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../infra/metrics.ts';
 import { adminRouter } from './admin.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
 import { tokensRouter } from './routes/tokens.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in api/server.ts. */
 
 const MAX_BODY_BYTES = '100kb';
+/** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */
+const REQUEST_DEADLINE_MS = 5_000;
+
+const deadline: RequestHandler = (_req, res, next) => {
+  const timer = setTimeout(() => {
+    if (!res.headersSent) res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
+  }, REQUEST_DEADLINE_MS);
+  res.on('close', () => clearTimeout(timer));
+  next();
+};
 
 export interface AppDeps {
   tokens: TokenRepository;
@@ -40,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
   app.set('query parser', 'simple');
+  app.use(deadline);
   if (deps.metrics) {
     const metrics = deps.metrics;
     app.use(httpMetrics(metrics));

@@ -22,6 +22,9 @@ export const CONTRACT_NAMES = [
   'TokenFactory',
   'NotAToken',
   'Multicall3',
+  'GasBurnerToken',
+  'BadTextToken',
+  'LyingDecimalsToken',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

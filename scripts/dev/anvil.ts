@@ -37,6 +37,8 @@ export interface AnvilOptions {
   port?: number;
   /** Seconds between blocks; default automine (one block per transaction). */
   blockTime?: number;
+  /** Further anvil flags, e.g. ['--disable-code-size-limit']. */
+  extraArgs?: string[];
   chainId?: number;
   /** Default true. When false, anvil's log goes to this process's stderr. */
   silent?: boolean;
@@ -112,6 +114,7 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
   const args = ['--port', String(port), '--host', HOST, '--chain-id', String(chainId)];
   if (silent) args.push('--silent');
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  if (opts.extraArgs) args.push(...opts.extraArgs);
 
   // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the chain last, in order.
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', silent ? 'ignore' : 'pipe', 'pipe'], detached: true });

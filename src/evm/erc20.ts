@@ -83,13 +83,16 @@ export function readText(hex: string | null): string | null {
   if (!hex || !/^0x[0-9a-fA-F]*$/.test(hex) || hex.length < 2 + WORD_HEX_LENGTH) return null;
   let text: string | null = null;
   try {
-    text = abi.decode(['string'], hex)[0] as string;
+    // Decoded as `bytes` (the same encoding as `string`) so that invalid UTF-8 is replaced, not fatal.
+    const raw = abi.decode(['bytes'], hex)[0] as string;
+    text = toUtf8String(raw, Utf8ErrorFuncs.replace);
   } catch {
     text = null;
   }
   if (text === null && hex.length === 2 + WORD_HEX_LENGTH) text = bytes32ToText(hex);
   if (text === null) return null;
-  const cleaned = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().slice(0, MAX_TEXT_LENGTH);
+  // Cut by code points, not UTF-16 units, so that no character is split in half.
+  const cleaned = [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()].slice(0, MAX_TEXT_LENGTH).join('');
   return cleaned.length > 0 ? cleaned : null;
 }
 

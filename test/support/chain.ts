@@ -18,8 +18,8 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-export async function startTestChain(options: { blockTime?: number } = {}): Promise<TestChain> {
-  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: options.blockTime });
+export async function startTestChain(options: { blockTime?: number; extraArgs?: string[] } = {}): Promise<TestChain> {
+  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: options.blockTime, extraArgs: options.extraArgs });
   const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 100 });
   const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
   const signer = new NonceManager(wallet);
