@@ -449,6 +449,8 @@ describe('classifyJsonRpcError', () => {
     [{ code: -32005, message: 'limit exceeded' }, 'rate-limited'],
     [{ code: 429, message: 'Too Many Requests' }, 'rate-limited'],
     [{ code: -32000, message: 'header not found' }, 'server'],
+    [{ code: -32603, message: 'EVM error InvalidJump' }, 'revert'],
+    [{ code: -32603, message: 'EVM error StackUnderflow' }, 'revert'],
     [{ code: -32000, message: 'block does not exist' }, 'server'],
     [{ code: -32000, message: 'missing trie node: state not available' }, 'server'],
     [{ message: 'internal error' }, 'server'],

@@ -25,6 +25,7 @@ export type RpcErrorKind =
   | 'network'
   | 'bad-response'; // truncated or malformed JSON, wrong shape
 
+const EVM_HALT = /^evm error|invalid jump|stack underflow|stack overflow|invalidfeopcode|opcodenotfound/;
 const UNSUPPORTED_METHOD = /method[^,;]* (not found|does not exist|not available|not supported|is not supported)|not supported|unsupported method/;
 
 const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set(['rate-limited', 'server', 'timeout', 'network', 'bad-response']);
@@ -105,7 +106,8 @@ export function classifyJsonRpcError(error: { code?: number; message?: string; d
   const code = typeof error.code === 'number' ? error.code : undefined;
   const lower = message.toLowerCase();
   let kind: RpcErrorKind = 'server';
-  if (code === 3 || lower.includes('revert') || lower.includes('invalid opcode') || lower.includes('out of gas')) kind = 'revert';
+  // Anvil reports EVM halts as -32603 "EVM error InvalidJump" and the like: an answer, not a failure.
+  if (code === 3 || lower.includes('revert') || lower.includes('invalid opcode') || lower.includes('out of gas') || EVM_HALT.test(lower)) kind = 'revert';
   // Only a missing *method* is "unsupported": "block does not exist" or "state not available"
   // come from a lagging or pruned node and deserve a retry, possibly on another URL.
   else if (code === -32601 || UNSUPPORTED_METHOD.test(lower)) kind = 'unsupported';
