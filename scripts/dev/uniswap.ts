@@ -1,5 +1,6 @@
-// Deploys Uniswap V2 (WETH9, factory, Router02 from the official npm build artifacts) and our
-// Multicall3 onto a dev chain.
+// Deploys Uniswap V2 (WETH9, factory, Router02 from the official npm build artifacts), our
+// Multicall3 and, on request, Uniswap V3 core (factory from @uniswap/v3-core's artifacts plus our
+// V3PoolHelper, which answers the pool callbacks in place of the periphery) onto a dev chain.
 import { ContractFactory, getAddress, keccak256, type Signer } from 'ethers';
 import { loadArtifact, uniswapArtifact, type Artifact } from '../../contracts/artifacts.ts';
 
@@ -33,4 +34,17 @@ export async function deployUniswapV2(signer: Signer): Promise<UniswapV2Deployme
 /** keccak256 of the UniswapV2Pair creation code: the CREATE2 init-code hash of this factory's pairs. */
 export function uniswapV2PairInitCodeHash(): string {
   return keccak256(uniswapArtifact('UniswapV2Pair').bytecode);
+}
+
+export interface UniswapV3Deployment {
+  factory: string;
+  /** Adds liquidity and swaps against bare V3 pools (contracts/src/V3PoolHelper.sol). */
+  helper: string;
+}
+
+/** Uniswap V3 core from the npm artifacts; its factory enables the 100/500/3000/10000 fee tiers. */
+export async function deployUniswapV3(signer: Signer): Promise<UniswapV3Deployment> {
+  const factory = await deploy(uniswapArtifact('UniswapV3Factory'), signer);
+  const helper = await deploy(loadArtifact('V3PoolHelper'), signer);
+  return { factory, helper };
 }
