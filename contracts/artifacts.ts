@@ -23,6 +23,7 @@ export const CONTRACT_NAMES = [
   'NotAToken',
   'Multicall3',
   'V3PoolHelper',
+  'DevStablecoin',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

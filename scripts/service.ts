@@ -8,6 +8,10 @@ import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { createDexRepository } from '../db/repositories/dex.ts';
+import { createAggregatorClient } from '../src/dex/aggregator.ts';
+import { createDexProcessor } from '../workers/dex.ts';
+import { startDexScheduler, type DexScheduler } from '../workers/dex-scheduler.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createApp } from '../api/app.ts';
@@ -39,7 +43,21 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
+  /** DEX refresh settings (DESIGN §1: every 60 s); tests shorten the interval. */
+  dex?: {
+    intervalMs?: number;
+    /** DEX_IDLE_AFTER_MINUTES in ms. */
+    idleAfterMs?: number;
+    /** DEXSCREENER_URL: a DexScreener-compatible API to fill gaps in chain data. */
+    aggregatorUrl?: string;
+    aggregatorRequestsPerMinute?: number;
+    /** false: plain JSON-RPC batches instead of Multicall3 (benchmark baseline). */
+    multicall?: boolean;
+  };
 }
+
+/** Default of DEX_IDLE_AFTER_MINUTES when a caller sets nothing. */
+const DEFAULT_DEX_IDLE_AFTER_MS = 6 * 3_600_000;
 
 export interface Service {
   /** The API's base URL when the api role runs. */
@@ -69,6 +87,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
   const chains = createChainRuntimes(options.chains, logger);
+  const dexRepo = createDexRepository(db);
+  const dexOptions = options.dex ?? {};
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
@@ -77,8 +97,17 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       prefix: keys.prefix,
       logger,
       processors: {
-        detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
+        detect: createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo }),
         bytecode: createBytecodeProcessor({ chains, tokens, logger }),
+        dex: createDexProcessor({
+          chains, dex: dexRepo, producer, events, logger,
+          idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
+          intervalMs: dexOptions.intervalMs,
+          multicall: dexOptions.multicall,
+          aggregator: dexOptions.aggregatorUrl
+            ? createAggregatorClient({ baseUrl: dexOptions.aggregatorUrl, requestsPerMinute: dexOptions.aggregatorRequestsPerMinute })
+            : undefined,
+        }),
       },
     });
   }
@@ -118,7 +147,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : options.port;
   }
-  if (roles.has('scheduler')) logger.debug('scheduler role: no scheduled jobs in this version');
+  let dexScheduler: DexScheduler | undefined;
+  let schedulerConnection: ReturnType<typeof createRedis> | undefined;
+  if (roles.has('scheduler')) {
+    schedulerConnection = createRedis(options.redisUrl, 'worker');
+    dexScheduler = await startDexScheduler({
+      workerConnection: schedulerConnection, producerConnection, prefix: keys.prefix, dex: dexRepo, producer,
+      chainIds: [...chains.keys()], logger, intervalMs: dexOptions.intervalMs,
+    });
+  }
 
   const displayHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
@@ -129,6 +166,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     async stop() {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));
+      await dexScheduler?.close();
       await pool?.close(options.workerDrainDeadlineMs);
       await broadcaster?.close();
       if (server) {
@@ -136,7 +174,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis]) {
+      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection]) {
         connection?.disconnect();
       }
       await closeDb();

@@ -6,7 +6,7 @@ import { dexHints, liquidityLock, valueToken, type TokenDexFigures } from '../sr
 import type { PoolRef } from '../src/dex/pricing.ts';
 import { createDexReader, type DexReader, type PoolState } from '../src/dex/reader.ts';
 import {
-  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, assessChange, bucketOfRunKey, bucketStart, nextRefreshAt, refreshTier,
+  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketOfRunKey, bucketStart, nextRefreshAt, refreshTier,
 } from '../src/dex/refresh.ts';
 import {
   INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
@@ -43,6 +43,8 @@ export interface DexDeps {
   idleAfterMs: number;
   /** false forces plain JSON-RPC batches even where Multicall3 exists (benchmark baseline). */
   multicall?: boolean;
+  /** The refresh cadence (tests shorten it); the slow cadence scales with it. */
+  intervalMs?: number;
   now?: () => number;
 }
 
@@ -75,6 +77,8 @@ function poolRefOf(row: PairRow): PoolRef {
 
 export function createDexProcessor(deps: DexDeps) {
   const now = deps.now ?? Date.now;
+  const intervalMs = deps.intervalMs ?? REFRESH_INTERVAL_MS;
+  const slowMs = (intervalMs * SLOW_REFRESH_INTERVAL_MS) / REFRESH_INTERVAL_MS;
   const readers = new Map<number, DexReader>();
   const heads = new Map<number, { at: number; promise: Promise<{ number: number; timestamp: number }> }>();
 
@@ -167,7 +171,7 @@ export function createDexProcessor(deps: DexDeps) {
     const log = deps.logger.child({ chain: data.chainId, token: data.address, run: data.run });
     const nowMs = now();
     // A scheduled refresh writes the snapshot of its own bucket, even when it runs late or again.
-    const bucketMs = (data.reason === 'refresh' ? bucketOfRunKey(data.run) : null) ?? bucketStart(nowMs, REFRESH_INTERVAL_MS);
+    const bucketMs = (data.reason === 'refresh' ? bucketOfRunKey(data.run) : null) ?? bucketStart(nowMs, intervalMs);
     const bucketAt = new Date(bucketMs);
 
     const reader = readerFor(chain);
@@ -265,7 +269,7 @@ export function createDexProcessor(deps: DexDeps) {
         chainId: data.chainId, address: data.address, priceUsd: price(priceUsd), marketCapUsd: usd(marketCapUsd),
         currentLiquidityUsd: usd(figures.liquidityUsd), hasLiquidity: figures.hasLiquidity, firstLiquidityUsd: usd(figures.liquidityUsd),
         volume24hUsd: usd(volumeUsd), lastTradeAt, isActivelyTraded, dexHints: hints, liquidityLock: lock,
-        refreshTier: tier, nextRefreshAt: nextRefreshAt(tier, bucketMs),
+        refreshTier: tier, nextRefreshAt: nextRefreshAt(tier, bucketMs, intervalMs, slowMs),
       },
       snapshot: {
         chainId: data.chainId, address: data.address, bucketAt, riskScore: token.currentRiskScore, priceUsd: price(priceUsd),

@@ -63,9 +63,9 @@ export function refreshTier(input: {
   return nowMs - lastActivity < idleAfterMs ? 'fast' : 'slow';
 }
 
-export function nextRefreshAt(tier: RefreshTier, bucketMs: number): Date | null {
+export function nextRefreshAt(tier: RefreshTier, bucketMs: number, fastMs = REFRESH_INTERVAL_MS, slowMs = SLOW_REFRESH_INTERVAL_MS): Date | null {
   if (tier === 'none') return null;
-  return new Date(bucketMs + (tier === 'fast' ? REFRESH_INTERVAL_MS : SLOW_REFRESH_INTERVAL_MS));
+  return new Date(bucketMs + (tier === 'fast' ? fastMs : slowMs));
 }
 
 export interface Figures {
