@@ -45,6 +45,8 @@ export interface DexDeps {
   multicall?: boolean;
   /** The refresh cadence (tests shorten it); the slow cadence scales with it. */
   intervalMs?: number;
+  /** How long concurrent refreshes of a chain share one head-block read (default 1 s; 0: every job reads its own). */
+  headCacheMs?: number;
   now?: () => number;
 }
 
@@ -95,7 +97,7 @@ export function createDexProcessor(deps: DexDeps) {
 
   function head(chain: ChainRuntime) {
     const cached = heads.get(chain.config.chainId);
-    if (cached && now() - cached.at < HEAD_CACHE_MS) return cached.promise;
+    if (cached && now() - cached.at < (deps.headCacheMs ?? HEAD_CACHE_MS)) return cached.promise;
     const promise = chain.reader.block('latest').then((b) => {
       if (!b) throw new Error(`chain ${chain.config.chainId}: no latest block`);
       return { number: Number.parseInt(b.number, 16), timestamp: Number.parseInt(b.timestamp, 16) };
