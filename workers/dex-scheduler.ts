@@ -38,8 +38,14 @@ export interface DexSchedulerDeps {
   onTick?: (info: { bucketMs: number; enqueued: number; scheduledMs: number }) => void;
 }
 
-/** When a scheduler's job was due: creation time plus its delay. */
-const scheduledTime = (job: Job) => job.timestamp + (job.delay ?? 0);
+/**
+ * When a scheduler's iteration was due: BullMQ names each iteration `repeat:<scheduler>:<millis>`;
+ * a job without that id (never expected) counts from its creation.
+ */
+export function scheduledTime(job: Pick<Job, 'id' | 'timestamp'>): number {
+  const millis = Number(/:(\d{10,16})$/.exec(job.id ?? '')?.[1]);
+  return Number.isFinite(millis) && millis > 0 ? millis : job.timestamp;
+}
 
 /** A manual refresh (issue 5's endpoint and the CLI call this): one dex job, its own run key. */
 export async function enqueueRefresh(producer: Producer, token: { chainId: number; address: string }, nowMs = Date.now()): Promise<string> {
@@ -69,7 +75,13 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
     return { bucketMs, enqueued };
   }
 
-  await queue.upsertJobScheduler(SCHEDULER_ID, { every: intervalMs }, { name: 'tick', data: {}, opts: TICK_RETENTION });
+  // Upserting an existing scheduler restarts its series with an immediate iteration; a second
+  // scheduler process leaves an identical one alone. (Were two to upsert at once, the extra tick
+  // falls in the same bucket, and bucketed job ids make its fan-out a no-op.)
+  const existing = await queue.getJobScheduler(SCHEDULER_ID);
+  if (existing?.every !== intervalMs) {
+    await queue.upsertJobScheduler(SCHEDULER_ID, { every: intervalMs }, { name: 'tick', data: {}, opts: TICK_RETENTION });
+  }
   const worker = new Worker(DEX_REFRESH_QUEUE, async (job) => {
     const scheduledMs = scheduledTime(job);
     const result = await tick(scheduledMs);
