@@ -1,4 +1,4 @@
-import { Interface, id } from 'ethers';
+import { id } from 'ethers';
 import type { ContractCall } from '../evm/multicall.ts';
 import type { RpcOutcome } from '../evm/rpc.ts';
 
@@ -8,28 +8,31 @@ export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** The conventional burn address: LP tokens sent here are gone for good. */
 export const DEAD_ADDRESS = '0x000000000000000000000000000000000000dead';
 
-const iface = new Interface([
-  'function getPair(address,address) view returns (address)',
-  'function getPool(address,address,uint24) view returns (address)',
-  'function getReserves() view returns (uint112,uint112,uint32)',
-  'function slot0() view returns (uint160,int24,uint16,uint16,uint16,uint8,bool)',
-  'function liquidity() view returns (uint128)',
-  'function token0() view returns (address)',
-  'function token1() view returns (address)',
-  'function totalSupply() view returns (uint256)',
-  'function balanceOf(address) view returns (uint256)',
-  'function decimals() view returns (uint8)',
-]);
+const selector = (signature: string) => id(signature).slice(0, 10);
+const SELECTORS = {
+  getPair: selector('getPair(address,address)'),
+  getPool: selector('getPool(address,address,uint24)'),
+  getReserves: selector('getReserves()'),
+  slot0: selector('slot0()'),
+  liquidity: selector('liquidity()'),
+  totalSupply: selector('totalSupply()'),
+  balanceOf: selector('balanceOf(address)'),
+  decimals: selector('decimals()'),
+};
+// Arguments are static words, encoded by hand: the generic ABI coder costs more CPU than the
+// RPC round trip on a fast node (a refresh builds dozens of calls).
+const arg = (value: string | number) =>
+  (typeof value === 'number' ? value.toString(16) : value.slice(2).toLowerCase()).padStart(64, '0');
 
 export const calls = {
-  getPair: (factory: string, a: string, b: string): ContractCall => ({ target: factory, data: iface.encodeFunctionData('getPair', [a, b]) }),
-  getPool: (factory: string, a: string, b: string, fee: number): ContractCall => ({ target: factory, data: iface.encodeFunctionData('getPool', [a, b, fee]) }),
-  getReserves: (pair: string): ContractCall => ({ target: pair, data: iface.encodeFunctionData('getReserves') }),
-  slot0: (pool: string): ContractCall => ({ target: pool, data: iface.encodeFunctionData('slot0') }),
-  liquidity: (pool: string): ContractCall => ({ target: pool, data: iface.encodeFunctionData('liquidity') }),
-  totalSupply: (token: string): ContractCall => ({ target: token, data: iface.encodeFunctionData('totalSupply') }),
-  balanceOf: (token: string, holder: string): ContractCall => ({ target: token, data: iface.encodeFunctionData('balanceOf', [holder]) }),
-  decimals: (token: string): ContractCall => ({ target: token, data: iface.encodeFunctionData('decimals') }),
+  getPair: (factory: string, a: string, b: string): ContractCall => ({ target: factory, data: SELECTORS.getPair + arg(a) + arg(b) }),
+  getPool: (factory: string, a: string, b: string, fee: number): ContractCall => ({ target: factory, data: SELECTORS.getPool + arg(a) + arg(b) + arg(fee) }),
+  getReserves: (pair: string): ContractCall => ({ target: pair, data: SELECTORS.getReserves }),
+  slot0: (pool: string): ContractCall => ({ target: pool, data: SELECTORS.slot0 }),
+  liquidity: (pool: string): ContractCall => ({ target: pool, data: SELECTORS.liquidity }),
+  totalSupply: (token: string): ContractCall => ({ target: token, data: SELECTORS.totalSupply }),
+  balanceOf: (token: string, holder: string): ContractCall => ({ target: token, data: SELECTORS.balanceOf + arg(holder) }),
+  decimals: (token: string): ContractCall => ({ target: token, data: SELECTORS.decimals }),
 };
 
 const WORD_HEX = 64;

@@ -42,3 +42,17 @@ describe('poolCreations', () => {
     expect(poolCreations([receipt([real], '0x0')], dexes)).toEqual([]);
   });
 });
+
+describe('hand-encoded calls', () => {
+  it('match the generic ABI coder', async () => {
+    const { Interface } = await import('ethers');
+    const { calls } = await import('./abi.ts');
+    const iface = new Interface([
+      'function getPair(address,address)', 'function getPool(address,address,uint24)', 'function balanceOf(address)', 'function getReserves()',
+    ]);
+    expect(calls.getPair(V2_FACTORY, A, WETH).data).toBe(iface.encodeFunctionData('getPair', [A, WETH]));
+    expect(calls.getPool(V3_FACTORY, A, WETH, 10000).data).toBe(iface.encodeFunctionData('getPool', [A, WETH, 10000]));
+    expect(calls.balanceOf(PAIR, '0x000000000000000000000000000000000000dEaD').data).toBe(iface.encodeFunctionData('balanceOf', ['0x000000000000000000000000000000000000dEaD']));
+    expect(calls.getReserves(PAIR).data).toBe(iface.encodeFunctionData('getReserves', []));
+  });
+});
