@@ -21,7 +21,7 @@ import { mockPair, startDexScreenerMock, type DexScreenerMock } from '../test/su
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
-import { startDexScheduler, type DexScheduler } from './dex-scheduler.ts';
+import { enqueueRefresh, startDexScheduler, type DexScheduler } from './dex-scheduler.ts';
 import { createDexProcessor, type DexResult } from './dex.ts';
 import type { ChainRuntime } from './detect.ts';
 import { createProducer, type Producer } from './queues.ts';
@@ -430,6 +430,22 @@ describe('refresh scheduler', () => {
     await dexQueue.obliterate({ force: true });
     await dexQueue.close();
     await schedProducer.close();
+  });
+});
+
+describe('manual refresh', () => {
+  it('enqueues one dex job with a run key of its own, which the stage snapshots in the current bucket', async () => {
+    const token = await deployToken('MANUAL');
+    const at = Date.now();
+    const jobId = await enqueueRefresh(producer, { chainId: config.chainId, address: token.toUpperCase().replace('0X', '0x') }, at);
+    expect(jobId).toBe(`dex-${config.chainId}-${token}-m${at}`);
+    const job = await producer.queue('dex').getJob(jobId);
+    expect(job?.data).toEqual({ chainId: config.chainId, address: token, reason: 'manual', run: `m${at}` });
+    const started = Date.now();
+    const result = await processor()(job!.data);
+    const buckets = [bucketStart(started), bucketStart(Date.now())].map((b) => new Date(b).toISOString());
+    expect(result.status === 'done' && buckets.includes(result.bucketAt)).toBe(true);
+    await job!.remove();
   });
 });
 
