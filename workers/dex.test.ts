@@ -37,6 +37,9 @@ const SUPPLY = parseEther('1000000');
 const IDLE_AFTER_MS = 6 * 3_600_000;
 const MINUTE = 60_000;
 const SWAP_GAS = 400_000n;
+// Explicit gas for V3 calls through the helper: an estimate can come out short of what the
+// callback's token transfers and the first tick writes use (seen as rare reverts).
+const V3_GAS = 1_500_000n;
 const FULL_RANGE = { lower: -887_220, upper: 887_220 }; // multiples of the 3000-tier tick spacing (60)
 // A holder of LP tokens configured as a known locker on this chain (any address can be one).
 const LOCKER = Wallet.createRandom().address.toLowerCase();
@@ -276,7 +279,7 @@ describe('dex stage on Uniswap V3', () => {
     await (await wethContract.getFunction('approve')(v3.helper, MaxUint256)).wait();
     await (await chain.contract('SimpleToken', token).getFunction('approve')(v3.helper, MaxUint256)).wait();
     const helper = new Contract(v3.helper, loadArtifact('V3PoolHelper').abi as InterfaceAbi, chain.signer);
-    await (await helper.getFunction('mint')(pool, FULL_RANGE.lower, FULL_RANGE.upper, parseEther('1000'))).wait();
+    await (await helper.getFunction('mint')(pool, FULL_RANGE.lower, FULL_RANGE.upper, parseEther('1000'), { gasLimit: V3_GAS })).wait();
 
     const result = await refresh(token, 0);
     const usdPerEth = await nativeUsd();
@@ -293,7 +296,7 @@ describe('dex stage on Uniswap V3', () => {
 
     // A V3 swap is volume too: |Δweth| of the pool.
     const before = (await erc20(weth).getFunction('balanceOf')(pool)) as bigint;
-    await (await helper.getFunction('swap')(pool, !tokenIs0, parseEther('0.25'), tokenIs0 ? 1461446703485210103287273052203988822378723970341n : 4295128740n, { gasLimit: 1_000_000n })).wait();
+    await (await helper.getFunction('swap')(pool, !tokenIs0, parseEther('0.25'), tokenIs0 ? 1461446703485210103287273052203988822378723970341n : 4295128740n, { gasLimit: V3_GAS })).wait();
     const after = (await erc20(weth).getFunction('balanceOf')(pool)) as bigint;
     const swapped = await refresh(token, 1);
     expect(swapped.volume24hUsd).toBeCloseTo(units(after - before, 18) * usdPerEth, 6);
