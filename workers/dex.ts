@@ -126,8 +126,11 @@ export function createDexProcessor(deps: DexDeps) {
       group.push(pool);
       groups.set(start, group);
     }
+    // Swaps are counted only in confirmed blocks: a block scanned once is never scanned again, so
+    // one that a reorg later drops must not be counted in the first place.
+    const confirmedHead = tip.number - chain.config.confirmations;
     for (const [start, group] of groups) {
-      const ranges = scanRanges(start, tip.number);
+      const ranges = scanRanges(start, confirmedHead);
       const byAddress = new Map(group.map((p) => [p.ref.address, p]));
       let anchor: { n: number; t: number } | undefined;
       for (const range of ranges) {
@@ -159,7 +162,7 @@ export function createDexProcessor(deps: DexDeps) {
       for (const pool of group) {
         const scan = scans.get(pool.ref.address)!;
         scan.cursor = reached;
-        if (reached < tip.number) scan.complete = false;
+        if (reached < confirmedHead) scan.complete = false;
       }
     }
     return scans;
