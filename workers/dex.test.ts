@@ -14,7 +14,7 @@ import { deployUniswapV3, seedStablecoinPool, type UniswapV3Deployment } from '.
 import { startService } from '../scripts/service.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import type { DexHints, LiquidityLock } from '../src/dex/hints.ts';
-import { bucketStart, refreshRunKey } from '../src/dex/refresh.ts';
+import { SLOW_REFRESH_INTERVAL_MS, bucketStart, refreshRunKey } from '../src/dex/refresh.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { mockPair, startDexScreenerMock, type DexScreenerMock } from '../test/support/dexscreener.ts';
@@ -234,13 +234,24 @@ describe('dex stage on Uniswap V2', () => {
     expect(again.volume24hUsd).toBeCloseTo(expected, 6);
   });
 
+  it('moves a token without trades for the idle time to the slow cadence', async () => {
+    await refresh(token, 5, processor({ idleAfterMs: 1 }));
+    const idle = await tokenRow(token);
+    expect(idle.refreshTier).toBe('slow');
+    expect(idle.nextRefreshAt?.getTime()).toBe(bucket(5) + SLOW_REFRESH_INTERVAL_MS);
+    await refresh(token, 6);
+    const active = await tokenRow(token);
+    expect(active.refreshTier).toBe('fast');
+    expect(active.nextRefreshAt?.getTime()).toBe(bucket(6) + MINUTE);
+  });
+
   it('reports LP sent to the dead address as burned and LP held by a known locker as locked', async () => {
     const lp = lpToken(pair);
     const mine = (await lp.getFunction('balanceOf')(chain.account)) as bigint;
     await (await lp.getFunction('transfer')('0x000000000000000000000000000000000000dEaD', mine / 10n)).wait();
     await (await lp.getFunction('transfer')(LOCKER, mine / 5n)).wait();
     const total = (await lp.getFunction('totalSupply')()) as bigint;
-    await refresh(token, 4);
+    await refresh(token, 7);
     const lock = (await tokenRow(token)).liquidityLock as LiquidityLock;
     expect(lock.burned_pct).toBeCloseTo((100 * units(mine / 10n, 18)) / units(total, 18), 2);
     expect(lock.locked_pct).toBeCloseTo((100 * units(mine / 5n, 18)) / units(total, 18), 2);
@@ -524,6 +535,13 @@ describe('PairCreated in the detect stage', () => {
       const simulate = new Queue('simulate', { connection: { url: redis.url }, prefix });
       expect((await simulate.getJob(`simulate-${config.chainId}-${token}-liquidity`))?.data.reason).toBe('liquidity');
       await simulate.close();
+
+      // A V3 pool (PoolCreated) is recorded with its kind and fee as its block is detected.
+      const factory = new Contract(v3.factory, uniswapArtifact('UniswapV3Factory').abi as InterfaceAbi, chain.signer);
+      const created = await (await factory.getFunction('createPool')(token, chain.uniswap.weth, 10000)).wait();
+      const pool = ((await factory.getFunction('getPool')(token, chain.uniswap.weth, 10000)) as string).toLowerCase();
+      const v3Row = await eventually(async () => (await handle.db.select().from(pairs).where(eq(pairs.address, pool)))[0], 30_000, 'PoolCreated recorded');
+      expect(v3Row).toMatchObject({ kind: 'v3', fee: 10000, dex: 'uniswap-v3', creationBlockNumber: created!.blockNumber });
     } finally {
       await service.stop();
     }
