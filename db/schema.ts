@@ -118,6 +118,8 @@ export const pairs = pgTable('pairs', {
   volumeCursorBlock: blockNumber('volume_cursor_block'),
   /** Hour start (unix seconds) → quote tokens swapped; only the last 24 h are kept. */
   volumeBuckets: jsonb('volume_buckets'),
+  /** Swaps are counted from this time on (epoch 0: since the pool's creation); under 24 h ago, the 24 h volume is partial. */
+  volumeFromAt: timestamp('volume_from_at', { withTimezone: true }),
   volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
   lastSwapBlock: blockNumber('last_swap_block'),
   lastSwapAt: timestamp('last_swap_at', { withTimezone: true }),

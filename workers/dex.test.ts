@@ -547,3 +547,31 @@ describe('PairCreated in the detect stage', () => {
     }
   });
 });
+
+describe('a pool older than the first volume scan reaches', () => {
+  let mock: DexScreenerMock;
+
+  beforeAll(async () => {
+    mock = await startDexScreenerMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('takes the 24 h volume from the aggregator until its own scan covers a day, never the price', async () => {
+    const token = await deployToken('OLDPOOL');
+    await addLiquidity(chain, token, parseEther('100000'), parseEther('1'));
+    // The pool is unknown to the database (no detect stage ran) and the chain is longer than the
+    // first scan's lookback (shortened here: mining 10 000 blocks on Anvil takes minutes), so the
+    // chain's own count starts inside the last 24 h.
+    mock.setPairs(token, [mockPair(token, chain.uniswap.weth.toLowerCase(), { priceUsd: 123, volume24h: 4_321, liquidityUsd: 1 })]);
+    const result = await refresh(token, 0, processor({ aggregator: createAggregatorClient({ baseUrl: mock.url }), initialLookbackBlocks: 3 }));
+    expect(result.volume24hUsd).toBe(4_321);
+    expect(result.priceUsd).not.toBe(123);
+    const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, result.mainPair!));
+    expect(stored!.volumeFromAt!.getTime()).toBeGreaterThan(Date.now() - 86_400_000);
+    // A pool first scanned from the chain's start (the chain is shorter than the default lookback) is complete.
+    const [known] = await handle.db.select().from(pairs).where(and(eq(pairs.kind, 'v3'), eq(pairs.fee, 3000)));
+    expect(known!.volumeFromAt!.getTime()).toBe(0);
+  });
+});

@@ -9,7 +9,7 @@ import {
   ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketOfRunKey, bucketStart, nextRefreshAt, refreshTier,
 } from '../src/dex/refresh.ts';
 import {
-  INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
+  DAY_SECONDS, INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
 } from '../src/dex/volume.ts';
 import { createCallBatcher } from '../src/evm/multicall.ts';
 import { toQuantity } from '../src/evm/rpc.ts';
@@ -47,6 +47,8 @@ export interface DexDeps {
   intervalMs?: number;
   /** How long concurrent refreshes of a chain share one head-block read (default 1 s; 0: every job reads its own). */
   headCacheMs?: number;
+  /** How far back a pool's first volume scan reaches when its creation block is unknown. */
+  initialLookbackBlocks?: number;
   now?: () => number;
 }
 
@@ -56,6 +58,7 @@ export type DexResult =
     status: 'done';
     bucketAt: string;
     pairs: number;
+    mainPair: string | null;
     priceUsd: number | null;
     liquidityUsd: number | null;
     volume24hUsd: number | null;
@@ -66,6 +69,7 @@ export type DexResult =
 interface VolumeScan {
   cursor: number;
   cursorBefore: number | null;
+  fromAt: Date;
   buckets: VolumeBuckets;
   lastSwapBlock: number | null;
   lastSwapAt: Date | null;
@@ -115,12 +119,20 @@ export function createDexProcessor(deps: DexDeps) {
       const row = rows.get(pool.ref.address);
       const stored = row?.volumeCursorBlock ?? null;
       // First scan: from the pool's creation when known, else a bounded lookback.
-      const lookbackStart = Math.max(-1, tip.number - INITIAL_LOOKBACK_BLOCKS);
-      const start = stored ?? (row?.creationBlockNumber != null ? Math.max(row.creationBlockNumber - 1, lookbackStart) : lookbackStart);
-      const clamped = stored === null && (row?.creationBlockNumber == null || row.creationBlockNumber - 1 < lookbackStart) && lookbackStart > -1;
+      const lookbackStart = Math.max(-1, tip.number - (deps.initialLookbackBlocks ?? INITIAL_LOOKBACK_BLOCKS));
+      const fromCreation = row?.creationBlockNumber != null && row.creationBlockNumber - 1 >= lookbackStart;
+      const start = stored ?? (fromCreation ? row!.creationBlockNumber! - 1 : lookbackStart);
+      let fromAt = row?.volumeFromAt ?? null;
+      if (stored === null) {
+        // Counting from genesis or from the pool's creation misses nothing; a lookback misses what came before it.
+        const header = fromCreation || lookbackStart < 0 ? null : await chain.reader.block(start + 1);
+        fromAt = header ? new Date(Number.parseInt(header.timestamp, 16) * 1000) : new Date(0);
+      }
       scans.set(pool.ref.address, {
-        cursor: start, cursorBefore: stored, buckets: pruneBuckets({ ...((row?.volumeBuckets as VolumeBuckets | null) ?? {}) }, tip.timestamp),
-        lastSwapBlock: null, lastSwapAt: null, complete: !clamped,
+        cursor: start, cursorBefore: stored, fromAt: fromAt ?? new Date(0),
+        buckets: pruneBuckets({ ...((row?.volumeBuckets as VolumeBuckets | null) ?? {}) }, tip.timestamp),
+        lastSwapBlock: null, lastSwapAt: null,
+        complete: (fromAt ?? new Date(0)).getTime() <= (tip.timestamp - DAY_SECONDS) * 1000,
       });
       const group = groups.get(start) ?? [];
       group.push(pool);
@@ -204,7 +216,7 @@ export function createDexProcessor(deps: DexDeps) {
         sqrtPriceX96: p.pool.reading.sqrtPriceX96?.toString() ?? null, liquidity: p.pool.reading.liquidity?.toString() ?? null,
         liquidityUsd: usd(p.liquidityUsd), priceUsd: price(p.priceUsd), stateBlock: tip.number,
         volume: {
-          cursorBefore: scan.cursorBefore, cursor: scan.cursor, buckets: scan.buckets, volume24hUsd: usd(pairVolume),
+          cursorBefore: scan.cursorBefore, cursor: scan.cursor, fromAt: scan.fromAt, buckets: scan.buckets, volume24hUsd: usd(pairVolume),
           lastSwapBlock: scan.lastSwapBlock, lastSwapAt: scan.lastSwapAt,
         },
       };
@@ -283,7 +295,7 @@ export function createDexProcessor(deps: DexDeps) {
     });
     log.debug({ pairs: pairUpdates.length, priceUsd, liquidityUsd: figures.liquidityUsd, events: published }, 'dex refreshed');
     return {
-      status: 'done', bucketAt: bucketAt.toISOString(), pairs: pairUpdates.length, priceUsd, liquidityUsd: figures.liquidityUsd,
+      status: 'done', bucketAt: bucketAt.toISOString(), pairs: pairUpdates.length, mainPair: hints.main_trading_pair, priceUsd, liquidityUsd: figures.liquidityUsd,
       volume24hUsd: volumeUsd, events: published, firstLiquidity,
     };
   };

@@ -9,6 +9,7 @@ ALTER TABLE "pairs" ADD COLUMN "liquidity_usd" numeric(30, 2);--> statement-brea
 ALTER TABLE "pairs" ADD COLUMN "price_usd" numeric(40, 18);--> statement-breakpoint
 ALTER TABLE "pairs" ADD COLUMN "volume_cursor_block" bigint;--> statement-breakpoint
 ALTER TABLE "pairs" ADD COLUMN "volume_buckets" jsonb;--> statement-breakpoint
+ALTER TABLE "pairs" ADD COLUMN "volume_from_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "pairs" ADD COLUMN "volume_24h_usd" numeric(30, 2);--> statement-breakpoint
 ALTER TABLE "pairs" ADD COLUMN "last_swap_block" bigint;--> statement-breakpoint
 ALTER TABLE "pairs" ADD COLUMN "last_swap_at" timestamp with time zone;--> statement-breakpoint

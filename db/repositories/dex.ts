@@ -54,6 +54,8 @@ export interface PairUpdate {
   volume: {
     cursorBefore: number | null;
     cursor: number;
+    /** Where counting began; written by the first scan only. */
+    fromAt: Date;
     buckets: Record<string, number>;
     volume24hUsd: string | null;
     lastSwapBlock: number | null;
@@ -150,6 +152,7 @@ export function createDexRepository(db: Database) {
           const moved = await tx.update(pairs)
             .set({
               volumeCursorBlock: v.cursor, volumeBuckets: v.buckets, volume24hUsd: v.volume24hUsd,
+              volumeFromAt: sql`coalesce(${pairs.volumeFromAt}, ${v.fromAt.toISOString()}::timestamptz)`,
               lastSwapBlock: sql`coalesce(${v.lastSwapBlock}::bigint, ${pairs.lastSwapBlock})`,
               lastSwapAt: sql`coalesce(${v.lastSwapAt?.toISOString() ?? null}::timestamptz, ${pairs.lastSwapAt})`,
             })
