@@ -25,11 +25,13 @@ export const CONTRACT_NAMES = [
   'GasBurnerToken',
   'BadTextToken',
   'LyingDecimalsToken',
+  'V3PoolHelper',
+  'DevStablecoin',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
-export type UniswapContractName = 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair';
+export type UniswapContractName = 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair' | 'UniswapV3Factory' | 'UniswapV3Pool';
 
 export interface Artifact {
   abi: InterfaceAbi;
@@ -51,7 +53,16 @@ const UNISWAP_PACKAGE: Record<UniswapContractName, string> = {
   UniswapV2Pair: '@uniswap/v2-core',
   UniswapV2Router02: '@uniswap/v2-periphery',
   WETH9: '@uniswap/v2-periphery',
+  UniswapV3Factory: '@uniswap/v3-core',
+  UniswapV3Pool: '@uniswap/v3-core',
 };
+
+// V3 core ships Hardhat artifacts (artifacts/contracts/<Name>.sol/<Name>.json, 0x-prefixed
+// bytecode) rather than V2's build/<Name>.json.
+const artifactFile = (pkgDir: string, name: UniswapContractName): string =>
+  UNISWAP_PACKAGE[name] === '@uniswap/v3-core'
+    ? path.join(pkgDir, 'artifacts', 'contracts', `${name}.sol`, `${name}.json`)
+    : path.join(pkgDir, 'build', `${name}.json`);
 
 const require = createRequire(import.meta.url);
 const ownCache = new Map<ContractName, ContractArtifact>();
@@ -81,9 +92,10 @@ export function uniswapArtifact(name: UniswapContractName): Artifact {
   const cached = uniswapCache.get(name);
   if (cached) return cached;
   const pkgDir = path.dirname(require.resolve(`${UNISWAP_PACKAGE[name]}/package.json`));
-  const raw = JSON.parse(readFileSync(path.join(pkgDir, 'build', `${name}.json`), 'utf8')) as {
+  const raw = JSON.parse(readFileSync(artifactFile(pkgDir, name), 'utf8')) as {
     abi: InterfaceAbi;
     bytecode?: string;
+    deployedBytecode?: string;
     evm?: { bytecode?: { object?: string }; deployedBytecode?: { object?: string } };
   };
   const bytecode = raw.bytecode ?? raw.evm?.bytecode?.object;
@@ -91,7 +103,7 @@ export function uniswapArtifact(name: UniswapContractName): Artifact {
   const artifact: Artifact = {
     abi: raw.abi,
     bytecode: with0x(bytecode),
-    deployedBytecode: with0x(raw.evm?.deployedBytecode?.object ?? ''),
+    deployedBytecode: with0x(raw.deployedBytecode ?? raw.evm?.deployedBytecode?.object ?? ''),
   };
   uniswapCache.set(name, artifact);
   return artifact;

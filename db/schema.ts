@@ -70,6 +70,21 @@ export const tokens = pgTable('tokens', {
   currentRiskLevel: text('current_risk_level'),
   currentLiquidityUsd: numeric('current_liquidity_usd', { precision: 30, scale: 2 }),
   isActivelyTraded: boolean('is_actively_traded').notNull().default(false),
+  // DEX data (the dex stage and its refresh).
+  priceUsd: numeric('price_usd', { precision: 40, scale: 18 }),
+  marketCapUsd: numeric('market_cap_usd', { precision: 30, scale: 2 }),
+  /** The first liquidity ever observed, written once. */
+  initialLiquidityUsd: numeric('initial_liquidity_usd', { precision: 30, scale: 2 }),
+  initialLiquidityAt: timestamp('initial_liquidity_at', { withTimezone: true }),
+  volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
+  lastTradeAt: timestamp('last_trade_at', { withTimezone: true }),
+  dexHints: jsonb('dex_hints'),
+  liquidityLock: jsonb('liquidity_lock'),
+  /** fast (60 s), slow (idle tokens), none (not refreshed until a pair appears). */
+  refreshTier: text('refresh_tier'),
+  /** When the scheduler should refresh the token next; null: not scheduled. */
+  nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
+  dexUpdatedAt: timestamp('dex_updated_at', { withTimezone: true }),
   detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
   /** Set once token.created is on the event stream: delivery is at-least-once, never lost. */
   announcedAt: timestamp('announced_at', { withTimezone: true }),
@@ -80,6 +95,7 @@ export const tokens = pgTable('tokens', {
   index('tokens_chain_detected_idx').on(t.chainId, t.detectedAt.desc()),
   index('tokens_creator_idx').on(t.chainId, t.creator),
   index('tokens_creation_block_idx').on(t.chainId, t.creationBlockNumber),
+  index('tokens_next_refresh_idx').on(t.nextRefreshAt).where(sql`next_refresh_at is not null`),
 ]);
 
 /** DEX pairs (their LP tokens are never listed as new tokens). */
@@ -92,7 +108,32 @@ export const pairs = pgTable('pairs', {
   token1: text('token1').notNull(),
   creationBlockNumber: blockNumber('creation_block_number'),
   creationTxHash: text('creation_tx_hash'),
+  /** v2 (constant product, reserves) or v3 (concentrated, slot0); null until known. */
+  kind: text('kind'),
+  /** V3 fee tier. */
+  fee: integer('fee'),
+  /** The side priced against (wrapped native or a stablecoin) once the dex stage has looked at the pair. */
+  quoteToken: text('quote_token'),
+  /** V2 reserves, or V3 balances held by the pool. */
+  reserve0: uint256('reserve0'),
+  reserve1: uint256('reserve1'),
+  sqrtPriceX96: uint256('sqrt_price_x96'),
+  /** V3 in-range liquidity (L). */
+  liquidity: uint256('liquidity'),
+  liquidityUsd: numeric('liquidity_usd', { precision: 30, scale: 2 }),
+  priceUsd: numeric('price_usd', { precision: 40, scale: 18 }),
+  /** Swap scan cursor: the last block whose Swap events are counted in volume_buckets. */
+  volumeCursorBlock: blockNumber('volume_cursor_block'),
+  /** Hour start (unix seconds) → quote tokens swapped; only the last 24 h are kept. */
+  volumeBuckets: jsonb('volume_buckets'),
+  /** Swaps are counted from this time on (epoch 0: since the pool's creation); under 24 h ago, the 24 h volume is partial. */
+  volumeFromAt: timestamp('volume_from_at', { withTimezone: true }),
+  volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
+  lastSwapBlock: blockNumber('last_swap_block'),
+  lastSwapAt: timestamp('last_swap_at', { withTimezone: true }),
+  stateBlock: blockNumber('state_block'),
   detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }),
 }, (t) => [
   primaryKey({ columns: [t.chainId, t.address] }),
   index('pairs_token0_idx').on(t.chainId, t.token0),

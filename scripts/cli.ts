@@ -114,6 +114,11 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       host: config.env.HOST,
       logger,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
+      dex: {
+        idleAfterMs: config.env.DEX_IDLE_AFTER_MINUTES * 60_000,
+        aggregatorUrl: config.env.DEXSCREENER_URL,
+        aggregatorRequestsPerMinute: config.env.DEXSCREENER_RPM,
+      },
     });
     cleanups.push(service.stop);
     if (stopping) return;

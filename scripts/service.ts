@@ -8,6 +8,10 @@ import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { createDexRepository } from '../db/repositories/dex.ts';
+import { createAggregatorClient } from '../src/dex/aggregator.ts';
+import { createDexProcessor } from '../workers/dex.ts';
+import { startDexScheduler, type DexScheduler } from '../workers/dex-scheduler.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createMetrics, rpcMethodLabel, type Metrics } from '../infra/metrics.ts';
@@ -43,7 +47,21 @@ export interface ServiceOptions {
   workerDrainDeadlineMs?: number;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
+  /** DEX refresh settings (DESIGN §1: every 60 s); tests shorten the interval. */
+  dex?: {
+    intervalMs?: number;
+    /** DEX_IDLE_AFTER_MINUTES in ms. */
+    idleAfterMs?: number;
+    /** DEXSCREENER_URL: a DexScreener-compatible API to fill gaps in chain data. */
+    aggregatorUrl?: string;
+    aggregatorRequestsPerMinute?: number;
+    /** false: plain JSON-RPC batches instead of Multicall3 (benchmark baseline). */
+    multicall?: boolean;
+  };
 }
+
+/** Default of DEX_IDLE_AFTER_MINUTES when a caller sets nothing. */
+const DEFAULT_DEX_IDLE_AFTER_MS = 6 * 3_600_000;
 
 export interface Service {
   /** The API's base URL when the api role runs. */
@@ -81,10 +99,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const events = createEventPublisher(general, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
+  const dexRepo = createDexRepository(db);
+  const dexOptions = options.dex ?? {};
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
-    const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger });
+    const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo });
     pool = startWorkers({
       connection: workerConnection,
       prefix: keys.prefix,
@@ -94,6 +114,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         detect: processDetect,
         replay: processDetect,
         bytecode: createBytecodeProcessor({ chains, tokens, logger }),
+        dex: createDexProcessor({
+          chains, dex: dexRepo, producer, events, logger,
+          idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
+          intervalMs: dexOptions.intervalMs,
+          multicall: dexOptions.multicall,
+          aggregator: dexOptions.aggregatorUrl
+            ? createAggregatorClient({ baseUrl: dexOptions.aggregatorUrl, requestsPerMinute: dexOptions.aggregatorRequestsPerMinute })
+            : undefined,
+        }),
       },
     });
   }
@@ -144,7 +173,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : options.port;
   }
-  if (roles.has('scheduler')) logger.debug('scheduler role: no scheduled jobs in this version');
+  let dexScheduler: DexScheduler | undefined;
+  let schedulerConnection: ReturnType<typeof createRedis> | undefined;
+  if (roles.has('scheduler')) {
+    schedulerConnection = createRedis(options.redisUrl, 'worker');
+    dexScheduler = await startDexScheduler({
+      workerConnection: schedulerConnection, producerConnection, prefix: keys.prefix, dex: dexRepo, producer,
+      chainIds: [...chains.keys()], logger, intervalMs: dexOptions.intervalMs,
+    });
+  }
 
   const displayHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
@@ -156,6 +193,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     async stop() {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));
+      await dexScheduler?.close();
       await pool?.close(options.workerDrainDeadlineMs);
       await broadcaster?.close();
       if (server) {
@@ -163,7 +201,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis]) {
+      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection]) {
         connection?.disconnect();
       }
       await closeDb();

@@ -8,6 +8,8 @@ import type { ChainConfig } from '../src/config/chains.ts';
 import type { TokenSummary } from '../src/events/types.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { DexRepository } from '../db/repositories/dex.ts';
+import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
 import type { Producer } from './queues.ts';
 
@@ -32,11 +34,13 @@ export interface DetectDeps {
   producer: Producer;
   events: EventPublisher;
   logger: Logger;
+  /** With it, pools created by configured factories are recorded and their known tokens get a DEX pass. */
+  dex?: DexRepository;
 }
 
 export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
-  | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number };
+  | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number; poolsCreated?: number };
 
 export function toSummary(row: TokenRow): TokenSummary {
   return {
@@ -131,6 +135,27 @@ export function createDetectProcessor(deps: DetectDeps) {
     return { kind: 'token' as const };
   }
 
+  /**
+   * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
+   * tokens already known gets a `dex` job (a pool created long after the token's deployment is
+   * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
+   * token deployed and paired in the same block is known by then.
+   */
+  async function recordPoolCreations(chain: ChainRuntime, receipts: Parameters<typeof poolCreations>[0], block: { number: number }) {
+    const dex = deps.dex!;
+    const chainId = chain.config.chainId;
+    const created = poolCreations(receipts, chain.config.dexes);
+    if (created.length === 0) return 0;
+    for (const { txHash, ...pool } of created) {
+      await dex.recordPoolCreated({ chainId, ...pool, creationBlockNumber: block.number, creationTxHash: txHash });
+    }
+    const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
+    const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
+    // The run key names the block: a rescan of the block enqueues nothing new, a later pool does.
+    await deps.producer.enqueueBulk('dex', [...known].map((address) => ({ chainId, address, reason: 'liquidity' as const, run: `p${block.number}` })));
+    return created.length;
+  }
+
   return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
     const chain = deps.chains.get(data.chainId);
     if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
@@ -158,6 +183,7 @@ export function createDetectProcessor(deps: DetectDeps) {
       });
     }
     if (deployments.length > 0) log.info({ deployments: deployments.length, tokens: outcome.tokens.length, pairs: outcome.pairs.length }, 'block deployments');
-    return { status: 'done', deployments: deployments.length, ...outcome };
+    const poolsCreated = deps.dex ? await recordPoolCreations(chain, receipts, block) : 0;
+    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated };
   };
 }

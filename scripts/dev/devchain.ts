@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
 import { createDemoLauncher, type DemoLauncher } from './demo-launcher.ts';
-import { deployUniswapV2, type UniswapV2Deployment } from './uniswap.ts';
+import { deployUniswapV2, seedStablecoinPool, type UniswapV2Deployment } from './uniswap.ts';
 
 /**
  * The embedded development chain: a fresh Anvil with Uniswap V2 and a demo launcher that keeps
@@ -26,6 +26,8 @@ export async function startDevChain(options: { blockTimeSeconds: number; demoInt
     const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 250 });
     const deployer = new Wallet(ANVIL_PRIVATE_KEYS[DEPLOYER_KEY_INDEX], provider);
     const uniswap = await deployUniswapV2(deployer);
+    // A USD stablecoin with a WETH pool: token prices and liquidity come out in USD, as on a real chain.
+    const stablecoin = (await seedStablecoinPool(deployer, uniswap)).toLowerCase();
     provider.destroy();
     const launcher = createDemoLauncher({
       rpcUrl: anvil.rpcUrl,
@@ -45,8 +47,10 @@ export async function startDevChain(options: { blockTimeSeconds: number; demoInt
       finalityDepth: 64,
       pollIntervalMs: 500,
       wrappedNative: uniswap.weth.toLowerCase(),
-      stablecoins: [],
+      stablecoins: [stablecoin],
       dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() }],
+      multicall3: uniswap.multicall3.toLowerCase(),
+      lockers: [],
       ephemeral: true,
     };
     options.logger.info({ rpc: anvil.rpcUrl, ...uniswap }, 'development chain ready');

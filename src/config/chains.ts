@@ -10,6 +10,12 @@ export const LOCAL_CHAIN_ID = 31337;
 /** Default polling interval when the RPC offers no newHeads subscription. */
 const DEFAULT_POLL_INTERVAL_MS = 2_000;
 
+/**
+ * The canonical Multicall3 (mds1/multicall): the same address on every major EVM chain, deployed
+ * with a pre-signed transaction. A chain without it (the dev chain) names its own deployment.
+ */
+export const CANONICAL_MULTICALL3 = '0xca11bde05977b3631167028862be2a173976ca11';
+
 const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
@@ -22,7 +28,12 @@ export const dexSchema = z.object({
   router: address.optional(),
   /** V3 fee tiers to probe with getPool; defaults to the Uniswap tiers. */
   fee_tiers: z.array(z.number().int().positive()).optional(),
+  /** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/hints.ts). */
+  buy_url: z.string().includes('{token}').optional(),
 });
+
+/** A contract that holds LP tokens on behalf of others until a date (a liquidity locker). */
+export const lockerSchema = z.object({ name: z.string().min(1), address });
 
 export const chainFileEntrySchema = z.object({
   chain_id: z.number().int().positive(),
@@ -37,11 +48,16 @@ export const chainFileEntrySchema = z.object({
   wrapped_native: address,
   stablecoins: z.array(address).default([]),
   dexes: z.array(dexSchema).default([]),
+  /** Multicall3 used to batch refresh reads; default the canonical address. */
+  multicall3: address.optional(),
+  /** Known liquidity lockers; default the built-in list of this chain id, if any. */
+  lockers: z.array(lockerSchema).optional(),
 });
 
 export const chainsFileSchema = z.object({ chains: z.array(chainFileEntrySchema).min(1) });
 
 export type DexConfig = z.infer<typeof dexSchema>;
+export type LockerConfig = z.infer<typeof lockerSchema>;
 
 export interface ChainConfig {
   chainId: number;
@@ -60,6 +76,13 @@ export interface ChainConfig {
   wrappedNative: string;
   stablecoins: string[];
   dexes: DexConfig[];
+  /**
+   * Multicall3 address for batched reads. Absent: reads go out as plain JSON-RPC batches (also the
+   * fallback when no code answers at this address).
+   */
+  multicall3?: string;
+  /** Known liquidity lockers (security_hints.liquidity_lock). */
+  lockers?: LockerConfig[];
   /** A throw-away development chain (the embedded Anvil): its data may be reset when it restarts. */
   ephemeral: boolean;
 }
@@ -73,7 +96,33 @@ const PANCAKE_V3_FEES = [100, 500, 2500, 10000];
 
 const lower = (xs: string[]) => xs.map((x) => x.toLowerCase());
 
-/** Main DEXes, wrapped native token and USD stablecoins of the built-in chains. */
+/**
+ * Well-known liquidity lockers. Only addresses confirmed by several independent sources are listed
+ * (the lockers' own documentation and explorer labels, and the lock tables of public token
+ * scanners); chains without a confirmed address list none, and CHAINS_FILE `lockers` adds more.
+ * - UNCX (Unicrypt) "UniswapV2Locker" on Ethereum and its PancakeSwap V2 locker on BSC;
+ * - Team Finance's token lock (a proxy) on Ethereum and on BSC;
+ * - PinkSale's PinkLock V2 on Ethereum and on BSC.
+ */
+export const KNOWN_LOCKERS: Readonly<Record<number, readonly LockerConfig[]>> = {
+  1: [
+    { name: 'unicrypt', address: '0x663a5c229c09b049e36dcc11a9b0d4a8eb9db214' },
+    { name: 'team-finance', address: '0xe2fe530c047f2d85298b07d9333c05737f1435fb' },
+    { name: 'pinklock', address: '0x71b5759d73262fbb223956913ecf4ecc51057641' },
+  ],
+  56: [
+    { name: 'unicrypt', address: '0xc765bddb93b0d1c1a88282ba0fa6b2d00e3e0c83' },
+    { name: 'team-finance', address: '0x0c89c0407775dd89b12918b9c0aa42bf96518820' },
+    { name: 'pinklock', address: '0x407993575c91ce7643a4d4ccacc9a98c36ee1bbe' },
+  ],
+};
+
+/**
+ * Main DEXes, wrapped native token and USD stablecoins of the built-in chains. Addresses are the
+ * ones the projects publish (Uniswap's, PancakeSwap's and QuickSwap's deployment pages, Circle's
+ * and Tether's token lists); V3 pools are priced from slot0, so no V3 router or quoter is needed.
+ * Stablecoin decimals differ by chain (18 on BSC, 6 elsewhere): they are read on chain, never assumed.
+ */
 export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
   {
     chainId: 1, name: 'Ethereum', confirmations: 2, finalityDepth: 65, pollIntervalMs: 4_000,
@@ -149,6 +198,8 @@ export function chainFromFileEntry(entry: z.infer<typeof chainFileEntrySchema>):
     wrappedNative: entry.wrapped_native,
     stablecoins: entry.stablecoins,
     dexes: entry.dexes,
+    multicall3: entry.multicall3 ?? CANONICAL_MULTICALL3,
+    lockers: entry.lockers ?? [...(KNOWN_LOCKERS[entry.chain_id] ?? [])],
     ephemeral: false,
   };
 }
@@ -159,6 +210,8 @@ export function chainFromBuiltIn(builtIn: BuiltIn, rpcUrls: string[], wsUrl?: st
     rpcUrls,
     wsUrl,
     pollIntervalMs: builtIn.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    multicall3: builtIn.multicall3 ?? CANONICAL_MULTICALL3,
+    lockers: [...(builtIn.lockers ?? KNOWN_LOCKERS[builtIn.chainId] ?? [])],
     ephemeral: false,
   };
 }

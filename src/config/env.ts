@@ -28,6 +28,15 @@ const envSchema = z.object({
   DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).default(8),
   /** Block time of the embedded Anvil chain, in seconds. */
   DEV_BLOCK_TIME_SECONDS: z.coerce.number().int().min(1).default(1),
+  /**
+   * Base URL of a DexScreener-compatible API (e.g. https://api.dexscreener.com). Unset: no
+   * aggregator; price and volume come from chain state only.
+   */
+  DEXSCREENER_URL: z.url().optional(),
+  /** Requests per minute allowed to the aggregator (DexScreener's published limit is 300). */
+  DEXSCREENER_RPM: z.coerce.number().int().min(1).max(10_000).default(300),
+  /** A token with no trade for this long moves from the 60 s refresh to the slow cadence. */
+  DEX_IDLE_AFTER_MINUTES: z.coerce.number().int().min(1).default(360),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,213 @@
+import type { DexConfig, LockerConfig } from '../config/chains.ts';
+import type { CallBatcher, ContractCall } from '../evm/multicall.ts';
+import type { RpcOutcome } from '../evm/rpc.ts';
+import { DEAD_ADDRESS, ZERO_ADDRESS, addressWord, calls, word } from './abi.ts';
+import { valuePool, type PoolReading, type PoolRef } from './pricing.ts';
+
+/**
+ * Reads a token's DEX state from the chain in two batched rounds at one block: (1) pool discovery
+ * (V2 getPair, V3 getPool across fee tiers, against wrapped native and each stablecoin) with the
+ * token's supply; (2) each pool's state (reserves, or slot0 + liquidity + balances) and, for V2,
+ * where its LP tokens are (burned, or held by known lockers). With Multicall3 each round is one
+ * eth_call.
+ */
+
+export const DEFAULT_V3_FEE_TIERS = [100, 500, 3000, 10000];
+/** Uniswap V2 mints this much LP to address(0) on a pool's first deposit: locked by design, not "burned" by anyone. */
+export const V2_MINIMUM_LIQUIDITY = 1000n;
+/** The wrapped native token's USD price is re-read at most this often per chain and process. */
+const NATIVE_PRICE_TTL_MS = 30_000;
+/** A stablecoin is taken at 1 USD. */
+const STABLECOIN_USD = 1;
+
+export interface DexChain {
+  chainId: number;
+  wrappedNative: string;
+  stablecoins: readonly string[];
+  dexes: readonly DexConfig[];
+  lockers: readonly LockerConfig[];
+}
+
+export interface LpHolding {
+  totalSupply: bigint;
+  /** LP at address(0) beyond the minimum liquidity, plus LP at the dead address. */
+  burned: bigint;
+  locked: { name: string; address: string; amount: bigint }[];
+}
+
+export interface PoolState {
+  ref: PoolRef;
+  quote: string;
+  reading: PoolReading;
+  lp: LpHolding | null;
+}
+
+export interface TokenChainState {
+  blockNumber: number;
+  totalSupply: bigint | null;
+  /** Token supply sitting at address(0) or the dead address (excluded from market cap). */
+  burnedSupply: bigint;
+  pools: PoolState[];
+  decimals: ReadonlyMap<string, number>;
+}
+
+const sortPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
+
+/** The discovery calls for `token` and the pool each call would name. */
+export function discoveryCalls(chain: DexChain, token: string): { call: ContractCall; ref: Omit<PoolRef, 'address'> }[] {
+  const quotes = [chain.wrappedNative, ...chain.stablecoins].filter((q) => q !== token);
+  const out: { call: ContractCall; ref: Omit<PoolRef, 'address'> }[] = [];
+  for (const dex of chain.dexes) {
+    for (const quote of quotes) {
+      const [token0, token1] = sortPair(token, quote);
+      if (dex.kind === 'v2') {
+        out.push({ call: calls.getPair(dex.factory, token, quote), ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null } });
+      } else {
+        for (const fee of dex.fee_tiers ?? DEFAULT_V3_FEE_TIERS) {
+          out.push({ call: calls.getPool(dex.factory, token, quote, fee), ref: { dex: dex.name, kind: 'v3', token0, token1, fee } });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function poolCalls(pool: PoolRef, lockers: readonly LockerConfig[]): ContractCall[] {
+  if (pool.kind === 'v2') {
+    return [
+      calls.getReserves(pool.address), calls.totalSupply(pool.address),
+      calls.balanceOf(pool.address, ZERO_ADDRESS), calls.balanceOf(pool.address, DEAD_ADDRESS),
+      ...lockers.map((l) => calls.balanceOf(pool.address, l.address)),
+    ];
+  }
+  return [calls.slot0(pool.address), calls.liquidity(pool.address), calls.balanceOf(pool.token0, pool.address), calls.balanceOf(pool.token1, pool.address)];
+}
+
+function interpretPool(pool: PoolRef, quote: string, outcomes: RpcOutcome<string>[], lockers: readonly LockerConfig[]): PoolState | null {
+  if (pool.kind === 'v2') {
+    const reserve0 = word(outcomes[0], 0);
+    const reserve1 = word(outcomes[0], 1);
+    if (reserve0 === null || reserve1 === null) return null;
+    const totalSupply = word(outcomes[1]);
+    let lp: LpHolding | null = null;
+    if (totalSupply !== null) {
+      const atZero = word(outcomes[2]) ?? 0n;
+      const atDead = word(outcomes[3]) ?? 0n;
+      const burned = (atZero > V2_MINIMUM_LIQUIDITY ? atZero - V2_MINIMUM_LIQUIDITY : 0n) + atDead;
+      const locked = lockers
+        .map((l, i) => ({ name: l.name, address: l.address, amount: word(outcomes[4 + i]) ?? 0n }))
+        .filter((l) => l.amount > 0n);
+      lp = { totalSupply, burned, locked };
+    }
+    return { ref: pool, quote, reading: { amount0: reserve0, amount1: reserve1 }, lp };
+  }
+  const sqrtPriceX96 = word(outcomes[0], 0);
+  const liquidity = word(outcomes[1]);
+  if (sqrtPriceX96 === null || liquidity === null) return null;
+  return {
+    ref: pool, quote, lp: null,
+    reading: { amount0: word(outcomes[2]) ?? 0n, amount1: word(outcomes[3]) ?? 0n, sqrtPriceX96, liquidity },
+  };
+}
+
+export interface DexReader {
+  /** The token's pools (discovered, plus `knownPools`) and their state at `blockNumber`. */
+  readToken(token: string, blockNumber: number, knownPools?: readonly PoolRef[]): Promise<TokenChainState>;
+  /** USD price of each quote token at `blockNumber` (stablecoins 1; wrapped native from its deepest stablecoin pool). */
+  quotePrices(blockNumber: number): Promise<Map<string, number>>;
+  /** Token decimals, cached: quote tokens' decimals never change. */
+  decimals(tokens: readonly string[], blockNumber: number): Promise<Map<string, number>>;
+}
+
+export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReader {
+  const quotes = new Set([chain.wrappedNative, ...chain.stablecoins]);
+  const decimalsCache = new Map<string, number>();
+  let native: { at: number; usd: number | null } | undefined;
+
+  const tag = (n: number) => `0x${n.toString(16)}`;
+  // A token without decimals() is read as 18, the ERC-20 convention.
+  const rememberDecimals = (token: string, d: bigint | null) => decimalsCache.set(token, d !== null && d <= 77n ? Number(d) : 18);
+
+  async function decimals(tokens: readonly string[], blockNumber: number): Promise<Map<string, number>> {
+    const missing = [...new Set(tokens)].filter((t) => !decimalsCache.has(t));
+    if (missing.length > 0) {
+      const outcomes = await batcher.call(missing.map((t) => calls.decimals(t)), tag(blockNumber));
+      missing.forEach((t, i) => rememberDecimals(t, word(outcomes[i])));
+    }
+    return new Map(tokens.map((t) => [t, decimalsCache.get(t)!]));
+  }
+
+  async function discoverAndRead(token: string, blockNumber: number, knownPools: readonly PoolRef[], extra: ContractCall[]) {
+    const discovery = discoveryCalls(chain, token);
+    const round1 = await batcher.call([...discovery.map((d) => d.call), ...extra], tag(blockNumber));
+    const pools = new Map<string, PoolRef>();
+    discovery.forEach((d, i) => {
+      const address = addressWord(round1[i]);
+      if (address) pools.set(address, { ...d.ref, address });
+    });
+    for (const p of knownPools) {
+      const other = p.token0 === token ? p.token1 : p.token0;
+      // Pairs against tokens we cannot price (neither wrapped native nor a stablecoin) are left out.
+      if (!pools.has(p.address) && quotes.has(other) && (p.token0 === token || p.token1 === token)) pools.set(p.address, p);
+    }
+    const list = [...pools.values()];
+    const lockers = chain.lockers;
+    const perPool = list.map((p) => poolCalls(p, p.kind === 'v2' ? lockers : []));
+    const flat = perPool.flat();
+    const round2 = await batcher.call(flat, tag(blockNumber));
+    const states: PoolState[] = [];
+    let offset = 0;
+    list.forEach((p, i) => {
+      const n = perPool[i]!.length;
+      const quote = p.token0 === token ? p.token1 : p.token0;
+      const state = interpretPool(p, quote, round2.slice(offset, offset + n), p.kind === 'v2' ? lockers : []);
+      offset += n;
+      if (state) states.push(state);
+    });
+    return { states, extra: round1.slice(discovery.length) };
+  }
+
+  async function nativeUsd(blockNumber: number): Promise<number | null> {
+    if (native && Date.now() - native.at < NATIVE_PRICE_TTL_MS) return native.usd;
+    if (chain.stablecoins.length === 0) return null;
+    const { states } = await discoverAndRead(chain.wrappedNative, blockNumber, [], []);
+    const dec = await decimals([chain.wrappedNative, ...states.map((s) => s.quote)], blockNumber);
+    let best: { depth: number; price: number } | null = null;
+    for (const s of states) {
+      if (!chain.stablecoins.includes(s.quote)) continue;
+      const v = valuePool(s.ref, s.reading, chain.wrappedNative, { base: dec.get(chain.wrappedNative)!, quote: dec.get(s.quote)! }, STABLECOIN_USD);
+      // The deepest pool sets the price: shallow pools are cheap to push around.
+      if (v.priceUsd !== null && v.hasLiquidity && (!best || v.quoteAmount > best.depth)) best = { depth: v.quoteAmount, price: v.priceUsd };
+    }
+    native = { at: Date.now(), usd: best?.price ?? null };
+    return native.usd;
+  }
+
+  return {
+    decimals,
+    async quotePrices(blockNumber) {
+      const prices = new Map<string, number>(chain.stablecoins.map((s) => [s, STABLECOIN_USD]));
+      const usd = await nativeUsd(blockNumber);
+      if (usd !== null) prices.set(chain.wrappedNative, usd);
+      return prices;
+    },
+    async readToken(token, blockNumber, knownPools = []) {
+      // Decimals not yet cached ride along in the first round instead of costing a round of their own.
+      const unknownDecimals = [token, ...quotes].filter((t) => !decimalsCache.has(t));
+      const extra = [
+        calls.totalSupply(token), calls.balanceOf(token, ZERO_ADDRESS), calls.balanceOf(token, DEAD_ADDRESS),
+        ...unknownDecimals.map((t) => calls.decimals(t)),
+      ];
+      const { states, extra: answers } = await discoverAndRead(token, blockNumber, knownPools, extra);
+      unknownDecimals.forEach((t, i) => rememberDecimals(t, word(answers[3 + i])));
+      const dec = await decimals([token, ...states.map((s) => s.quote)], blockNumber);
+      return {
+        blockNumber,
+        totalSupply: word(answers[0]),
+        burnedSupply: (word(answers[1]) ?? 0n) + (word(answers[2]) ?? 0n),
+        pools: states,
+        decimals: dec,
+      };
+    },
+  };
+}
