@@ -20,7 +20,8 @@ export interface TestChain {
 
 export async function startTestChain(options: { blockTime?: number; extraArgs?: string[] } = {}): Promise<TestChain> {
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: options.blockTime, extraArgs: options.extraArgs });
-  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 100 });
+  // No read cache: a stale block number or nonce from the 250 ms default cache makes tests flaky.
+  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
   const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
   const signer = new NonceManager(wallet);
   const uniswap = await deployUniswapV2(signer);
