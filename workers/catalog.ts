@@ -51,10 +51,11 @@ export const jobCatalog = {
     jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   bytecode: {
-    schema: z.object({ chainId, address }),
+    // `run` is absent for the pass that follows detection; a manual refresh names its own run.
+    schema: z.object({ chainId, address, run: z.string().regex(/^[a-z0-9_.-]{1,40}$/).optional() }),
     options: retrying(8, SECOND),
     concurrency: 8,
-    jobId: (d: { chainId: number; address: string }) => `bytecode-${d.chainId}-${d.address}`,
+    jobId: (d: { chainId: number; address: string; run?: string }) => `bytecode-${d.chainId}-${d.address}${d.run ? `-${d.run}` : ''}`,
   },
   selectors: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('selectors') },
   simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },

@@ -1,8 +1,30 @@
-import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { creators, pairs, tokens } from '../schema.ts';
+import { analyses, creators, pairs, tokenHistory, tokens } from '../schema.ts';
 
 export type TokenRow = typeof tokens.$inferSelect;
+export type AnalysisRow = typeof analyses.$inferSelect;
+export type HistoryRow = typeof tokenHistory.$inferSelect;
+export type CreatorRow = typeof creators.$inferSelect;
+
+export interface TokenKey {
+  chainId: number;
+  address: string;
+}
+
+export const TOKEN_SORT_FIELDS = ['detected_at', 'current_risk_score', 'current_liquidity_usd', 'name', 'symbol'] as const;
+export type TokenSortField = (typeof TOKEN_SORT_FIELDS)[number];
+
+const SORT_COLUMNS = {
+  detected_at: tokens.detectedAt,
+  current_risk_score: tokens.currentRiskScore,
+  current_liquidity_usd: tokens.currentLiquidityUsd,
+  name: tokens.name,
+  symbol: tokens.symbol,
+} as const;
+
+/** LIKE wildcards in user input are literal characters. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface DetectedToken {
   chainId: number;
@@ -37,7 +59,50 @@ export interface TokenListQuery {
   chainId?: number;
   page: number;
   limit: number;
+  riskLevel?: string;
+  minRiskScore?: number;
+  maxRiskScore?: number;
+  isHoneypot?: boolean;
+  minLiquidityUsd?: number;
+  /** On the creation time, or the detection time when the creation time is unknown. */
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Substring of name or symbol (case-insensitive), or a prefix of the address. */
+  q?: string;
+  creator?: string;
+  sort?: { field: TokenSortField; direction: 'asc' | 'desc' };
 }
+
+function listConditions(query: TokenListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.chainId !== undefined) conditions.push(eq(tokens.chainId, query.chainId));
+  if (query.riskLevel !== undefined) conditions.push(eq(tokens.currentRiskLevel, query.riskLevel));
+  if (query.minRiskScore !== undefined) conditions.push(gte(tokens.currentRiskScore, query.minRiskScore));
+  if (query.maxRiskScore !== undefined) conditions.push(lte(tokens.currentRiskScore, query.maxRiskScore));
+  if (query.isHoneypot === true) conditions.push(eq(tokens.currentRiskLevel, 'honeypot'));
+  if (query.isHoneypot === false) conditions.push(sql`${tokens.currentRiskLevel} is distinct from 'honeypot'`);
+  if (query.minLiquidityUsd !== undefined) conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
+  const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
+  if (query.createdAfter) conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
+  if (query.createdBefore) conditions.push(sql`${createdAt} < ${query.createdBefore.toISOString()}::timestamptz`);
+  if (query.creator !== undefined) conditions.push(eq(tokens.creator, query.creator));
+  if (query.q !== undefined && query.q !== '') {
+    const pattern = `%${escapeLike(query.q)}%`;
+    const textMatch = or(ilike(tokens.name, pattern), ilike(tokens.symbol, pattern));
+    conditions.push(/^0x[0-9a-fA-F]*$/.test(query.q) ? or(textMatch, like(tokens.address, `${escapeLike(query.q.toLowerCase())}%`)) : textMatch);
+  }
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length === 0 ? undefined : and(...present);
+}
+
+/** (chain_id, address) pairs grouped by chain: one indexed IN per chain. */
+function keysCondition(table: { chainId: typeof tokens.chainId | typeof analyses.chainId | typeof tokenHistory.chainId | typeof creators.chainId; address: typeof tokens.address | typeof analyses.address | typeof tokenHistory.address | typeof creators.address }, keys: readonly TokenKey[]): SQL | undefined {
+  const byChain = new Map<number, string[]>();
+  for (const k of keys) byChain.set(k.chainId, [...(byChain.get(k.chainId) ?? []), k.address]);
+  return or(...[...byChain].map(([chainId, addresses]) => and(eq(table.chainId, chainId), inArray(table.address, addresses))));
+}
+
+export const tokenKey = (k: TokenKey) => `${k.chainId}:${k.address}`;
 
 /** Creation data fills gaps but never overwrites what an earlier sighting recorded. */
 const keepFirst = (column: string) => sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
@@ -115,14 +180,61 @@ export function createTokenRepository(db: Database) {
     },
 
     async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
-      const where = query.chainId === undefined ? undefined : eq(tokens.chainId, query.chainId);
+      const where = listConditions(query);
+      const sort = query.sort ?? { field: 'detected_at', direction: 'desc' };
+      const column = SORT_COLUMNS[sort.field];
+      // Nulls (not yet scored, no liquidity) last in both directions; the address breaks ties.
+      const primary = sort.direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
+      const tiebreak = sort.direction === 'desc' ? [desc(tokens.detectedAt), desc(tokens.address)] : [asc(tokens.detectedAt), asc(tokens.address)];
       const [items, [totalRow]] = await Promise.all([
         db.select().from(tokens).where(where)
-          .orderBy(desc(tokens.detectedAt), desc(tokens.address))
+          .orderBy(primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak))
           .limit(query.limit).offset((query.page - 1) * query.limit),
         db.select({ n: count() }).from(tokens).where(where),
       ]);
       return { items, total: totalRow?.n ?? 0 };
+    },
+
+    async getMany(keys: readonly TokenKey[]): Promise<TokenRow[]> {
+      if (keys.length === 0) return [];
+      return db.select().from(tokens).where(keysCondition(tokens, keys));
+    },
+
+    /** The newest analysis row of each token. */
+    async latestAnalyses(keys: readonly TokenKey[]): Promise<Map<string, AnalysisRow>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.selectDistinctOn([analyses.chainId, analyses.address]).from(analyses)
+        .where(keysCondition(analyses, keys))
+        .orderBy(analyses.chainId, analyses.address, desc(analyses.createdAt), desc(analyses.id));
+      return new Map(rows.map((r) => [tokenKey(r), r]));
+    },
+
+    /** At most `limit` snapshots per token, most recent first. */
+    async histories(keys: readonly TokenKey[], limit: number): Promise<Map<string, HistoryRow[]>> {
+      const result = new Map<string, HistoryRow[]>(keys.map((k) => [tokenKey(k), []]));
+      if (keys.length === 0) return result;
+      const ranked = db.select({
+        ...getTableColumns(tokenHistory),
+        rank: sql<number>`row_number() over (partition by ${tokenHistory.chainId}, ${tokenHistory.address} order by ${tokenHistory.bucketAt} desc)`.as('rank'),
+      }).from(tokenHistory).where(keysCondition(tokenHistory, keys)).as('ranked');
+      const rows = await db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(ranked.chainId, ranked.address, desc(ranked.bucketAt));
+      for (const { rank: _rank, ...row } of rows) result.get(tokenKey(row))?.push(row);
+      return result;
+    },
+
+    async creatorsOf(keys: readonly TokenKey[]): Promise<Map<string, CreatorRow>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.select().from(creators).where(keysCondition(creators, keys));
+      return new Map(rows.map((r) => [tokenKey(r), r]));
+    },
+
+    /** A token submitted by a user (refresh or analyze of an unknown contract): no creation data. */
+    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string }) {
+      return this.upsertDetected({
+        ...token,
+        creationTxHash: null, creator: null, creatorIsContract: null, txOrigin: null, creationBlockNumber: null,
+        creationBlockHash: null, creationTimestamp: null, creationGasUsed: null, detectionSource: 'submitted',
+      });
     },
 
     async countByChain(chainId: number): Promise<number> {

@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * A Redis cache of hot tokens' complete objects, for the PRO detail and bulk operations.
+ *
+ * Invalidation by version: every writer of a token's data (the pipeline stages, the refresh
+ * scheduler, the API when it records a submitted token) calls `bump`, which increments the
+ * token's version key. A cached entry carries the version it was built from, and counts only
+ * while that is still the current version. Reading the version before querying Postgres closes
+ * the race in which a reader would store data older than a concurrent write. Entries also expire
+ * after a short TTL: a writer that forgot to bump is stale for at most that long, and cold tokens
+ * leave the cache on their own.
+ */
+
+export const TOKEN_CACHE_TTL_SECONDS = 60;
+const VERSION_TTL_SECONDS = 86_400;
+
+export interface CacheKey {
+  chainId: number;
+  address: string;
+}
+
+export interface TokenCache<T> {
+  /** Cached values (hits) and the versions to store misses under. */
+  get(keys: readonly CacheKey[]): Promise<{ hits: Map<string, T>; versions: Map<string, string> }>;
+  set(entries: { key: CacheKey; version: string; value: T }[]): Promise<void>;
+}
+
+const id = (k: CacheKey) => `${k.chainId}:${k.address}`;
+
+export function tokenVersionKey(prefix: string, k: CacheKey): string {
+  return `${prefix}:tokver:${id(k)}`;
+}
+
+/** Called by every writer after it changed a token's data. */
+export async function bumpTokenVersion(redis: Redis, prefix: string, k: CacheKey): Promise<void> {
+  await redis.multi().incr(tokenVersionKey(prefix, k)).expire(tokenVersionKey(prefix, k), VERSION_TTL_SECONDS).exec();
+}
+
+export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T> {
+  const dataKey = (k: CacheKey) => `${prefix}:tokcache:${id(k)}`;
+  return {
+    async get(keys) {
+      const hits = new Map<string, T>();
+      const versions = new Map<string, string>();
+      if (keys.length === 0) return { hits, versions };
+      const replies = await redis.mget(...keys.flatMap((k) => [tokenVersionKey(prefix, k), dataKey(k)]));
+      keys.forEach((k, i) => {
+        const version = replies[i * 2] ?? '0';
+        const raw = replies[i * 2 + 1];
+        versions.set(id(k), version);
+        if (!raw) return;
+        const entry = JSON.parse(raw) as { v: string; d: T };
+        if (entry.v === version) hits.set(id(k), entry.d);
+      });
+      return { hits, versions };
+    },
+    async set(entries) {
+      if (entries.length === 0) return;
+      const pipeline = redis.pipeline();
+      for (const e of entries) pipeline.set(dataKey(e.key), JSON.stringify({ v: e.version, d: e.value }), 'EX', TOKEN_CACHE_TTL_SECONDS);
+      await pipeline.exec();
+    },
+  };
+}
