@@ -1,18 +1,25 @@
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../src/config/chains.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
+import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { createApp } from '../api/app.ts';
+import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
+import { createAccountsProcessor } from '../workers/accounts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/catalog.ts';
+import { createSubmitter } from '../workers/submit.ts';
 import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
 import { createProducer } from '../workers/queues.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
@@ -36,6 +43,8 @@ export interface ServiceOptions {
   port: number;
   host: string;
   logger: Logger;
+  /** HS256 secret of the API's JWTs (scripts/jwt-secret.ts); an ephemeral one when absent. */
+  jwtSecret?: string;
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
@@ -57,6 +66,11 @@ export function createChainRuntimes(chains: ChainConfig[], logger: Logger): Map<
   }));
 }
 
+function ephemeralSecret(logger: Logger): string {
+  logger.warn('no JWT secret given: using an ephemeral one (sessions end with this process)');
+  return randomBytes(48).toString('hex');
+}
+
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { logger, roles } = options;
   const keys = keySpace(options.redisPrefix);
@@ -66,9 +80,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const workerConnection = roles.has('worker') ? createRedis(options.redisUrl, 'worker') : undefined;
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(db);
+  const accounts = createAccountRepository(db);
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
   const chains = createChainRuntimes(options.chains, logger);
+  const tokenChanged = (chainId: number, address: string) => bumpTokenVersion(general, keys.prefix, { chainId, address });
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
@@ -78,7 +94,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       logger,
       processors: {
         detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
-        bytecode: createBytecodeProcessor({ chains, tokens, logger }),
+        bytecode: createBytecodeProcessor({ chains, tokens, logger, onChanged: tokenChanged }),
+        accounts: createAccountsProcessor({ accounts, logger }),
       },
     });
   }
@@ -97,11 +114,21 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let broadcaster: Broadcaster | undefined;
   let tailRedis: ReturnType<typeof createRedis> | undefined;
   let port: number | undefined;
+  let usage: UsageCounter | undefined;
   if (roles.has('api')) {
+    usage = createUsageCounter({ redis: general, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
+    usage.start();
     const app = createApp({
       tokens,
+      accounts,
+      creators: createCreatorRepository(db),
       knownChainIds: options.knownChainIds,
       logger,
+      redis: general,
+      redisPrefix: keys.prefix,
+      jwt: { secret: options.jwtSecret ?? ephemeralSecret(logger) },
+      usage,
+      submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await general.ping()) },
@@ -118,7 +145,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : options.port;
   }
-  if (roles.has('scheduler')) logger.debug('scheduler role: no scheduled jobs in this version');
+  if (roles.has('scheduler')) {
+    // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
+    await producer.queue('accounts').upsertJobScheduler(ACCOUNTS_SCHEDULER.id, { every: ACCOUNTS_SCHEDULER.everyMs }, {
+      name: 'accounts',
+      data: ACCOUNTS_SCHEDULER.data,
+      opts: jobCatalog.accounts.options,
+    });
+    logger.info({ scheduler: ACCOUNTS_SCHEDULER.id, every_ms: ACCOUNTS_SCHEDULER.everyMs }, 'account maintenance scheduled');
+  }
 
   const displayHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
@@ -131,6 +166,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await Promise.all(scanners.map((s) => s.stop()));
       await pool?.close(options.workerDrainDeadlineMs);
       await broadcaster?.close();
+      await usage?.stop();
       if (server) {
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

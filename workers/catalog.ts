@@ -61,7 +61,20 @@ export const jobCatalog = {
   simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },
   risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
   dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
+  /**
+   * Account maintenance (DESIGN §7): downgrades and purges. Run by a BullMQ job scheduler that the
+   * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
+   */
+  accounts: {
+    schema: z.object({ task: z.literal('maintenance') }),
+    options: retrying(5, 10 * SECOND),
+    concurrency: 1,
+    jobId: (d: { task: string }) => `accounts-${d.task}`,
+  },
 } as const;
+
+/** The scheduler role keeps one job scheduler per entry (upsertJobScheduler: idempotent across restarts and instances). */
+export const ACCOUNTS_SCHEDULER = { id: 'accounts-maintenance', everyMs: 15 * 60 * SECOND, data: { task: 'maintenance' as const } };
 
 export type QueueName = keyof typeof jobCatalog;
 export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;

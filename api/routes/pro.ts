@@ -24,6 +24,24 @@ const ALWAYS_LISTED = ['contract_address', 'chain_id'];
 const includeFlag = (fallback: boolean) => z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true').optional()
   .transform((v) => v ?? fallback).describe(`default ${fallback}`);
 
+/** Complete objects (history up to DETAIL_HISTORY_LIMIT) straight from Postgres. */
+export async function assembleComplete(tokens: TokenRepository, keys: readonly TokenKey[]): Promise<CompleteToken[]> {
+  const rows = await tokens.getMany(keys);
+  if (rows.length === 0) return [];
+  const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
+  const creatorKeys = rows.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
+  const [analyses, creators, histories] = await Promise.all([
+    tokens.latestAnalyses(present),
+    tokens.creatorsOf(creatorKeys),
+    tokens.histories(present, DETAIL_HISTORY_LIMIT),
+  ]);
+  return rows.map((row) => {
+    const key = tokenKey({ chainId: row.chainId, address: row.address });
+    const creator = row.creator ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator })) : undefined;
+    return toComplete(row, analyses.get(key), creator, histories.get(key) ?? []);
+  });
+}
+
 export interface ProRouterDeps {
   tokens: TokenRepository;
   knownChainIds: ReadonlySet<number>;
@@ -69,19 +87,10 @@ export function proRouter(deps: ProRouterDeps): Router {
     const misses = keys.filter((k) => !hits.has(tokenKey(k)));
     const found = new Map(hits);
     if (misses.length > 0) {
-      const rows = await tokens.getMany(misses);
-      const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
-      const creatorKeys = rows.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
-      const [analyses, creators, histories] = await Promise.all([
-        tokens.latestAnalyses(present),
-        tokens.creatorsOf(creatorKeys),
-        tokens.histories(present, DETAIL_HISTORY_LIMIT),
-      ]);
-      const fresh = rows.map((row) => {
-        const key = tokenKey({ chainId: row.chainId, address: row.address });
-        const value = toComplete(row, analyses.get(key), row.creator ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator })) : undefined, histories.get(key) ?? []);
+      const fresh = (await assembleComplete(tokens, misses)).map((value) => {
+        const key = tokenKey({ chainId: value.chain_id, address: value.contract_address });
         found.set(key, value);
-        return { key: { chainId: row.chainId, address: row.address }, version: versions.get(key) ?? '0', value };
+        return { key: { chainId: value.chain_id, address: value.contract_address }, version: versions.get(key) ?? '0', value };
       });
       await cache.set(fresh);
     }
