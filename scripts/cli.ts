@@ -6,6 +6,8 @@ import { runMigrations } from '../db/client.ts';
 import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
 import { startDevChain, type DevChain } from './dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
+import { resolveJwtSecret } from './jwt-secret.ts';
+import { accountsCommand, analyzeCommand, keysCommand } from './operator.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -14,6 +16,15 @@ const USAGE = `Usage: token-monitor <command> [options]
 Commands:
   start [--role all|api|worker|scanner|scheduler]   run the service (default role: all)
   migrate                                           apply pending database migrations
+  users create --email E --password P --plan free|basic|pro [--trial-days N]
+                                                    create an account (a trial when --trial-days is given)
+  users set-plan --email E --plan free|basic|pro [--trial-days N]
+                                                    change an account's plan
+  users payment-failed --email E                    record a failed payment (downgrade after 3 days)
+  keys set-limits --key K --per-minute N --per-hour N --per-day N
+                                                    change an API key's rate limits (full or masked key)
+  analyze --chain-id N --address A [--timeout-seconds S]
+                                                    run one contract through the pipeline now and print it
 `;
 // PGlite is one backend session: interleaved extended-protocol messages from several connections
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
@@ -78,6 +89,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
     cleanups.push(redis.stop);
     await runMigrations(database.url);
+    const jwt = roles.has('api') ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR) : undefined;
 
     let chains = config.chains;
     let devChain: DevChain | undefined;
@@ -101,6 +113,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       port: config.env.PORT,
       host: config.env.HOST,
       logger,
+      jwtSecret: jwt?.secret,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
     });
     cleanups.push(service.stop);
@@ -141,7 +154,8 @@ async function main() {
     return;
   }
   const config = loadConfig();
-  const logger = createLogger(config.env.LOG_LEVEL);
+  // Only `start` logs to stdout; the other commands print their result there.
+  const logger = createLogger(config.env.LOG_LEVEL, undefined, command !== 'start');
   switch (command) {
     case 'start': {
       const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } }, strict: true });
@@ -150,6 +164,15 @@ async function main() {
     }
     case 'migrate':
       await migrateCommand(config, logger);
+      return;
+    case 'users':
+      await accountsCommand(config, logger, rest, { output, fail });
+      return;
+    case 'keys':
+      await keysCommand(config, logger, rest, { output, fail });
+      return;
+    case 'analyze':
+      await analyzeCommand(config, logger, rest, { output, fail, poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX });
       return;
     default:
       fail(`Unknown command "${command}".\n\n${USAGE}`, 2);
