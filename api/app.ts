@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   const registry = createRegistry();
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
   const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
-  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock });
+  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
   const common = { knownChainIds: deps.knownChainIds, auth, registry };
 
   app.use(healthRouter(deps.readiness));
@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
     version: API_VERSION,
     description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
   }));
-  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry }));
+  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
   app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix) }));
   app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix }));
   app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));

@@ -1,6 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
-import type { AccountRepository, UserRow } from '../db/repositories/accounts.ts';
+import type { AccountRepository, KeyPrincipal, UserRow } from '../db/repositories/accounts.ts';
+import { authGenerationKey } from '../infra/auth-generation.ts';
 import { API_KEY_PATTERN, sha256Hex } from '../src/accounts/credentials.ts';
 import { effectivePlan, planAllows, type Plan, type PlanFeatures } from '../src/plans.ts';
 import { HttpError, MESSAGES } from './errors.ts';
@@ -21,6 +23,9 @@ export const JWT_TTL_SECONDS = 24 * 3_600;
 /** Limits for people behind a JWT (the web app); API keys carry their own (DESIGN §4 defaults). */
 export const JWT_LIMITS: Limits = { perMinute: 60, perHour: 1_000, perDay: 10_000 };
 const MAX_CREDENTIAL_LENGTH = 4_096;
+/** Looked-up keys and users are reused while the auth generation is unchanged, at most this long. */
+const PRINCIPAL_CACHE_TTL_MS = 30_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
 
 export interface JwtConfig {
   secret: string;
@@ -69,6 +74,28 @@ export interface AuthDeps {
   rateLimiter: RateLimiter;
   usage: UsageCounter;
   clock: Clock;
+  redis: Redis;
+  redisPrefix: string;
+}
+
+/**
+ * A per-process memo of database lookups, valid for one auth generation (infra/auth-generation.ts)
+ * and a short TTL. Time-dependent state (an ending trial, an expiring key) is still evaluated on
+ * every request against the clock, from the cached rows.
+ */
+function createPrincipalCache(redis: Redis, prefix: string) {
+  const entries = new Map<string, { generation: string; at: number; value: unknown }>();
+  const generationKey = authGenerationKey(prefix);
+  return async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const generation = (await redis.get(generationKey)) ?? '0';
+    const hit = entries.get(key);
+    const now = Date.now();
+    if (hit && hit.generation === generation && now - hit.at < PRINCIPAL_CACHE_TTL_MS) return hit.value as T;
+    const value = await load();
+    if (entries.size >= PRINCIPAL_CACHE_MAX) entries.clear();
+    entries.set(key, { generation, at: now, value });
+    return value;
+  };
 }
 
 const unauthorized = () => new HttpError(401, MESSAGES.unauthorized, { 'WWW-Authenticate': 'Bearer' });
@@ -82,10 +109,13 @@ function bearer(req: Request): string | undefined {
 }
 
 export function createAuth(deps: AuthDeps) {
+  const cached = createPrincipalCache(deps.redis, deps.redisPrefix);
+
   async function byApiKey(key: string, now: Date): Promise<{ principal: Principal; limits: Limits }> {
     if (!API_KEY_PATTERN.test(key)) throw unauthorized();
     // Looked up by SHA-256 of the presented key: timing reveals nothing about stored keys.
-    const found = await deps.accounts.principalByKeyHash(sha256Hex(key));
+    const hash = sha256Hex(key);
+    const found = await cached<KeyPrincipal | undefined>(`key:${hash}`, () => deps.accounts.principalByKeyHash(hash));
     if (!found || found.key.status !== 'active') throw unauthorized();
     if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw unauthorized();
     const plan = effectivePlan(found.user, now);
@@ -99,7 +129,7 @@ export function createAuth(deps: AuthDeps) {
   async function byJwt(token: string, now: Date): Promise<{ principal: Principal; limits: Limits }> {
     const userId = verifyToken(token, deps.jwt, now);
     if (userId === undefined) throw unauthorized();
-    const user = await deps.accounts.userById(userId);
+    const user = await cached<UserRow | undefined>(`user:${userId}`, () => deps.accounts.userById(userId));
     if (!user) throw unauthorized();
     return { principal: { kind: 'jwt', user, plan: effectivePlan(user, now) }, limits: JWT_LIMITS };
   }

@@ -10,6 +10,7 @@ import { analyses, apiKeys, tokenHistory, tokens as tokensTable, users, watchlis
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { hashPassword, sha256Hex } from '../src/accounts/credentials.ts';
 import { DAY_MS, type Plan } from '../src/plans.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
@@ -91,6 +92,9 @@ async function makeUser(plan: Plan, extra: { trialEndsAt?: Date; paymentFailedAt
   return { user, email, password, jwt: signToken(user, { secret: TEST_JWT_SECRET }, clock()).token };
 }
 
+/** Tests change accounts through the repository, as an operator command does; it announces the change too. */
+const authChanged = () => bumpAuthGeneration(redisA, testRedis.prefix);
+
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
 
 let clientSerial = 0;
@@ -131,7 +135,10 @@ function expectShape<T extends z.ZodType>(schema: T, result: JsonResult, status 
 async function generateKey(base: string, user: TestUser, limits?: typeof HIGH_LIMITS): Promise<string> {
   const result = await call(base, 'POST', '/api/auth/generate-api-key', { headers: bearer(user.jwt), body: {} });
   const key = expectShape(S.apiKeyCreated, result, 201).api_key;
-  if (limits) await accounts.setKeyLimits({ keyHash: sha256Hex(key) }, limits);
+  if (limits) {
+    await accounts.setKeyLimits({ keyHash: sha256Hex(key) }, limits);
+    await authChanged();
+  }
   return key;
 }
 
@@ -365,17 +372,22 @@ describe('API keys: generate, list, revoke', () => {
     const user = await makeUser('PRO');
     const key = await generateKey(A, user);
     await accounts.setPlan(user.email, 'BASIC', { now: new Date() });
+    await authChanged();
     expectError(await call(A, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } }), 401, MSG.unauthorized);
     await accounts.setPlan(user.email, 'PRO', { now: new Date() });
+    await authChanged();
     expect((await call(A, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } })).status).toBe(200);
     // The trial ends: FREE at once, before the scheduled job runs.
     await accounts.setPlan(user.email, 'PRO', { now: new Date(), trialEndsAt: new Date(Date.now() + 60_000) });
+    await authChanged();
     expect((await call(A, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } })).status).toBe(200);
     clockOverride = new Date(Date.now() + 120_000);
     expectError(await call(A, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } }), 401, MSG.unauthorized);
     clockOverride = undefined;
     await accounts.setPlan(user.email, 'PRO', { now: new Date() });
+    await authChanged();
     await accounts.recordPaymentFailed(user.email, new Date());
+    await authChanged();
     clockOverride = new Date(Date.now() + 2 * DAY_MS);
     expect((await call(A, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } })).status).toBe(200);
     clockOverride = new Date(Date.now() + 3 * DAY_MS + 60_000);
@@ -388,7 +400,8 @@ describe('API keys: generate, list, revoke', () => {
     for (let i = 0; i < 4; i++) expect((await call(i % 2 ? A : B, 'GET', '/api/pro/tokens?limit=1', { headers: { 'x-api-key': key } })).status).toBe(200);
     // A rejected credential is not usage; a 404 with a valid key is.
     expect((await call(A, 'GET', `/api/pro/tokens/${addr(0xdead)}?chain_id=1`, { headers: { 'x-api-key': key } })).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 100));
+    // Each instance adds its counts to Redis within a second (the answering one at once).
+    await new Promise((r) => setTimeout(r, 1_200));
     const stats = expectShape(S.apiKeyList, await call(A, 'GET', '/api/auth/api-keys', { headers: bearer(user.jwt) })).api_keys[0]!;
     expect(stats.usage_stats).toMatchObject({ requests_today: 5, requests_this_month: 5, total_requests: 5 });
     expect(Date.now() - Date.parse(stats.last_used!)).toBeLessThan(10_000);
@@ -555,6 +568,7 @@ describe('rate limits', () => {
     const user = await makeUser('PRO');
     const key = await generateKey(A, user);
     await accounts.setKeyLimits({ keyHash: sha256Hex(key) }, { requestsPerMinute: 1_000, requestsPerHour: 1_000, requestsPerDay: 3 });
+    await authChanged();
     clockOverride = new Date('2031-06-30T23:59:58.000Z');
     const headers = { 'x-api-key': key };
     for (let i = 0; i < 3; i++) {
@@ -573,7 +587,8 @@ describe('rate limits', () => {
     const next = await call(B, 'GET', '/api/pro/tokens?limit=1', { headers });
     expect(next.status).toBe(200);
     expect(next.headers.get('x-ratelimit-remaining')).toBe('2');
-    // requests_today follows the same UTC date.
+    // requests_today follows the same UTC date (B's count reaches Redis within a second).
+    await new Promise((r) => setTimeout(r, 1_200));
     const list = expectShape(S.apiKeyList, await call(A, 'GET', '/api/auth/api-keys', { headers: bearer(signToken(user.user, { secret: TEST_JWT_SECRET }, clock()).token) }));
     expect(list.api_keys[0]!.usage_stats.requests_today).toBe(1);
   });

@@ -4,13 +4,15 @@ import type { AccountRepository } from '../db/repositories/accounts.ts';
 import { utcDate, type Clock } from './rate-limit.ts';
 
 /**
- * Usage per API key, counted cheaply: each request adds one pipelined batch of Redis increments
- * (not awaited on the request path); a flusher moves the running total and last-used time into
- * Postgres every few seconds. requests_today / requests_this_month are Redis counters keyed by
- * the UTC date and month, expiring on their own. A pending delta is taken atomically (Lua), so
- * several API processes flushing at once never count a request twice.
+ * Usage per API key, counted cheaply in three tiers: a request increments an in-process counter
+ * (no I/O on the request path); every second each process adds its counts to Redis in one
+ * pipeline (requests_today / requests_this_month are Redis counters keyed by the UTC date and
+ * month, expiring on their own); every few seconds the running total and last-used time move
+ * into Postgres. A pending delta is taken atomically (Lua), so several API processes flushing at
+ * once never count a request twice. A crashed process loses at most its last second of counts.
  */
 
+const LOCAL_FLUSH_INTERVAL_MS = 1_000;
 const FLUSH_INTERVAL_MS = 5_000;
 const FLUSH_BATCH = 500;
 const DAY_TTL_SECONDS = 3 * 86_400;
@@ -47,7 +49,30 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
   const dayKey = (id: number, now: Date) => `${prefix}:usage:${id}:d:${utcDate(now)}`;
   const monthKey = (id: number, now: Date) => `${prefix}:usage:${id}:m:${utcDate(now).slice(0, 7)}`;
   let timer: NodeJS.Timeout | undefined;
+  let localTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<number> | undefined;
+  /** keyId → requests since the last push, per UTC day (a push may straddle midnight). */
+  let local = new Map<string, { keyId: number; day: Date; count: number; last: number }>();
+
+  /** Adds the in-process counts to Redis in one pipeline. */
+  async function pushLocal(): Promise<void> {
+    if (local.size === 0) return;
+    const batch = local;
+    local = new Map();
+    const pipeline = redis.pipeline();
+    for (const { keyId, day, count, last } of batch.values()) {
+      pipeline.incrby(dayKey(keyId, day), count).expire(dayKey(keyId, day), DAY_TTL_SECONDS)
+        .incrby(monthKey(keyId, day), count).expire(monthKey(keyId, day), MONTH_TTL_SECONDS)
+        .hincrby(hashKey(keyId), 'pending', count)
+        .hset(hashKey(keyId), 'last', String(last))
+        .sadd(dirtyKey, String(keyId));
+    }
+    try {
+      await pipeline.exec();
+    } catch (error) {
+      options.logger.warn({ err: (error as Error).message }, 'usage not recorded');
+    }
+  }
 
   async function flushOnce(): Promise<number> {
     let moved = 0;
@@ -72,17 +97,26 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
   return {
     record(keyId) {
       const now = clock();
-      redis.multi()
-        .incr(dayKey(keyId, now)).expire(dayKey(keyId, now), DAY_TTL_SECONDS)
-        .incr(monthKey(keyId, now)).expire(monthKey(keyId, now), MONTH_TTL_SECONDS)
-        .hincrby(hashKey(keyId), 'pending', 1)
-        .hset(hashKey(keyId), 'last', String(now.getTime()))
-        .sadd(dirtyKey, String(keyId))
-        .exec()
-        .catch((error: Error) => options.logger.warn({ err: error.message }, 'usage not recorded'));
+      const id = `${keyId}:${utcDate(now)}`;
+      const entry = local.get(id);
+      if (entry) {
+        entry.count += 1;
+        entry.last = Math.max(entry.last, now.getTime());
+      } else {
+        local.set(id, { keyId, day: now, count: 1, last: now.getTime() });
+      }
+      if (!localTimer) {
+        localTimer = setTimeout(() => {
+          localTimer = undefined;
+          void pushLocal();
+        }, LOCAL_FLUSH_INTERVAL_MS);
+        localTimer.unref();
+      }
     },
 
     async read(keyIds) {
+      // This process's own counts first; other processes' arrive within a second.
+      await pushLocal();
       const now = clock();
       const result = new Map<number, KeyUsage>();
       if (keyIds.length === 0) return result;
@@ -98,6 +132,7 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
     },
 
     async flush() {
+      await pushLocal();
       // One flush at a time per process; concurrent processes are safe thanks to TAKE_PENDING.
       flushing ??= flushOnce().finally(() => {
         flushing = undefined;
@@ -114,7 +149,9 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
 
     async stop() {
       if (timer) clearInterval(timer);
+      if (localTimer) clearTimeout(localTimer);
       timer = undefined;
+      localTimer = undefined;
       await this.flush().catch(() => 0);
     },
   };

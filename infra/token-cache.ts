@@ -14,6 +14,8 @@ import type { Redis } from 'ioredis';
 
 export const TOKEN_CACHE_TTL_SECONDS = 60;
 const VERSION_TTL_SECONDS = 86_400;
+/** Entries also kept parsed in the process (checked against the Redis version on every read). */
+const LOCAL_MAX_ENTRIES = 5_000;
 
 export interface CacheKey {
   chainId: number;
@@ -39,26 +41,46 @@ export async function bumpTokenVersion(redis: Redis, prefix: string, k: CacheKey
 
 export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T> {
   const dataKey = (k: CacheKey) => `${prefix}:tokcache:${id(k)}`;
+  const local = new Map<string, { v: string; d: T; at: number }>();
+  const remember = (key: string, v: string, d: T) => {
+    if (local.size >= LOCAL_MAX_ENTRIES) local.clear();
+    local.set(key, { v, d, at: Date.now() });
+  };
   return {
     async get(keys) {
       const hits = new Map<string, T>();
       const versions = new Map<string, string>();
       if (keys.length === 0) return { hits, versions };
-      const replies = await redis.mget(...keys.flatMap((k) => [tokenVersionKey(prefix, k), dataKey(k)]));
+      // One round trip for the versions; the data only for what this process does not hold.
+      const current = await redis.mget(...keys.map((k) => tokenVersionKey(prefix, k)));
+      const remote: CacheKey[] = [];
       keys.forEach((k, i) => {
-        const version = replies[i * 2] ?? '0';
-        const raw = replies[i * 2 + 1];
+        const version = current[i] ?? '0';
         versions.set(id(k), version);
-        if (!raw) return;
-        const entry = JSON.parse(raw) as { v: string; d: T };
-        if (entry.v === version) hits.set(id(k), entry.d);
+        const held = local.get(id(k));
+        if (held && held.v === version && Date.now() - held.at < TOKEN_CACHE_TTL_SECONDS * 1000) hits.set(id(k), held.d);
+        else remote.push(k);
       });
+      if (remote.length > 0) {
+        const replies = await redis.mget(...remote.map(dataKey));
+        remote.forEach((k, i) => {
+          const raw = replies[i];
+          if (!raw) return;
+          const entry = JSON.parse(raw) as { v: string; d: T };
+          if (entry.v !== versions.get(id(k))) return;
+          hits.set(id(k), entry.d);
+          remember(id(k), entry.v, entry.d);
+        });
+      }
       return { hits, versions };
     },
     async set(entries) {
       if (entries.length === 0) return;
       const pipeline = redis.pipeline();
-      for (const e of entries) pipeline.set(dataKey(e.key), JSON.stringify({ v: e.version, d: e.value }), 'EX', TOKEN_CACHE_TTL_SECONDS);
+      for (const e of entries) {
+        pipeline.set(dataKey(e.key), JSON.stringify({ v: e.version, d: e.value }), 'EX', TOKEN_CACHE_TTL_SECONDS);
+        remember(id(e.key), e.version, e.value);
+      }
       await pipeline.exec();
     },
   };

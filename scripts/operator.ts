@@ -13,7 +13,8 @@ import { assembleComplete } from '../api/routes/pro.ts';
 import { shapeComplete } from '../api/token-view.ts';
 import { createProducer } from '../workers/queues.ts';
 import { createSubmitter } from '../workers/submit.ts';
-import { resolveDatabase, resolveRedis } from './dev/stack.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
+import { redisAnswers, resolveDatabase, resolveRedis } from './dev/stack.ts';
 import { createChainRuntimes, startService } from './service.ts';
 
 /**
@@ -56,6 +57,23 @@ function describeUser(user: UserRow, now: Date) {
     payment_failed_at: user.paymentFailedAt?.toISOString() ?? null,
     downgraded_at: user.downgradedAt?.toISOString() ?? null,
   };
+}
+
+const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * After a plan or key change: API instances drop their memo of principals at once. Without a
+ * reachable Redis (a stopped embedded default) there is nothing running to tell.
+ */
+async function announceAuthChange(config: AppConfig): Promise<void> {
+  const url = config.env.REDIS_URL ?? ((await redisAnswers(LOCAL_REDIS_URL)) ? LOCAL_REDIS_URL : undefined);
+  if (!url) return;
+  const redis = createRedis(url, 'general');
+  try {
+    await bumpAuthGeneration(redis, keySpace(config.env.REDIS_PREFIX).prefix);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function withDatabase<T>(config: AppConfig, logger: Logger, run: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> {
@@ -104,6 +122,7 @@ export async function accountsCommand(config: AppConfig, logger: Logger, args: s
       { email: values.email, plan: values.plan, trial_days: values['trial-days'] }, io);
       const user = await withDatabase(config, logger, async ({ db }) => createAccountRepository(db).setPlan(input.email, input.plan, { trialEndsAt: trialEnd(input.trial_days), now }));
       if (!user) io.fail(`users set-plan: no user ${input.email}`);
+      await announceAuthChange(config);
       io.output({ status: 'updated', user: describeUser(user, now) }, `${user.email} is now on ${user.plan}.`);
       return;
     }
@@ -111,6 +130,7 @@ export async function accountsCommand(config: AppConfig, logger: Logger, args: s
       const input = parse(z.object({ email }), { email: values.email }, io);
       const user = await withDatabase(config, logger, async ({ db }) => createAccountRepository(db).recordPaymentFailed(input.email, now));
       if (!user) io.fail(`users payment-failed: no user ${input.email}`);
+      await announceAuthChange(config);
       const downgradeAt = new Date(user.paymentFailedAt!.getTime() + 3 * DAY_MS);
       io.output({ status: 'recorded', user: describeUser(user, now), downgrade_at: downgradeAt.toISOString() },
         `Failed payment recorded for ${user.email}; downgrade to FREE at ${downgradeAt.toISOString()} unless the plan is set again.`);
@@ -142,6 +162,7 @@ export async function keysCommand(config: AppConfig, logger: Logger, args: strin
   if (rows.length === 0) io.fail('keys set-limits: no such key');
   if (rows.length > 1) io.fail('keys set-limits: the masked form names several active keys; give the full key');
   const row = rows[0]!;
+  await announceAuthChange(config);
   const limits = { requests_per_minute: row.requestsPerMinute, requests_per_hour: row.requestsPerHour, requests_per_day: row.requestsPerDay };
   io.output({ status: 'updated', api_key: row.maskedKey, rate_limit: limits },
     `${row.maskedKey}: ${limits.requests_per_minute}/minute, ${limits.requests_per_hour}/hour, ${limits.requests_per_day}/day.`);

@@ -13,6 +13,7 @@ import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createApp } from '../api/app.ts';
 import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
@@ -95,7 +96,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       processors: {
         detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
         bytecode: createBytecodeProcessor({ chains, tokens, logger, onChanged: tokenChanged }),
-        accounts: createAccountsProcessor({ accounts, logger }),
+        accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(general, keys.prefix) }),
       },
     });
   }
@@ -115,8 +116,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let tailRedis: ReturnType<typeof createRedis> | undefined;
   let port: number | undefined;
   let usage: UsageCounter | undefined;
+  let apiRedis: ReturnType<typeof createRedis> | undefined;
   if (roles.has('api')) {
-    usage = createUsageCounter({ redis: general, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
+    // Auto-pipelining: the rate-limit windows, the auth generation and the cache version of many
+    // concurrent requests share one write to Redis.
+    apiRedis = createRedis(options.redisUrl, 'general', { enableAutoPipelining: true });
+    usage = createUsageCounter({ redis: apiRedis, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
     usage.start();
     const app = createApp({
       tokens,
@@ -124,7 +129,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       creators: createCreatorRepository(db),
       knownChainIds: options.knownChainIds,
       logger,
-      redis: general,
+      redis: apiRedis,
       redisPrefix: keys.prefix,
       jwt: { secret: options.jwtSecret ?? ephemeralSecret(logger) },
       usage,
@@ -172,7 +177,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis]) {
+      for (const connection of [general, producerConnection, workerConnection, tailRedis, apiRedis]) {
         connection?.disconnect();
       }
       await closeDb();

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { Redis } from 'ioredis';
 import type { AccountRepository, ApiKeyRow, UserRow } from '../../db/repositories/accounts.ts';
+import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import {
   API_KEY_PATTERN, MASKED_KEY_PATTERN, dummyPasswordHash, generateApiKey, hashPassword, sha256Hex, verifyPassword,
 } from '../../src/accounts/credentials.ts';
@@ -67,6 +69,8 @@ export interface AuthRouterDeps {
   usage: UsageCounter;
   clock: Clock;
   registry: Registry;
+  redis: Redis;
+  redisPrefix: string;
 }
 
 export function authRouter(deps: AuthRouterDeps): Router {
@@ -126,6 +130,8 @@ export function authRouter(deps: AuthRouterDeps): Router {
     const key = generateApiKey();
     const expiresAt = body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * DAY_MS) : null;
     const row = await accounts.generateKey(user.id, key, { name: body.name ?? DEFAULT_KEY_NAME, description: body.description ?? null, plan: 'PRO', now, expiresAt });
+    // The previous key is revoked: no instance may keep accepting it from its memo.
+    await bumpAuthGeneration(deps.redis, deps.redisPrefix);
     res.status(201).json({
       api_key: key.apiKey,
       api_secret: key.apiSecret,
@@ -180,6 +186,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
     const by = API_KEY_PATTERN.test(apiKey) ? { keyHash: sha256Hex(apiKey) } : { maskedKey: apiKey };
     const row = await accounts.revokeKey(user.id, by, clock());
     if (!row) throw new HttpError(404, MESSAGES.apiKeyNotFound);
+    await bumpAuthGeneration(deps.redis, deps.redisPrefix);
     res.json({ message: 'API key revoked', api_key: row.maskedKey, status: 'revoked' });
   });
 
