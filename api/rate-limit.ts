@@ -6,6 +6,12 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
  * hold across any number of API processes. The minute and hour windows are fixed windows that start
  * at a subject's first request (rate-limiter-flexible); the day window is keyed by the UTC date of
  * the injected clock, so it resets at midnight UTC whatever the time of the first request.
+ *
+ * Leases: a process takes points from Redis in chunks of 1% of the window's limit (at least 1) and
+ * spends them locally. Limits up to 100 per window are therefore enforced point by point, exactly
+ * as without leases; raised limits cost one Redis call per chunk instead of per request. A lease is
+ * only granted from the global count, so no window ever admits more than its limit; the price is
+ * that unused leased points of one process can make another refuse up to 1% early per process.
  */
 
 export interface Limits {
@@ -14,8 +20,10 @@ export interface Limits {
   perDay: number;
 }
 
+export type WindowName = 'minute' | 'hour' | 'day';
+
 export interface WindowState {
-  window: 'minute' | 'hour' | 'day';
+  window: WindowName;
   limit: number;
   remaining: number;
   /** When this window resets (epoch ms). */
@@ -30,8 +38,12 @@ export type Clock = () => Date;
 
 const MINUTE_SECONDS = 60;
 const HOUR_SECONDS = 3_600;
+const DAY_SECONDS = 86_400;
 /** The day key lives a little past midnight; a new date is a new key anyway. */
 const DAY_KEY_GRACE_SECONDS = 300;
+/** Share of a window's limit leased at once. */
+const LEASE_FRACTION = 0.01;
+const MAX_LEASES = 100_000;
 
 export function utcDate(now: Date): string {
   return now.toISOString().slice(0, 10);
@@ -45,11 +57,23 @@ export interface RateLimiter {
   consume(subject: string, limits: Limits): Promise<RateDecision>;
 }
 
+interface Lease {
+  limit: number;
+  /** Points taken from Redis and not spent yet. */
+  left: number;
+  /** The global count right after this lease was taken. */
+  consumedAtLease: number;
+  resetAt: number;
+}
+
+type Outcome = { ok: true; state: WindowState; lease: Lease; giveBack: () => Promise<void> } | { ok: false; state: WindowState };
+
 export function createRateLimiter(options: { redis: Redis; prefix: string; clock: Clock }): RateLimiter {
   // One limiter per (window, points): a key's limits can differ and change (keys set-limits);
   // the counters live under the window's prefix, so a change of limit keeps the count.
   const limiters = new Map<string, RateLimiterRedis>();
-  const limiter = (window: WindowState['window'], points: number) => {
+  const leases = new Map<string, Lease>();
+  const limiter = (window: WindowName, points: number) => {
     const id = `${window}:${points}`;
     let l = limiters.get(id);
     if (!l) {
@@ -57,12 +81,54 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
         storeClient: options.redis,
         keyPrefix: `${options.prefix}:rl:${window}`,
         points,
-        duration: window === 'minute' ? MINUTE_SECONDS : window === 'hour' ? HOUR_SECONDS : 86_400,
+        duration: window === 'minute' ? MINUTE_SECONDS : window === 'hour' ? HOUR_SECONDS : DAY_SECONDS,
       });
       limiters.set(id, l);
     }
     return l;
   };
+
+  /** One point from the local lease, or a new lease from Redis. */
+  async function take(window: WindowName, key: string, limit: number, nowMs: number, customDuration?: number): Promise<Outcome> {
+    const leaseKey = `${window}:${key}`;
+    const held = leases.get(leaseKey);
+    if (held && held.limit === limit && held.left > 0 && nowMs < held.resetAt) {
+      held.left -= 1;
+      return { ok: true, lease: held, giveBack: async () => void (held.left += 1), state: { window, limit, remaining: Math.max(0, limit - held.consumedAtLease + held.left), resetAt: held.resetAt } };
+    }
+    const chunk = Math.max(1, Math.floor(limit * LEASE_FRACTION));
+    const l = limiter(window, limit);
+    const opts = customDuration === undefined ? {} : { customDuration };
+    let res: RateLimiterRes;
+    let refused = false;
+    try {
+      res = await l.consume(key, chunk, opts);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      res = error;
+      refused = true;
+    }
+    const resetAt = customDuration === undefined ? nowMs + res.msBeforeNext : nextUtcMidnight(options.clock());
+    let granted = chunk;
+    if (refused) {
+      // Part of the chunk may still fit under the limit; give back the rest.
+      granted = Math.max(0, Math.min(chunk, limit - (res.consumedPoints - chunk)));
+      if (chunk - granted > 0) await l.reward(key, chunk - granted, opts);
+      if (granted === 0) return { ok: false, state: { window, limit, remaining: 0, resetAt } };
+    }
+    const consumedAtLease = res.consumedPoints - (chunk - granted);
+    const lease: Lease = { limit, left: granted - 1, consumedAtLease, resetAt };
+    if (leases.size >= MAX_LEASES) leases.clear();
+    leases.set(leaseKey, lease);
+    // A single point goes back to Redis at once (exact limits across processes); a larger lease keeps it.
+    const giveBack = granted === 1
+      ? async () => {
+        leases.delete(leaseKey);
+        await l.reward(key, 1, opts);
+      }
+      : async () => void (lease.left += 1);
+    return { ok: true, lease, giveBack, state: { window, limit, remaining: Math.max(0, limit - consumedAtLease + lease.left), resetAt } };
+  }
 
   return {
     async consume(subject, limits) {
@@ -70,31 +136,22 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
       const nowMs = now.getTime();
       const dayKey = `${subject}:${utcDate(now)}`;
       const dayDuration = Math.ceil((nextUtcMidnight(now) - nowMs) / 1000) + DAY_KEY_GRACE_SECONDS;
-      const windows = [
-        { window: 'minute' as const, limit: limits.perMinute, key: subject, run: (l: RateLimiterRedis) => l.consume(subject, 1) },
-        { window: 'hour' as const, limit: limits.perHour, key: subject, run: (l: RateLimiterRedis) => l.consume(subject, 1) },
-        { window: 'day' as const, limit: limits.perDay, key: dayKey, run: (l: RateLimiterRedis) => l.consume(dayKey, 1, { customDuration: dayDuration }) },
-      ];
-      const settled = await Promise.allSettled(windows.map((w) => w.run(limiter(w.window, w.limit))));
-      const states: (WindowState & { rejected: boolean })[] = settled.map((s, i) => {
-        const w = windows[i]!;
-        if (s.status === 'rejected' && !(s.reason instanceof RateLimiterRes)) throw s.reason;
-        const res = s.status === 'fulfilled' ? s.value : (s.reason as RateLimiterRes);
-        const resetAt = w.window === 'day' ? nextUtcMidnight(now) : nowMs + res.msBeforeNext;
-        return { window: w.window, limit: w.limit, remaining: res.remainingPoints, resetAt, rejected: s.status === 'rejected' };
-      });
-      const rejected = states.filter((s) => s.rejected);
-      if (rejected.length > 0) {
-        // A refused request does not use up the other windows' quota.
-        await Promise.all(states.map((s, i) => (s.rejected ? undefined : limiter(s.window, s.limit).reward(windows[i]!.key, 1, i === 2 ? { customDuration: dayDuration } : {}))));
-        const blocking = rejected.reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
-        const { rejected: _r, ...tightest } = blocking;
-        return { allowed: false, tightest: { ...tightest, remaining: 0 }, retryAfterSeconds: Math.max(1, Math.ceil((blocking.resetAt - nowMs) / 1000)) };
+      const outcomes = await Promise.all([
+        take('minute', subject, limits.perMinute, nowMs),
+        take('hour', subject, limits.perHour, nowMs),
+        take('day', dayKey, limits.perDay, nowMs, dayDuration),
+      ]);
+      const refused = outcomes.filter((o) => !o.ok);
+      if (refused.length > 0) {
+        // A refused request does not use up the other windows' quota: their point goes back to the lease.
+        await Promise.all(outcomes.map((o) => (o.ok ? o.giveBack() : undefined)));
+        const blocking = refused.reduce((a, b) => (b.state.resetAt > a.state.resetAt ? b : a)).state;
+        return { allowed: false, tightest: blocking, retryAfterSeconds: Math.max(1, Math.ceil((blocking.resetAt - nowMs) / 1000)) };
       }
       // The tightest window: fewest requests left; on a tie, the one that resets first.
+      const states = outcomes.map((o) => o.state);
       const tightest = states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt < a.resetAt) ? b : a));
-      const { rejected: _r, ...state } = tightest;
-      return { allowed: true, tightest: state };
+      return { allowed: true, tightest };
     },
   };
 }
