@@ -88,15 +88,30 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
     return l;
   };
 
+  /** In-flight lease requests: concurrent requests of one subject wait for one lease, not take one each. */
+  const inFlight = new Map<string, Promise<unknown>>();
+
   /** One point from the local lease, or a new lease from Redis. */
   async function take(window: WindowName, key: string, limit: number, nowMs: number, customDuration?: number): Promise<Outcome> {
     const leaseKey = `${window}:${key}`;
+    for (let waits = 0; inFlight.has(leaseKey) && waits < 3; waits++) await inFlight.get(leaseKey);
     const held = leases.get(leaseKey);
     if (held && held.limit === limit && held.left > 0 && nowMs < held.resetAt) {
       held.left -= 1;
       return { ok: true, lease: held, giveBack: async () => void (held.left += 1), state: { window, limit, remaining: Math.max(0, limit - held.consumedAtLease + held.left), resetAt: held.resetAt } };
     }
     const chunk = Math.max(1, Math.floor(limit * LEASE_FRACTION));
+    if (chunk === 1) return fetchLease(window, key, leaseKey, limit, chunk, nowMs, customDuration);
+    const fetching = fetchLease(window, key, leaseKey, limit, chunk, nowMs, customDuration);
+    inFlight.set(leaseKey, fetching.catch(() => undefined));
+    try {
+      return await fetching;
+    } finally {
+      inFlight.delete(leaseKey);
+    }
+  }
+
+  async function fetchLease(window: WindowName, key: string, leaseKey: string, limit: number, chunk: number, nowMs: number, customDuration?: number): Promise<Outcome> {
     const l = limiter(window, limit);
     const opts = customDuration === undefined ? {} : { customDuration };
     let res: RateLimiterRes;
