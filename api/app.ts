@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
-import { createTokenCache } from '../infra/token-cache.ts';
+import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -59,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
   const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
   const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
   const common = { knownChainIds: deps.knownChainIds, auth, registry };
+  const listCache = createListCache(deps.redis, deps.redisPrefix);
 
   app.use(healthRouter(deps.readiness));
   app.use(docsRouter(registry, {
@@ -67,8 +68,8 @@ export function createApp(deps: AppDeps): Express {
     description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
   }));
   app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
-  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix) }));
-  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix }));
+  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix), listCache }));
+  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
   app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
   app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
 

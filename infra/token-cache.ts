@@ -34,9 +34,37 @@ export function tokenVersionKey(prefix: string, k: CacheKey): string {
   return `${prefix}:tokver:${id(k)}`;
 }
 
-/** Called by every writer after it changed a token's data. */
+/** Moves whenever any token changes or appears: cached list pages are valid only under one value. */
+export function allTokensVersionKey(prefix: string): string {
+  return `${prefix}:tokver:all`;
+}
+
+/** Called by every writer after it changed a token's data (or recorded a new token). */
 export async function bumpTokenVersion(redis: Redis, prefix: string, k: CacheKey): Promise<void> {
-  await redis.multi().incr(tokenVersionKey(prefix, k)).expire(tokenVersionKey(prefix, k), VERSION_TTL_SECONDS).exec();
+  await redis.multi()
+    .incr(tokenVersionKey(prefix, k)).expire(tokenVersionKey(prefix, k), VERSION_TTL_SECONDS)
+    .incr(allTokensVersionKey(prefix))
+    .exec();
+}
+
+/**
+ * Serialized list pages held in the process, valid while the all-tokens version is unchanged:
+ * the first page of a feed is asked for far more often than tokens change.
+ */
+export function createListCache(redis: Redis, prefix: string, maxEntries = 1_000) {
+  const entries = new Map<string, { v: string; body: string }>();
+  const versionKey = allTokensVersionKey(prefix);
+  return {
+    async get(key: string): Promise<{ body?: string; version: string }> {
+      const version = (await redis.get(versionKey)) ?? '0';
+      const hit = entries.get(key);
+      return { body: hit && hit.v === version ? hit.body : undefined, version };
+    },
+    set(key: string, version: string, body: string) {
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, { v: version, body });
+    },
+  };
 }
 
 export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T> {

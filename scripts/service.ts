@@ -94,7 +94,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       prefix: keys.prefix,
       logger,
       processors: {
-        detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
+        detect: createDetectProcessor({ chains, tokens, producer, events, logger, onChanged: tokenChanged }),
         bytecode: createBytecodeProcessor({ chains, tokens, logger, onChanged: tokenChanged }),
         accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(general, keys.prefix) }),
       },

@@ -32,6 +32,8 @@ export interface DetectDeps {
   producer: Producer;
   events: EventPublisher;
   logger: Logger;
+  /** Called after a token was recorded: invalidates cached copies and list pages (infra/token-cache.ts). */
+  onChanged?: (chainId: number, address: string) => Promise<void>;
 }
 
 export type DetectResult =
@@ -120,6 +122,7 @@ export function createDetectProcessor(deps: DetectDeps) {
       creationGasUsed: d.gasUsed,
       detectionSource: d.source,
     });
+    await deps.onChanged?.(chainId, d.address);
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
       await deps.events.publish({ type: 'token.created', data: toSummary(row) });

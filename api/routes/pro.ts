@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { tokenKey, type TokenKey, type TokenRepository } from '../../db/repositories/tokens.ts';
-import type { TokenCache } from '../../infra/token-cache.ts';
+import type { TokenCache, createListCache } from '../../infra/token-cache.ts';
 import type { Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import type { Registry } from '../openapi.ts';
@@ -48,6 +48,7 @@ export interface ProRouterDeps {
   auth: Auth;
   registry: Registry;
   cache: TokenCache<CompleteToken>;
+  listCache: ReturnType<typeof createListCache>;
 }
 
 export function proRouter(deps: ProRouterDeps): Router {
@@ -82,7 +83,7 @@ export function proRouter(deps: ProRouterDeps): Router {
   });
 
   /** Complete objects (history up to DETAIL_HISTORY_LIMIT) from the cache, the misses from Postgres. */
-  async function loadComplete(keys: TokenKey[]): Promise<{ found: Map<string, CompleteToken>; hits: number }> {
+  async function loadComplete(keys: TokenKey[]): Promise<{ found: Map<string, CompleteToken>; hits: number; versions: Map<string, string> }> {
     const { hits, versions } = await cache.get(keys);
     const misses = keys.filter((k) => !hits.has(tokenKey(k)));
     const found = new Map(hits);
@@ -94,8 +95,12 @@ export function proRouter(deps: ProRouterDeps): Router {
       });
       await cache.set(fresh);
     }
-    return { found, hits: hits.size };
+    return { found, hits: hits.size, versions };
   }
+
+  /** Serialized detail answers of hot tokens, per include flags, valid for one token version. */
+  const serialized = new Map<string, { v: string; body: string }>();
+  const SERIALIZED_MAX = 5_000;
 
   deps.registry.add({
     method: 'get', path: '/api/pro/tokens/:address', tag: 'PRO', auth: 'pro', params: addressParams, query: detailQuery,
@@ -113,11 +118,19 @@ export function proRouter(deps: ProRouterDeps): Router {
       chain = row.chainId;
     }
     const key = { chainId: chain, address };
-    const { found } = await loadComplete([key]);
+    const { found, versions } = await loadComplete([key]);
     const token = found.get(tokenKey(key));
     if (!token) throw new HttpError(404, MESSAGES.tokenNotFound);
     const include: IncludeOptions = { history: query.include_history, analysis: query.include_analysis, dex: query.include_dex, historyLimit: DETAIL_HISTORY_LIMIT };
-    res.json(shapeComplete(token, include));
+    const memoKey = `${tokenKey(key)}|${+include.history}${+include.analysis}${+include.dex}`;
+    const version = versions.get(tokenKey(key)) ?? '0';
+    let memo = serialized.get(memoKey);
+    if (!memo || memo.v !== version) {
+      memo = { v: version, body: JSON.stringify(shapeComplete(token, include)) };
+      if (serialized.size >= SERIALIZED_MAX) serialized.clear();
+      serialized.set(memoKey, memo);
+    }
+    res.type('application/json').send(memo.body);
   });
 
   deps.registry.add({
@@ -127,6 +140,12 @@ export function proRouter(deps: ProRouterDeps): Router {
   });
   router.get('/pro/tokens', ...guard, async (req, res) => {
     const query = parseOr400(listQuery, req.query);
+    const cacheKey = `pro:${JSON.stringify(query)}`;
+    const cached = await deps.listCache.get(cacheKey);
+    if (cached.body !== undefined) {
+      res.type('application/json').send(cached.body);
+      return;
+    }
     const { items, total } = await tokens.list(toListQuery(query));
     const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
     const creatorKeys = items.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
@@ -138,7 +157,9 @@ export function proRouter(deps: ProRouterDeps): Router {
       const { history: _h, risk_analysis: _r, dex_hints: _d, ...item } = toComplete(row, analyses.get(key), creator, []);
       return fields ? Object.fromEntries(Object.entries(item).filter(([k]) => fields.has(k))) : item;
     });
-    res.json({ items: mapped, total, page: query.page, limit: query.limit });
+    const body = JSON.stringify({ items: mapped, total, page: query.page, limit: query.limit });
+    deps.listCache.set(cacheKey, cached.version, body);
+    res.type('application/json').send(body);
   });
 
   deps.registry.add({

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TOKEN_SORT_FIELDS, type TokenListQuery, type TokenRepository, type TokenSortField } from '../../db/repositories/tokens.ts';
 import { planAllows } from '../../src/plans.ts';
 import type { Submitter } from '../../workers/submit.ts';
+import type { createListCache } from '../../infra/token-cache.ts';
 import { principalOf, type Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import type { Registry } from '../openapi.ts';
@@ -86,6 +87,7 @@ export interface TokensRouterDeps {
   submit: Submitter;
   redis: Redis;
   redisPrefix: string;
+  listCache: ReturnType<typeof createListCache>;
 }
 
 export function tokensRouter(deps: TokensRouterDeps): Router {
@@ -106,9 +108,15 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
     const filters = parseOr400(listQuery, req.query);
     const showRisk = planAllows(principalOf(res).plan, 'risk');
     if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
-    const { items, total } = await deps.tokens.list(toListQuery(filters));
-    const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
-    res.json({ items: mapped, total, page: filters.page, limit: filters.limit });
+    const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
+    const cached = await deps.listCache.get(cacheKey);
+    if (cached.body === undefined) {
+      const { items, total } = await deps.tokens.list(toListQuery(filters));
+      const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
+      cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
+      deps.listCache.set(cacheKey, cached.version, cached.body);
+    }
+    res.type('application/json').send(cached.body);
   });
 
   deps.registry.add({

@@ -53,8 +53,10 @@ interface Measured {
   requests: number;
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Measured> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+async function load(url: string, headers: Record<string, string>, seconds: number, uniquePath?: (n: number) => string): Promise<Measured> {
+  let n = 0;
+  const requests = uniquePath ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: uniquePath(n++) }) }] : undefined;
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...(requests ? { requests } : {}) });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
 }
@@ -140,6 +142,17 @@ export async function apiThroughput(options: { seconds?: number } = {}): Promise
         { suite: SUITE, metric: `${label} p99`, value: measured.p99, unit: 'ms', baseline: { metric: 'bare p99', value: baseline.p99, ratio: baseline.p99 === 0 ? 0 : measured.p99 / baseline.p99 } },
       );
     }
+    // The same list with a distinct (always empty-handed) cache key per request: the Postgres path.
+    const listAuth = { authorization: `Bearer ${apiKey}` };
+    const future = (n: number) => `/api/tokens?limit=100&created_before=2100-01-01T00:00:00.${String(n % 1_000_000).padStart(6, '0')}Z`;
+    progress(`api: GET /api/tokens?limit=100 with a cache miss on every request, ${seconds} s`);
+    const uncached = await load(`http://127.0.0.1:${api.port}/api/tokens`, listAuth, seconds, future);
+    const bareList = rows.find((r) => r.metric === 'GET /api/tokens?limit=100 req/s')!.baseline!.value;
+    rows.push(
+      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached req/s', value: round(uncached.rps, 0), unit: 'req/s', baseline: { metric: 'bare Express, same body', value: bareList, ratio: uncached.rps / bareList }, note: 'a distinct list-cache key per request: Postgres on every request' },
+      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached p50', value: uncached.p50, unit: 'ms' },
+      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached p99', value: uncached.p99, unit: 'ms' },
+    );
     return rows;
   } finally {
     await Promise.all(children.map(stopServer));

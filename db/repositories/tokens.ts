@@ -179,6 +179,10 @@ export function createTokenRepository(db: Database) {
       return row;
     },
 
+    /**
+     * One round trip: the page and the total (a window count). Only a page past the end, which
+     * has no row to carry the total, costs a second query.
+     */
     async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
       const where = listConditions(query);
       const sort = query.sort ?? { field: 'detected_at', direction: 'desc' };
@@ -186,13 +190,12 @@ export function createTokenRepository(db: Database) {
       // Nulls (not yet scored, no liquidity) last in both directions; the address breaks ties.
       const primary = sort.direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
       const tiebreak = sort.direction === 'desc' ? [desc(tokens.detectedAt), desc(tokens.address)] : [asc(tokens.detectedAt), asc(tokens.address)];
-      const [items, [totalRow]] = await Promise.all([
-        db.select().from(tokens).where(where)
-          .orderBy(primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak))
-          .limit(query.limit).offset((query.page - 1) * query.limit),
-        db.select({ n: count() }).from(tokens).where(where),
-      ]);
-      return { items, total: totalRow?.n ?? 0 };
+      const rows = await db.select({ ...getTableColumns(tokens), total: sql<number>`count(*) over()`.mapWith(Number) }).from(tokens).where(where)
+        .orderBy(primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak))
+        .limit(query.limit).offset((query.page - 1) * query.limit);
+      if (rows.length > 0) return { items: rows.map(({ total: _t, ...row }) => row), total: rows[0]!.total };
+      const [totalRow] = await db.select({ n: count() }).from(tokens).where(where);
+      return { items: [], total: totalRow?.n ?? 0 };
     },
 
     async getMany(keys: readonly TokenKey[]): Promise<TokenRow[]> {
