@@ -7,7 +7,7 @@ import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
 import { startDevChain, type DevChain } from './dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, keysCommand } from './operator.ts';
+import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -103,6 +103,9 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       cleanups.push(devChain.stop);
       chains = [devChain.chain];
     }
+    // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at once.
+    // Issued before the service opens its pool: an embedded PGlite serves one connection at a time.
+    const demoKey = devChain && roles.has('api') ? await issueDemoKey(database.url, redis.url, config.env.REDIS_PREFIX) : undefined;
     const service = await startService({
       roles,
       databaseUrl: database.url,
@@ -126,6 +129,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       api: service.url ? `${service.url}/api` : null,
       websocket: wsUrl ? `${wsUrl}/ws` : null,
       health: service.url ? `${service.url}/health` : null,
+      docs: service.url ? `${service.url}/docs` : null,
+      demo_api_key: demoKey ?? null,
       database: database.source,
       redis: redis.source,
       chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: c.rpcUrls[0] })),
@@ -133,7 +138,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     output(banner, [
       '',
       'token-monitor is running',
-      ...(service.url ? [`  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`] : []),
+      ...(service.url ? [`  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Docs:       ${banner.docs}`] : []),
+      ...(demoKey ? [`  Demo PRO API key: ${demoKey}`, `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`] : []),
       `  Database:   ${banner.database}`,
       `  Redis:      ${banner.redis}`,
       ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${c.rpcUrls[0]})`),

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config/env.ts';
-import { API_KEY_PATTERN, MASKED_KEY_PATTERN, hashPassword, sha256Hex } from '../src/accounts/credentials.ts';
+import { randomBytes } from 'node:crypto';
+import { API_KEY_PATTERN, MASKED_KEY_PATTERN, generateApiKey, hashPassword, sha256Hex } from '../src/accounts/credentials.ts';
 import { DAY_MS, effectivePlan, planState, type Plan } from '../src/plans.ts';
 import { createDb, runMigrations } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
@@ -222,5 +223,33 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
     await service.stop();
     await redis.stop();
     await database.stop();
+  }
+}
+
+export const DEMO_EMAIL = 'demo@token-monitor.local';
+
+/**
+ * The embedded default's ready-made demo PRO API key (DESIGN §3): a PRO demo account (created
+ * once, with a random password nobody knows) gets a fresh key on every start; the previous one
+ * is revoked. Only for the embedded default, never with a configured chain.
+ */
+export async function issueDemoKey(databaseUrl: string, redisUrl: string, redisPrefix: string): Promise<string> {
+  const handle = createDb(databaseUrl, { max: 1 });
+  const redis = createRedis(redisUrl, 'general');
+  try {
+    const accounts = createAccountRepository(handle.db);
+    const now = new Date();
+    const user = (await accounts.userByEmail(DEMO_EMAIL))
+      ?? (await accounts.createUser({ email: DEMO_EMAIL, passwordHash: await hashPassword(randomBytes(24).toString('hex')), plan: 'PRO' }))
+      ?? (await accounts.userByEmail(DEMO_EMAIL));
+    if (!user) throw new Error('demo account could not be created');
+    if (user.plan !== 'PRO' || user.trialEndsAt || user.paymentFailedAt) await accounts.setPlan(DEMO_EMAIL, 'PRO', { now });
+    const key = generateApiKey();
+    await accounts.generateKey(user.id, key, { name: 'Demo key', description: 'issued by npm start (embedded default)', plan: 'PRO', now, expiresAt: null });
+    await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);
+    return key.apiKey;
+  } finally {
+    redis.disconnect();
+    await handle.close();
   }
 }
