@@ -77,6 +77,8 @@ export function authRouter(deps: AuthRouterDeps): Router {
   const router = Router();
   const { auth, accounts, clock, registry } = deps;
   const jwtOnly = auth.authenticate({ apiKey: false });
+  // Computed now, so that even the first signin of an unknown email costs one scrypt, not two.
+  void dummyPasswordHash();
   const anonymous = auth.limitAnonymous(ANONYMOUS_LIMITS);
 
   registry.add({
