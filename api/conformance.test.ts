@@ -884,6 +884,33 @@ describe('security', () => {
   });
 });
 
+describe('500 Internal server error', () => {
+  it('a real failure that is not an outage (a missing table) answers 500 with no detail, and the service goes on', async () => {
+    const broken = await createTestDatabase();
+    const brokenHandle = createDb(broken.url, { max: 1 });
+    const redis = createRedis(testRedis.url, 'general');
+    let s: Server | undefined;
+    try {
+      const brokenAccounts = createAccountRepository(brokenHandle.db);
+      const owner = await brokenAccounts.createUser({ email: 'broken@example.com', passwordHash: await hashPassword('broken-password'), plan: 'PRO' });
+      const user = { user: owner!, jwt: signToken(owner!, { secret: TEST_JWT_SECRET }, new Date()).token };
+      await brokenHandle.sql`drop table token_history`;
+      const started = await listen(createApp(testAppDeps({ db: brokenHandle.db, redis, prefix: `${testRedis.prefix}:broken`, knownChainIds: KNOWN_CHAINS })));
+      s = started.server;
+      await brokenHandle.sql`insert into tokens (chain_id, address, detection_source) values (1, ${addr(0xa001)}, 'receipt')`;
+      const failed = await call(started.base, 'GET', `/api/pro/tokens/${addr(0xa001)}?chain_id=1`, { headers: bearer(user.jwt) });
+      expectError(failed, 500, 'Internal server error');
+      expect(failed.text).not.toMatch(/token_history|relation|select/i);
+      expect((await call(started.base, 'GET', '/api/tokens', { headers: bearer(user.jwt) })).status).toBe(200);
+    } finally {
+      await closeServer(s);
+      redis.disconnect();
+      await brokenHandle.close();
+      await broken.drop();
+    }
+  });
+});
+
 describe('OpenAPI 3.1 at /docs', () => {
   it('serves the document generated from the route schemas, and a page that needs no network', async () => {
     const doc = (await call(A, 'GET', '/docs/openapi.json')).body as { openapi: string; paths: Record<string, Record<string, { parameters: { name: string }[]; responses: Record<string, unknown> }>> };
