@@ -16,6 +16,8 @@ export const TOKEN_CACHE_TTL_SECONDS = 60;
 const VERSION_TTL_SECONDS = 86_400;
 /** Entries also kept parsed in the process (checked against the Redis version on every read). */
 const LOCAL_MAX_ENTRIES = 5_000;
+/** Bounds a list page's staleness should some writer not bump the version. */
+const LIST_CACHE_TTL_MS = 10_000;
 
 export interface CacheKey {
   chainId: number;
@@ -52,17 +54,18 @@ export async function bumpTokenVersion(redis: Redis, prefix: string, k: CacheKey
  * the first page of a feed is asked for far more often than tokens change.
  */
 export function createListCache(redis: Redis, prefix: string, maxEntries = 1_000) {
-  const entries = new Map<string, { v: string; body: string }>();
+  const entries = new Map<string, { v: string; body: string; at: number }>();
   const versionKey = allTokensVersionKey(prefix);
   return {
     async get(key: string): Promise<{ body?: string; version: string }> {
       const version = (await redis.get(versionKey)) ?? '0';
       const hit = entries.get(key);
-      return { body: hit && hit.v === version ? hit.body : undefined, version };
+      const fresh = hit && hit.v === version && Date.now() - hit.at < LIST_CACHE_TTL_MS;
+      return { body: fresh ? hit.body : undefined, version };
     },
     set(key: string, version: string, body: string) {
       if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, { v: version, body });
+      entries.set(key, { v: version, body, at: Date.now() });
     },
   };
 }

@@ -99,7 +99,7 @@ export function proRouter(deps: ProRouterDeps): Router {
   }
 
   /** Serialized detail answers of hot tokens, per include flags, valid for one token version. */
-  const serialized = new Map<string, { v: string; body: string }>();
+  const serialized = new Map<string, { v: string; src: CompleteToken; body: string }>();
   const SERIALIZED_MAX = 5_000;
 
   deps.registry.add({
@@ -125,8 +125,9 @@ export function proRouter(deps: ProRouterDeps): Router {
     const memoKey = `${tokenKey(key)}|${+include.history}${+include.analysis}${+include.dex}`;
     const version = versions.get(tokenKey(key)) ?? '0';
     let memo = serialized.get(memoKey);
-    if (!memo || memo.v !== version) {
-      memo = { v: version, body: JSON.stringify(shapeComplete(token, include)) };
+    // Same version and the very object the cache holds: a re-read from Postgres makes a new one.
+    if (!memo || memo.v !== version || memo.src !== token) {
+      memo = { v: version, src: token, body: JSON.stringify(shapeComplete(token, include)) };
       if (serialized.size >= SERIALIZED_MAX) serialized.clear();
       serialized.set(memoKey, memo);
     }

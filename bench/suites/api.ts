@@ -171,7 +171,8 @@ export async function apiThroughput(options: { seconds?: number } = {}): Promise
     }
     // The same list with a distinct (always empty-handed) cache key per request: the Postgres path.
     const listAuth = { authorization: `Bearer ${apiKey}` };
-    const future = (n: number) => `/api/tokens?limit=100&created_before=2100-01-01T00:00:00.${String(n % 1_000_000).padStart(6, '0')}Z`;
+    // A distinct millisecond per request (the filter is parsed to a Date, so finer digits would collide).
+    const future = (n: number) => `/api/tokens?limit=100&created_before=${new Date(Date.UTC(2100, 0, 1) + n).toISOString()}`;
     progress(`api: bare route (list body) and GET /api/tokens?limit=100 with a cache miss on every request, ${SLICES} alternating slices of ${seconds} s each`);
     const [bareList, uncached] = await alternate(
       () => load(`http://127.0.0.1:${bare.port}/bare/list`, {}, seconds),
