@@ -1,4 +1,4 @@
-import type { AnalysisRow, CreatorRow, HistoryRow, TokenRow } from '../db/repositories/tokens.ts';
+import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from '../db/repositories/tokens.ts';
 
 /**
  * Token representations of DESIGN §4: the list item, the general detail view, and the complete
@@ -14,7 +14,7 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 export const RISK_FIELDS = ['current_risk_score', 'current_risk_level'] as const;
 
-export function toListItem(row: TokenRow) {
+export function toListItem(row: TokenListRow) {
   return {
     contract_address: row.address,
     chain_id: row.chainId,

@@ -111,7 +111,7 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
     const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
     const cached = await deps.listCache.get(cacheKey);
     if (cached.body === undefined) {
-      const { items, total } = await deps.tokens.list(toListQuery(filters));
+      const { items, total } = await deps.tokens.listItems(toListQuery(filters));
       const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
       cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
       deps.listCache.set(cacheKey, cached.version, cached.body);
