@@ -8,6 +8,9 @@ import { createRedis, waitForRedis } from '../infra/redis.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
 import type { ReadinessCheck } from './routes/health.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
+import { testAppDeps } from '../test/support/api.ts';
 
 /** The HTTP API (DESIGN §4) on real Postgres and Redis, over a real HTTP server. */
 
@@ -37,6 +40,9 @@ let brokenServer: Server;
 let base: string;
 let brokenBase: string;
 const redisClients: ReturnType<typeof createRedis>[] = [];
+let appRedis: ReturnType<typeof createRedis>;
+/** A PRO key with raised limits: these tests are about tokens, not rate limits (see conformance.test.ts). */
+let authorization = '';
 /** Seeded tokens, newest first. */
 let seeded: Seeded[] = [];
 
@@ -77,7 +83,9 @@ async function closeServer(s: Server | undefined) {
 }
 
 async function getJson(url: string, init?: RequestInit): Promise<{ status: number; type: string; body: unknown; text: string }> {
-  const response = await fetch(url, init);
+  const headers = new Headers(init?.headers);
+  if (!headers.has('authorization') && authorization) headers.set('authorization', authorization);
+  const response = await fetch(url, { ...init, headers });
   const text = await response.text();
   let body: unknown;
   try {
@@ -140,22 +148,22 @@ beforeAll(async () => {
   expect(new Set(seeded.map((s) => s.detectedAt.getTime())).size).toBe(plan.length);
   expect(seeded.map((s) => s.symbol)).toEqual([...plan].reverse().map(([, , s]) => s));
 
-  const app = createApp({
-    tokens: repository,
-    knownChainIds: KNOWN_CHAINS,
-    readiness: await readiness(),
-    logger: silentLogger,
-  });
+  appRedis = createRedis(testRedis.url, 'general');
+  redisClients.push(appRedis);
+  const accounts = createAccountRepository(handle.db);
+  const owner = await accounts.createUser({ email: 'app-test@example.com', passwordHash: await hashPassword('app-test-password'), plan: 'PRO' });
+  const key = generateApiKey();
+  await accounts.generateKey(owner!.id, key, { name: 'app test', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+  await accounts.setKeyLimits({ keyHash: key.keyHash }, { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 });
+  authorization = `Bearer ${key.apiKey}`;
+  const deps = (db: DbHandle['db'], checks: ReadinessCheck[]) => testAppDeps({ db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS, readiness: checks });
+
+  const app = createApp(deps(handle.db, await readiness()));
   ({ server, base } = await listen(app));
 
   // Postgres on port 1 refuses at once: the pool is unreachable.
   brokenHandle = createDb('postgres://postgres@127.0.0.1:1/x', { max: 1 });
-  const brokenApp = createApp({
-    tokens: createTokenRepository(brokenHandle.db),
-    knownChainIds: KNOWN_CHAINS,
-    readiness: [],
-    logger: silentLogger,
-  });
+  const brokenApp = createApp(deps(brokenHandle.db, []));
   ({ server: brokenServer, base: brokenBase } = await listen(brokenApp));
 });
 
@@ -185,15 +193,13 @@ describe('health', () => {
   it('GET /ready answers 503 naming the failing check (Redis on a closed port)', async () => {
     const deadRedis = createRedis('redis://127.0.0.1:1', 'producer', { retryStrategy: () => null });
     redisClients.push(deadRedis);
-    const app = createApp({
-      tokens: createTokenRepository(handle.db),
-      knownChainIds: KNOWN_CHAINS,
+    const app = createApp(testAppDeps({
+      db: handle.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS,
       readiness: [
         { name: 'postgres', check: async () => void (await handle.sql`select 1`) },
         { name: 'redis', check: async () => void (await deadRedis.ping()) },
       ],
-      logger: silentLogger,
-    });
+    }));
     const { server: s, base: b } = await listen(app);
     try {
       const started = Date.now();
@@ -212,12 +218,10 @@ describe('health', () => {
   });
 
   it('GET /ready answers 503 when a check rejects, and names it', async () => {
-    const app = createApp({
-      tokens: createTokenRepository(handle.db),
-      knownChainIds: KNOWN_CHAINS,
+    const app = createApp(testAppDeps({
+      db: handle.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS,
       readiness: await readiness([{ name: 'queues', check: async () => { throw new Error('queue backend gone'); } }]),
-      logger: silentLogger,
-    });
+    }));
     const { server: s, base: b } = await listen(app);
     try {
       const result = await getJson(`${b}/ready`);
@@ -467,8 +471,11 @@ describe('database unavailable', () => {
     expect(result.status).toBe(503);
   });
 
-  it('still validates before touching the database', async () => {
-    expectErrorShape(await getJson(`${brokenBase}/api/tokens?limit=0`), 400);
+  it('refuses a request without credential before touching the database', async () => {
+    const result = await getJson(`${brokenBase}/api/tokens?limit=0`, { headers: { authorization: 'Basic x' } });
+    expect(expectErrorShape(result, 401)).toBe('Unauthorized. Please log in again.');
+    const missing = await fetch(`${brokenBase}/api/tokens`);
+    expect(missing.status).toBe(401);
   });
 });
 
@@ -480,7 +487,7 @@ describe('a database that accepts connections and never answers', () => {
     await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', () => r()));
     const port = (blackhole.address() as AddressInfo).port;
     const db = createDb(`postgres://postgres@127.0.0.1:${port}/x`, { max: 1 });
-    const app = createApp({ tokens: createTokenRepository(db.db), knownChainIds: new Set([1]), readiness: [], logger: silentLogger });
+    const app = createApp(testAppDeps({ db: db.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
     const server = createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {

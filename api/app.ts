@@ -1,14 +1,29 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Logger } from 'pino';
 import type { Metrics } from '../infra/metrics.ts';
 import { adminRouter } from './admin.ts';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { AccountRepository } from '../db/repositories/accounts.ts';
+import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import { createListCache, createTokenCache } from '../infra/token-cache.ts';
+import type { Submitter } from '../workers/submit.ts';
+import { createAuth, type JwtConfig } from './auth.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
+import { createRegistry } from './openapi.ts';
+import { createRateLimiter, type Clock } from './rate-limit.ts';
+import { authRouter } from './routes/auth.ts';
+import { creatorsRouter } from './routes/creators.ts';
+import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
+import { proRouter } from './routes/pro.ts';
 import { tokensRouter } from './routes/tokens.ts';
+import { watchlistRouter } from './routes/watchlist.ts';
+import type { CompleteToken } from './token-view.ts';
+import { createUsageCounter, type UsageCounter } from './usage.ts';
 
-/** The Express application: routes only; the HTTP server and WebSocket live in api/server.ts. */
+/** The Express application: routes only; the HTTP server and WebSocket live in scripts/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */
@@ -21,15 +36,28 @@ const deadline: RequestHandler = (_req, res, next) => {
   res.on('close', () => clearTimeout(timer));
   next();
 };
+const API_VERSION = '1.0.0';
 
 export interface AppDeps {
   tokens: TokenRepository;
+  accounts: AccountRepository;
+  creators: CreatorRepository;
   knownChainIds: ReadonlySet<number>;
   readiness: ReadinessCheck[];
   logger: Logger;
   metrics?: Metrics;
   /** Bull Board: the queues to show, and the operator login (none: the board answers 503). */
   admin?: { queues: Queue[]; credentials?: { user: string; password: string } };
+  /** Rate limits, usage counters, the token cache and refresh cooldowns live here. */
+  redis: Redis;
+  redisPrefix: string;
+  jwt: JwtConfig;
+  /** Runs a contract through the pipeline (refresh). */
+  submit: Submitter;
+  /** Injected for tests of the day window and trials; defaults to the system clock. */
+  clock?: Clock;
+  /** The usage counter whose flusher the caller runs; one is made when absent. */
+  usage?: UsageCounter;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -45,11 +73,13 @@ function httpMetrics(metrics: Metrics): RequestHandler {
 }
 
 export function createApp(deps: AppDeps): Express {
+  const clock = deps.clock ?? (() => new Date());
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
   app.set('query parser', 'simple');
+  app.set('etag', false);
   app.use(deadline);
   if (deps.metrics) {
     const metrics = deps.metrics;
@@ -61,8 +91,24 @@ export function createApp(deps: AppDeps): Express {
   if (deps.admin) app.use(adminRouter(deps.admin.queues, deps.admin.credentials));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
+  const registry = createRegistry();
+  const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
+  const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
+  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
+  const common = { knownChainIds: deps.knownChainIds, auth, registry };
+  const listCache = createListCache(deps.redis, deps.redisPrefix);
+
   app.use(healthRouter(deps.readiness));
-  app.use('/api', tokensRouter({ tokens: deps.tokens, knownChainIds: deps.knownChainIds }));
+  app.use(docsRouter(registry, {
+    title: 'token-monitor API',
+    version: API_VERSION,
+    description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
+  }));
+  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
+  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix), listCache }));
+  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
+  app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
+  app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -18,7 +18,15 @@ export class HttpError extends Error {
 
 export const MESSAGES = {
   unauthorized: 'Unauthorized. Please log in again.',
+  proRequired: 'PRO plan required',
+  basicRequired: 'BASIC or PRO plan required',
   tokenNotFound: 'Token not found',
+  apiKeyNotFound: 'API key not found',
+  alreadyInWatchlist: 'Token already in watchlist',
+  notInWatchlist: 'Token not in watchlist',
+  emailTaken: 'Email already registered',
+  refreshCooldown: 'Refresh cooldown active',
+  creatorNotFound: 'Creator not found',
   rateLimited: 'Rate limit exceeded. Please try again later.',
   internal: 'Internal server error',
   notFound: 'Not found',

@@ -10,6 +10,7 @@ import { createRedis, keySpace, waitForRedis } from '../infra/redis.ts';
 import type { ServiceEvent, TokenSummary } from '../src/events/types.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
+import { testAppDeps } from '../test/support/api.ts';
 import { createBroadcaster, type Broadcaster } from './ws.ts';
 
 /** The WebSocket broadcaster (DESIGN §5) on a real HTTP server, real Redis stream and `ws` clients. */
@@ -117,7 +118,7 @@ const created = (chainId: number, extra?: Record<string, unknown>): ServiceEvent
 const updated = (chainId: number, extra?: Record<string, unknown>): ServiceEvent => ({ type: 'token.updated', data: summary(chainId, extra) });
 
 async function startStack(name: string): Promise<Stack> {
-  const app = createApp({ tokens: createTokenRepository(handle.db), knownChainIds: KNOWN_CHAINS, readiness: [], logger: silentLogger });
+  const app = createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
   const server = createServer(app);
   const tailRedis = createRedis(testRedis.url, 'worker');
   const streamKey = keySpace(`${testRedis.prefix}:${name}`).events;
@@ -409,7 +410,7 @@ async function startHoldingRelay(target: URL): Promise<{ url: string; held: () =
 describe('stream following', () => {
   it('does not skip an event appended between two blocking reads of an idle stream', async () => {
     const relay = await startHoldingRelay(new URL(testRedis.url));
-    const app = createApp({ tokens: createTokenRepository(handle.db), knownChainIds: KNOWN_CHAINS, readiness: [], logger: silentLogger });
+    const app = createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
     const server = createServer(app);
     const tailRedis = createRedis(relay.url, 'worker');
     const streamKey = keySpace(`${testRedis.prefix}:idle`).events;

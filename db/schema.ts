@@ -96,6 +96,8 @@ export const tokens = pgTable('tokens', {
   index('tokens_creator_idx').on(t.chainId, t.creator),
   index('tokens_creation_block_idx').on(t.chainId, t.creationBlockNumber),
   index('tokens_next_refresh_idx').on(t.nextRefreshAt).where(sql`next_refresh_at is not null`),
+  index('tokens_risk_score_idx').on(t.currentRiskScore),
+  index('tokens_liquidity_idx').on(t.currentLiquidityUsd),
 ]);
 
 /** DEX pairs (their LP tokens are never listed as new tokens). */
@@ -179,7 +181,10 @@ export const creators = pgTable('creators', {
   reputationScore: integer('reputation_score'),
   firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
   lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.chainId, t.address] })]);
+}, (t) => [
+  primaryKey({ columns: [t.chainId, t.address] }),
+  index('creators_last_seen_idx').on(t.lastSeen.desc()),
+]);
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
@@ -189,10 +194,22 @@ export const users = pgTable('users', {
   trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
   paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
   downgradedAt: timestamp('downgraded_at', { withTimezone: true }),
+  /** Plan before the last downgrade, for the record (and support). */
+  downgradedFrom: text('downgraded_from'),
   emailAlerts: boolean('email_alerts').notNull().default(false),
+  /** Free-form user preferences (alert filters, UI settings); purged 30 days after a downgrade. */
+  preferences: jsonb('preferences').notNull().default(sql`'{}'::jsonb`),
+  /** Set when the post-downgrade purge removed watchlist and preferences. */
+  purgedAt: timestamp('purged_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-}, (t) => [uniqueIndex('users_email_idx').on(t.email)]);
+}, (t) => [
+  uniqueIndex('users_email_idx').on(t.email),
+  // The maintenance job scans only accounts with something pending.
+  index('users_trial_idx').on(t.trialEndsAt).where(sql`trial_ends_at is not null`),
+  index('users_payment_failed_idx').on(t.paymentFailedAt).where(sql`payment_failed_at is not null`),
+  index('users_downgraded_idx').on(t.downgradedAt).where(sql`downgraded_at is not null and purged_at is null`),
+]);
 
 /** Only SHA-256 hashes of the key and the secret are kept; the plain values are shown once. */
 export const apiKeys = pgTable('api_keys', {
@@ -216,6 +233,8 @@ export const apiKeys = pgTable('api_keys', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 }, (t) => [
   uniqueIndex('api_keys_key_hash_idx').on(t.keyHash),
+  uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
+  index('api_keys_user_idx').on(t.userId, t.createdAt.desc()),
   // One active key per user, enforced by the database even when two generate calls race.
   uniqueIndex('api_keys_one_active_idx').on(t.userId).where(sql`status = 'active'`),
 ]);

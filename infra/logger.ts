@@ -9,8 +9,10 @@ const REDACTED_PATHS = [
   'jwtSecret', '*.jwtSecret',
 ];
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'token-monitor'): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** `toStderr`: for commands whose stdout carries their result (JSON when piped). */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'token-monitor', toStderr = false): Logger {
+  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return toStderr ? pino(options, pino.destination(2)) : pino(options);
 }
 
 /** A logger that drops everything: the default for library code and tests. */

@@ -8,6 +8,8 @@ import { startDevChain, type DevChain } from './dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
 import { persistedSecret } from './dev/secrets.ts';
+import { resolveJwtSecret } from './jwt-secret.ts';
+import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -18,6 +20,15 @@ Commands:
   migrate                                           apply pending database migrations
   replay --chain-id N --from A --to B               detect the tokens of a historical block range
                                                     (resumable; stops at the finalized head)
+  users create --email E --password P --plan free|basic|pro [--trial-days N]
+                                                    create an account (a trial when --trial-days is given)
+  users set-plan --email E --plan free|basic|pro [--trial-days N]
+                                                    change an account's plan
+  users payment-failed --email E                    record a failed payment (downgrade after 3 days)
+  keys set-limits --key K --per-minute N --per-hour N --per-day N
+                                                    change an API key's rate limits (full or masked key)
+  analyze --chain-id N --address A [--timeout-seconds S]
+                                                    run one contract through the pipeline now and print it
 `;
 // PGlite is one backend session: interleaved extended-protocol messages from several connections
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
@@ -82,6 +93,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
     cleanups.push(redis.stop);
     await runMigrations(database.url);
+    const jwt = roles.has('api') ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR) : undefined;
 
     let chains = config.chains;
     let devChain: DevChain | undefined;
@@ -102,6 +114,9 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const admin = config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
       ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
       : generatedAdmin ? { user: generatedAdmin.user, password: generatedAdmin.value } : undefined;
+    // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at once.
+    // Issued before the service opens its pool: an embedded PGlite serves one connection at a time.
+    const demoKey = devChain && roles.has('api') ? await issueDemoKey(database.url, redis.url, config.env.REDIS_PREFIX) : undefined;
     const service = await startService({
       admin,
       roles,
@@ -113,6 +128,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       port: config.env.PORT,
       host: config.env.HOST,
       logger,
+      jwtSecret: jwt?.secret,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
       dex: {
         idleAfterMs: config.env.DEX_IDLE_AFTER_MINUTES * 60_000,
@@ -133,6 +149,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       metrics: service.url ? `${service.url}/metrics` : null,
       bull_board: service.url ? `${service.url}/admin/queues` : null,
       operator_login: generatedAdmin ? `user admin, password in ${generatedAdmin.path}` : admin ? 'ADMIN_USER / ADMIN_PASSWORD' : 'not configured',
+      docs: service.url ? `${service.url}/docs` : null,
+      demo_api_key: demoKey ?? null,
       database: database.source,
       redis: redis.source,
       chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: c.rpcUrls[0] })),
@@ -141,9 +159,10 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       '',
       'token-monitor is running',
       ...(service.url ? [
-        `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Metrics:    ${banner.metrics}`,
-        `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
+        `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Docs:       ${banner.docs}`,
+        `  Metrics:    ${banner.metrics}`, `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
       ] : []),
+      ...(demoKey ? [`  Demo PRO API key: ${demoKey}`, `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`] : []),
       `  Database:   ${banner.database}`,
       `  Redis:      ${banner.redis}`,
       ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${c.rpcUrls[0]})`),
@@ -164,7 +183,8 @@ async function main() {
     return;
   }
   const config = loadConfig();
-  const logger = createLogger(config.env.LOG_LEVEL);
+  // Only `start` logs to stdout; the other commands print their result there.
+  const logger = createLogger(config.env.LOG_LEVEL, undefined, command !== 'start');
   switch (command) {
     case 'start': {
       const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } }, strict: true });
@@ -182,6 +202,15 @@ async function main() {
       process.exitCode = await replayCommand(config, logger, { chainId, from, to });
       return;
     }
+    case 'users':
+      await accountsCommand(config, logger, rest, { output, fail });
+      return;
+    case 'keys':
+      await keysCommand(config, logger, rest, { output, fail });
+      return;
+    case 'analyze':
+      await analyzeCommand(config, logger, rest, { output, fail, poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX });
+      return;
     default:
       fail(`Unknown command "${command}".\n\n${USAGE}`, 2);
   }

@@ -1,11 +1,13 @@
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../src/config/chains.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createDexRepository } from '../db/repositories/dex.ts';
@@ -15,10 +17,15 @@ import { startDexScheduler, type DexScheduler } from '../workers/dex-scheduler.t
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createMetrics, rpcMethodLabel, type Metrics } from '../infra/metrics.ts';
-import { QUEUE_NAMES } from '../workers/catalog.ts';
+import { bumpTokenVersion } from '../infra/token-cache.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createApp } from '../api/app.ts';
+import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
+import { createAccountsProcessor } from '../workers/accounts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
+import { createSubmitter } from '../workers/submit.ts';
 import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
 import { createProducer } from '../workers/queues.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
@@ -42,6 +49,8 @@ export interface ServiceOptions {
   port: number;
   host: string;
   logger: Logger;
+  /** HS256 secret of the API's JWTs (scripts/jwt-secret.ts); an ephemeral one when absent. */
+  jwtSecret?: string;
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
@@ -86,6 +95,11 @@ export function createChainRuntimes(chains: ChainConfig[], logger: Logger, metri
   }));
 }
 
+function ephemeralSecret(logger: Logger): string {
+  logger.warn('no JWT secret given: using an ephemeral one (sessions end with this process)');
+  return randomBytes(48).toString('hex');
+}
+
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { logger, roles } = options;
   const keys = keySpace(options.redisPrefix);
@@ -95,16 +109,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const workerConnection = roles.has('worker') ? createRedis(options.redisUrl, 'worker') : undefined;
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(db);
+  const accounts = createAccountRepository(db);
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
   const dexRepo = createDexRepository(db);
   const dexOptions = options.dex ?? {};
+  const tokenChanged = (chainId: number, address: string) => bumpTokenVersion(general, keys.prefix, { chainId, address });
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
-    const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo });
+    const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo, onChanged: tokenChanged });
     pool = startWorkers({
       connection: workerConnection,
       prefix: keys.prefix,
@@ -113,7 +129,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       processors: {
         detect: processDetect,
         replay: processDetect,
-        bytecode: createBytecodeProcessor({ chains, tokens, logger }),
+        bytecode: createBytecodeProcessor({ chains, tokens, logger, onChanged: tokenChanged }),
+        accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(general, keys.prefix) }),
         dex: createDexProcessor({
           chains, dex: dexRepo, producer, events, logger,
           idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
@@ -146,15 +163,29 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let broadcaster: Broadcaster | undefined;
   let tailRedis: ReturnType<typeof createRedis> | undefined;
   let port: number | undefined;
+  let usage: UsageCounter | undefined;
+  let apiRedis: ReturnType<typeof createRedis> | undefined;
   if (roles.has('api')) {
     const queues = QUEUE_NAMES.map((name) => producer.queue(name));
     metrics.watchQueues(queues);
+    // Auto-pipelining: the rate-limit windows, the auth generation and the cache version of many
+    // concurrent requests share one write to Redis.
+    apiRedis = createRedis(options.redisUrl, 'general', { enableAutoPipelining: true });
+    usage = createUsageCounter({ redis: apiRedis, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
+    usage.start();
     const app = createApp({
       tokens,
+      accounts,
+      creators: createCreatorRepository(db),
       knownChainIds: options.knownChainIds,
       logger,
       metrics,
       admin: { queues, credentials: options.admin },
+      redis: apiRedis,
+      redisPrefix: keys.prefix,
+      jwt: { secret: options.jwtSecret ?? ephemeralSecret(logger) },
+      usage,
+      submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await general.ping()) },
@@ -181,6 +212,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       workerConnection: schedulerConnection, producerConnection, prefix: keys.prefix, dex: dexRepo, producer,
       chainIds: [...chains.keys()], logger, intervalMs: dexOptions.intervalMs,
     });
+    // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
+    await producer.queue('accounts').upsertJobScheduler(ACCOUNTS_SCHEDULER.id, { every: ACCOUNTS_SCHEDULER.everyMs }, {
+      name: 'accounts',
+      data: ACCOUNTS_SCHEDULER.data,
+      opts: jobCatalog.accounts.options,
+    });
+    logger.info({ scheduler: ACCOUNTS_SCHEDULER.id, every_ms: ACCOUNTS_SCHEDULER.everyMs }, 'account maintenance scheduled');
   }
 
   const displayHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
@@ -196,12 +234,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await dexScheduler?.close();
       await pool?.close(options.workerDrainDeadlineMs);
       await broadcaster?.close();
+      await usage?.stop();
       if (server) {
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection]) {
+      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection, apiRedis]) {
         connection?.disconnect();
       }
       await closeDb();

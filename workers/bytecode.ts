@@ -5,13 +5,20 @@ import type { JobData } from './catalog.ts';
 import type { ChainRuntime } from './detect.ts';
 
 /** The bytecode stage: runtime code → hash, length, proxy hint. Later stages (selectors, …) chain from here. */
-export function createBytecodeProcessor(deps: { chains: ReadonlyMap<number, ChainRuntime>; tokens: TokenRepository; logger: Logger }) {
+export function createBytecodeProcessor(deps: {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  tokens: TokenRepository;
+  logger: Logger;
+  /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
+  onChanged?: (chainId: number, address: string) => Promise<void>;
+}) {
   return async function processBytecode(data: JobData<'bytecode'>) {
     const chain = deps.chains.get(data.chainId);
     if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
     const code = await chain.reader.code(data.address, 'latest');
     const facts = bytecodeFacts(code);
     await deps.tokens.updateBytecode(data.chainId, data.address, facts);
+    await deps.onChanged?.(data.chainId, data.address);
     deps.logger.debug({ chain: data.chainId, address: data.address, ...facts }, 'bytecode recorded');
     return facts;
   };

@@ -75,16 +75,30 @@ export const jobCatalog = {
     jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   bytecode: {
-    schema: z.object({ chainId, address }),
+    // `run` is absent for the pass that follows detection; a manual refresh names its own run.
+    schema: z.object({ chainId, address, run: z.string().regex(/^[a-z0-9_.-]{1,40}$/).optional() }),
     options: retrying(8, SECOND),
     concurrency: 8,
-    jobId: (d: { chainId: number; address: string }) => `bytecode-${d.chainId}-${d.address}`,
+    jobId: (d: { chainId: number; address: string; run?: string }) => `bytecode-${d.chainId}-${d.address}${d.run ? `-${d.run}` : ''}`,
   },
   selectors: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('selectors') },
   simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },
   risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
   dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
+  /**
+   * Account maintenance (DESIGN §7): downgrades and purges. Run by a BullMQ job scheduler that the
+   * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
+   */
+  accounts: {
+    schema: z.object({ task: z.literal('maintenance') }),
+    options: retrying(5, 10 * SECOND),
+    concurrency: 1,
+    jobId: (d: { task: string }) => `accounts-${d.task}`,
+  },
 } as const;
+
+/** The scheduler role keeps one job scheduler per entry (upsertJobScheduler: idempotent across restarts and instances). */
+export const ACCOUNTS_SCHEDULER = { id: 'accounts-maintenance', everyMs: 15 * 60 * SECOND, data: { task: 'maintenance' as const } };
 
 export type QueueName = keyof typeof jobCatalog;
 export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;

@@ -36,6 +36,8 @@ export interface DetectDeps {
   logger: Logger;
   /** With it, pools created by configured factories are recorded and their known tokens get a DEX pass. */
   dex?: DexRepository;
+  /** Called after a token was recorded: invalidates cached copies and list pages (infra/token-cache.ts). */
+  onChanged?: (chainId: number, address: string) => Promise<void>;
 }
 
 export type DetectResult =
@@ -126,6 +128,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     });
     if (outcome.status === 'orphaned') return { kind: 'orphaned' as const };
     const { row, announced } = outcome;
+    await deps.onChanged?.(chainId, d.address);
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
       await deps.events.publish({ type: 'token.created', data: toSummary(row) });

@@ -1,84 +1,162 @@
 import { Router, type RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
+import { TOKEN_SORT_FIELDS, type TokenListQuery, type TokenRepository, type TokenSortField } from '../../db/repositories/tokens.ts';
+import { planAllows } from '../../src/plans.ts';
+import type { Submitter } from '../../workers/submit.ts';
+import type { createListCache } from '../../infra/token-cache.ts';
+import { principalOf, type Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
+import type { Registry } from '../openapi.ts';
+import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
+import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
 
-/** General token API (DESIGN §4): list and detail, read from Postgres. */
+/** General token API (DESIGN §4): list, detail and manual refresh. */
 
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
 const MAX_PAGE = 1_000_000;
+const MAX_Q_LENGTH = 64;
+export const REFRESH_COOLDOWN_MS = 10_000;
+
+const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
+const SORT_VALUES = TOKEN_SORT_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
+
+const booleanParam = z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true');
+const usdParam = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a non-negative decimal number').transform(Number);
+const timeParam = z.string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be an ISO 8601 date or date-time with time zone')
+  .transform((v) => new Date(v))
+  .refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
+
+/** The list filters of the general and the PRO list. */
+export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
+  return z.object({
+    chain_id: chainIdParam(knownChainIds).optional(),
+    page: integerParam(1, MAX_PAGE).default(1).describe('from 1 (default 1)'),
+    limit: integerParam(1, MAX_LIMIT).default(DEFAULT_LIMIT).describe(`1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+    risk_level: z.enum(RISK_LEVELS, `must be one of ${RISK_LEVELS.join(', ')}`).optional(),
+    min_risk_score: integerParam(0, 100).optional(),
+    max_risk_score: integerParam(0, 100).optional(),
+    is_honeypot: booleanParam.optional().describe('true: risk level honeypot; false: anything else, unscored included'),
+    min_liquidity_usd: usdParam.optional(),
+    created_after: timeParam.optional().describe('creation time (or detection time when unknown) at or after'),
+    created_before: timeParam.optional().describe('creation time (or detection time when unknown) before'),
+    q: z.string().trim().min(1, 'must not be empty').max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`).optional()
+      .describe('case-insensitive substring of name or symbol, or a prefix of the address'),
+    sort: z.enum(SORT_VALUES, `must be one of ${SORT_VALUES.join(', ')}`).optional()
+      .describe('a field, descending with a leading "-" (default -detected_at); nulls last'),
+  }).refine((q) => q.min_risk_score === undefined || q.max_risk_score === undefined || q.min_risk_score <= q.max_risk_score, {
+    message: 'must not exceed max_risk_score', path: ['min_risk_score'],
+  }).refine((q) => !q.created_after || !q.created_before || q.created_after < q.created_before, {
+    message: 'must be before created_before', path: ['created_after'],
+  });
+}
+
+export type TokenFilters = z.infer<ReturnType<typeof tokenFilterSchema>>;
+
+export function usesRisk(filters: TokenFilters): boolean {
+  return filters.risk_level !== undefined || filters.min_risk_score !== undefined || filters.max_risk_score !== undefined
+    || filters.is_honeypot !== undefined || (filters.sort ?? '').includes('risk');
+}
+
+export function toListQuery(filters: TokenFilters): TokenListQuery {
+  const sort = filters.sort ?? '-detected_at';
+  return {
+    chainId: filters.chain_id,
+    page: filters.page,
+    limit: filters.limit,
+    riskLevel: filters.risk_level,
+    minRiskScore: filters.min_risk_score,
+    maxRiskScore: filters.max_risk_score,
+    isHoneypot: filters.is_honeypot,
+    minLiquidityUsd: filters.min_liquidity_usd,
+    createdAfter: filters.created_after,
+    createdBefore: filters.created_before,
+    q: filters.q,
+    sort: { field: sort.replace(/^-/, '') as TokenSortField, direction: sort.startsWith('-') ? 'desc' : 'asc' },
+  };
+}
 
 export interface TokensRouterDeps {
   tokens: TokenRepository;
   knownChainIds: ReadonlySet<number>;
-  /** Authentication and plan gating slot in here (a later issue); the default lets everyone through. */
-  guard?: RequestHandler;
-}
-
-const passThrough: RequestHandler = (_req, _res, next) => next();
-
-export function toListItem(row: TokenRow) {
-  return {
-    contract_address: row.address,
-    chain_id: row.chainId,
-    name: row.name,
-    symbol: row.symbol,
-    current_risk_score: row.currentRiskScore,
-    current_risk_level: row.currentRiskLevel,
-    current_liquidity_usd: row.currentLiquidityUsd === null ? null : Number(row.currentLiquidityUsd),
-    is_actively_traded: row.isActivelyTraded,
-    detected_at: row.detectedAt.toISOString(),
-  };
-}
-
-export function toDetail(row: TokenRow) {
-  return {
-    ...toListItem(row),
-    decimals: row.decimals,
-    total_supply: row.totalSupply,
-    creator: row.creator,
-    creator_is_contract: row.creatorIsContract,
-    tx_origin: row.txOrigin,
-    creation_tx_hash: row.creationTxHash,
-    creation_block_number: row.creationBlockNumber,
-    creation_block_hash: row.creationBlockHash,
-    creation_timestamp: row.creationTimestamp?.toISOString() ?? null,
-    creation_gas_used: row.creationGasUsed,
-    detection_source: row.detectionSource,
-    bytecode_hash: row.bytecodeHash,
-    code_length: row.codeLength,
-    proxy_like: row.proxyLike,
-    analysis_stage: row.stage,
-    updated_at: row.updatedAt.toISOString(),
-  };
+  auth: Auth;
+  registry: Registry;
+  submit: Submitter;
+  redis: Redis;
+  redisPrefix: string;
+  listCache: ReturnType<typeof createListCache>;
 }
 
 export function tokensRouter(deps: TokensRouterDeps): Router {
   const router = Router();
-  const guard = deps.guard ?? passThrough;
+  const guard: RequestHandler = deps.auth.authenticate();
   const chainId = chainIdParam(deps.knownChainIds);
-  const listQuery = z.object({
-    chain_id: chainId.optional(),
-    page: integerParam(1, MAX_PAGE).default(1),
-    limit: integerParam(1, MAX_LIMIT).default(DEFAULT_LIMIT),
-  });
-  const detailQuery = z.object({ chain_id: chainId.optional() });
-  const detailParams = z.object({ address: addressParam });
+  const listQuery = tokenFilterSchema(deps.knownChainIds);
+  const detailQuery = z.object({ chain_id: chainId.optional().describe('without it: the most recently detected token with this address') });
+  const refreshQuery = z.object({ chain_id: chainId });
+  const addressParams = z.object({ address: addressParam });
 
+  deps.registry.add({
+    method: 'get', path: '/api/tokens', tag: 'Tokens', auth: 'bearer', query: listQuery as unknown as z.ZodObject,
+    summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
+    responses: { 200: { description: 'A page of tokens', schema: tokenList }, 403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' } },
+  });
   router.get('/tokens', guard, async (req, res) => {
-    const query = parseOr400(listQuery, req.query);
-    const { items, total } = await deps.tokens.list({ chainId: query.chain_id, page: query.page, limit: query.limit });
-    res.json({ items: items.map(toListItem), total, page: query.page, limit: query.limit });
+    const filters = parseOr400(listQuery, req.query);
+    const showRisk = planAllows(principalOf(res).plan, 'risk');
+    if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
+    const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
+    const cached = await deps.listCache.get(cacheKey);
+    if (cached.body === undefined) {
+      const { items, total } = await deps.tokens.listItems(toListQuery(filters));
+      const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
+      cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
+      deps.listCache.set(cacheKey, cached.version, cached.body);
+    }
+    res.type('application/json').send(cached.body);
   });
 
+  deps.registry.add({
+    method: 'get', path: '/api/tokens/:address', tag: 'Tokens', auth: 'bearer', params: addressParams, query: detailQuery,
+    summary: 'General detail view of a token (risk fields: BASIC or PRO)',
+    responses: { 200: { description: 'The token', schema: tokenDetail }, 404: { description: '`Token not found`' } },
+  });
   router.get('/tokens/:address', guard, async (req, res) => {
-    const { address } = parseOr400(detailParams, req.params);
+    const { address } = parseOr400(addressParams, req.params);
     const query = parseOr400(detailQuery, req.query);
     const row = await deps.tokens.get(query.chain_id, address);
     if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-    res.json(toDetail(row));
+    const detail = toDetail(row);
+    res.json(planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail));
+  });
+
+  deps.registry.add({
+    method: 'post', path: '/api/tokens/:address/refresh', tag: 'Tokens', auth: 'bearer', params: addressParams, query: refreshQuery,
+    summary: 'Run a token through the pipeline now (BASIC or PRO); an unknown contract is probed and, if a token, recorded',
+    description: 'One refresh per token every 10 s, whoever asks. A known token restarts at the bytecode stage; an unknown address with code that answers the ERC-20 probe is recorded (detection_source "submitted", creation data null) and runs through every stage.',
+    responses: {
+      202: { description: 'Queued', schema: refreshResponse },
+      403: { description: '`BASIC or PRO plan required`' },
+      404: { description: '`Token not found`: no code, or the code is no token' },
+      429: { description: '`Refresh cooldown active` (with Retry-After), or the rate limit' },
+    },
+  });
+  router.post('/tokens/:address/refresh', guard, deps.auth.requirePlan('risk'), async (req, res) => {
+    const { address } = parseOr400(addressParams, req.params);
+    const { chain_id } = parseOr400(refreshQuery, req.query);
+    // The cooldown is taken before any RPC work, so repeated refreshes cannot hammer the node.
+    const cooldownKey = `${deps.redisPrefix}:refresh:${chain_id}:${address}`;
+    const taken = await deps.redis.set(cooldownKey, '1', 'PX', REFRESH_COOLDOWN_MS, 'NX');
+    if (taken !== 'OK') {
+      const ttl = await deps.redis.pttl(cooldownKey);
+      throw new HttpError(429, MESSAGES.refreshCooldown, { 'Retry-After': String(Math.max(1, Math.ceil((ttl > 0 ? ttl : REFRESH_COOLDOWN_MS) / 1000))) });
+    }
+    const result = await deps.submit(chain_id, address);
+    if (result.status === 'not-found') throw new HttpError(404, MESSAGES.tokenNotFound);
+    res.status(202).json({ status: 'queued' });
   });
 
   return router;

@@ -1,9 +1,31 @@
-import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { blockHashes, creators, pairs, tokens } from '../schema.ts';
+import { analyses, blockHashes, creators, pairs, tokenHistory, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
 
 export type TokenRow = typeof tokens.$inferSelect;
+export type AnalysisRow = typeof analyses.$inferSelect;
+export type HistoryRow = typeof tokenHistory.$inferSelect;
+export type CreatorRow = typeof creators.$inferSelect;
+
+export interface TokenKey {
+  chainId: number;
+  address: string;
+}
+
+export const TOKEN_SORT_FIELDS = ['detected_at', 'current_risk_score', 'current_liquidity_usd', 'name', 'symbol'] as const;
+export type TokenSortField = (typeof TOKEN_SORT_FIELDS)[number];
+
+const SORT_COLUMNS = {
+  detected_at: tokens.detectedAt,
+  current_risk_score: tokens.currentRiskScore,
+  current_liquidity_usd: tokens.currentLiquidityUsd,
+  name: tokens.name,
+  symbol: tokens.symbol,
+} as const;
+
+/** LIKE wildcards in user input are literal characters. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface DetectedToken {
   chainId: number;
@@ -60,12 +82,82 @@ export interface TokenListQuery {
   chainId?: number;
   page: number;
   limit: number;
+  riskLevel?: string;
+  minRiskScore?: number;
+  maxRiskScore?: number;
+  isHoneypot?: boolean;
+  minLiquidityUsd?: number;
+  /** On the creation time, or the detection time when the creation time is unknown. */
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Substring of name or symbol (case-insensitive), or a prefix of the address. */
+  q?: string;
+  creator?: string;
+  sort?: { field: TokenSortField; direction: 'asc' | 'desc' };
 }
+
+function listConditions(query: TokenListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.chainId !== undefined) conditions.push(eq(tokens.chainId, query.chainId));
+  if (query.riskLevel !== undefined) conditions.push(eq(tokens.currentRiskLevel, query.riskLevel));
+  if (query.minRiskScore !== undefined) conditions.push(gte(tokens.currentRiskScore, query.minRiskScore));
+  if (query.maxRiskScore !== undefined) conditions.push(lte(tokens.currentRiskScore, query.maxRiskScore));
+  if (query.isHoneypot === true) conditions.push(eq(tokens.currentRiskLevel, 'honeypot'));
+  if (query.isHoneypot === false) conditions.push(sql`${tokens.currentRiskLevel} is distinct from 'honeypot'`);
+  if (query.minLiquidityUsd !== undefined) conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
+  const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
+  if (query.createdAfter) conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
+  if (query.createdBefore) conditions.push(sql`${createdAt} < ${query.createdBefore.toISOString()}::timestamptz`);
+  if (query.creator !== undefined) conditions.push(eq(tokens.creator, query.creator));
+  if (query.q !== undefined && query.q !== '') {
+    const pattern = `%${escapeLike(query.q)}%`;
+    const textMatch = or(ilike(tokens.name, pattern), ilike(tokens.symbol, pattern));
+    conditions.push(/^0x[0-9a-fA-F]*$/.test(query.q) ? or(textMatch, like(tokens.address, `${escapeLike(query.q.toLowerCase())}%`)) : textMatch);
+  }
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length === 0 ? undefined : and(...present);
+}
+
+/** (chain_id, address) pairs grouped by chain: one indexed IN per chain. */
+function keysCondition(table: { chainId: typeof tokens.chainId | typeof analyses.chainId | typeof tokenHistory.chainId | typeof creators.chainId; address: typeof tokens.address | typeof analyses.address | typeof tokenHistory.address | typeof creators.address }, keys: readonly TokenKey[]): SQL | undefined {
+  const byChain = new Map<number, string[]>();
+  for (const k of keys) byChain.set(k.chainId, [...(byChain.get(k.chainId) ?? []), k.address]);
+  return or(...[...byChain].map(([chainId, addresses]) => and(eq(table.chainId, chainId), inArray(table.address, addresses))));
+}
+
+export const tokenKey = (k: TokenKey) => `${k.chainId}:${k.address}`;
+
+/** The columns of a list item: the general list reads only these. */
+const LIST_COLUMNS = {
+  address: tokens.address, chainId: tokens.chainId, name: tokens.name, symbol: tokens.symbol,
+  currentRiskScore: tokens.currentRiskScore, currentRiskLevel: tokens.currentRiskLevel,
+  currentLiquidityUsd: tokens.currentLiquidityUsd, isActivelyTraded: tokens.isActivelyTraded, detectedAt: tokens.detectedAt,
+};
+export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
 
 /** Creation data fills gaps but never overwrites what an earlier sighting recorded. */
 const keepFirst = (column: string) => sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
 
+/** The total of the filtered list, carried by every row of the page: one round trip for both. */
+const TOTAL = sql<number>`count(*) over()`.mapWith(Number);
+
+/** Nulls (not yet scored, no liquidity) last in both directions; detection time and address break ties. */
+function listOrder(query: TokenListQuery): SQL[] {
+  const sort = query.sort ?? { field: 'detected_at', direction: 'desc' };
+  const column = SORT_COLUMNS[sort.field];
+  const primary = sort.direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
+  const tiebreak = sort.direction === 'desc' ? [desc(tokens.detectedAt), desc(tokens.address)] : [asc(tokens.detectedAt), asc(tokens.address)];
+  return [primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak)];
+}
+
 export function createTokenRepository(db: Database) {
+  /** Only a page past the end, which has no row to carry the total, costs a second query. */
+  async function withTotal<R extends { total: number }>(rows: R[], query: TokenListQuery): Promise<{ items: Omit<R, 'total'>[]; total: number }> {
+    if (rows.length > 0) return { items: rows.map(({ total: _t, ...row }) => row), total: rows[0]!.total };
+    const [totalRow] = await db.select({ n: count() }).from(tokens).where(listConditions(query));
+    return { items: [], total: totalRow?.n ?? 0 };
+  }
+
   return {
     /**
      * Idempotent: a second detection of the same token changes nothing but missing creation data.
@@ -143,15 +235,66 @@ export function createTokenRepository(db: Database) {
       return row;
     },
 
+    /**
+     * One round trip: the page and the total (a window count). Only a page past the end, which
+     * has no row to carry the total, costs a second query.
+     */
     async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
-      const where = query.chainId === undefined ? undefined : eq(tokens.chainId, query.chainId);
-      const [items, [totalRow]] = await Promise.all([
-        db.select().from(tokens).where(where)
-          .orderBy(desc(tokens.detectedAt), desc(tokens.address))
-          .limit(query.limit).offset((query.page - 1) * query.limit),
-        db.select({ n: count() }).from(tokens).where(where),
-      ]);
-      return { items, total: totalRow?.n ?? 0 };
+      const rows = await db.select({ ...getTableColumns(tokens), total: TOTAL }).from(tokens).where(listConditions(query))
+        .orderBy(...listOrder(query)).limit(query.limit).offset((query.page - 1) * query.limit);
+      return withTotal(rows, query);
+    },
+
+    /** The list with only the list-item columns: a third of the columns to read and map. */
+    async listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
+      const rows = await db.select({ ...LIST_COLUMNS, total: TOTAL }).from(tokens).where(listConditions(query))
+        .orderBy(...listOrder(query)).limit(query.limit).offset((query.page - 1) * query.limit);
+      return withTotal(rows, query);
+    },
+
+    async getMany(keys: readonly TokenKey[]): Promise<TokenRow[]> {
+      if (keys.length === 0) return [];
+      return db.select().from(tokens).where(keysCondition(tokens, keys));
+    },
+
+    /** The newest analysis row of each token. */
+    async latestAnalyses(keys: readonly TokenKey[]): Promise<Map<string, AnalysisRow>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.selectDistinctOn([analyses.chainId, analyses.address]).from(analyses)
+        .where(keysCondition(analyses, keys))
+        .orderBy(analyses.chainId, analyses.address, desc(analyses.createdAt), desc(analyses.id));
+      return new Map(rows.map((r) => [tokenKey(r), r]));
+    },
+
+    /** At most `limit` snapshots per token, most recent first. */
+    async histories(keys: readonly TokenKey[], limit: number): Promise<Map<string, HistoryRow[]>> {
+      const result = new Map<string, HistoryRow[]>(keys.map((k) => [tokenKey(k), []]));
+      if (keys.length === 0) return result;
+      const ranked = db.select({
+        ...getTableColumns(tokenHistory),
+        rank: sql<number>`row_number() over (partition by ${tokenHistory.chainId}, ${tokenHistory.address} order by ${tokenHistory.bucketAt} desc)`.as('rank'),
+      }).from(tokenHistory).where(keysCondition(tokenHistory, keys)).as('ranked');
+      const rows = await db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(ranked.chainId, ranked.address, desc(ranked.bucketAt));
+      for (const { rank: _rank, ...row } of rows) result.get(tokenKey(row))?.push(row);
+      return result;
+    },
+
+    async creatorsOf(keys: readonly TokenKey[]): Promise<Map<string, CreatorRow>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.select().from(creators).where(keysCondition(creators, keys));
+      return new Map(rows.map((r) => [tokenKey(r), r]));
+    },
+
+    /** A token submitted by a user (refresh or analyze of an unknown contract): no creation data. */
+    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string }) {
+      const outcome = await this.upsertDetected({
+        ...token,
+        creationTxHash: null, creator: null, creatorIsContract: null, txOrigin: null, creationBlockNumber: null,
+        creationBlockHash: null, creationTimestamp: null, creationGasUsed: null, detectionSource: 'submitted',
+      });
+      // Without a creation block there is nothing a reorg could orphan.
+      if (outcome.status !== 'recorded') throw new Error('a submitted token cannot be orphaned');
+      return outcome;
     },
 
     async countByChain(chainId: number): Promise<number> {

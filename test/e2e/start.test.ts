@@ -24,6 +24,8 @@ interface Banner {
   status: string;
   api: string;
   websocket: string;
+  docs: string;
+  demo_api_key: string;
   chains: { chain_id: number; rpc: string }[];
 }
 
@@ -111,9 +113,16 @@ describe('npm start (embedded default)', () => {
     expect(created).toMatchObject({ type: 'token.created', data: { contract_address: address, name, symbol: 'E2E', chain_id: 31337 } });
     provider.destroy();
 
-    const detail = await fetch(`${banner.api}/tokens/${address}?chain_id=31337`);
+    // Without a credential: 401. With the demo PRO key the start-up banner printed: the general and the PRO detail.
+    expect((await fetch(`${banner.api}/tokens/${address}?chain_id=31337`)).status).toBe(401);
+    expect(banner.demo_api_key).toMatch(/^svc_pro_[0-9a-f]{40}$/);
+    const detail = await fetch(`${banner.api}/tokens/${address}?chain_id=31337`, { headers: { authorization: `Bearer ${banner.demo_api_key}` } });
     expect(detail.status).toBe(200);
     expect(await detail.json()).toMatchObject({ contract_address: address, name, creator: wallet.address.toLowerCase() });
+    const pro = await fetch(`${banner.api}/pro/tokens/${address}?chain_id=31337`, { headers: { 'x-api-key': banner.demo_api_key } });
+    expect(pro.status).toBe(200);
+    expect(await pro.json()).toMatchObject({ contract_address: address, security_hints: expect.any(Object) });
+    expect((await fetch(banner.docs)).status).toBe(200);
 
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));

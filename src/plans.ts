@@ -1,0 +1,79 @@
+/**
+ * Plans and account states (DESIGN §7). Pure functions: the stored plan says what was sold, the
+ * effective plan what the caller gets right now. A trial that has ended, or a payment that failed
+ * more than the grace period ago, is FREE at once, before the scheduled job records the downgrade.
+ */
+
+export const PLANS = ['FREE', 'BASIC', 'PRO'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const DAY_MS = 86_400_000;
+export const TRIAL_DAYS = 7;
+/** A failed payment leaves the paid plan in place this long. */
+export const PAYMENT_GRACE_DAYS = 3;
+/** Watchlist and preferences survive a downgrade this long. */
+export const PURGE_AFTER_DAYS = 30;
+
+export interface PlanFeatures {
+  /** current_risk_score / current_risk_level and the risk filters. */
+  risk: boolean;
+  watchlist: boolean;
+  creators: boolean;
+  /** The /api/pro operations and API keys. */
+  pro_api: boolean;
+  api_keys: boolean;
+  /** Concurrent WebSocket connections (0: refused). */
+  ws_connections: number;
+}
+
+export const PLAN_FEATURES: Record<Plan, PlanFeatures> = {
+  FREE: { risk: false, watchlist: false, creators: false, pro_api: false, api_keys: false, ws_connections: 0 },
+  BASIC: { risk: true, watchlist: true, creators: true, pro_api: false, api_keys: false, ws_connections: 1 },
+  PRO: { risk: true, watchlist: true, creators: true, pro_api: true, api_keys: true, ws_connections: 10 },
+};
+
+/** The feature names an API key object lists (DESIGN §4 `features`). */
+export const PRO_KEY_FEATURES = ['token_detail', 'token_list', 'bulk_lookup', 'risk_analysis', 'trading_simulation', 'dex_data', 'history', 'creators', 'watchlist', 'websocket'] as const;
+
+export const DEFAULT_KEY_LIMITS = { requests_per_minute: 10, requests_per_hour: 100, requests_per_day: 1000 } as const;
+
+export interface AccountState {
+  plan: string;
+  trialEndsAt: Date | null;
+  paymentFailedAt: Date | null;
+}
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+export function trialExpired(user: AccountState, now: Date): boolean {
+  return user.trialEndsAt !== null && user.trialEndsAt.getTime() <= now.getTime();
+}
+
+export function paymentGraceOver(user: AccountState, now: Date): boolean {
+  return user.paymentFailedAt !== null && user.paymentFailedAt.getTime() + PAYMENT_GRACE_DAYS * DAY_MS <= now.getTime();
+}
+
+/** What the caller may use now. Unknown stored plans fall back to FREE. */
+export function effectivePlan(user: AccountState, now: Date): Plan {
+  if (!isPlan(user.plan) || user.plan === 'FREE') return 'FREE';
+  if (trialExpired(user, now) || paymentGraceOver(user, now)) return 'FREE';
+  return user.plan;
+}
+
+export type PlanState = 'active' | 'trialing' | 'trial_expired' | 'payment_failed' | 'downgraded';
+
+export function planState(user: AccountState & { downgradedAt: Date | null }, now: Date): PlanState {
+  if (user.plan !== 'FREE') {
+    if (trialExpired(user, now) || paymentGraceOver(user, now)) return user.trialEndsAt && trialExpired(user, now) ? 'trial_expired' : 'payment_failed';
+    if (user.paymentFailedAt) return 'payment_failed';
+    if (user.trialEndsAt) return 'trialing';
+    return 'active';
+  }
+  return user.downgradedAt ? 'downgraded' : 'active';
+}
+
+export function planAllows(plan: Plan, feature: keyof PlanFeatures): boolean {
+  return Boolean(PLAN_FEATURES[plan][feature]);
+}

@@ -1,0 +1,61 @@
+import type { Redis } from 'ioredis';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import { bumpTokenVersion } from '../infra/token-cache.ts';
+import { probeContract } from '../src/evm/probe.ts';
+import type { ChainRuntime } from './detect.ts';
+import { toSummary } from './detect.ts';
+import type { Producer } from './queues.ts';
+
+/**
+ * Runs one contract through the pipeline now (DESIGN §4 refresh, §6 analyze). A known token gets
+ * a fresh pass from the bytecode stage; an unknown address is probed first: no code, no token
+ * (or a DEX pair's LP token) is "not found"; a token is recorded with null creation data
+ * (detection_source 'submitted'), announced like a detected one, and sent through every stage.
+ */
+
+export type SubmitResult =
+  | { status: 'queued'; known: boolean; jobId: string }
+  | { status: 'not-found'; reason: string };
+
+export interface SubmitDeps {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  tokens: TokenRepository;
+  producer: Producer;
+  events: EventPublisher;
+  redis: Redis;
+  redisPrefix: string;
+  clock?: () => Date;
+}
+
+export function createSubmitter(deps: SubmitDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  return async function submit(chainId: number, address: string): Promise<SubmitResult> {
+    const known = await deps.tokens.get(chainId, address);
+    if (known) {
+      // Its own run key: a retained job of an earlier pass does not swallow this one.
+      const jobId = await deps.producer.enqueue('bytecode', { chainId, address, run: `manual-${clock().getTime()}` });
+      return { status: 'queued', known: true, jobId };
+    }
+    const chain = deps.chains.get(chainId);
+    // A built-in chain without an RPC endpoint: nothing can be probed, so the token stays unknown.
+    if (!chain) return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
+    const code = await chain.reader.code(address, 'latest');
+    if (code === '0x') return { status: 'not-found', reason: 'no contract code at this address' };
+    const probe = await probeContract(chain.rpc, address, 'latest');
+    if (probe.kind !== 'token') return { status: 'not-found', reason: probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason };
+    const { row, announced } = await deps.tokens.upsertSubmitted({
+      chainId, address, name: probe.name, symbol: probe.symbol, decimals: probe.decimals, totalSupply: probe.totalSupply,
+    });
+    // Announce before marking: at-least-once, as in the detect stage.
+    if (!announced) {
+      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.tokens.markAnnounced(chainId, address);
+    }
+    await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });
+    const jobId = await deps.producer.enqueue('bytecode', { chainId, address });
+    return { status: 'queued', known: false, jobId };
+  };
+}
+
+export type Submitter = ReturnType<typeof createSubmitter>;
