@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../infra/logger.ts';
 import { startService, type Service } from '../scripts/service.ts';
+import { issueDemoKey } from '../scripts/operator.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 
@@ -13,6 +14,7 @@ let chain: TestChain;
 let database: TestDatabase;
 let redis: TestRedis;
 let service: Service;
+let apiKey: string;
 
 beforeAll(async () => {
   [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
@@ -21,6 +23,7 @@ beforeAll(async () => {
     chains: [chain.chainConfig()], knownChainIds: new Set([31337]), port: 0, host: '127.0.0.1', logger: silentLogger,
     poolMax: database.embedded ? 1 : 4, admin: ADMIN,
   });
+  apiKey = await issueDemoKey(database.url, redis.url, redis.prefix);
 }, 120_000);
 
 afterAll(async () => {
@@ -39,7 +42,7 @@ describe('/metrics', () => {
   it('counts RPC calls, stage runs, queue depth, scanner lag and HTTP requests', async () => {
     const token = await chain.deploy('SimpleToken', ['Metered', 'MTR', 1000n]);
     await eventually(async () => {
-      const res = await fetch(`${service.url}/api/tokens/${token.address}`);
+      const res = await fetch(`${service.url}/api/tokens/${token.address}`, { headers: { authorization: `Bearer ${apiKey}` } });
       return res.status === 200 ? true : undefined;
     }, 30_000, 'the token to be detected');
     const text = await (await fetch(`${service.url}/metrics`)).text();

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import WebSocket from 'ws';
 import { silentLogger } from '../../infra/logger.ts';
 import { startService, type Service } from '../../scripts/service.ts';
+import { issueDemoKey } from '../../scripts/operator.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
 
@@ -32,6 +33,8 @@ let database: TestDatabase;
 let redis: TestRedis;
 let service: Service;
 let cases = 0;
+/** A real PRO key: some cases must get past authentication to reach the handlers. */
+let validKey = '';
 
 beforeAll(async () => {
   [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
@@ -40,6 +43,7 @@ beforeAll(async () => {
     chains: [chain.chainConfig()], knownChainIds: new Set([1, 56, 137, 42161, 8453, 31337]), port: 0, host: '127.0.0.1',
     logger: silentLogger, poolMax: database.embedded ? 1 : 4, admin: { user: 'op', password: 'fuzz-operator-password' },
   });
+  validKey = await issueDemoKey(database.url, redis.url, redis.prefix);
 }, 120_000);
 
 afterAll(async () => {
@@ -64,8 +68,8 @@ const pathArb = fc.tuple(fc.constantFrom(...ROUTES), hostile, fc.boolean(), host
 const queryArb = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 10 })), hostile), { maxLength: 5 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 const headersArb = fc.record({
-  authorization: fc.option(fc.oneof(hostile.map((v) => `Bearer ${v}`), hostile.map((v) => `Basic ${v}`), hostile), { nil: undefined }),
-  'x-api-key': fc.option(hostile, { nil: undefined }),
+  authorization: fc.option(fc.oneof(hostile.map((v) => `Bearer ${v}`), hostile.map((v) => `Basic ${v}`), hostile, fc.constant('valid').map(() => `Bearer ${validKey}`)), { nil: undefined }),
+  'x-api-key': fc.option(fc.oneof(hostile, fc.constant('valid').map(() => validKey)), { nil: undefined }),
   'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data'), { nil: undefined }),
 }, { requiredKeys: [] });
 const bodyArb = fc.oneof(
