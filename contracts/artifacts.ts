@@ -22,6 +22,20 @@ export const CONTRACT_NAMES = [
   'TokenFactory',
   'NotAToken',
   'Multicall3',
+  // Issue 3: the trade simulator (placed by eth_call state override, never deployed) and the
+  // rest of the analysis corpus.
+  'TradeSimulator',
+  'AdminProbe',
+  'RenouncedToken',
+  'FixedTaxToken',
+  'TieredHoneypotToken',
+  'LaunchGuardToken',
+  'BalanceControlToken',
+  'DisguisedMintToken',
+  'DisguisedBlacklistToken',
+  'DisguisedPauseToken',
+  'DisguisedFeeToken',
+  'DisguisedBalanceToken',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
