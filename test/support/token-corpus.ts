@@ -1,0 +1,186 @@
+import { Contract, Interface, encodeBytes32String, parseEther, type InterfaceAbi } from 'ethers';
+import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
+import { addLiquidity, type TestChain } from './chain.ts';
+
+/**
+ * The analysis corpus (issue 3 "Tests"): one realistic contract per behaviour, deployed on Anvil
+ * with Uniswap V2 liquidity, each with the truth about what it does, written from its Solidity
+ * source. Tests and benchmarks compare the pipeline's flags with `truth`; nothing in the service
+ * ever sees these names.
+ */
+
+export const CORPUS_SUPPLY = parseEther('1000000');
+/** Half the supply and 10 ETH go into each pool. */
+export const POOL_TOKENS = CORPUS_SUPPLY / 2n;
+export const POOL_ETH = parseEther('10');
+/** Tiered honeypot: sells above this many tokens revert (a 0.1 % buy of the pool stays below). */
+export const TIERED_SELL_CEILING = parseEther('1000');
+/** MaxTxToken limits: 0.5 % of the supply per transfer, 1 % per wallet. */
+export const MAX_TX = CORPUS_SUPPLY / 200n;
+export const MAX_WALLET = CORPUS_SUPPLY / 100n;
+
+/** Flags the pipeline must report, and the taxes it must measure (percent). */
+export interface Truth {
+  honeypot: boolean;
+  mintable: boolean;
+  blacklist: boolean;
+  pause: boolean;
+  fee_modifiable: boolean;
+  max_tx: boolean;
+  trading_restricted: boolean;
+  hidden_owner: boolean;
+  proxy: boolean;
+  balance_change: boolean;
+  renounced: boolean;
+  buy_tax_pct: number;
+  sell_tax_pct: number | null;
+  transfer_tax_pct: number;
+}
+
+export const FLAGS = [
+  'honeypot', 'mintable', 'blacklist', 'pause', 'fee_modifiable', 'max_tx', 'trading_restricted',
+  'hidden_owner', 'proxy', 'balance_change', 'renounced',
+] as const;
+export type Flag = (typeof FLAGS)[number];
+
+const NONE: Truth = {
+  honeypot: false, mintable: false, blacklist: false, pause: false, fee_modifiable: false, max_tx: false,
+  trading_restricted: false, hidden_owner: false, proxy: false, balance_change: false, renounced: false,
+  buy_tax_pct: 0, sell_tax_pct: 0, transfer_tax_pct: 0,
+};
+
+export interface CorpusToken {
+  kind: string;
+  address: string;
+  pair: string | null;
+  truth: Truth;
+}
+
+type Deployer = (chain: TestChain, i: number) => Promise<{ address: string; pairAware?: boolean; afterLiquidity?: (address: string) => Promise<void> }>;
+
+const send = async (tx: Promise<{ wait(): Promise<unknown> }>) => (await tx).wait();
+const name = (kind: string, i: number) => [`${kind} ${i}`, `${kind.replace(/[^a-z]/g, '').slice(0, 4).toUpperCase()}${i}`];
+
+/** How each kind is deployed, and what it really does. */
+export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = {
+  simple: { deploy: async (c, i) => c.deploy('SimpleToken', [...name('simple', i), CORPUS_SUPPLY]), truth: NONE },
+  renounced: {
+    deploy: async (c, i) => {
+      const d = await c.deploy('RenouncedToken', [...name('renounced', i), CORPUS_SUPPLY]);
+      return { address: d.address, afterLiquidity: async (a) => void (await send(c.contract('RenouncedToken', a).getFunction('renounceOwnership')())) };
+    },
+    truth: { ...NONE, renounced: true },
+  },
+  mintable: { deploy: async (c, i) => c.deploy('MintableToken', [...name('mintable', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
+  blacklist: { deploy: async (c, i) => c.deploy('BlacklistToken', [...name('blacklist', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
+  pausable: { deploy: async (c, i) => c.deploy('PausableToken', [...name('pausable', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  'fixed-tax': {
+    deploy: async (c, i) => c.deploy('FixedTaxToken', [...name('fixed-tax', i), CORPUS_SUPPLY, 300, 500, c.uniswap.factory, c.uniswap.weth]),
+    truth: { ...NONE, buy_tax_pct: 3, sell_tax_pct: 5 },
+  },
+  tax: {
+    deploy: async (c, i) => ({ ...(await c.deploy('TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])), pairAware: true }),
+    truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 5, sell_tax_pct: 10 },
+  },
+  'tax-punitive': {
+    // The same modifiable tax contract with a 95 % sell tax: a soft honeypot.
+    deploy: async (c, i) => ({ ...(await c.deploy('TaxToken', [...name('tax-punitive', i), CORPUS_SUPPLY, 0, 9_500])), pairAware: true }),
+    truth: { ...NONE, honeypot: true, fee_modifiable: true, buy_tax_pct: 0, sell_tax_pct: 95 },
+  },
+  honeypot: {
+    deploy: async (c, i) => ({ ...(await c.deploy('HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])), pairAware: true }),
+    truth: { ...NONE, honeypot: true, sell_tax_pct: null },
+  },
+  'tiered-honeypot': {
+    deploy: async (c, i) => ({ ...(await c.deploy('TieredHoneypotToken', [...name('tiered', i), CORPUS_SUPPLY, TIERED_SELL_CEILING])), pairAware: true }),
+    truth: { ...NONE, honeypot: true, sell_tax_pct: 0 },
+  },
+  'trading-disabled': {
+    deploy: async (c, i) => c.deploy('LaunchGuardToken', [...name('launch', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, trading_restricted: true },
+  },
+  'max-tx': {
+    deploy: async (c, i) => ({ ...(await c.deploy('MaxTxToken', [...name('max-tx', i), CORPUS_SUPPLY, MAX_TX, MAX_WALLET])), pairAware: true }),
+    truth: { ...NONE, max_tx: true },
+  },
+  'fake-renounce': {
+    deploy: async (c, i) => {
+      const d = await c.deploy('FakeRenounceToken', [...name('fake-renounce', i), CORPUS_SUPPLY]);
+      return { address: d.address, afterLiquidity: async (a) => void (await send(c.contract('FakeRenounceToken', a).getFunction('renounceOwnership')())) };
+    },
+    truth: { ...NONE, mintable: true, hidden_owner: true },
+  },
+  'balance-control': { deploy: async (c, i) => c.deploy('BalanceControlToken', [...name('balance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+  proxy: {
+    deploy: async (c, i) => {
+      const impl = await c.deploy('UpgradeableToken');
+      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('proxy', i), CORPUS_SUPPLY, c.account]);
+      return c.deploy('TokenProxy', [impl.address, init]);
+    },
+    truth: { ...NONE, proxy: true, mintable: true },
+  },
+  clone: {
+    deploy: async (c, i) => {
+      const impl = await c.deploy('UpgradeableToken');
+      const factory = await c.deploy('TokenFactory');
+      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('clone', i), CORPUS_SUPPLY, c.account]);
+      const receipt = (await send(factory.contract.getFunction('cloneTokenAndCall')(impl.address, init))) as { logs: { topics: string[]; data: string }[] };
+      const event = receipt.logs.map((l) => factory.contract.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
+      return { address: String(event!.args.getValue('token')).toLowerCase() };
+    },
+    truth: { ...NONE, proxy: true, mintable: true },
+  },
+  bytes32: {
+    deploy: async (c, i) => c.deploy('Bytes32Token', [encodeBytes32String(`Bytes ${i}`), encodeBytes32String(`B32${i}`), CORPUS_SUPPLY]),
+    truth: NONE,
+  },
+  'disguised-mint': { deploy: async (c, i) => c.deploy('DisguisedMintToken', [...name('dmint', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
+  'disguised-blacklist': { deploy: async (c, i) => c.deploy('DisguisedBlacklistToken', [...name('dblack', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
+  'disguised-pause': { deploy: async (c, i) => c.deploy('DisguisedPauseToken', [...name('dpause', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  'disguised-fee': {
+    deploy: async (c, i) => ({ ...(await c.deploy('DisguisedFeeToken', [...name('dfee', i), CORPUS_SUPPLY, 200, 200])), pairAware: true }),
+    truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 2, sell_tax_pct: 2 },
+  },
+  'disguised-balance': { deploy: async (c, i) => c.deploy('DisguisedBalanceToken', [...name('dbalance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+};
+
+export const CORPUS_KIND_NAMES = Object.keys(CORPUS_KINDS);
+
+/** Contracts whose ABI has setPair (PairAware). */
+const PAIR_AWARE_ABI: ContractName = 'TaxToken';
+
+/** Creates the WETH pair first, for tokens whose rules must know it before liquidity arrives. */
+async function createAndSetPair(chain: TestChain, token: string): Promise<void> {
+  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
+  await send(factory.getFunction('createPair')(token, chain.uniswap.weth));
+  const pair = (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string;
+  await send(chain.contract(PAIR_AWARE_ABI, token).getFunction('setPair')(pair));
+}
+
+/** Deploys one token of `kind`, with a pool unless `liquidity` is false. */
+export async function deployCorpusToken(chain: TestChain, kind: string, i = 0, options: { liquidity?: boolean } = {}): Promise<CorpusToken> {
+  const spec = CORPUS_KINDS[kind];
+  if (!spec) throw new Error(`unknown corpus kind ${kind}`);
+  const deployed = await spec.deploy(chain, i);
+  const address = deployed.address.toLowerCase();
+  let pair: string | null = null;
+  if (options.liquidity ?? true) {
+    if (deployed.pairAware) await createAndSetPair(chain, address);
+    pair = await addLiquidity(chain, address, POOL_TOKENS, POOL_ETH);
+  }
+  await deployed.afterLiquidity?.(address);
+  return { kind, address, pair, truth: spec.truth };
+}
+
+/** Every kind once (or `replicas` times), each with liquidity. */
+export async function deployCorpus(chain: TestChain, options: { replicas?: number; kinds?: string[]; onProgress?: (n: number) => void } = {}): Promise<CorpusToken[]> {
+  const kinds = options.kinds ?? CORPUS_KIND_NAMES;
+  const out: CorpusToken[] = [];
+  for (let r = 0; r < (options.replicas ?? 1); r++) {
+    for (const kind of kinds) {
+      out.push(await deployCorpusToken(chain, kind, r));
+      options.onProgress?.(out.length);
+    }
+  }
+  return out;
+}
