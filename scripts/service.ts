@@ -6,6 +6,8 @@ import type { ChainConfig } from '../src/config/chains.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
+import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
@@ -14,6 +16,9 @@ import { createApp } from '../api/app.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
+import { createRiskProcessor } from '../workers/risk.ts';
+import { createSelectorsProcessor } from '../workers/selectors.ts';
+import { createResimulate, createSimulateProcessor, type ResimulateReason } from '../workers/simulate.ts';
 import { createProducer } from '../workers/queues.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
@@ -47,6 +52,8 @@ export interface Service {
   port?: number;
   chains: ReadonlyMap<number, ChainRuntime>;
   scanners: Scanner[];
+  /** Runs simulate → risk again for a token under a new run key (first liquidity, refresh). */
+  resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +73,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const workerConnection = roles.has('worker') ? createRedis(options.redisUrl, 'worker') : undefined;
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(db);
+  const analyses = createAnalysisRepository(db);
+  const creators = createCreatorRepository(db);
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
   const chains = createChainRuntimes(options.chains, logger);
@@ -78,7 +87,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       logger,
       processors: {
         detect: createDetectProcessor({ chains, tokens, producer, events, logger }),
-        bytecode: createBytecodeProcessor({ chains, tokens, logger }),
+        bytecode: createBytecodeProcessor({ chains, tokens, producer, logger }),
+        selectors: createSelectorsProcessor({ chains, analyses, producer, logger }),
+        simulate: createSimulateProcessor({ chains, analyses, tokens, producer, logger }),
+        risk: createRiskProcessor({ chains, analyses, tokens, creators, events, logger }),
       },
     });
   }
@@ -126,6 +138,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     port,
     chains,
     scanners,
+    resimulate: createResimulate(producer),
     async stop() {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));

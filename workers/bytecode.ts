@@ -3,15 +3,17 @@ import { bytecodeFacts } from '../src/evm/bytecode.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
 import type { ChainRuntime } from './detect.ts';
+import type { Producer } from './queues.ts';
 
-/** The bytecode stage: runtime code → hash, length, proxy hint. Later stages (selectors, …) chain from here. */
-export function createBytecodeProcessor(deps: { chains: ReadonlyMap<number, ChainRuntime>; tokens: TokenRepository; logger: Logger }) {
+/** The bytecode stage: runtime code → hash, length, proxy hint; then the selectors stage of the initial pass. */
+export function createBytecodeProcessor(deps: { chains: ReadonlyMap<number, ChainRuntime>; tokens: TokenRepository; producer: Producer; logger: Logger }) {
   return async function processBytecode(data: JobData<'bytecode'>) {
     const chain = deps.chains.get(data.chainId);
     if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
     const code = await chain.reader.code(data.address, 'latest');
     const facts = bytecodeFacts(code);
     await deps.tokens.updateBytecode(data.chainId, data.address, facts);
+    await deps.producer.enqueue('selectors', { chainId: data.chainId, address: data.address, reason: 'pipeline', run: 'initial' });
     deps.logger.debug({ chain: data.chainId, address: data.address, ...facts }, 'bytecode recorded');
     return facts;
   };
