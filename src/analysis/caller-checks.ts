@@ -89,7 +89,7 @@ export interface WalkResult {
   checks: CallerCheck[];
   /** Some branch condition depended on the caller (in any way). */
   callerDependent: boolean;
-  /** A path ended in success after changing state (SSTORE, LOG, CALL) without any caller-dependent branch. */
+  /** A path ended in success after changing state (SSTORE, LOG, CALL, CREATE) without passing a caller check. */
   unguardedStateChange: boolean;
   externalCalls: boolean;
   /** Every path was followed to its end within the budget. */
@@ -128,8 +128,8 @@ interface State {
   returnSize: Sym;
   visits: Map<number, number>;
   steps: number;
-  /** This path branched on the caller. */
-  callerBranch: boolean;
+  /** This path branched on a caller check (one of the CallerCheck shapes). */
+  guarded: boolean;
   stateChanged: boolean;
   /** The last external call had the caller among its arguments. */
   lastCall?: boolean;
@@ -300,7 +300,7 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
   const result: WalkResult = { checks: [], callerDependent: false, unguardedStateChange: false, externalCalls: false, complete: true, steps: 0, paths: 1 };
   const found: CallerCheck[] = [];
   const pending: State[] = [
-    { pc: 0, stack: [], memory: new Map(), memoryDirty: false, returnSize: 0n, visits: new Map(), steps: 0, callerBranch: false, stateChanged: false },
+    { pc: 0, stack: [], memory: new Map(), memoryDirty: false, returnSize: 0n, visits: new Map(), steps: 0, guarded: false, stateChanged: false },
   ];
   let total = 0;
 
@@ -379,13 +379,13 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
             case 0x00: // STOP
             case 0xf3: // RETURN
               if (op === 0xf3) { pop(); pop(); }
-              if (s.stateChanged && !s.callerBranch) result.unguardedStateChange = true;
+              if (s.stateChanged && !s.guarded) result.unguardedStateChange = true;
               alive = false;
               break;
             case 0xfd: // REVERT
             case 0xfe: // INVALID
             case 0xff: // SELFDESTRUCT
-              if (op === 0xff && !s.callerBranch) result.unguardedStateChange = true;
+              if (op === 0xff && !s.guarded) result.unguardedStateChange = true;
               alive = false;
               break;
             case 0x08: case 0x09: { // ADDMOD, MULMOD
@@ -497,8 +497,9 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
               }
               if (cond.taint & T_CALLER) {
                 result.callerDependent = true;
-                s.callerBranch = true;
+                const before = found.length;
                 inspect(cond, pc, found);
+                if (found.length > before) s.guarded = true;
               }
               const visits = (s.visits.get(pc) ?? 0) + 1;
               if (visits > MAX_BRANCH_VISITS) { result.complete = false; alive = false; break; }
