@@ -174,6 +174,8 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
     byFamily.set(fn.family, entry);
   }
   for (const [family, { fns, points }] of byFamily) {
+    // Ownership transfer and renounce are no power over holders: nothing to report.
+    if (FAMILY_POINTS[family] === 0) continue;
     const who = [...new Set(fns.map((f) => f.access_control))].join('/');
     factors.push({
       code: `admin:${family}`,

@@ -184,3 +184,52 @@ export async function deployCorpus(chain: TestChain, options: { replicas?: numbe
   }
   return out;
 }
+
+/** The flags the pipeline reported for a token, in the corpus's terms (from the tokens row). */
+export function observedFlags(row: { isHoneypot: boolean | null; securityHints: unknown }): Record<Flag, boolean> {
+  const h = (row.securityHints ?? {}) as Record<string, unknown>;
+  return {
+    honeypot: row.isHoneypot === true,
+    mintable: h.is_mintable === true,
+    blacklist: h.can_blacklist === true,
+    pause: h.can_pause === true,
+    fee_modifiable: h.fee_modifiable === true,
+    max_tx: h.has_max_tx_limit === true,
+    trading_restricted: h.trading_restricted === true,
+    hidden_owner: h.hidden_owner === true,
+    proxy: h.is_proxy === true,
+    balance_change: h.owner_can_change_balance === true,
+    renounced: h.ownership_renounced === true,
+  };
+}
+
+/** The security_hints flag (or is_honeypot) that reports each corpus flag. */
+export const FLAG_HINT: Record<Flag, string> = {
+  honeypot: 'is_honeypot', mintable: 'is_mintable', blacklist: 'can_blacklist', pause: 'can_pause', fee_modifiable: 'fee_modifiable',
+  max_tx: 'has_max_tx_limit', trading_restricted: 'trading_restricted', hidden_owner: 'hidden_owner', proxy: 'is_proxy',
+  balance_change: 'owner_can_change_balance', renounced: 'ownership_renounced',
+};
+
+export interface FlagScore {
+  flag: Flag;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+}
+
+/** Precision and recall per flag over (truth, observed) pairs. A flag never present and never reported scores 1/1. */
+export function flagScores(results: { truth: Truth; observed: Record<Flag, boolean> }[]): FlagScore[] {
+  return FLAGS.map((flag) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const r of results) {
+      if (r.truth[flag] && r.observed[flag]) tp++;
+      else if (!r.truth[flag] && r.observed[flag]) fp++;
+      else if (r.truth[flag] && !r.observed[flag]) fn++;
+    }
+    return { flag, tp, fp, fn, precision: tp + fp === 0 ? 1 : tp / (tp + fp), recall: tp + fn === 0 ? 1 : tp / (tp + fn) };
+  });
+}
