@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
 import { and, eq } from 'drizzle-orm';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { analyses, creators, tokens } from '../db/schema.ts';
@@ -6,6 +7,7 @@ import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { startService, type Service } from '../scripts/service.ts';
+import { createProducer } from './queues.ts';
 import { HONEYPOT_ALERT_MESSAGE } from './risk.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
@@ -169,6 +171,35 @@ describe('analysis pipeline on the corpus', () => {
     expect(counts).toMatchObject({ scam_count: honeypots, success_count: 0, total_tokens: deployer!.totalTokens });
     const hints = rows.get(corpus[0]!.address)!.securityHints as { creator_reputation_score: number | null };
     expect(hints.creator_reputation_score).not.toBeNull();
+  });
+
+  it('changes nothing but what new knowledge changes when every pass runs again', async () => {
+    const countRows = async () => (await handle.db.select().from(analyses).where(eq(analyses.chainId, chain.anvil.chainId))).length;
+    const rowsBefore = await countRows();
+    const eventsBefore = (await streamEvents()).length;
+    const queues = ['selectors', 'simulate', 'risk'].map((name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }));
+    await Promise.all(queues.map((q) => q.obliterate({ force: true })));
+    const connection = createRedis(redis.url, 'producer');
+    const producer = createProducer(connection, redis.prefix);
+    try {
+      await producer.enqueueBulk('selectors', corpus.map((t) => ({ chainId: chain.anvil.chainId, address: t.address, reason: 'pipeline' as const, run: 'initial' })));
+      await eventually(async () => ((await queues[2]!.getJobCounts('completed')).completed! >= corpus.length ? true : undefined), PIPELINE_TIMEOUT_MS, 'second pass');
+    } finally {
+      await producer.close();
+      connection.disconnect();
+      await Promise.all(queues.map((q) => q.close()));
+    }
+    // The same pass upserts its row; a second honeypot alert is never raised.
+    expect(await countRows()).toBe(rowsBefore);
+    const fresh = (await streamEvents()).slice(eventsBefore);
+    expect(fresh.filter((e) => e.type === 'alert')).toEqual([]);
+    // token.updated only where the score moved (the creator's reputation now counts every honeypot).
+    for (const e of fresh) {
+      expect(e.type).toBe('token.updated');
+      expect(e.data.previous_risk_score).not.toBe(e.data.current_risk_score);
+    }
+    const again = await rowsAtRisk(corpus.map((t) => t.address));
+    for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);
   });
 
   it("says 'no liquidity' for a token without a pool, and simulates it once liquidity appears", async () => {
