@@ -43,6 +43,8 @@ function describeCheck(c: CallerCheck): string {
         : `compares ${who} with an address read from a computed storage slot`;
     case 'hardcoded-address':
       return `compares ${who} with the address ${c.address} written into the code`;
+    case 'external-address':
+      return `compares ${who} with an address returned by another contract (an owner registry or controller)`;
     case 'role-mapping':
       return `looks ${who} up in a role table (a mapping keyed by role and account, AccessControl-style) and branches on it`;
     case 'caller-mapping':
@@ -58,7 +60,7 @@ export function bytecodeVerdict(model: CodeModel, fn: ExtractedFunction, label: 
   const { checks } = walk;
   const evidence: Evidence[] = checks.map((c) => ({ kind: 'bytecode', selector: fn.selector, detail: `${label} ${describeCheck(c)} (JUMPI at pc ${c.pc})` }));
   let access: AccessControl;
-  if (checks.some((c) => c.kind === 'stored-address' || c.kind === 'hardcoded-address')) access = 'owner-only';
+  if (checks.some((c) => c.kind === 'stored-address' || c.kind === 'hardcoded-address' || c.kind === 'external-address')) access = 'owner-only';
   else if (checks.length > 0) access = 'role';
   else if (walk.complete && walk.unguardedStateChange) {
     access = 'none';

@@ -14,6 +14,7 @@ import { keccak256 } from 'ethers';
  * - `caller == 0x…`: the caller compared with an address written into the code;
  * - `sload(keccak(caller . keccak(role . slot)))` used as a boolean: a role mapping (AccessControl);
  *   `sload(keccak(caller . slot))` as a boolean: an authorisation mapping (isAdmin[msg.sender]);
+ * - `caller == registry.owner()`: the caller compared with an address another contract returns;
  * - the result of an external call that was given the caller (`auth.hasRole(role, msg.sender)`).
  *
  * Everything is bounded: total steps, paths, visits of a symbolic branch per path, expression depth.
@@ -69,7 +70,7 @@ function node(op: string, args: readonly Sym[], extraTaint = 0): Node {
   return { op, args, taint, depth: depth + 1 };
 }
 
-export type CallerCheckKind = 'stored-address' | 'hardcoded-address' | 'role-mapping' | 'caller-mapping' | 'external-call';
+export type CallerCheckKind = 'stored-address' | 'hardcoded-address' | 'external-address' | 'role-mapping' | 'caller-mapping' | 'external-call';
 
 export interface CallerCheck {
   kind: CallerCheckKind;
@@ -213,11 +214,17 @@ const log2 = (n: bigint) => n.toString(2).length - 1;
 /** Removes boolean wrappers: iszero(iszero(x)), and(x, 0xff), and(x, 1). */
 function unwrapBool(x: Sym): Sym {
   let cur = x;
-  for (let i = 0; i < 6 && typeof cur !== 'bigint'; i++) {
+  for (let i = 0; i < 10 && typeof cur !== 'bigint'; i++) {
     const [a, b] = cur.args;
     if (cur.op === 'iszero' && a !== undefined) cur = a;
     else if (cur.op === 'and' && typeof a === 'bigint' && a <= 0xffn && b !== undefined) cur = b;
     else if (cur.op === 'and' && typeof b === 'bigint' && b <= 0xffn && a !== undefined) cur = a;
+    // `flag == true`, `flag == false`: still the flag.
+    else if (cur.op === 'eq' && typeof a === 'bigint' && a <= 1n && b !== undefined) cur = b;
+    else if (cur.op === 'eq' && typeof b === 'bigint' && b <= 1n && a !== undefined) cur = a;
+    // A packed boolean: sload(slot) / 256^k or >> k.
+    else if (cur.op === 'div' && typeof b === 'bigint' && a !== undefined && isPowerOfTwo(b)) cur = a;
+    else if (cur.op === 'shr' && typeof a === 'bigint' && b !== undefined) cur = b;
     else break;
   }
   return cur;
@@ -238,10 +245,13 @@ function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
         return { kind: 'hardcoded-address', pc, address: `0x${value.toString(16).padStart(40, '0')}`, ...origin };
       }
     } else if (core.op === 'sload') {
-      const slot = core.args[0];
-      if (typeof slot === 'bigint') return { kind: 'stored-address', pc, slot: `0x${slot.toString(16)}`, shift: other.shift, ...origin };
+      const slot = slotValue(core.args[0]);
+      if (slot !== null) return { kind: 'stored-address', pc, slot: `0x${slot.toString(16)}`, shift: other.shift, ...origin };
       // A mapping value compared with the caller (owners[id] == msg.sender) or a computed slot.
       return { kind: 'stored-address', pc, slot: null, shift: other.shift, ...origin };
+    } else if (core.op === 'retdata') {
+      // require(msg.sender == registry.owner()): an address another contract holds.
+      return { kind: 'external-address', pc, ...origin };
     }
   }
   return null;
@@ -257,7 +267,7 @@ function mappingCheck(cond: Sym, pc: number): CallerCheck | null {
   if (!keyedByCaller) return null;
   // keccak(caller . keccak(role . slot)) folds the inner hash to a constant: a hash-sized word means
   // a mapping inside a mapping, i.e. a role table.
-  const nested = words.some((w) => (typeof w === 'bigint' && w >= MIN_HASHED_SLOT) || (typeof w !== 'bigint' && w.op === 'sha3'));
+  const nested = words.some((w) => (typeof w === 'bigint' && w >= MIN_HASHED_SLOT) || (typeof w !== 'bigint' && (w.op === 'sha3' || (w.op === 'add' && w.args.some((a) => typeof a !== 'bigint' && a.op === 'sha3')))));
   return { kind: nested ? 'role-mapping' : 'caller-mapping', pc };
 }
 
@@ -330,6 +340,14 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
     for (let i = 0; i < words; i++) mstore(s, dest + BigInt(32 * i), word(i));
   };
 
+  // One pop for the whole walk (a closure per step would cost more than the step itself).
+  let current: Sym[] = [];
+  const pop = (): Sym => {
+    const v = current.pop();
+    if (v === undefined) throw new StackUnderflow();
+    return v;
+  };
+
   while (pending.length > 0) {
     const s = pending.pop()!;
     let alive = true;
@@ -344,11 +362,7 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
       if (pc >= bytes.length) break; // implicit STOP
       const op = bytes[pc]!;
       const stack = s.stack;
-      const pop = (): Sym => {
-        const v = stack.pop();
-        if (v === undefined) throw new StackUnderflow();
-        return v;
-      };
+      current = stack;
       try {
         if (op >= 0x60 && op <= 0x7f) {
           const size = op - 0x5f;
@@ -529,13 +543,15 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
               pop(); pop();
               if (op === 0xf1 || op === 0xf2) pop(); // value
               const argsOffset = pop(), argsSize = pop();
-              pop(); pop();
-              s.lastCall = memoryHoldsCaller(s, argsOffset, argsSize);
+              const retOffset = pop(), retSize = pop();
+              const callerArg = memoryHoldsCaller(s, argsOffset, argsSize);
+              s.lastCall = callerArg;
               result.externalCalls = true;
               if (op !== 0xfa) s.stateChanged = true;
               stack.push(leaf('callok', T_EXTERNAL));
               s.returnSize = leaf('returnsize', T_EXTERNAL);
-              s.memoryDirty = true;
+              // The callee's answer lands in [retOffset, retOffset + retSize): unknown words.
+              copyIn(s, retOffset, retSize, () => leaf('retdata', T_EXTERNAL, callerArg));
               s.pc++;
               break;
             }
@@ -569,11 +585,25 @@ function sha3(s: State, offset: Sym, size: Sym, mload: (s: State, o: Sym) => Sym
   if (typeof offset !== 'bigint' || typeof size !== 'bigint' || size % 32n !== 0n || size > 256n) return node('sha3', []);
   const words: Sym[] = [];
   for (let i = 0n; i < size; i += 32n) words.push(mload(s, offset + i));
-  if (words.every((w): w is bigint => typeof w === 'bigint')) {
-    const hex = words.map((w) => w.toString(16).padStart(64, '0')).join('');
-    return BigInt(keccak256(`0x${hex}`));
-  }
+  // Kept symbolic even when every word is known: hashing is costly and the value is only ever
+  // needed as a storage slot, where slotValue() computes it on demand.
   return node('sha3', words);
+}
+
+/** A storage slot as a number when it is a constant or a hash of constants; else null. */
+function slotValue(slot: Sym | undefined): bigint | null {
+  if (slot === undefined) return null;
+  if (typeof slot === 'bigint') return slot;
+  if (slot.op === 'sha3' && slot.args.length > 0 && slot.args.every((w) => typeof w === 'bigint')) {
+    return BigInt(keccak256(`0x${(slot.args as bigint[]).map((w) => w.toString(16).padStart(64, '0')).join('')}`));
+  }
+  if (slot.op === 'add' && slot.args.length === 2) {
+    const [a, b] = slot.args;
+    const x = slotValue(a);
+    const y = slotValue(b);
+    if (x !== null && y !== null) return (x + y) & U256;
+  }
+  return null;
 }
 
 function dedupe(checks: CallerCheck[]): CallerCheck[] {
@@ -584,3 +614,4 @@ function dedupe(checks: CallerCheck[]): CallerCheck[] {
   }
   return [...seen.values()];
 }
+
