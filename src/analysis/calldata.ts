@@ -16,9 +16,16 @@ export const addressFromLabel = (label: string): string => `0x${id(label).slice(
 export const PROBE_ARGUMENT_ADDRESS = addressFromLabel('token-monitor.probe.argument');
 /** Dynamic arrays get one element, so that loops over them run once. */
 const ARRAY_PROBE_LENGTH = 1;
+/**
+ * Zero words appended after the encoded arguments. evmole infers arguments from their use, so an
+ * unused or oddly compiled one (via-IR) can be missing from its list; without the padding the ABI
+ * decoder's length check would revert every probe. Solidity ignores extra call data.
+ */
+export const PADDING_WORDS = 4;
 /** Fixed arrays longer than this are not encoded (a probe, not a fuzzer). */
 const MAX_FIXED_ARRAY = 16;
 const abi = AbiCoder.defaultAbiCoder();
+const PADDING = '00'.repeat(32 * PADDING_WORDS);
 
 /** Splits "address,(uint256,bool)[],bytes" at top-level commas. */
 export function splitTypes(types: string): string[] {
@@ -65,9 +72,9 @@ export function probeCalldata(selector: string, argumentTypes: string, variant: 
   try {
     const types = splitTypes(argumentTypes).map((t) => ParamType.from(t));
     const encoded = abi.encode(types, types.map((t) => defaultValue(t, variant)));
-    return `0x${selector}${encoded.slice(2)}`;
+    return `0x${selector}${encoded.slice(2)}${PADDING}`;
   } catch {
-    return `0x${selector}${'00'.repeat(32 * fallbackWords)}`;
+    return `0x${selector}${'00'.repeat(32 * fallbackWords)}${PADDING}`;
   }
 }
 

@@ -52,7 +52,8 @@ interface Node {
 }
 type Sym = bigint | Node;
 
-const leaf = (op: string, taint = 0, callerArg?: boolean): Node => ({ op, args: [], taint, depth: 1, callerArg });
+/** An answer computed from the caller (callerArg) depends on the caller, like the caller itself. */
+const leaf = (op: string, taint = 0, callerArg?: boolean): Node => ({ op, args: [], taint: callerArg ? taint | T_CALLER : taint, depth: 1, callerArg });
 const CALLER: Node = leaf('caller', T_CALLER);
 const ORIGIN: Node = leaf('origin', T_CALLER);
 
@@ -614,4 +615,5 @@ function dedupe(checks: CallerCheck[]): CallerCheck[] {
   }
   return [...seen.values()];
 }
+
 
