@@ -1,6 +1,8 @@
 import { AbiCoder } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { PROBE_ARGUMENT_ADDRESS, describeProbeArguments, probeCalldata, splitTypes } from './calldata.ts';
+import { PADDING_WORDS, PROBE_ARGUMENT_ADDRESS, describeProbeArguments, probeCalldata, splitTypes } from './calldata.ts';
+
+const PADDING = '00'.repeat(32 * PADDING_WORDS);
 
 describe('probe call data', () => {
   it('splits argument lists at top-level commas only', () => {
@@ -18,11 +20,13 @@ describe('probe call data', () => {
     const zeros = probeCalldata('0b78f9c0', 'uint256,bool,bytes32,string,address[]', 'zeros');
     const decoded = AbiCoder.defaultAbiCoder().decode(['uint256', 'bool', 'bytes32', 'string', 'address[]'], `0x${zeros.slice(10)}`);
     expect([decoded[0], decoded[1], decoded[3], decoded[4].length]).toEqual([0n, false, '', 1]);
-    expect(probeCalldata('8456cb59', '', 'ones')).toBe('0x8456cb59');
+    // Zero words follow the arguments, in case evmole missed one.
+    expect(probeCalldata('8456cb59', '', 'ones')).toBe(`0x8456cb59${PADDING}`);
+    expect(ones.endsWith(PADDING)).toBe(true);
   });
 
   it('falls back to zero words when the types cannot be encoded', () => {
-    expect(probeCalldata('aabbccdd', 'weird9', 'ones')).toBe(`0xaabbccdd${'00'.repeat(128)}`);
+    expect(probeCalldata('aabbccdd', 'weird9', 'ones')).toBe(`0xaabbccdd${'00'.repeat(128)}${PADDING}`);
     expect(describeProbeArguments('address,bool,uint8', 'zeros')).toBe('address a fresh address, bool false, uint8 0');
   });
 });
