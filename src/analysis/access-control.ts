@@ -195,7 +195,7 @@ export function simulationVerdict(fn: ExtractedFunction, label: string, probes: 
     evidence.push({
       kind: 'simulation',
       selector: fn.selector,
-      detail: `eth_call of ${label} with ${describeProbeArguments(fn.arguments, variant)} reverted for a stranger${shortRevert(probes.stranger[ownerOk]!.revert)} but succeeded from the ${ownerName}`,
+      detail: `eth_call of ${label} with ${describeProbeArguments(fn.arguments, variant)} reverted for a stranger (${STRANGER})${shortRevert(probes.stranger[ownerOk]!.revert)} but succeeded from the ${ownerName}`,
     });
     return { access: 'owner-only', evidence, strangerBlocked };
   }
@@ -205,7 +205,7 @@ export function simulationVerdict(fn: ExtractedFunction, label: string, probes: 
     evidence.push({
       kind: 'simulation',
       selector: fn.selector,
-      detail: `eth_call of ${label} reverted for a stranger${shortRevert(probes.stranger[differs]!.revert)} and for the ${ownerName} for another reason${shortRevert(owner[differs]!.revert)}: the caller decides`,
+      detail: `eth_call of ${label} reverted for a stranger (${STRANGER})${shortRevert(probes.stranger[differs]!.revert)} and for the ${ownerName} for another reason${shortRevert(owner[differs]!.revert)}: the caller decides`,
     });
     return { access: 'owner-only', evidence, strangerBlocked };
   }

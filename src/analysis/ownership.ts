@@ -128,6 +128,8 @@ export async function storageCandidates(
 export interface GatedFunction {
   fn: ExtractedFunction;
   signature?: string;
+  /** The stranger's outcomes, one per argument variant (all reverts). */
+  stranger: readonly CallOutcome[];
 }
 
 export interface HiddenOwnerResult {
@@ -139,7 +141,9 @@ export interface HiddenOwnerResult {
 
 /**
  * Tests each candidate: an eth_call from it to each gated function (one that reverts for a
- * stranger). A success proves the candidate privileged.
+ * stranger and whose code checks the caller). A success proves the candidate privileged; so does
+ * a revert with another reason than the stranger's, which means the call got past the caller check
+ * and failed later (a time lock still running, an argument the function refuses).
  */
 export async function proveHiddenOwner(
   rpc: RpcClient,
@@ -150,27 +154,43 @@ export async function proveHiddenOwner(
   const requests = input.candidates.flatMap((c) => input.gated.flatMap((g) => probeRequests(input.address, c.address, g.fn)));
   const outcomes = await probeCalls(rpc, requests, blockTag);
   const perCandidate = input.gated.length * 2;
+  let best: { candidate: StorageCandidate; succeeded: GatedFunction[]; passed: GatedFunction[] } | null = null;
   for (let ci = 0; ci < input.candidates.length; ci++) {
     const candidate = input.candidates[ci]!;
-    const proven: GatedFunction[] = [];
+    const succeeded: GatedFunction[] = [];
+    const passed: GatedFunction[] = [];
     for (let gi = 0; gi < input.gated.length; gi++) {
+      const gate = input.gated[gi]!;
       const o: CallOutcome[] = outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2);
-      if (o.some((x) => x.ok)) proven.push(input.gated[gi]!);
+      if (o.some((x) => x.ok)) succeeded.push(gate);
+      else if (o.some((x, i) => x.error === null && x.revert !== null && gate.stranger[i]?.error === null && x.revert !== gate.stranger[i]?.revert)) passed.push(gate);
     }
-    if (proven.length > 0) {
-      const names = proven.map((g) => functionLabel(g.fn.selector, g.signature));
-      return {
-        hidden_owner: candidate.address,
-        selectors: proven.map((g) => g.fn.selector),
-        evidence: [{
-          kind: 'simulation',
-          selector: proven[0]!.fn.selector,
-          detail: `${candidate.address}, held in ${candidate.source}, can call ${names.join(', ')} (eth_call succeeds from it and reverts for a stranger)`,
-        }],
-      };
+    // A success is the stronger proof: the first candidate with one wins outright.
+    if (succeeded.length > 0) {
+      best = { candidate, succeeded, passed };
+      break;
     }
+    if (passed.length > 0 && !best) best = { candidate, succeeded, passed };
   }
-  return { hidden_owner: null, selectors: [], evidence: [] };
+  if (!best) return { hidden_owner: null, selectors: [], evidence: [] };
+  const { candidate, succeeded, passed } = best;
+  const names = (gates: GatedFunction[]) => gates.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
+  const evidence: Evidence[] = [];
+  if (succeeded.length > 0) {
+    evidence.push({
+      kind: 'simulation',
+      selector: succeeded[0]!.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, can call ${names(succeeded)} (eth_call succeeds from it and reverts for a stranger)`,
+    });
+  }
+  if (passed.length > 0) {
+    evidence.push({
+      kind: 'simulation',
+      selector: passed[0]!.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, gets past the caller check of ${names(passed)} (its eth_call fails for another reason than a stranger's)`,
+    });
+  }
+  return { hidden_owner: candidate.address, selectors: [...succeeded, ...passed].map((g) => g.fn.selector), evidence };
 }
 
 /** Assembles OwnershipInfo from the reading and the hidden-owner test. */

@@ -183,7 +183,14 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const candidates = uniqueCandidates([...disagreeing, ...stored.filter((s) => s.source.includes('compares')), ...hardcoded, ...stored])
     .filter((c) => !excluded.has(c.address) && !isDeadAddress(c.address))
     .slice(0, MAX_HIDDEN_CANDIDATES);
-  const gated: GatedFunction[] = judged.filter((_, i) => simulations[i]!.strangerBlocked).map((j) => ({ fn: j.fn, signature: j.entry?.signature }));
+  // Functions a stranger cannot call and whose code checks the caller: the test of privilege.
+  // (A stranger's revert alone could be a balance or allowance check that a holder passes.)
+  const gated: GatedFunction[] = [];
+  judged.forEach((j, i) => {
+    if (simulations[i]!.strangerBlocked && (j.verdict.access === 'owner-only' || j.verdict.access === 'role')) {
+      gated.push({ fn: j.fn, signature: j.entry?.signature, stranger: outcomes.slice(i * perFunction, i * perFunction + 2) });
+    }
+  });
   const hidden = await proveHiddenOwner(rpc, { address, blockTag, candidates, gated });
 
   const admin_functions: AdminFunction[] = [];
