@@ -77,6 +77,17 @@ export function bytecodeVerdict(model: CodeModel, fn: ExtractedFunction, label: 
   return { access, evidence, checks, walk };
 }
 
+/**
+ * The call ran and failed inside the EVM: a revert, or an exceptional halt (invalid jump or
+ * opcode, stack underflow, out of gas). That is an answer about the contract, not a node failure.
+ * Anvil reports halts as -32603 "EVM error InvalidJump", which the RPC client classifies as a
+ * server error; recognised here by message (geth words them "invalid jump destination", …).
+ */
+const EXECUTION_FAILURE = /^evm error|invalid jump|invalid opcode|stack underflow|stack overflow|out of gas|execution reverted|revert/i;
+export function isExecutionFailure(error: RpcError): boolean {
+  return error.kind === 'revert' || EXECUTION_FAILURE.test(error.message);
+}
+
 export interface CallOutcome {
   ok: boolean;
   /** Revert data (0x hex, possibly '0x') when the call reverted. */
@@ -109,7 +120,7 @@ export async function probeCalls(rpc: RpcClient, requests: readonly ProbeRequest
     }
     for (const o of outcomes) {
       if (o.ok) out.push({ ok: true, revert: null, error: null });
-      else if (o.error.kind === 'revert') out.push({ ok: false, revert: revertData(o.error), error: null });
+      else if (isExecutionFailure(o.error)) out.push({ ok: false, revert: revertData(o.error), error: null });
       else out.push({ ok: false, revert: null, error: o.error.message });
     }
   }

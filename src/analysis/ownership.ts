@@ -1,6 +1,6 @@
 import { id, toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
-import { probeCalls, probeRequests, functionLabel, type CallOutcome } from './access-control.ts';
+import { functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome } from './access-control.ts';
 import { SLOTS } from './proxy.ts';
 import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
 
@@ -59,7 +59,8 @@ export async function readOwner(rpc: RpcClient, input: { address: string; blockT
     { method: 'eth_call', params: [{ to: input.address, data: GET_OWNER_SELECTOR }, blockTag] },
     { method: 'eth_getStorageAt', params: [input.address, SLOTS.eip1967Admin, blockTag] },
   ]);
-  for (const o of outcomes) if (!o.ok && o.error.kind !== 'revert' && o.error.kind !== 'invalid-request') throw o.error;
+  // A contract without owner() reverts or halts: that is an answer. Anything else is a node failure.
+  for (const o of outcomes) if (!o.ok && !isExecutionFailure(o.error) && o.error.kind !== 'invalid-request') throw o.error;
   const value = (i: number) => {
     const o = outcomes[i]!;
     return o.ok ? decodeAddress(o.result) : null;

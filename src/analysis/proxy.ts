@@ -1,6 +1,7 @@
 import { id, toBeHex } from 'ethers';
 import { hasOpcode, isEip1167 } from '../evm/bytecode.ts';
-import { RpcError, type RpcClient } from '../evm/rpc.ts';
+import type { RpcClient } from '../evm/rpc.ts';
+import { isExecutionFailure } from './access-control.ts';
 import { normalizeCode } from './selectors.ts';
 import type { Evidence, ProxyInfo, ProxyKind } from './types.ts';
 
@@ -91,12 +92,12 @@ interface HopResult {
 }
 
 async function callAddress(rpc: RpcClient, to: string, data: string, blockTag: string): Promise<string | null> {
-  try {
-    return wordToAddress(await rpc.request<string>('eth_call', [{ to, data }, blockTag]));
-  } catch (error) {
-    if (error instanceof RpcError && (error.kind === 'revert' || error.kind === 'invalid-request')) return null;
-    throw error;
-  }
+  // A batch of one: a failing call comes back as an outcome, not retried as a node failure.
+  const [outcome] = await rpc.batch<string>([{ method: 'eth_call', params: [{ to, data }, blockTag] }]);
+  if (!outcome) return null;
+  if (outcome.ok) return wordToAddress(outcome.result);
+  if (isExecutionFailure(outcome.error) || outcome.error.kind === 'invalid-request') return null;
+  throw outcome.error;
 }
 
 /** One step: is `address` (with `code`) a proxy, and of which implementation? */
