@@ -29,8 +29,8 @@ const MIN_HARDCODED_ADDRESS = 1n << 32n;
 const MIN_HASHED_SLOT = 1n << 160n;
 
 const MAX_TOTAL_STEPS = 25_000;
-const MAX_PATH_STEPS = 8_000;
-const MAX_PATHS = 96;
+const MAX_PATH_STEPS = 4_000;
+const MAX_PATHS = 48;
 /** A loop with a symbolic exit condition is followed at most this many times per path. */
 const MAX_BRANCH_VISITS = 2;
 const MAX_EXPRESSION_DEPTH = 24;
@@ -127,6 +127,8 @@ interface State {
   memory: Map<number, Sym>;
   /** A write at a symbolic offset happened: unknown memory reads are unknown, not zero. */
   memoryDirty: boolean;
+  /** Some word was written at an offset that is not a multiple of 32. */
+  unaligned: boolean;
   returnSize: Sym;
   visits: Map<number, number>;
   steps: number;
@@ -311,16 +313,18 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
   const result: WalkResult = { checks: [], callerDependent: false, unguardedStateChange: false, externalCalls: false, complete: true, steps: 0, paths: 1 };
   const found: CallerCheck[] = [];
   const pending: State[] = [
-    { pc: 0, stack: [], memory: new Map(), memoryDirty: false, returnSize: 0n, visits: new Map(), steps: 0, guarded: false, stateChanged: false },
+    { pc: 0, stack: [], memory: new Map(), memoryDirty: false, unaligned: false, returnSize: 0n, visits: new Map(), steps: 0, guarded: false, stateChanged: false },
   ];
   let total = 0;
 
+  // Memory is a map of 32-byte words by offset. While every access is word-aligned (what solc
+  // emits almost always) words cannot overlap and a lookup is one get; otherwise overlaps are searched.
   const mload = (s: State, offset: Sym): Sym => {
     if (typeof offset !== 'bigint' || offset > 0xffffffffn) return node('mload', []);
     const o = Number(offset);
     const exact = s.memory.get(o);
     if (exact !== undefined) return exact;
-    for (const k of s.memory.keys()) if (k > o - 32 && k < o + 32) return node('mload', []);
+    if (s.unaligned || o % 32 !== 0) for (const k of s.memory.keys()) if (k > o - 32 && k < o + 32) return node('mload', []);
     return s.memoryDirty ? node('mload', []) : 0n;
   };
   const mstore = (s: State, offset: Sym, value: Sym) => {
@@ -329,7 +333,8 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
       return;
     }
     const o = Number(offset);
-    for (const k of [...s.memory.keys()]) if (k > o - 32 && k < o + 32 && k !== o) s.memory.delete(k);
+    if (o % 32 !== 0) s.unaligned = true;
+    if (s.unaligned) for (const k of [...s.memory.keys()]) if (k > o - 32 && k < o + 32 && k !== o) s.memory.delete(k);
     s.memory.set(o, value);
   };
   const copyIn = (s: State, dest: Sym, size: Sym, word: (i: number) => Sym) => {
@@ -483,6 +488,7 @@ export function walkFunction(model: CodeModel, calldataHex: string, budget = MAX
                 for (const k of [...s.memory.keys()]) if (k > n - 32 && k <= n) s.memory.delete(k);
               }
               s.memoryDirty = true;
+              s.unaligned = true;
               s.pc++;
               break;
             }

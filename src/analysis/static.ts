@@ -30,7 +30,7 @@ import type { AccessControl, AdminFunction, CatalogEntry, Evidence, ExtractedFun
  */
 export const WALK_BUDGET_PER_CONTRACT = 250_000;
 /** Steps allowed per function. */
-export const WALK_BUDGET_PER_FUNCTION = 25_000;
+export const WALK_BUDGET_PER_FUNCTION = 10_000;
 
 /** Standard ERC-20 / EIP-2612 functions: gated by balances and allowances, never admin functions. */
 const STANDARD_SELECTORS: ReadonlySet<string> = new Set(
