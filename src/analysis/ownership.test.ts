@@ -10,7 +10,7 @@ import { DEAD_ADDRESSES, decodeAddress, isDeadAddress, ownershipInfo, proveHidde
 import { SLOTS } from './proxy.ts';
 
 const addr = (n: bigint | number) => `0x${n.toString(16).padStart(40, '0')}`;
-const word = (n: bigint | string) => toBeHex(BigInt(n), 32);
+const word = (n: bigint | number | string) => toBeHex(BigInt(n), 32);
 const OWNER_SLOT = word(5); // Owned._owner in the project contracts (after the ERC-20 state)
 // Real addresses look random; the storage scan relies on that to tell them from numbers.
 const DEPLOYER = addressFromLabel('ownership.test.deployer');
