@@ -9,10 +9,10 @@ import { silentLogger } from '../infra/logger.ts';
 import { startService, type Service } from '../scripts/service.ts';
 import { createProducer } from './queues.ts';
 import { HONEYPOT_ALERT_MESSAGE } from './risk.ts';
-import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import {
-  CORPUS_KIND_NAMES, FLAGS, FLAG_HINT, POOL_ETH, POOL_TOKENS, deployCorpus, deployCorpusToken, flagScores, observedFlags,
+  CORPUS_KIND_NAMES, FLAGS, FLAG_HINT, addPoolLiquidity, deployCorpus, deployCorpusToken, flagScores, observedFlags,
   type CorpusToken, type Flag,
 } from '../test/support/token-corpus.ts';
 import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
@@ -205,7 +205,7 @@ describe('analysis pipeline on the corpus', () => {
   it("says 'no liquidity' for a token without a pool, and simulates it once liquidity appears", async () => {
     const before = rows.get(dry.address)!;
     expect((before.tradingSimulation as TradingSimulation).error).toBe('no liquidity');
-    await addLiquidity(chain, dry.address, POOL_TOKENS, POOL_ETH);
+    await addPoolLiquidity(chain, dry.address);
     await service.resimulate(chain.anvil.chainId, dry.address, 'liquidity');
     const after = await eventually(async () => {
       const [row] = await handle.db.select().from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.address, dry.address)));

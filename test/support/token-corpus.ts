@@ -1,6 +1,6 @@
-import { Contract, Interface, encodeBytes32String, parseEther, type InterfaceAbi } from 'ethers';
+import { Contract, ContractFactory, Interface, encodeBytes32String, parseEther, type ContractTransactionResponse, type InterfaceAbi } from 'ethers';
 import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
-import { addLiquidity, type TestChain } from './chain.ts';
+import type { TestChain } from './chain.ts';
 
 /**
  * The analysis corpus (issue 3 "Tests"): one realistic contract per behaviour, deployed on Anvil
@@ -58,90 +58,135 @@ export interface CorpusToken {
 
 type Deployer = (chain: TestChain, i: number) => Promise<{ address: string; pairAware?: boolean; afterLiquidity?: (address: string) => Promise<void> }>;
 
-const send = async (tx: Promise<{ wait(): Promise<unknown> }>) => (await tx).wait();
+interface RawReceipt {
+  status: string;
+  contractAddress: string | null;
+  logs: { topics: string[]; data: string }[];
+}
+
+const RECEIPT_POLL_MS = 5;
+const RECEIPT_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits for a receipt by polling the node directly. ethers' tx.wait() can miss a transaction that
+ * an automining Anvil mines before the wait subscribes to new blocks (no later block ever comes),
+ * and hangs; under load that race is common.
+ */
+async function mined(chain: TestChain, hash: string): Promise<RawReceipt> {
+  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const receipt = (await chain.provider.send('eth_getTransactionReceipt', [hash])) as RawReceipt | null;
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
+      return receipt;
+    }
+    await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
+  }
+  throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
+}
+
+const send = async (chain: TestChain, tx: Promise<unknown>) => mined(chain, ((await tx) as ContractTransactionResponse).hash);
+
+async function deployContract(chain: TestChain, name: ContractName, args: unknown[] = []): Promise<{ address: string; contract: Contract }> {
+  const artifact = loadArtifact(name);
+  const contract = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, chain.signer).deploy(...args);
+  const receipt = await mined(chain, contract.deploymentTransaction()!.hash);
+  const address = receipt.contractAddress!.toLowerCase();
+  return { address, contract: new Contract(address, artifact.abi as InterfaceAbi, chain.signer) };
+}
+
+/** Token/WETH liquidity through the real Router02 (approve, addLiquidityETH); returns the pair. */
+export async function addPoolLiquidity(chain: TestChain, token: string, tokenAmount: bigint = POOL_TOKENS, ethAmount: bigint = POOL_ETH): Promise<string> {
+  await send(chain, chain.contract('SimpleToken', token).getFunction('approve')(chain.uniswap.router, tokenAmount));
+  const router = new Contract(chain.uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, chain.signer);
+  const deadline = Math.floor(Date.now() / 1000) + 3600;
+  await send(chain, router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount }));
+  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.provider);
+  return ((await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string).toLowerCase();
+}
 const name = (kind: string, i: number) => [`${kind} ${i}`, `${kind.replace(/[^a-z]/g, '').slice(0, 4).toUpperCase()}${i}`];
 
 /** How each kind is deployed, and what it really does. */
 export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = {
-  simple: { deploy: async (c, i) => c.deploy('SimpleToken', [...name('simple', i), CORPUS_SUPPLY]), truth: NONE },
+  simple: { deploy: async (c, i) => deployContract(c, 'SimpleToken', [...name('simple', i), CORPUS_SUPPLY]), truth: NONE },
   renounced: {
     deploy: async (c, i) => {
-      const d = await c.deploy('RenouncedToken', [...name('renounced', i), CORPUS_SUPPLY]);
-      return { address: d.address, afterLiquidity: async (a) => void (await send(c.contract('RenouncedToken', a).getFunction('renounceOwnership')())) };
+      const d = await deployContract(c, 'RenouncedToken', [...name('renounced', i), CORPUS_SUPPLY]);
+      return { address: d.address, afterLiquidity: async (a) => void (await send(c, c.contract('RenouncedToken', a).getFunction('renounceOwnership')())) };
     },
     truth: { ...NONE, renounced: true },
   },
-  mintable: { deploy: async (c, i) => c.deploy('MintableToken', [...name('mintable', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
-  blacklist: { deploy: async (c, i) => c.deploy('BlacklistToken', [...name('blacklist', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
-  pausable: { deploy: async (c, i) => c.deploy('PausableToken', [...name('pausable', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  mintable: { deploy: async (c, i) => deployContract(c, 'MintableToken', [...name('mintable', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
+  blacklist: { deploy: async (c, i) => deployContract(c, 'BlacklistToken', [...name('blacklist', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
+  pausable: { deploy: async (c, i) => deployContract(c, 'PausableToken', [...name('pausable', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
   'fixed-tax': {
-    deploy: async (c, i) => c.deploy('FixedTaxToken', [...name('fixed-tax', i), CORPUS_SUPPLY, 300, 500, c.uniswap.factory, c.uniswap.weth]),
+    deploy: async (c, i) => deployContract(c, 'FixedTaxToken', [...name('fixed-tax', i), CORPUS_SUPPLY, 300, 500, c.uniswap.factory, c.uniswap.weth]),
     truth: { ...NONE, buy_tax_pct: 3, sell_tax_pct: 5 },
   },
   tax: {
-    deploy: async (c, i) => ({ ...(await c.deploy('TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])), pairAware: true }),
     truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 5, sell_tax_pct: 10 },
   },
   'tax-punitive': {
     // The same modifiable tax contract with a 95 % sell tax: a soft honeypot.
-    deploy: async (c, i) => ({ ...(await c.deploy('TaxToken', [...name('tax-punitive', i), CORPUS_SUPPLY, 0, 9_500])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'TaxToken', [...name('tax-punitive', i), CORPUS_SUPPLY, 0, 9_500])), pairAware: true }),
     truth: { ...NONE, honeypot: true, fee_modifiable: true, buy_tax_pct: 0, sell_tax_pct: 95 },
   },
   honeypot: {
-    deploy: async (c, i) => ({ ...(await c.deploy('HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])), pairAware: true }),
     truth: { ...NONE, honeypot: true, sell_tax_pct: null },
   },
   'tiered-honeypot': {
-    deploy: async (c, i) => ({ ...(await c.deploy('TieredHoneypotToken', [...name('tiered', i), CORPUS_SUPPLY, TIERED_SELL_CEILING])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'TieredHoneypotToken', [...name('tiered', i), CORPUS_SUPPLY, TIERED_SELL_CEILING])), pairAware: true }),
     truth: { ...NONE, honeypot: true, sell_tax_pct: 0 },
   },
   'trading-disabled': {
-    deploy: async (c, i) => c.deploy('LaunchGuardToken', [...name('launch', i), CORPUS_SUPPLY]),
+    deploy: async (c, i) => deployContract(c, 'LaunchGuardToken', [...name('launch', i), CORPUS_SUPPLY]),
     truth: { ...NONE, trading_restricted: true },
   },
   'max-tx': {
-    deploy: async (c, i) => ({ ...(await c.deploy('MaxTxToken', [...name('max-tx', i), CORPUS_SUPPLY, MAX_TX, MAX_WALLET])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'MaxTxToken', [...name('max-tx', i), CORPUS_SUPPLY, MAX_TX, MAX_WALLET])), pairAware: true }),
     truth: { ...NONE, max_tx: true },
   },
   'fake-renounce': {
     deploy: async (c, i) => {
-      const d = await c.deploy('FakeRenounceToken', [...name('fake-renounce', i), CORPUS_SUPPLY]);
-      return { address: d.address, afterLiquidity: async (a) => void (await send(c.contract('FakeRenounceToken', a).getFunction('renounceOwnership')())) };
+      const d = await deployContract(c, 'FakeRenounceToken', [...name('fake-renounce', i), CORPUS_SUPPLY]);
+      return { address: d.address, afterLiquidity: async (a) => void (await send(c, c.contract('FakeRenounceToken', a).getFunction('renounceOwnership')())) };
     },
     truth: { ...NONE, mintable: true, hidden_owner: true },
   },
-  'balance-control': { deploy: async (c, i) => c.deploy('BalanceControlToken', [...name('balance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+  'balance-control': { deploy: async (c, i) => deployContract(c, 'BalanceControlToken', [...name('balance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
   proxy: {
     deploy: async (c, i) => {
-      const impl = await c.deploy('UpgradeableToken');
+      const impl = await deployContract(c, 'UpgradeableToken');
       const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('proxy', i), CORPUS_SUPPLY, c.account]);
-      return c.deploy('TokenProxy', [impl.address, init]);
+      return deployContract(c, 'TokenProxy', [impl.address, init]);
     },
     truth: { ...NONE, proxy: true, mintable: true },
   },
   clone: {
     deploy: async (c, i) => {
-      const impl = await c.deploy('UpgradeableToken');
-      const factory = await c.deploy('TokenFactory');
+      const impl = await deployContract(c, 'UpgradeableToken');
+      const factory = await deployContract(c, 'TokenFactory');
       const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('clone', i), CORPUS_SUPPLY, c.account]);
-      const receipt = (await send(factory.contract.getFunction('cloneTokenAndCall')(impl.address, init))) as { logs: { topics: string[]; data: string }[] };
+      const receipt = await send(c, factory.contract.getFunction('cloneTokenAndCall')(impl.address, init));
       const event = receipt.logs.map((l) => factory.contract.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
       return { address: String(event!.args.getValue('token')).toLowerCase() };
     },
     truth: { ...NONE, proxy: true, mintable: true },
   },
   bytes32: {
-    deploy: async (c, i) => c.deploy('Bytes32Token', [encodeBytes32String(`Bytes ${i}`), encodeBytes32String(`B32${i}`), CORPUS_SUPPLY]),
+    deploy: async (c, i) => deployContract(c, 'Bytes32Token', [encodeBytes32String(`Bytes ${i}`), encodeBytes32String(`B32${i}`), CORPUS_SUPPLY]),
     truth: NONE,
   },
-  'disguised-mint': { deploy: async (c, i) => c.deploy('DisguisedMintToken', [...name('dmint', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
-  'disguised-blacklist': { deploy: async (c, i) => c.deploy('DisguisedBlacklistToken', [...name('dblack', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
-  'disguised-pause': { deploy: async (c, i) => c.deploy('DisguisedPauseToken', [...name('dpause', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  'disguised-mint': { deploy: async (c, i) => deployContract(c, 'DisguisedMintToken', [...name('dmint', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
+  'disguised-blacklist': { deploy: async (c, i) => deployContract(c, 'DisguisedBlacklistToken', [...name('dblack', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
+  'disguised-pause': { deploy: async (c, i) => deployContract(c, 'DisguisedPauseToken', [...name('dpause', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
   'disguised-fee': {
-    deploy: async (c, i) => ({ ...(await c.deploy('DisguisedFeeToken', [...name('dfee', i), CORPUS_SUPPLY, 200, 200])), pairAware: true }),
+    deploy: async (c, i) => ({ ...(await deployContract(c, 'DisguisedFeeToken', [...name('dfee', i), CORPUS_SUPPLY, 200, 200])), pairAware: true }),
     truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 2, sell_tax_pct: 2 },
   },
-  'disguised-balance': { deploy: async (c, i) => c.deploy('DisguisedBalanceToken', [...name('dbalance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+  'disguised-balance': { deploy: async (c, i) => deployContract(c, 'DisguisedBalanceToken', [...name('dbalance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
 };
 
 export const CORPUS_KIND_NAMES = Object.keys(CORPUS_KINDS);
@@ -152,9 +197,9 @@ const PAIR_AWARE_ABI: ContractName = 'TaxToken';
 /** Creates the WETH pair first, for tokens whose rules must know it before liquidity arrives. */
 async function createAndSetPair(chain: TestChain, token: string): Promise<void> {
   const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
-  await send(factory.getFunction('createPair')(token, chain.uniswap.weth));
+  await send(chain, factory.getFunction('createPair')(token, chain.uniswap.weth));
   const pair = (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string;
-  await send(chain.contract(PAIR_AWARE_ABI, token).getFunction('setPair')(pair));
+  await send(chain, chain.contract(PAIR_AWARE_ABI, token).getFunction('setPair')(pair));
 }
 
 /** Deploys one token of `kind`, with a pool unless `liquidity` is false. */
@@ -166,7 +211,7 @@ export async function deployCorpusToken(chain: TestChain, kind: string, i = 0, o
   let pair: string | null = null;
   if (options.liquidity ?? true) {
     if (deployed.pairAware) await createAndSetPair(chain, address);
-    pair = await addLiquidity(chain, address, POOL_TOKENS, POOL_ETH);
+    pair = await addPoolLiquidity(chain, address);
   }
   await deployed.afterLiquidity?.(address);
   return { kind, address, pair, truth: spec.truth };
