@@ -28,7 +28,7 @@ import type { AccessControl, AdminFunction, CatalogEntry, Evidence, ExtractedFun
  * few thousand; this caps the worst case at well under a second. Functions past the budget get
  * access control 'unknown' from the bytecode.
  */
-export const WALK_BUDGET_PER_CONTRACT = 250_000;
+export const WALK_BUDGET_PER_CONTRACT = 150_000;
 /** Steps allowed per function. */
 export const WALK_BUDGET_PER_FUNCTION = 10_000;
 
