@@ -178,7 +178,11 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const privilegedSlots = uniqueSlots(judged.flatMap((j) => j.verdict.checks));
   const hardcoded = judged.flatMap((j) => j.verdict.checks).filter((c) => c.kind === 'hardcoded-address' && c.address).map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
   const stored = await storageCandidates(rpc, { address, blockTag, privilegedSlots });
-  const excluded = new Set([address, STRANGER, reading.owner ?? '', resolution.info.implementation ?? '', ...resolution.hops.map((h) => h.implementation)]);
+  // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
+  const excluded = new Set([
+    address, STRANGER, reading.owner ?? '', resolution.info.implementation ?? '',
+    ...resolution.hops.flatMap((h) => [h.implementation, h.admin ?? '']),
+  ]);
   const disagreeing = reading.others.map((o) => ({ address: o.address, source: `${o.source} (which disagrees with ${reading.source})` }));
   const candidates = uniqueCandidates([...disagreeing, ...stored.filter((s) => s.source.includes('compares')), ...hardcoded, ...stored])
     .filter((c) => !excluded.has(c.address) && !isDeadAddress(c.address))
