@@ -1,4 +1,5 @@
 import { keccak256 } from 'ethers';
+import { metadataLength } from './skeleton.ts';
 
 /**
  * A light symbolic walk of one function: which checks on the caller guard it.
@@ -112,7 +113,9 @@ export function prepareCode(hex: string): CodeModel {
   const bytes = Uint8Array.from(Buffer.from(hex, 'hex'));
   const jumpdests = new Uint8Array(bytes.length);
   let readsCaller = false;
-  for (let pc = 0; pc < bytes.length; pc++) {
+  // The metadata trailer is data: a 0x33 byte in its hash is no CALLER.
+  const end = bytes.length - metadataLength(bytes);
+  for (let pc = 0; pc < end; pc++) {
     const op = bytes[pc]!;
     if (op === 0x5b) jumpdests[pc] = 1;
     else if (op === 0x33 || op === 0x32) readsCaller = true;
