@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { and, eq } from 'drizzle-orm';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { analyses, creators, tokens } from '../db/schema.ts';
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
@@ -200,6 +201,13 @@ describe('analysis pipeline on the corpus', () => {
     }
     const again = await rowsAtRisk(corpus.map((t) => t.address));
     for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);
+  });
+
+  it('lists for re-simulation exactly the tokens whose fees, limits or trading can still change', async () => {
+    const due = await createAnalysisRepository(handle.db).dueForResimulation(chain.anvil.chainId, new Date(Date.now() + 3_600_000), 1_000);
+    const kinds = new Set(due.map((d) => corpus.find((t) => t.address === d.address)?.kind));
+    const changeable = corpus.filter((t) => t.truth.fee_modifiable || t.truth.max_tx || t.truth.trading_restricted).map((t) => t.kind);
+    expect([...kinds].filter((k) => k !== undefined).sort()).toEqual(changeable.sort());
   });
 
   it("says 'no liquidity' for a token without a pool, and simulates it once liquidity appears", async () => {

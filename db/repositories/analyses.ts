@@ -111,6 +111,21 @@ export function createAnalysisRepository(db: Database) {
 
     mergeDetails: (key: AnalysisKey, patch: Record<string, unknown>) => merge(db, key, patch),
 
+    /**
+     * Tokens to simulate again on the refresh cadence (issue 3 §3): an owner can still change their
+     * fees or limits, or they are not tradable yet, and their last risk pass is older than `before`.
+     * Oldest first; the refresh scheduler passes them to `resimulate`.
+     */
+    async dueForResimulation(chainId: number, before: Date, limit: number): Promise<{ address: string; riskUpdatedAt: Date | null }[]> {
+      return db.select({ address: tokens.address, riskUpdatedAt: tokens.riskUpdatedAt }).from(tokens)
+        .where(and(
+          eq(tokens.chainId, chainId),
+          sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
+          sql`(${tokens.securityHints}->>'fee_modifiable' = 'true' or ${tokens.securityHints}->>'has_max_tx_limit' = 'true' or ${tokens.securityHints}->>'trading_restricted' = 'true')`,
+        ))
+        .orderBy(tokens.riskUpdatedAt).limit(limit);
+    },
+
     /** Tokens judged honeypots whose skeleton equals `skeleton`, this token aside (any chain). */
     async honeypotsWithSkeleton(skeleton: string, except: { chainId: number; address: string }): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tokens)
