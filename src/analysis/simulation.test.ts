@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AbiCoder } from 'ethers';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { MAX_TX, deployCorpusToken, type CorpusToken } from '../../test/support/token-corpus.ts';
-import { amountsFor, decodeRevert, ERRORS, findPool, simulateTrading } from './simulation.ts';
+import { amountsFor, decodeRevert, ERRORS, findPool, simulateTrading, summarize, type Pool, type RawResult } from './simulation.ts';
 
 /** The honeypot test on real Anvil, real compiled tokens and a real Uniswap V2 router. */
 
@@ -110,5 +111,37 @@ describe('decodeRevert', () => {
     expect(decodeRevert('0x4e487b71' + '0'.repeat(62) + '11')).toBe('panic 0x11');
     expect(decodeRevert('0xdeadbeef')).toBe('custom error 0xdeadbeef');
     expect(decodeRevert('0x')).toBe('reverted without a reason');
+  });
+});
+
+describe('summarize', () => {
+  const pool: Pool = { dex: 'v2', factory: '0xf', router: '0xr', pair: '0xp', weth: '0xw', nativeReserve: 10n ** 19n, tokenReserve: 10n ** 24n };
+  const ok = { ok: true, revertData: '0x', gasUsed: 100_000n };
+  const reverted = (reason: string) => ({ ok: false, revertData: `0x08c379a0${AbiCoder.defaultAbiCoder().encode(['string'], [reason]).slice(2)}`, gasUsed: 50_000n });
+  const raw = (r: Partial<RawResult> = {}): RawResult => ({
+    buy: ok, buyExpected: 1_000n, buyReceived: 1_000n, transfer: ok, transferSent: 100n, transferReceived: 100n,
+    sell: ok, sellAmount: 900n, sellPairReceived: 900n, sellExpectedEth: 10n ** 15n, sellEthReceived: 10n ** 15n, ...r,
+  });
+  const now = new Date('2025-01-01T00:00:00Z');
+
+  it('takes the worst tax over the amounts and the gas of the smallest buy', () => {
+    const report = summarize([
+      { amountIn: 1n, raw: raw({ buyReceived: 950n }) },
+      { amountIn: 2n, raw: raw({ buyReceived: 900n, sellPairReceived: 810n, buy: { ...ok, gasUsed: 7n } }) },
+    ], pool, now, null);
+    expect(report).toMatchObject({ buy_tax_pct: 10, sell_tax_pct: 10, transfer_tax_pct: 0, is_honeypot: false, gas: { buy: 100_000 } });
+  });
+
+  it('keeps a whole-call revert as that amount\'s error and summarizes the rest', () => {
+    const report = summarize([{ amountIn: 1n, error: 'simulation call reverted: out of gas' }, { amountIn: 2n, raw: raw() }], pool, now, null);
+    expect(report.amounts[0]!.error).toMatch(/out of gas/);
+    expect(report).toMatchObject({ is_buyable: true, is_sellable: true, error: null });
+    const none = summarize([{ amountIn: 1n, error: 'simulation call reverted: x' }], pool, now, null);
+    expect(none).toMatchObject({ is_buyable: null, error: 'simulation call reverted: x' });
+  });
+
+  it('calls nothing received a failed sell (a 100 % buy tax traps the buyer)', () => {
+    const report = summarize([{ amountIn: 1n, raw: raw({ buyReceived: 0n, sellAmount: 0n, sellPairReceived: 0n, transferSent: 0n, sell: reverted('nothing to sell') }) }], pool, now, null);
+    expect(report).toMatchObject({ buy_tax_pct: 100, is_sellable: false, is_honeypot: true });
   });
 });
