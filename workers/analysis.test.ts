@@ -34,6 +34,8 @@ let handle: DbHandle;
 let service: Service;
 let corpus: CorpusToken[];
 let dry: CorpusToken;
+/** A blacklisting token configured as the chain's stablecoin (the trust list), like USDT. */
+let stable: CorpusToken;
 
 type TokenRow = typeof tokens.$inferSelect;
 
@@ -66,12 +68,13 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: database.embedded ? 1 : 5 });
   corpus = await deployCorpus(chain);
   dry = await deployCorpusToken(chain, 'simple', 99, { liquidity: false });
+  stable = await deployCorpusToken(chain, 'blacklist', 98);
   service = await startService({
     roles: new Set(['worker', 'scanner']),
     databaseUrl: database.url,
     redisUrl: redis.url,
     redisPrefix: redis.prefix,
-    chains: [chain.chainConfig()],
+    chains: [chain.chainConfig({ stablecoins: [stable.address] })],
     knownChainIds: new Set([chain.anvil.chainId]),
     port: 0,
     host: '127.0.0.1',
@@ -90,7 +93,7 @@ describe('analysis pipeline on the corpus', () => {
   let rows: Map<string, TokenRow>;
 
   it('runs every corpus token through selectors, simulate and risk', async () => {
-    rows = await rowsAtRisk([...corpus.map((t) => t.address), dry.address]);
+    rows = await rowsAtRisk([...corpus.map((t) => t.address), dry.address, stable.address]);
     expect(corpus.map((t) => t.kind).sort()).toEqual([...CORPUS_KIND_NAMES].sort());
     for (const t of corpus) {
       const row = rows.get(t.address)!;
@@ -152,6 +155,17 @@ describe('analysis pipeline on the corpus', () => {
     }
     // The wrapped native token is on the trust list: low, whatever it can do.
     expect(rows.get(chain.uniswap.weth.toLowerCase())?.currentRiskLevel).toBe('low');
+  });
+
+  it('reports but does not score the capabilities of a trusted stablecoin', async () => {
+    const row = rows.get(stable.address)!;
+    const twin = rows.get(corpus.find((t) => t.kind === 'blacklist')!.address)!;
+    expect(row.currentRiskScore).toBe(0);
+    expect(twin.currentRiskScore).toBeGreaterThan(0);
+    expect((row.securityHints as { can_blacklist: boolean }).can_blacklist).toBe(true);
+    const factor = (await latestFactors(stable.address)).find((f) => f.code === 'admin:blacklist')!;
+    expect(factor).toMatchObject({ points: 0, severity: 'info' });
+    expect(factor.evidence.length).toBeGreaterThan(0);
   });
 
   it('announces scores with token.updated and honeypots with an alert', async () => {

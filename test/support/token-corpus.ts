@@ -217,11 +217,21 @@ export async function deployCorpusToken(chain: TestChain, kind: string, i = 0, o
   return { kind, address, pair, truth: spec.truth };
 }
 
+/** Anvil's dev accounts hold 10,000 ETH: enough for ~1,000 pools, not more. Topped up below this. */
+const LOW_BALANCE = parseEther('1000');
+const TOP_UP = parseEther('1000000');
+
+async function ensureFunds(chain: TestChain): Promise<void> {
+  if ((await chain.provider.getBalance(chain.account)) >= LOW_BALANCE) return;
+  await chain.provider.send('anvil_setBalance', [chain.account, `0x${TOP_UP.toString(16)}`]);
+}
+
 /** Every kind once (or `replicas` times), each with liquidity. */
 export async function deployCorpus(chain: TestChain, options: { replicas?: number; kinds?: string[]; onProgress?: (n: number) => void } = {}): Promise<CorpusToken[]> {
   const kinds = options.kinds ?? CORPUS_KIND_NAMES;
   const out: CorpusToken[] = [];
   for (let r = 0; r < (options.replicas ?? 1); r++) {
+    await ensureFunds(chain);
     for (const kind of kinds) {
       out.push(await deployCorpusToken(chain, kind, r));
       options.onProgress?.(out.length);
