@@ -90,7 +90,8 @@ export const lower = (a: string) => a.toLowerCase();
 const pct = (lost: bigint, of: bigint): number | null => {
   if (of <= 0n) return null;
   const clamped = lost < 0n ? 0n : lost > of ? of : lost;
-  return Number((clamped * 100n * PCT_SCALE) / of) / Number(PCT_SCALE);
+  // Rounded to the nearest hundredth: a 3 % fee taken with floor division reads 3, not 2.99.
+  return Number((clamped * 100n * PCT_SCALE + of / 2n) / of) / Number(PCT_SCALE);
 };
 
 /** Error(string), Panic(uint256), a custom error's selector, or "no reason". */
