@@ -4,9 +4,9 @@ import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from
  * Token representations of DESIGN §4: the list item, the general detail view, and the complete
  * token object of the PRO operations. Addresses are lower-case in every answer.
  *
- * The analysis stages keep their results in the newest `analyses` row of a token:
- * `details.trading_simulation`, `details.security_hints`, `details.dex_hints`, and risk_factors /
- * actionable_insights / alerts in their own columns. What a stage has not filled yet is null.
+ * The stages keep their latest results on the token row (trading_simulation, security_hints,
+ * dex_hints, liquidity_lock, is_honeypot) and the reasons in the newest `analyses` row
+ * (risk_factors, actionable_insights, alerts). What a stage has not filled yet is null.
  */
 
 const num = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
@@ -45,6 +45,10 @@ export function toDetail(row: TokenRow) {
     bytecode_hash: row.bytecodeHash,
     code_length: row.codeLength,
     proxy_like: row.proxyLike,
+    price_usd: num(row.priceUsd),
+    market_cap_usd: num(row.marketCapUsd),
+    initial_liquidity_usd: num(row.initialLiquidityUsd),
+    volume_24h_usd: num(row.volume24hUsd),
     analysis_stage: row.stage,
     updated_at: row.updatedAt.toISOString(),
   };
@@ -87,13 +91,14 @@ export function securityHints(row: TokenRow, details: Json | null, creator: Crea
   const flags = Object.fromEntries(SECURITY_FLAGS.map((f) => [f, bool(hints?.[f])])) as Record<(typeof SECURITY_FLAGS)[number], boolean | null>;
   // Before the selectors stage, the bytecode stage's proxy hint is the best knowledge there is.
   if (flags.is_proxy === null && row.proxyLike !== null) flags.is_proxy = row.proxyLike;
-  const lock = obj(hints?.liquidity_lock);
+  // The DEX stage measures the lock on chain; the risk stage's copy is a snapshot of it.
+  const lock = obj(row.liquidityLock) ?? obj(hints?.liquidity_lock);
   return {
     ...flags,
-    owner_address: text(hints?.owner_address),
+    owner_address: text(hints?.owner_address) ?? row.ownerAddress,
     creator_reputation_score: number(hints?.creator_reputation_score) ?? creator?.reputationScore ?? null,
     liquidity_lock: lock
-      ? { locked_pct: number(lock.locked_pct), burned_pct: number(lock.burned_pct), lockers: Array.isArray(lock.lockers) ? lock.lockers.filter((l): l is string => typeof l === 'string') : [] }
+      ? { locked_pct: number(lock.locked_pct), burned_pct: number(lock.burned_pct), lockers: Array.isArray(lock.lockers) ? lock.lockers.filter((l) => typeof l === 'string' || obj(l) !== null) : [] }
       : null,
   };
 }
@@ -134,12 +139,17 @@ export function historyItem(row: HistoryRow) {
 
 /** The complete token object, with every optional part present; callers drop what was not asked for. */
 export function toComplete(row: TokenRow, analysis: AnalysisRow | undefined, creator: CreatorRow | undefined, history: HistoryRow[]) {
-  const details = obj(analysis?.details);
+  const stored = obj(analysis?.details);
+  const details: Json = {
+    trading_simulation: row.tradingSimulation ?? stored?.trading_simulation,
+    security_hints: row.securityHints ?? stored?.security_hints,
+    dex_hints: row.dexHints ?? stored?.dex_hints,
+  };
   const simulation = tradingSimulation(details);
-  const simHoneypot = bool(obj(details?.trading_simulation)?.is_honeypot);
+  const simHoneypot = bool(obj(details.trading_simulation)?.is_honeypot);
   return {
     ...toDetail(row),
-    is_honeypot: simHoneypot ?? (row.currentRiskLevel === null ? null : row.currentRiskLevel === 'honeypot'),
+    is_honeypot: row.isHoneypot ?? simHoneypot ?? (row.currentRiskLevel === null ? null : row.currentRiskLevel === 'honeypot'),
     security_hints: securityHints(row, details, creator),
     trading_simulation: simulation,
     risk_analysis: riskAnalysis(analysis),

@@ -27,6 +27,20 @@ export const CONTRACT_NAMES = [
   'LyingDecimalsToken',
   'V3PoolHelper',
   'DevStablecoin',
+  // Issue 3: the trade simulator (placed by eth_call state override, never deployed) and the
+  // rest of the analysis corpus.
+  'TradeSimulator',
+  'AdminProbe',
+  'RenouncedToken',
+  'FixedTaxToken',
+  'TieredHoneypotToken',
+  'LaunchGuardToken',
+  'BalanceControlToken',
+  'DisguisedMintToken',
+  'DisguisedBlacklistToken',
+  'DisguisedPauseToken',
+  'DisguisedFeeToken',
+  'DisguisedBalanceToken',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

@@ -68,6 +68,20 @@ export const tokens = pgTable('tokens', {
   stage: text('stage').notNull().default('detected'),
   currentRiskScore: integer('current_risk_score'),
   currentRiskLevel: text('current_risk_level'),
+  // Analysis results (issue 3), copied from the latest analysis for listing and filtering.
+  isProxy: boolean('is_proxy'),
+  implementationAddress: text('implementation_address'),
+  /** keccak of the code with metadata and PUSH constants masked: clones share it. */
+  skeletonHash: text('skeleton_hash'),
+  template: text('template'),
+  isHoneypot: boolean('is_honeypot'),
+  ownerAddress: text('owner_address'),
+  /** DESIGN §4 trading_simulation and security_hints of the latest analysis. */
+  tradingSimulation: jsonb('trading_simulation'),
+  securityHints: jsonb('security_hints'),
+  riskUpdatedAt: timestamp('risk_updated_at', { withTimezone: true }),
+  /** When the token's liquidity was pulled (set by the DEX stage); counts as a scam for its creator. */
+  liquidityPulledAt: timestamp('liquidity_pulled_at', { withTimezone: true }),
   currentLiquidityUsd: numeric('current_liquidity_usd', { precision: 30, scale: 2 }),
   isActivelyTraded: boolean('is_actively_traded').notNull().default(false),
   // DEX data (the dex stage and its refresh).
@@ -98,6 +112,8 @@ export const tokens = pgTable('tokens', {
   index('tokens_next_refresh_idx').on(t.nextRefreshAt).where(sql`next_refresh_at is not null`),
   index('tokens_risk_score_idx').on(t.currentRiskScore),
   index('tokens_liquidity_idx').on(t.currentLiquidityUsd),
+  // Similarity to earlier honeypots: how many honeypots share a skeleton.
+  index('tokens_honeypot_skeleton_idx').on(t.skeletonHash).where(sql`is_honeypot`),
 ]);
 
 /** DEX pairs (their LP tokens are never listed as new tokens). */

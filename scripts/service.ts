@@ -7,6 +7,7 @@ import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
@@ -27,6 +28,9 @@ import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
+import { createRiskProcessor } from '../workers/risk.ts';
+import { createSelectorsProcessor } from '../workers/selectors.ts';
+import { createResimulate, createSimulateProcessor, type ResimulateReason } from '../workers/simulate.ts';
 import { createProducer } from '../workers/queues.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
@@ -79,6 +83,8 @@ export interface Service {
   chains: ReadonlyMap<number, ChainRuntime>;
   scanners: Scanner[];
   metrics: Metrics;
+  /** Runs simulate → risk again for a token under a new run key (first liquidity, refresh). */
+  resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +116,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(db);
   const accounts = createAccountRepository(db);
+  const analyses = createAnalysisRepository(db);
+  const creators = createCreatorRepository(db);
   const scan = createScanRepository(db);
   const events = createEventPublisher(general, keys.events);
   const metrics = createMetrics();
@@ -129,10 +137,27 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       processors: {
         detect: processDetect,
         replay: processDetect,
-        bytecode: createBytecodeProcessor({ chains, tokens, logger, onChanged: tokenChanged }),
+        bytecode: createBytecodeProcessor({ chains, tokens, producer, logger, onChanged: tokenChanged }),
+        selectors: createSelectorsProcessor({ chains, analyses, producer, logger }),
+        simulate: createSimulateProcessor({ chains, analyses, tokens, producer, logger }),
+        risk: createRiskProcessor({
+          chains, analyses, tokens, creators, events, logger, producer, onChanged: tokenChanged,
+          liquidity: async (chainId, address) => {
+            const row = await tokens.get(chainId, address);
+            if (!row || row.currentLiquidityUsd === null) return null;
+            const lock = (row.liquidityLock ?? {}) as { locked_pct?: number | null; burned_pct?: number | null; lockers?: { name?: string }[] };
+            return {
+              usd: Number(row.currentLiquidityUsd),
+              locked_pct: lock.locked_pct ?? null,
+              burned_pct: lock.burned_pct ?? null,
+              lockers: (lock.lockers ?? []).map((l) => l.name ?? 'locker'),
+            };
+          },
+        }),
         accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(general, keys.prefix) }),
         dex: createDexProcessor({
           chains, dex: dexRepo, producer, events, logger,
+          onLiquidityPulled: (chainId, address) => creators.recordLiquidityPulled(chainId, address),
           idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
           intervalMs: dexOptions.intervalMs,
           multicall: dexOptions.multicall,
@@ -176,7 +201,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const app = createApp({
       tokens,
       accounts,
-      creators: createCreatorRepository(db),
+      creators,
       knownChainIds: options.knownChainIds,
       logger,
       metrics,
@@ -228,6 +253,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     chains,
     scanners,
     metrics,
+    resimulate: createResimulate(producer),
     async stop() {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));

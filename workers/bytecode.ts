@@ -3,11 +3,13 @@ import { bytecodeFacts } from '../src/evm/bytecode.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
 import type { ChainRuntime } from './detect.ts';
+import type { Producer } from './queues.ts';
 
-/** The bytecode stage: runtime code → hash, length, proxy hint. Later stages (selectors, …) chain from here. */
+/** The bytecode stage: runtime code → hash, length, proxy hint; then the selectors stage of the same pass. */
 export function createBytecodeProcessor(deps: {
   chains: ReadonlyMap<number, ChainRuntime>;
   tokens: TokenRepository;
+  producer: Producer;
   logger: Logger;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;
@@ -19,6 +21,10 @@ export function createBytecodeProcessor(deps: {
     const facts = bytecodeFacts(code);
     await deps.tokens.updateBytecode(data.chainId, data.address, facts);
     await deps.onChanged?.(data.chainId, data.address);
+    // A manual refresh carries its run key through every stage, so the whole pipeline runs again.
+    await deps.producer.enqueue('selectors', {
+      chainId: data.chainId, address: data.address, reason: data.run ? 'manual' : 'pipeline', run: data.run ?? 'initial',
+    });
     deps.logger.debug({ chain: data.chainId, address: data.address, ...facts }, 'bytecode recorded');
     return facts;
   };

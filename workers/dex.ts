@@ -45,6 +45,8 @@ export interface DexDeps {
   multicall?: boolean;
   /** The refresh cadence (tests shorten it); the slow cadence scales with it. */
   intervalMs?: number;
+  /** A liquidity pull or rug: the creator's reputation takes it into account (creators repository). */
+  onLiquidityPulled?: (chainId: number, address: string) => Promise<unknown>;
   /** How long concurrent refreshes of a chain share one head-block read (default 1 s; 0: every job reads its own). */
   headCacheMs?: number;
   /** How far back a pool's first volume scan reaches when its creation block is unknown. */
@@ -275,6 +277,7 @@ export function createDexProcessor(deps: DexDeps) {
       await deps.events.publish({ type: 'alert', data: { contract_address: data.address, chain_id: data.chainId, ...change.alert, bucket_at: bucketAt.toISOString() } });
       published.push(`alert:${change.alert.kind}`);
       log.warn({ alert: change.alert }, 'liquidity alert');
+      await deps.onLiquidityPulled?.(data.chainId, data.address);
     }
     // First liquidity: trading can now be simulated and the risk re-scored. The run key is fixed,
     // so a retried job (or a PairCreated seen twice) never enqueues it twice.

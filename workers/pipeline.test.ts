@@ -72,8 +72,9 @@ async function streamLength(): Promise<number> {
 async function waitForAll(expectedCount: number) {
   return eventually(async () => {
     const rows = await handle.db.select().from(tokens).where(eq(tokens.chainId, chain.anvil.chainId));
-    return rows.length >= expectedCount && rows.every((r) => r.stage === 'bytecode') ? rows : undefined;
-  }, 60_000, `${expectedCount} tokens through the bytecode stage`);
+    // The analysis stages (selectors → simulate → risk) chain from bytecode; risk is the last.
+    return rows.length >= expectedCount && rows.every((r) => r.stage === 'risk') ? rows : undefined;
+  }, 60_000, `${expectedCount} tokens through the risk stage`);
 }
 
 beforeAll(async () => {
@@ -158,8 +159,10 @@ describe('scanner → detect → bytecode', () => {
     const client = createRedis(redis.url, 'general');
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
     client.disconnect();
-    expect(entries.every(([, fields]) => fields[fields.indexOf('type') + 1] === 'token.created')).toBe(true);
-    const announced = entries.map(([, fields]) => JSON.parse(fields[fields.indexOf('data') + 1]!).contract_address as string);
+    const created = entries.filter(([, fields]) => fields[fields.indexOf('type') + 1] === 'token.created');
+    // The rest are the risk stage's token.updated (the score set for the first time).
+    expect(entries.every(([, fields]) => ['token.created', 'token.updated'].includes(fields[fields.indexOf('type') + 1]!))).toBe(true);
+    const announced = created.map(([, fields]) => JSON.parse(fields[fields.indexOf('data') + 1]!).contract_address as string);
     expect(announced.sort()).toEqual(expected.map((e) => e.address).sort());
     const [factoryCreator] = await handle.db.select().from(creators).where(eq(creators.address, factoryAddress));
     expect(factoryCreator?.totalTokens).toBe(2);
@@ -210,7 +213,7 @@ describe('a node without traces or block receipts', () => {
       const check = createDb(fresh.url, { max: 1 });
       const rows = await eventually(async () => {
         const r = await check.db.select().from(tokens);
-        return r.length >= expected.length && r.every((t) => t.stage === 'bytecode') ? r : undefined;
+        return r.length >= expected.length && r.every((t) => t.stage === 'risk') ? r : undefined;
       }, 60_000, 'fallback detection');
       await service.stop();
       await check.close();

@@ -1,9 +1,15 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { creators, tokens } from '../schema.ts';
 import type { CreatorRow, TokenRow } from './tokens.ts';
+import { rates, reputationScore, SUCCESS_MAX_RISK_SCORE, SUCCESS_MIN_AGE_HOURS, type CreatorCounts } from '../../src/analysis/creators.ts';
 
-/** Creator reputation rows (written by the detect and risk stages), read by the API. */
+/**
+ * Creator reputation in Postgres, written by the pipeline and read by the API. Counts are
+ * recomputed from the tokens table with the definitions of src/analysis/creators.ts (scam,
+ * success), never incremented, so that a job that runs twice, or a token whose status changes,
+ * leaves the right numbers.
+ */
 
 export const CREATOR_SORT_FIELDS = ['last_seen', 'total_tokens', 'reputation_score'] as const;
 export type CreatorSortField = (typeof CREATOR_SORT_FIELDS)[number];
@@ -21,7 +27,45 @@ export interface CreatorListQuery {
   sort: CreatorSortField;
 }
 
+// SQL mirror of tokenOutcome(): keep the two in step (creators.test.ts checks them against each other).
+const isScam = sql`(coalesce(${tokens.isHoneypot}, false) or ${tokens.liquidityPulledAt} is not null)`;
+const isSuccess = sql`(not ${isScam}
+  and ${tokens.currentRiskScore} is not null and ${tokens.currentRiskScore} <= ${SUCCESS_MAX_RISK_SCORE}
+  and coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt}) <= now() - make_interval(hours => ${SUCCESS_MIN_AGE_HOURS})
+  and ((${tokens.tradingSimulation}->>'is_sellable') = 'true' or ${tokens.isActivelyTraded}))`;
+
+export interface CreatorReputation extends CreatorCounts {
+  address: string;
+  chain_id: number;
+  reputation_score: number;
+  success_rate: number;
+  scam_rate: number;
+}
+
 export function createCreatorRepository(db: Database) {
+  async function counts(chainId: number, creator: string, excludeToken?: string): Promise<CreatorCounts> {
+    const where = and(eq(tokens.chainId, chainId), eq(tokens.creator, creator), excludeToken ? ne(tokens.address, excludeToken) : undefined);
+    const [row] = await db.select({
+      total: sql<number>`count(*)::int`,
+      scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
+      successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
+    }).from(tokens).where(where);
+    return { total_tokens: row?.total ?? 0, scam_count: row?.scams ?? 0, success_count: row?.successes ?? 0 };
+  }
+
+  /** Recomputes a creator's row from their tokens (idempotent). */
+  async function refresh(chainId: number, creator: string): Promise<CreatorReputation> {
+    const c = await counts(chainId, creator);
+    const score = reputationScore(c);
+    await db.insert(creators)
+      .values({ chainId, address: creator, totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score })
+      .onConflictDoUpdate({
+        target: [creators.chainId, creators.address],
+        set: { totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score },
+      });
+    return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
+  }
+
   return {
     async list(query: CreatorListQuery): Promise<{ items: CreatorRow[]; total: number }> {
       const where: SQL | undefined = query.chainId === undefined ? undefined : eq(creators.chainId, query.chainId);
@@ -45,6 +89,28 @@ export function createCreatorRepository(db: Database) {
         .where(and(eq(tokens.chainId, chainId), eq(tokens.creator, address)))
         .orderBy(desc(tokens.detectedAt), desc(tokens.address))
         .limit(limit);
+    },
+
+    counts,
+    refresh,
+
+    /** Reputation as the risk stage sees it: the creator's other tokens only, so a token never judges itself. */
+    async reputationExcluding(chainId: number, creator: string, token: string): Promise<CreatorReputation> {
+      const c = await counts(chainId, creator, token);
+      return { address: creator, chain_id: chainId, ...c, reputation_score: reputationScore(c), ...rates(c) };
+    },
+
+    /**
+     * For the DEX stage (issue 4): the token's liquidity was pulled. Marks it (the first time
+     * counts) and recomputes its creator's reputation; returns the creator, or null when unknown.
+     */
+    async recordLiquidityPulled(chainId: number, token: string, at: Date = new Date()): Promise<CreatorReputation | null> {
+      const [row] = await db.update(tokens)
+        .set({ liquidityPulledAt: sql`coalesce(${tokens.liquidityPulledAt}, ${at.toISOString()}::timestamptz)`, updatedAt: new Date() })
+        .where(and(eq(tokens.chainId, chainId), eq(tokens.address, token)))
+        .returning({ creator: tokens.creator });
+      if (!row?.creator) return null;
+      return refresh(chainId, row.creator);
     },
   };
 }

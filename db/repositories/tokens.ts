@@ -135,6 +135,17 @@ const LIST_COLUMNS = {
 };
 export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
 
+
+/** Pipeline stages in order; a token's `stage` only moves forward (a re-run never rewinds it). */
+export const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'] as const;
+export type Stage = (typeof STAGE_ORDER)[number];
+
+/** SQL for `stage` advanced to `to` unless it is already there or beyond. */
+export function advancedStage(to: Stage) {
+  const order = sql.raw(`array[${STAGE_ORDER.map((s) => `'${s}'`).join(',')}]::text[]`);
+  return sql`case when coalesce(array_position(${order}, ${tokens.stage}), 0) < array_position(${order}, ${to}::text) then ${to}::text else ${tokens.stage} end`;
+}
+
 /** Creation data fills gaps but never overwrites what an earlier sighting recorded. */
 const keepFirst = (column: string) => sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
 
@@ -206,7 +217,7 @@ export function createTokenRepository(db: Database) {
 
     async updateBytecode(chainId: number, address: string, facts: { bytecodeHash: string; codeLength: number; proxyLike: boolean }) {
       await db.update(tokens)
-        .set({ ...facts, stage: 'bytecode', updatedAt: new Date() })
+        .set({ ...facts, stage: advancedStage('bytecode'), updatedAt: new Date() })
         .where(and(eq(tokens.chainId, chainId), eq(tokens.address, address)));
     },
 

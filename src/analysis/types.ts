@@ -116,10 +116,21 @@ export interface RiskAssessment {
   alerts: string[];
 }
 
+/**
+ * A state-changing function outside the catalog that only privileged callers can use: a candidate
+ * disguised admin function (its name says nothing), for behaviour probes to tell what it does.
+ */
+export interface PrivilegedFunction extends ExtractedFunction {
+  access_control: AccessControl;
+  evidence: Evidence[];
+}
+
 /** What the selectors stage stores (analyses.details.static) for the later stages. */
 export interface StaticAnalysis {
   functions: ExtractedFunction[];
   admin_functions: AdminFunction[];
+  /** Uncatalogued functions gated on the caller (owner-only or role), e.g. a mint named distributeRewards. */
+  privileged_functions?: PrivilegedFunction[];
   proxy: ProxyInfo;
   ownership: OwnershipInfo;
   /** keccak of the code with metadata and PUSH constants masked: equal for clones of one template. */

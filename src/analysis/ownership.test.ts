@@ -1,0 +1,104 @@
+import { toBeHex } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadArtifact } from '../../contracts/artifacts.ts';
+import { startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
+import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
+import { STRANGER, probeCalls, probeRequests } from './access-control.ts';
+import { addressFromLabel } from './calldata.ts';
+import { selectorOf } from './catalog.ts';
+import { DEAD_ADDRESSES, decodeAddress, isDeadAddress, ownershipInfo, proveHiddenOwner, readOwner, storageCandidates } from './ownership.ts';
+import { SLOTS } from './proxy.ts';
+
+const addr = (n: bigint | number) => `0x${n.toString(16).padStart(40, '0')}`;
+const word = (n: bigint | number | string) => toBeHex(BigInt(n), 32);
+const OWNER_SLOT = word(5); // Owned._owner in the project contracts (after the ERC-20 state)
+// Real addresses look random; the storage scan relies on that to tell them from numbers.
+const DEPLOYER = addressFromLabel('ownership.test.deployer');
+const OTHER = addressFromLabel('ownership.test.other');
+
+describe('ownership helpers', () => {
+  it('knows the addresses nobody controls', () => {
+    expect(DEAD_ADDRESSES.size).toBeGreaterThanOrEqual(4);
+    for (const a of ['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dEaD', '0xdead000000000000000042069420694206942069']) expect(isDeadAddress(a)).toBe(true);
+    expect(isDeadAddress(DEPLOYER)).toBe(false);
+  });
+
+  it('decodes address answers, zero included, and refuses others', () => {
+    expect(decodeAddress(word(0))).toBe(addr(0));
+    expect(decodeAddress(word(DEPLOYER))).toBe(DEPLOYER);
+    expect(decodeAddress(word(1n << 170n))).toBeNull();
+    expect(decodeAddress('0x')).toBeNull();
+  });
+
+  it('a renounce with a proven hidden owner is a fake renounce', () => {
+    const reading = { owner: addr(0), source: 'owner()' as const, others: [], evidence: [] };
+    expect(ownershipInfo(reading, { hidden_owner: null, selectors: [], evidence: [] })).toMatchObject({ renounced: true, fake_renounce: false });
+    const fake = ownershipInfo(reading, { hidden_owner: DEPLOYER, selectors: ['aabbccdd'], evidence: [{ kind: 'simulation', detail: 'proof' }] });
+    expect(fake).toMatchObject({ renounced: true, hidden_owner: DEPLOYER, fake_renounce: true });
+    expect(fake.evidence.map((e) => e.detail).join(' ')).toMatch(/fake renounce/);
+    // A second privileged address beside a live owner is a hidden admin, not a fake renounce.
+    expect(ownershipInfo({ ...reading, owner: OTHER }, { hidden_owner: DEPLOYER, selectors: [], evidence: [] })).toMatchObject({ renounced: false, fake_renounce: false, hidden_owner: DEPLOYER });
+  });
+});
+
+describe('ownership on Anvil', () => {
+  let anvil: AnvilHandle;
+  let rpc: RpcClient;
+  const setCode = (a: string, code: string) => rpc.request('anvil_setCode', [a, code]);
+  const setSlot = (a: string, slot: string, value: string) => rpc.request('anvil_setStorageAt', [a, slot, value]);
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    rpc = createRpcClient({ urls: [anvil.rpcUrl], maxAttempts: 2 });
+  });
+  afterAll(async () => anvil?.stop());
+
+  it('reads owner(), and the EIP-1967 admin slot when there is no getter', async () => {
+    const token = addr(0x5001);
+    await setCode(token, loadArtifact('MintableToken').deployedBytecode);
+    await setSlot(token, OWNER_SLOT, word(DEPLOYER));
+    expect(await readOwner(rpc, { address: token })).toMatchObject({ owner: DEPLOYER, source: 'owner()', others: [] });
+
+    const proxy = addr(0x5002);
+    await setCode(proxy, loadArtifact('TokenProxy').deployedBytecode);
+    await setSlot(proxy, SLOTS.eip1967Admin, word(OTHER));
+    // The proxy delegates owner() to nothing (no implementation): it fails; the admin slot answers.
+    expect(await readOwner(rpc, { address: proxy })).toMatchObject({ owner: OTHER, source: 'admin-slot' });
+
+    const plain = addr(0x5003);
+    await setCode(plain, loadArtifact('SimpleToken').deployedBytecode);
+    expect(await readOwner(rpc, { address: plain })).toMatchObject({ owner: null, source: null });
+  });
+
+  it('finds address-like values in the first slots and in slots the code compares with the caller', async () => {
+    const a = addr(0x5004);
+    await setCode(a, loadArtifact('SimpleToken').deployedBytecode);
+    await setSlot(a, word(2), word(10n ** 24n)); // a supply: a number, not an address
+    await setSlot(a, word(3), word(DEPLOYER));
+    await setSlot(a, word(4), word((1n << 160n) | BigInt(OTHER))); // packed: a flag above an address
+    await setSlot(a, word(0x99), word(BigInt(OTHER) << 8n)); // packed after a bool, compared in the code
+    const found = await storageCandidates(rpc, { address: a, privilegedSlots: [{ slot: '0x99', shift: 8 }] });
+    expect(found).toEqual([
+      { address: OTHER, source: 'storage slot 0x99, which the code compares with the caller' },
+      { address: DEPLOYER, source: 'storage slot 0x3' },
+      { address: OTHER, source: 'storage slot 0x4' },
+    ]);
+  });
+
+  it('proves a hidden owner only by a call that a stranger cannot make', async () => {
+    const token = addr(0x5005);
+    await setCode(token, loadArtifact('FakeRenounceToken').deployedBytecode);
+    const hiddenMint = selectorOf('distributeRewards(address,uint256)');
+    const fn = { selector: hiddenMint, arguments: 'address,uint256', state_mutability: 'nonpayable' as const };
+    // The owner slot holds DEPLOYER: a candidate that is the owner can mint; a random one cannot.
+    await setSlot(token, OWNER_SLOT, word(DEPLOYER));
+    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    expect(gated[0]!.stranger.every((o) => !o.ok && o.revert)).toBe(true);
+    const proven = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: OTHER, source: 'storage slot 0x3' }, { address: DEPLOYER, source: 'storage slot 0x5' }], gated });
+    expect(proven.hidden_owner).toBe(DEPLOYER);
+    expect(proven.selectors).toEqual([hiddenMint]);
+    expect(proven.evidence[0]!.detail).toMatch(/eth_call succeeds from it and reverts for a stranger/);
+    const none = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: addressFromLabel('ownership.test.nobody'), source: 'nowhere' }], gated });
+    expect(none.hidden_owner).toBeNull();
+  });
+});

@@ -1,0 +1,214 @@
+import { id, toBeHex } from 'ethers';
+import type { RpcClient } from '../evm/rpc.ts';
+import { functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome } from './access-control.ts';
+import { SLOTS } from './proxy.ts';
+import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
+
+/**
+ * Ownership: who owns the token (owner(), getOwner(), the EIP-1967 admin slot), whether that is a
+ * renounce (zero or a dead address), and whether a renounce is fake: another address still held
+ * in storage that can still call the privileged functions. A hidden owner is claimed only when
+ * proven: an eth_call from that address to a function that reverts for a stranger succeeds.
+ */
+
+/** Addresses nobody controls: ownership handed to one of them is given up. */
+export const DEAD_ADDRESSES: ReadonlySet<string> = new Set([
+  '0x0000000000000000000000000000000000000000',
+  '0x0000000000000000000000000000000000000001',
+  '0x000000000000000000000000000000000000dead',
+  '0xdead000000000000000000000000000000000000',
+  '0xdead000000000000000042069420694206942069',
+  '0xdeaddeaddeaddeaddeaddeaddeaddeaddeaddead',
+]);
+export const isDeadAddress = (address: string) => DEAD_ADDRESSES.has(address.toLowerCase());
+
+const OWNER_SELECTOR = id('owner()').slice(0, 10);
+const GET_OWNER_SELECTOR = id('getOwner()').slice(0, 10);
+/** Storage slots scanned for addresses when looking for a second privileged address. */
+export const SCANNED_SLOTS = 16;
+/** At most this many candidate addresses are tested (each costs a few eth_calls). */
+export const MAX_HIDDEN_CANDIDATES = 8;
+/** A word holding an address has its low 160 bits set; anything above that is a small packed flag at most. */
+const MAX_PACKED_HIGH_BITS = 1n << 16n;
+/** Random-looking addresses are above this; small numbers (counters, amounts) are not addresses. */
+const MIN_ADDRESS_VALUE = 1n << 96n;
+const ADDRESS_MASK = (1n << 160n) - 1n;
+
+export interface OwnerReading {
+  owner: string | null;
+  source: OwnershipInfo['owner_source'];
+  /** Other addresses that claimed ownership (getOwner() or the admin slot disagreeing with owner()). */
+  others: { address: string; source: string }[];
+  evidence: Evidence[];
+}
+
+/** A 32-byte answer holding an address (zero included); null when the answer is not one. */
+export function decodeAddress(word: unknown): string | null {
+  if (typeof word !== 'string' || !/^0x[0-9a-fA-F]{64,}$/.test(word)) return null;
+  const n = BigInt(word.slice(0, 66));
+  if (n >> 160n !== 0n) return null;
+  return `0x${n.toString(16).padStart(40, '0')}`;
+}
+
+const toAddress = (n: bigint) => `0x${n.toString(16).padStart(40, '0')}`;
+
+export async function readOwner(rpc: RpcClient, input: { address: string; blockTag?: string }): Promise<OwnerReading> {
+  const blockTag = input.blockTag ?? 'latest';
+  const outcomes = await rpc.batch<string>([
+    { method: 'eth_call', params: [{ to: input.address, data: OWNER_SELECTOR }, blockTag] },
+    { method: 'eth_call', params: [{ to: input.address, data: GET_OWNER_SELECTOR }, blockTag] },
+    { method: 'eth_getStorageAt', params: [input.address, SLOTS.eip1967Admin, blockTag] },
+  ]);
+  // A contract without owner() reverts or halts: that is an answer. Anything else is a node failure.
+  for (const o of outcomes) if (!o.ok && !isExecutionFailure(o.error) && o.error.kind !== 'invalid-request') throw o.error;
+  const value = (i: number) => {
+    const o = outcomes[i]!;
+    return o.ok ? decodeAddress(o.result) : null;
+  };
+  const viaOwner = value(0);
+  const viaGetOwner = value(1);
+  const adminWord = value(2);
+  const viaAdmin = adminWord && adminWord !== toAddress(0n) ? adminWord : null;
+  const readings: { address: string; source: 'owner()' | 'getOwner()' | 'admin-slot' }[] = [];
+  if (viaOwner !== null) readings.push({ address: viaOwner, source: 'owner()' });
+  if (viaGetOwner !== null) readings.push({ address: viaGetOwner, source: 'getOwner()' });
+  if (viaAdmin !== null) readings.push({ address: viaAdmin, source: 'admin-slot' });
+  if (readings.length === 0) {
+    return { owner: null, source: null, others: [], evidence: [{ kind: 'call', detail: 'no owner: owner() and getOwner() answer no address and the EIP-1967 admin slot is empty' }] };
+  }
+  const first = readings[0]!;
+  const others = readings.slice(1).filter((r) => r.address !== first.address && !isDeadAddress(r.address)).map((r) => ({ address: r.address, source: r.source }));
+  const evidence: Evidence[] = readings.map((r) => ({
+    kind: r.source === 'admin-slot' ? 'storage' : 'call',
+    detail: r.source === 'admin-slot' ? `EIP-1967 admin slot holds ${r.address}` : `${r.source} returns ${r.address}`,
+  }));
+  return { owner: first.address, source: first.source, others, evidence };
+}
+
+export interface StorageCandidate {
+  address: string;
+  /** Where it was found, for evidence: "slot 0x5 (compared with the caller in the code)". */
+  source: string;
+}
+
+/** A slot the code compares with the caller (caller-checks.ts), with the address's bit offset. */
+export interface PrivilegedSlot {
+  slot: string;
+  shift: number;
+}
+
+/**
+ * Addresses held in storage that might be privileged: the slots the code compares with the caller
+ * first (the strongest hint), then the first SCANNED_SLOTS slots.
+ */
+export async function storageCandidates(
+  rpc: RpcClient,
+  input: { address: string; blockTag?: string; privilegedSlots: readonly PrivilegedSlot[] },
+): Promise<StorageCandidate[]> {
+  const blockTag = input.blockTag ?? 'latest';
+  const compared = input.privilegedSlots.map((p) => ({ slot: toBeHex(BigInt(p.slot), 32), shift: p.shift, compared: true }));
+  const scanned = Array.from({ length: SCANNED_SLOTS }, (_, i) => ({ slot: toBeHex(i, 32), shift: 0, compared: false }));
+  const slots = [...compared, ...scanned];
+  const outcomes = await rpc.batch<string>(slots.map((s) => ({ method: 'eth_getStorageAt', params: [input.address, s.slot, blockTag] })));
+  const out: StorageCandidate[] = [];
+  slots.forEach((s, i) => {
+    const o = outcomes[i]!;
+    if (!o.ok || typeof o.result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(o.result)) return;
+    const word = BigInt(o.result);
+    const shifted = word >> BigInt(s.shift);
+    const value = shifted & ADDRESS_MASK;
+    // Slots compared with the caller are addresses by construction; scanned ones must look like one.
+    if (value === 0n) return;
+    if (!s.compared && (value < MIN_ADDRESS_VALUE || shifted >> 160n >= MAX_PACKED_HIGH_BITS)) return;
+    const slotLabel = `0x${BigInt(s.slot).toString(16)}`;
+    out.push({ address: toAddress(value), source: s.compared ? `storage slot ${slotLabel}, which the code compares with the caller` : `storage slot ${slotLabel}` });
+  });
+  return out;
+}
+
+export interface GatedFunction {
+  fn: ExtractedFunction;
+  signature?: string;
+  /** The stranger's outcomes, one per argument variant (all reverts). */
+  stranger: readonly CallOutcome[];
+}
+
+export interface HiddenOwnerResult {
+  hidden_owner: string | null;
+  /** Selectors the hidden owner was shown to be able to call. */
+  selectors: string[];
+  evidence: Evidence[];
+}
+
+/**
+ * Tests each candidate: an eth_call from it to each gated function (one that reverts for a
+ * stranger and whose code checks the caller). A success proves the candidate privileged; so does
+ * a revert with another reason than the stranger's, which means the call got past the caller check
+ * and failed later (a time lock still running, an argument the function refuses).
+ */
+export async function proveHiddenOwner(
+  rpc: RpcClient,
+  input: { address: string; blockTag?: string; candidates: readonly StorageCandidate[]; gated: readonly GatedFunction[] },
+): Promise<HiddenOwnerResult> {
+  const blockTag = input.blockTag ?? 'latest';
+  if (input.candidates.length === 0 || input.gated.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
+  const requests = input.candidates.flatMap((c) => input.gated.flatMap((g) => probeRequests(input.address, c.address, g.fn)));
+  const outcomes = await probeCalls(rpc, requests, blockTag);
+  const perCandidate = input.gated.length * 2;
+  let best: { candidate: StorageCandidate; succeeded: GatedFunction[]; passed: GatedFunction[] } | null = null;
+  for (let ci = 0; ci < input.candidates.length; ci++) {
+    const candidate = input.candidates[ci]!;
+    const succeeded: GatedFunction[] = [];
+    const passed: GatedFunction[] = [];
+    for (let gi = 0; gi < input.gated.length; gi++) {
+      const gate = input.gated[gi]!;
+      const o: CallOutcome[] = outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2);
+      if (o.some((x) => x.ok)) succeeded.push(gate);
+      else if (o.some((x, i) => x.error === null && x.revert !== null && gate.stranger[i]?.error === null && x.revert !== gate.stranger[i]?.revert)) passed.push(gate);
+    }
+    // A success is the stronger proof: the first candidate with one wins outright.
+    if (succeeded.length > 0) {
+      best = { candidate, succeeded, passed };
+      break;
+    }
+    if (passed.length > 0 && !best) best = { candidate, succeeded, passed };
+  }
+  if (!best) return { hidden_owner: null, selectors: [], evidence: [] };
+  const { candidate, succeeded, passed } = best;
+  const names = (gates: GatedFunction[]) => gates.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
+  const evidence: Evidence[] = [];
+  if (succeeded.length > 0) {
+    evidence.push({
+      kind: 'simulation',
+      selector: succeeded[0]!.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, can call ${names(succeeded)} (eth_call succeeds from it and reverts for a stranger)`,
+    });
+  }
+  if (passed.length > 0) {
+    evidence.push({
+      kind: 'simulation',
+      selector: passed[0]!.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, gets past the caller check of ${names(passed)} (its eth_call fails for another reason than a stranger's)`,
+    });
+  }
+  return { hidden_owner: candidate.address, selectors: [...succeeded, ...passed].map((g) => g.fn.selector), evidence };
+}
+
+/** Assembles OwnershipInfo from the reading and the hidden-owner test. */
+export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult): OwnershipInfo {
+  const renounced = reading.owner !== null && isDeadAddress(reading.owner);
+  const evidence = [...reading.evidence];
+  if (renounced) evidence.push({ kind: 'call', detail: `ownership renounced: the owner is ${reading.owner}, an address nobody controls` });
+  evidence.push(...hidden.evidence);
+  const fake = renounced && hidden.hidden_owner !== null;
+  if (fake) evidence.push({ kind: 'simulation', detail: `fake renounce: ${reading.source} reports ${reading.owner}, yet ${hidden.hidden_owner} keeps privileged access` });
+  return {
+    owner: reading.owner,
+    owner_source: reading.source,
+    renounced,
+    hidden_owner: hidden.hidden_owner,
+    fake_renounce: fake,
+    evidence,
+  };
+}
+

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { BehaviourFinding } from './behaviour.ts';
+import { deriveHints, evidenceFor, HINT_SOURCES, type HintFlag } from './hints.ts';
+import { assessRisk, FAMILY_POINTS, HONEYPOT_MIN_SCORE, NON_HONEYPOT_MAX_SCORE, WEIGHTS, type RiskInput } from './risk.ts';
+import type { AccessControl, AdminFamily, AdminFunction, OwnershipInfo, StaticAnalysis, TradingSimulation } from './types.ts';
+
+/** The pure scoring: weights, caps, trust list, evidence behind every factor and flag. */
+
+const OWNER = '0x1111111111111111111111111111111111111111';
+
+const fn = (family: AdminFamily, name: string, access: AccessControl = 'owner-only'): AdminFunction => ({
+  name, signature: `${name}(address,uint256)`, selector: name.padEnd(8, '0').slice(0, 8).replace(/[^0-9a-f]/g, 'a'), family,
+  risk_level: 'high', description: name, access_control: access,
+  evidence: [{ kind: 'function', detail: `${name} checks msg.sender against the stored owner` }],
+});
+
+const ownership = (o: Partial<OwnershipInfo> = {}): OwnershipInfo => ({
+  owner: OWNER, owner_source: 'owner()', renounced: false, hidden_owner: null, fake_renounce: false,
+  evidence: [{ kind: 'call', detail: `owner() returns ${o.owner ?? OWNER}` }], ...o,
+});
+
+const staticOf = (s: Partial<StaticAnalysis> = {}): StaticAnalysis => ({
+  functions: [], admin_functions: [], ownership: ownership(),
+  proxy: { is_proxy: false, kind: null, implementation: null, admin: null, evidence: [] },
+  skeleton_hash: '0xabc', template: null, ...s,
+});
+
+const sim = (s: Partial<TradingSimulation & { honeypot_reason: string | null }> = {}): TradingSimulation & { honeypot_reason: string | null } => ({
+  is_buyable: true, is_sellable: true, buy_tax_pct: 0, sell_tax_pct: 0, transfer_tax_pct: 0, max_tx_amount: null,
+  simulated_at: '2025-01-01T00:00:00.000Z', error: null, is_honeypot: false, honeypot_reason: null,
+  amounts: [{ amount_in_wei: '1000', buy_ok: true, sell_ok: true, transfer_ok: true, buy_tax_pct: 0, sell_tax_pct: 0, transfer_tax_pct: 0, gas_buy: 1, gas_sell: 1, gas_transfer: 1, error: null }],
+  ...s,
+});
+
+const input = (i: Partial<RiskInput> = {}): RiskInput => ({ trusted: false, static: staticOf(), behaviour: [], simulation: sim(), similarHoneypots: 0, ...i });
+
+function expectExplained(i: RiskInput) {
+  const assessment = assessRisk(i);
+  for (const f of assessment.risk_factors) expect(f.evidence.length, f.code).toBeGreaterThan(0);
+  const hints = deriveHints({ assessment, static: i.static, behaviour: i.behaviour, creator: i.creator, liquidity: i.liquidity });
+  for (const flag of Object.keys(HINT_SOURCES) as HintFlag[]) {
+    if (hints[flag]) expect(evidenceFor(assessment, flag).length, flag).toBeGreaterThan(0);
+  }
+  return { assessment, hints };
+}
+
+describe('assessRisk', () => {
+  it('scores an honest, simulated token 0 (low)', () => {
+    const { assessment, hints } = expectExplained(input({ static: staticOf({ template: 'openzeppelin-erc20' }) }));
+    expect(assessment).toMatchObject({ score: 0, level: 'low', alerts: [] });
+    expect(Object.values(hints).filter((v) => v === true)).toEqual([]);
+  });
+
+  it('makes a simulated honeypot 91 or more, with an alert and an insight', () => {
+    const { assessment } = expectExplained(input({ simulation: sim({ is_sellable: false, is_honeypot: true, honeypot_reason: 'sell failed' }) }));
+    expect(assessment.score).toBeGreaterThanOrEqual(HONEYPOT_MIN_SCORE);
+    expect(assessment.level).toBe('honeypot');
+    expect(assessment.alerts[0]).toContain('Honeypot');
+    expect(assessment.actionable_insights[0]).toMatch(/Do not buy/);
+  });
+
+  it('caps capability alone at 90: only simulated behaviour makes a honeypot', () => {
+    const every = (Object.keys(FAMILY_POINTS) as AdminFamily[]).map((f) => fn(f, f));
+    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: every }), similarHoneypots: 5 }));
+    expect(assessment.score).toBe(NON_HONEYPOT_MAX_SCORE);
+    expect(assessment.level).toBe('high');
+  });
+
+  it('does not score owner-only functions after a real renounce, but still does after a fake one', () => {
+    const mint = fn('mint', 'mint');
+    const renounced = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true }) }) }));
+    expect(renounced.assessment.score).toBe(0);
+    expect(renounced.hints).toMatchObject({ is_mintable: false, ownership_renounced: true, owner_address: null });
+    const fake = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true, fake_renounce: true, hidden_owner: OWNER }) }) }));
+    expect(fake.assessment.score).toBe(FAMILY_POINTS.mint + WEIGHTS.hiddenOwner);
+    expect(fake.hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
+  });
+
+  it('turns a behaviour finding by a non-owner into a hidden owner', () => {
+    const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: OWNER, caller_role: 'creator', detail: 'balance +99' };
+    const { assessment, hints } = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, renounced: true }) }), behaviour: [finding] }));
+    expect(hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
+    expect(assessment.risk_factors.find((f) => f.code === 'hidden-owner')!.evidence[0]!.kind).toBe('simulation');
+  });
+
+  it('counts an undecided access control at half weight, and each family once', () => {
+    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('blacklist', 'a', 'unknown'), fn('blacklist', 'b', 'unknown')] }) }));
+    expect(assessment.score).toBe(Math.round(FAMILY_POINTS.blacklist * WEIGHTS.unknownAccessShare));
+    expect(assessment.risk_factors.filter((f) => f.code === 'admin:blacklist')).toHaveLength(1);
+  });
+
+  it('does not score a trusted token (USDT-like) for capability, but reports it', () => {
+    const usdtLike = staticOf({
+      admin_functions: [fn('blacklist', 'addBlackList'), fn('pause', 'pause'), fn('mint', 'issue'), fn('fee', 'setParams'), fn('upgrade', 'deprecate')],
+      template: 'reflection-token',
+    });
+    const trusted = expectExplained(input({ trusted: true, static: usdtLike, similarHoneypots: 1 }));
+    expect(trusted.assessment).toMatchObject({ score: 0, level: 'low', alerts: [] });
+    expect(trusted.hints).toMatchObject({ can_blacklist: true, can_pause: true, is_mintable: true, fee_modifiable: true });
+    const untrusted = assessRisk(input({ trusted: false, static: usdtLike }));
+    expect(untrusted.score).toBeGreaterThan(60);
+    // Behaviour still counts for a trusted token.
+    expect(assessRisk(input({ trusted: true, simulation: sim({ is_honeypot: true, is_sellable: false }) })).level).toBe('honeypot');
+  });
+
+  it('grades taxes, blocked buys and transfers and max-tx limits from the simulation', () => {
+    const taxed = expectExplained(input({ simulation: sim({ buy_tax_pct: 5, sell_tax_pct: 30, transfer_tax_pct: 1 }) }));
+    expect(taxed.assessment.score).toBe(3 + 25 + 3);
+    const closed = expectExplained(input({ simulation: sim({ is_buyable: false, is_sellable: null, amounts: [{ ...sim().amounts[0]!, buy_ok: false, sell_ok: false, error: 'buy reverted: Trading not enabled' }] }) }));
+    expect(closed.assessment.score).toBe(WEIGHTS.notBuyable);
+    expect(closed.hints.trading_restricted).toBe(true);
+    const limited = expectExplained(input({ simulation: sim({ max_tx_amount: '5000' }) }));
+    expect(limited.hints.has_max_tx_limit).toBe(true);
+    const stuck = expectExplained(input({ simulation: sim({ amounts: [{ ...sim().amounts[0]!, transfer_ok: false, error: 'transfer reverted: no' }] }) }));
+    expect(stuck.assessment.risk_factors.map((f) => f.code)).toContain('transfer-blocked');
+  });
+
+  it('reports a missing simulation as a small, explained factor', () => {
+    const { assessment } = expectExplained(input({ simulation: sim({ error: 'no liquidity', is_buyable: null, is_sellable: null, amounts: [] }) }));
+    expect(assessment.risk_factors).toEqual([expect.objectContaining({ code: 'simulation-unavailable', points: WEIGHTS.noSimulation })]);
+  });
+
+  it('weighs clones of earlier honeypots, liquidity, lock and the creator', () => {
+    expect(assessRisk(input({ similarHoneypots: 1 })).score).toBe(WEIGHTS.honeypotClone);
+    expect(assessRisk(input({ similarHoneypots: 3 })).score).toBe(WEIGHTS.honeypotCloneMany[1]);
+    const risky = expectExplained(input({
+      liquidity: { usd: 500, locked_pct: 0, burned_pct: 5, lockers: [] },
+      creator: { address: OWNER, reputation_score: 10, total_tokens: 4, success_count: 0, scam_count: 3 },
+    }));
+    expect(risky.assessment.score).toBe(WEIGHTS.liquidityUsdVeryLow[1] + WEIGHTS.liquidityUnlocked[1] + WEIGHTS.creatorBad[1]);
+    expect(risky.hints.creator_reputation_score).toBe(10);
+    expect(risky.hints.liquidity_lock).toEqual({ locked_pct: 0, burned_pct: 5, lockers: [] });
+    const safe = assessRisk(input({
+      static: staticOf({ admin_functions: [fn('mint', 'mint')] }),
+      liquidity: { usd: 1e6, locked_pct: 90, burned_pct: 0, lockers: ['unicrypt'] },
+      creator: { address: OWNER, reputation_score: 90, total_tokens: 5, success_count: 5, scam_count: 0 },
+    }));
+    expect(safe.score).toBe(FAMILY_POINTS.mint + WEIGHTS.liquidityLocked[1] + WEIGHTS.creatorGood[1]);
+  });
+
+  it('orders factors by points and keeps the score within 0-100', () => {
+    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('fee', 'f'), fn('mint', 'm')], ownership: ownership({ owner: null, renounced: true }) }), liquidity: { usd: 1e7, locked_pct: 100, burned_pct: 0, lockers: [] } }));
+    expect(assessment.score).toBe(0);
+    const points = assessment.risk_factors.map((f) => f.points);
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+  });
+});

@@ -1,0 +1,250 @@
+import type { ChainReader } from '../evm/chain-reader.ts';
+import type { RpcClient } from '../evm/rpc.ts';
+import {
+  STRANGER, bytecodeVerdict, combineVerdicts, functionLabel, probeCalls, probeRequests, simulationVerdict,
+  type BytecodeVerdict, type SimulationVerdict,
+} from './access-control.ts';
+import { prepareCode, type CodeModel } from './caller-checks.ts';
+import { catalogEntry, selectorOf } from './catalog.ts';
+import {
+  MAX_HIDDEN_CANDIDATES, isDeadAddress, ownershipInfo, proveHiddenOwner, readOwner, storageCandidates,
+  type GatedFunction, type PrivilegedSlot, type StorageCandidate,
+} from './ownership.ts';
+import { proxyFromCode, resolveProxy } from './proxy.ts';
+import { extractFunctions, normalizeCode, toExtracted, type DispatchedFunction } from './selectors.ts';
+import { skeletonHash } from './skeleton.ts';
+import { identifyTemplate } from './template.ts';
+import type { AccessControl, AdminFunction, CatalogEntry, Evidence, ExtractedFunction, PrivilegedFunction, ProxyInfo, StaticAnalysis } from './types.ts';
+
+/**
+ * Static analysis of one contract: functions, admin functions and who can call them, proxy,
+ * ownership, skeleton hash and template. `analyzeBytecode` is the part that needs no chain;
+ * `analyzeStatic` adds what only the chain can tell (proxy slots, owner, eth_call probes) and,
+ * behind a proxy, analyses the implementation too.
+ */
+
+/**
+ * Steps of symbolic walking allowed per contract (over all its functions). Most contracts need a
+ * few thousand; this caps the worst case at well under a second. Functions past the budget get
+ * access control 'unknown' from the bytecode.
+ */
+export const WALK_BUDGET_PER_CONTRACT = 150_000;
+/** Steps allowed per function. */
+export const WALK_BUDGET_PER_FUNCTION = 10_000;
+
+/** Standard ERC-20 / EIP-2612 functions: gated by balances and allowances, never admin functions. */
+const STANDARD_SELECTORS: ReadonlySet<string> = new Set(
+  [
+    'transfer(address,uint256)', 'transferFrom(address,address,uint256)', 'approve(address,uint256)',
+    'increaseAllowance(address,uint256)', 'decreaseAllowance(address,uint256)', 'burn(uint256)',
+    'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
+  ].map(selectorOf),
+);
+
+const isStateChanging = (f: ExtractedFunction) => f.state_mutability !== 'view' && f.state_mutability !== 'pure';
+
+/** What analyzeBytecode returns: everything but ownership, which needs the chain. */
+export type BytecodeAnalysis = Omit<StaticAnalysis, 'ownership' | 'privileged_functions'> & {
+  privileged_functions: PrivilegedFunction[];
+  /** Why no function could be extracted, or null. */
+  error: string | null;
+};
+
+/** One function judged from the code, before any simulation. */
+interface Judged {
+  fn: DispatchedFunction;
+  entry: CatalogEntry | null;
+  verdict: BytecodeVerdict;
+}
+
+interface CodeAnalysis {
+  public: BytecodeAnalysis;
+  functions: DispatchedFunction[];
+  /** Catalog matches and uncatalogued caller-gated functions, with their bytecode verdicts. */
+  judged: Judged[];
+}
+
+const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdict => ({
+  access: 'none',
+  evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: the code never reads CALLER or ORIGIN, so no function can check who calls it` }],
+  checks: [],
+  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0 },
+});
+
+function judgeFunctions(model: CodeModel | null, functions: readonly DispatchedFunction[]): Judged[] {
+  let budget = WALK_BUDGET_PER_CONTRACT;
+  const judged: Judged[] = [];
+  // Catalog matches first: they must get a verdict even when a huge contract exhausts the budget.
+  const ordered = [...functions].filter(isStateChanging).sort((a, b) => Number(!catalogEntry(a.selector)) - Number(!catalogEntry(b.selector)));
+  for (const fn of ordered) {
+    const entry = catalogEntry(fn.selector) ?? null;
+    if (!entry && STANDARD_SELECTORS.has(fn.selector)) continue;
+    const label = functionLabel(fn.selector, entry?.signature);
+    let verdict: BytecodeVerdict;
+    if (!model) verdict = { ...NO_CALLER_VERDICT(fn, label), access: 'unknown', evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: code not analysable` }] };
+    else if (!model.readsCaller) verdict = NO_CALLER_VERDICT(fn, label);
+    else {
+      verdict = bytecodeVerdict(model, fn, label, Math.max(1, Math.min(WALK_BUDGET_PER_FUNCTION, budget)));
+      budget -= verdict.walk.steps;
+    }
+    // Uncatalogued functions are kept only when the code shows a gate on the caller.
+    if (entry || verdict.checks.some((c) => c.kind !== 'caller-mapping')) judged.push({ fn, entry, verdict });
+  }
+  return judged;
+}
+
+function analyzeCode(code: string): CodeAnalysis {
+  const extraction = extractFunctions(code);
+  const hex = normalizeCode(code);
+  const model = hex && extraction.error === null ? prepareCode(hex) : null;
+  const judged = judgeFunctions(model, extraction.functions);
+  const template = identifyTemplate(code, extraction.functions.map((f) => f.selector));
+  const analysis: BytecodeAnalysis = {
+    functions: extraction.functions.map(toExtracted),
+    admin_functions: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, j.verdict.access, j.verdict.evidence)),
+    privileged_functions: judged.filter((j) => !j.entry).map((j) => privilegedFunction(j.fn, j.verdict.access, j.verdict.evidence)),
+    proxy: proxyFromCode(code),
+    skeleton_hash: skeletonHash(code),
+    template: template?.template ?? null,
+    error: extraction.error,
+  };
+  return { public: analysis, functions: extraction.functions, judged };
+}
+
+const adminFunction = (entry: CatalogEntry, access: AccessControl, evidence: Evidence[]): AdminFunction => ({ ...entry, access_control: access, evidence });
+const privilegedFunction = (fn: ExtractedFunction, access: AccessControl, evidence: Evidence[]): PrivilegedFunction => ({ ...toExtracted(fn), access_control: access, evidence });
+
+/**
+ * Everything the code alone tells: functions, catalog matches with bytecode-only access control,
+ * uncatalogued caller-gated functions, EIP-1167 detection, skeleton hash, template. Pure and
+ * synchronous; never throws on malformed code.
+ */
+export function analyzeBytecode(code: string): BytecodeAnalysis {
+  return analyzeCode(code).public;
+}
+
+export interface StaticDeps {
+  rpc: RpcClient;
+  reader: ChainReader;
+}
+
+export interface StaticInput {
+  chainId: number;
+  address: string;
+  code: string;
+  blockTag?: string;
+}
+
+/**
+ * The selectors stage's analysis of a deployed contract. RPC failures other than reverts
+ * propagate (the stage retries); reverts are answers.
+ */
+export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promise<StaticAnalysis> {
+  const { rpc } = deps;
+  const address = input.address.toLowerCase();
+  const blockTag = input.blockTag ?? 'latest';
+  const own = analyzeCode(input.code);
+  const resolution = await resolveProxy(rpc, { address, code: input.code, blockTag });
+  const implementation = resolution.implementationCode ? analyzeCode(resolution.implementationCode) : null;
+
+  // Behind a proxy, the implementation's functions answer at the proxy's address; the proxy's own
+  // dispatcher (transparent proxies, UUPS hooks) comes first.
+  const functions = mergeBySelector(own.functions, implementation?.functions ?? []);
+  const judged = mergeJudged(own.judged, implementation?.judged ?? []);
+  const logic = implementation ?? own;
+
+  const reading = await readOwner(rpc, { address, blockTag });
+  const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
+
+  // Probes: each judged function from a stranger and from the owner, two argument variants each.
+  const requests = judged.flatMap((j) => [
+    ...probeRequests(address, STRANGER, j.fn),
+    ...(ownerAddress ? probeRequests(address, ownerAddress, j.fn) : []),
+  ]);
+  const outcomes = await probeCalls(rpc, requests, blockTag);
+  const perFunction = ownerAddress ? 4 : 2;
+  const simulations: SimulationVerdict[] = judged.map((j, i) => {
+    const o = outcomes.slice(i * perFunction, (i + 1) * perFunction);
+    return simulationVerdict(j.fn, functionLabel(j.fn.selector, j.entry?.signature), {
+      stranger: o.slice(0, 2),
+      owner: ownerAddress ? o.slice(2, 4) : null,
+      ownerAddress,
+      ownerRenounced: ownerAddress !== null && isDeadAddress(ownerAddress),
+    });
+  });
+
+  // Hidden owner: addresses in storage (above all in slots the code compares with the caller),
+  // addresses hard-coded in caller checks, and owner getters that disagree with owner().
+  const privilegedSlots = uniqueSlots(judged.flatMap((j) => j.verdict.checks));
+  const hardcoded = judged.flatMap((j) => j.verdict.checks).filter((c) => c.kind === 'hardcoded-address' && c.address).map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
+  const stored = await storageCandidates(rpc, { address, blockTag, privilegedSlots });
+  // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
+  const excluded = new Set([
+    address, STRANGER, reading.owner ?? '', resolution.info.implementation ?? '',
+    ...resolution.hops.flatMap((h) => [h.implementation, h.admin ?? '']),
+  ]);
+  const disagreeing = reading.others.map((o) => ({ address: o.address, source: `${o.source} (which disagrees with ${reading.source})` }));
+  const candidates = uniqueCandidates([...disagreeing, ...stored.filter((s) => s.source.includes('compares')), ...hardcoded, ...stored])
+    .filter((c) => !excluded.has(c.address) && !isDeadAddress(c.address))
+    .slice(0, MAX_HIDDEN_CANDIDATES);
+  // Functions a stranger cannot call and whose code checks the caller: the test of privilege.
+  // (A stranger's revert alone could be a balance or allowance check that a holder passes.)
+  const gated: GatedFunction[] = [];
+  judged.forEach((j, i) => {
+    if (simulations[i]!.strangerBlocked && (j.verdict.access === 'owner-only' || j.verdict.access === 'role')) {
+      gated.push({ fn: j.fn, signature: j.entry?.signature, stranger: outcomes.slice(i * perFunction, i * perFunction + 2) });
+    }
+  });
+  const hidden = await proveHiddenOwner(rpc, { address, blockTag, candidates, gated });
+
+  const admin_functions: AdminFunction[] = [];
+  const privileged_functions: PrivilegedFunction[] = [];
+  judged.forEach((j, i) => {
+    const sim = simulations[i]!;
+    let { access, evidence } = combineVerdicts(j.verdict, sim);
+    if (hidden.hidden_owner && hidden.selectors.includes(j.fn.selector)) {
+      evidence = [...evidence, { kind: 'simulation', selector: j.fn.selector, detail: `also callable by ${hidden.hidden_owner}, a second privileged address held in storage` }];
+      if (access === 'unknown' || access === 'none') access = 'owner-only';
+    }
+    if (j.entry) admin_functions.push(adminFunction(j.entry, access, evidence));
+    // An uncatalogued function is privileged when both judgements agree it is gated on the caller.
+    else if (access === 'owner-only' || access === 'role') privileged_functions.push(privilegedFunction(j.fn, access, evidence));
+  });
+
+  const proxy: ProxyInfo = resolution.info.is_proxy ? resolution.info : own.public.proxy;
+  return {
+    functions: functions.map(toExtracted),
+    admin_functions,
+    privileged_functions,
+    proxy,
+    ownership: ownershipInfo(reading, hidden),
+    // The logic decides behaviour: behind a proxy, the implementation's skeleton and template.
+    skeleton_hash: logic.public.skeleton_hash,
+    template: logic.public.template ?? own.public.template,
+  };
+}
+
+function mergeBySelector<T extends { selector: string }>(first: readonly T[], second: readonly T[]): T[] {
+  const seen = new Set(first.map((f) => f.selector));
+  return [...first, ...second.filter((f) => !seen.has(f.selector))];
+}
+
+function mergeJudged(first: readonly Judged[], second: readonly Judged[]): Judged[] {
+  const seen = new Set(first.map((j) => j.fn.selector));
+  return [...first, ...second.filter((j) => !seen.has(j.fn.selector))];
+}
+
+function uniqueSlots(checks: readonly { kind: string; slot?: string | null; shift?: number }[]): PrivilegedSlot[] {
+  const out = new Map<string, PrivilegedSlot>();
+  for (const c of checks) {
+    if (c.kind !== 'stored-address' || !c.slot) continue;
+    out.set(`${c.slot}|${c.shift ?? 0}`, { slot: c.slot, shift: c.shift ?? 0 });
+  }
+  return [...out.values()];
+}
+
+function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandidate[] {
+  const out = new Map<string, StorageCandidate>();
+  for (const c of candidates) if (!out.has(c.address)) out.set(c.address, c);
+  return [...out.values()];
+}

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+import type { Producer } from './queues.ts';
+import type { BehaviourReport } from '../src/analysis/behaviour.ts';
+import { deriveHints } from '../src/analysis/hints.ts';
+import { assessRisk, type CreatorInput, type LiquidityInput } from '../src/analysis/risk.ts';
+import type { SimulationReport } from '../src/analysis/simulation.ts';
+import { isTrusted } from '../src/analysis/trust.ts';
+import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { CreatorRepository } from '../db/repositories/creators.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { JobData } from './catalog.ts';
+import type { ChainRuntime } from './detect.ts';
+import { toSummary } from './detect.ts';
+
+/**
+ * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
+ * reputation (their other tokens) and the number of earlier honeypots sharing the skeleton →
+ * score, level, factors with evidence, insights, alerts and security hints. It updates the token,
+ * recomputes the creator's reputation, and announces changes: `token.updated` when the score is
+ * first set or changes, an `alert` "honeypot detected" when the token becomes a honeypot. Events
+ * go out before the write, so a crash in between repeats them (at-least-once) rather than losing them.
+ */
+
+export const HONEYPOT_ALERT_MESSAGE = 'honeypot detected';
+
+export interface RiskDeps {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  analyses: AnalysisRepository;
+  tokens: TokenRepository;
+  creators: CreatorRepository;
+  events: EventPublisher;
+  logger: Logger;
+  /** Liquidity level and lock, when the DEX stage knows them. */
+  liquidity?: (chainId: number, address: string) => Promise<LiquidityInput | null>;
+  /** Hands the pass on to the DEX stage (the last stage of DESIGN §2). */
+  producer?: Producer;
+  /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
+  onChanged?: (chainId: number, address: string) => Promise<void>;
+}
+
+interface PassDetails {
+  static?: StaticAnalysis;
+  simulation?: SimulationReport;
+  behaviour?: BehaviourReport | null;
+}
+
+export function createRiskProcessor(deps: RiskDeps) {
+  return async function processRisk(data: JobData<'risk'>): Promise<{ score: number; level: string; changed: boolean }> {
+    const chain = deps.chains.get(data.chainId);
+    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const key = { chainId: data.chainId, address: data.address, run: data.run };
+    const row = await deps.analyses.get(key);
+    const details = (row?.details ?? {}) as PassDetails;
+    const analysis = details.static ?? null;
+    const token = await deps.tokens.get(data.chainId, data.address);
+
+    const creator: CreatorInput | null = token?.creator ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address) : null;
+    const similarHoneypots = analysis ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, { chainId: data.chainId, address: data.address }) : 0;
+    const liquidity = (await deps.liquidity?.(data.chainId, data.address)) ?? null;
+    const behaviour = details.behaviour?.findings ?? [];
+    const assessment = assessRisk({
+      trusted: isTrusted(chain.config, data.address),
+      static: analysis,
+      behaviour,
+      simulation: details.simulation ?? null,
+      liquidity,
+      creator,
+      similarHoneypots,
+    });
+    const hints = deriveHints({ assessment, static: analysis, behaviour, creator, liquidity });
+    const isHoneypot = assessment.level === 'honeypot';
+
+    const changed = token !== undefined && (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
+    if (token && changed) {
+      await deps.events.publish({
+        type: 'token.updated',
+        data: {
+          ...toSummary(token),
+          current_risk_score: assessment.score,
+          current_risk_level: assessment.level,
+          previous_risk_score: token.currentRiskScore,
+          is_honeypot: isHoneypot,
+          security_hints: hints,
+        },
+      });
+    }
+    if (token && isHoneypot && token.isHoneypot !== true) {
+      const reason = assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
+      await deps.events.publish({
+        type: 'alert',
+        data: { contract_address: data.address, chain_id: data.chainId, kind: 'honeypot', message: HONEYPOT_ALERT_MESSAGE, reason, risk_score: assessment.score },
+      });
+    }
+    await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, { creator_reputation: creator, similar_honeypots: similarHoneypots });
+    if (token?.creator) await deps.creators.refresh(data.chainId, token.creator);
+    await deps.onChanged?.(data.chainId, data.address);
+    // The detection pass and manual refreshes continue to the DEX stage. Passes started by the DEX
+    // stage itself (first liquidity) or by the refresh cadence do not, or they would loop.
+    if (data.reason === 'pipeline' || data.reason === 'manual') {
+      await deps.producer?.enqueue('dex', { chainId: data.chainId, address: data.address, reason: data.reason, run: data.run });
+    }
+    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, score: assessment.score, level: assessment.level }, 'risk recorded');
+    return { score: assessment.score, level: assessment.level, changed };
+  };
+}

@@ -1,0 +1,54 @@
+import { keccak256 } from 'ethers';
+import type { Logger } from 'pino';
+import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static.ts';
+import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { JobData } from './catalog.ts';
+import type { ChainRuntime } from './detect.ts';
+import type { Producer } from './queues.ts';
+
+/**
+ * The selectors stage: runtime code → static analysis (functions, admin functions and who can
+ * call them, proxy and implementation, ownership, skeleton hash, template), stored in the pass's
+ * analysis row and the token's columns; then the simulate stage of the same pass.
+ */
+
+export type StaticAnalyzer = (deps: StaticDeps, input: StaticInput) => Promise<StaticAnalysis>;
+
+export interface SelectorsDeps {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  analyses: AnalysisRepository;
+  producer: Producer;
+  logger: Logger;
+  /** The static analysis (src/analysis/static.ts); replaceable for benchmarks. */
+  analyze?: StaticAnalyzer;
+}
+
+export type SelectorsResult = { status: 'no-code' } | { status: 'done'; adminFunctions: number; isProxy: boolean };
+
+export function createSelectorsProcessor(deps: SelectorsDeps) {
+  const analyze = deps.analyze ?? analyzeStatic;
+  return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
+    const chain = deps.chains.get(data.chainId);
+    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const key = { chainId: data.chainId, address: data.address, run: data.run };
+    const code = await chain.reader.code(data.address, 'latest');
+    // Self-destructed (or never a contract): nothing to analyse, nothing to trade.
+    if (code === '0x') {
+      await deps.analyses.mergeDetails(key, { run: data.run, reason: data.reason, error: 'no code' });
+      return { status: 'no-code' };
+    }
+    const analysis = await analyze({ rpc: chain.rpc, reader: chain.reader }, { chainId: data.chainId, address: data.address, code });
+    const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
+    await deps.analyses.recordStatic(key, { static: analysis, code_hash: keccak256(code), reason: data.reason, static_at: new Date().toISOString() }, {
+      isProxy: analysis.proxy.is_proxy,
+      implementationAddress: analysis.proxy.implementation,
+      skeletonHash: analysis.skeleton_hash,
+      template: analysis.template,
+      ownerAddress: owner,
+    });
+    await deps.producer.enqueue('simulate', data);
+    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, admin: analysis.admin_functions.length }, 'static analysis recorded');
+    return { status: 'done', adminFunctions: analysis.admin_functions.length, isProxy: analysis.proxy.is_proxy };
+  };
+}

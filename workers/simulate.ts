@@ -1,0 +1,87 @@
+import type { Logger } from 'pino';
+import { probeAdminBehaviour, type BehaviourReport, type PrivilegedCaller } from '../src/analysis/behaviour.ts';
+import { amountsFor, simulateTrading, type SimulationReport } from '../src/analysis/simulation.ts';
+import { isTrusted } from '../src/analysis/trust.ts';
+import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { JobData } from './catalog.ts';
+import type { ChainRuntime } from './detect.ts';
+import type { Producer } from './queues.ts';
+
+/**
+ * The simulate stage: the honeypot test (buy, transfer, sell at several amounts by eth_call with
+ * state overrides) and the behaviour probes of uncatalogued functions from every privileged
+ * address; then the risk stage of the same pass. A token without liquidity is recorded with the
+ * error 'no liquidity' and simulated again by `resimulate` when liquidity appears.
+ */
+
+/** Re-runs within one bucket share a run key, so a burst of triggers runs the pass once. */
+export const RESIMULATE_BUCKET_MS = 60_000;
+
+export interface SimulateDeps {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  analyses: AnalysisRepository;
+  tokens: TokenRepository;
+  producer: Producer;
+  logger: Logger;
+}
+
+export type ResimulateReason = 'liquidity' | 'refresh' | 'manual';
+
+/**
+ * Enqueues simulate (then risk) for a token under a new run key: for the DEX stage when a token
+ * first gets liquidity, and for refreshes. Reuses the token's latest static analysis.
+ */
+export function createResimulate(producer: Producer, now: () => number = Date.now) {
+  return function resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string> {
+    const run = `${reason}-${Math.floor(now() / RESIMULATE_BUCKET_MS)}`;
+    return producer.enqueue('simulate', { chainId, address: address.toLowerCase(), reason, run });
+  };
+}
+
+/** Addresses worth impersonating for behaviour probes, most specific first. */
+export function privilegedCallers(analysis: StaticAnalysis | null, token: TokenRow | undefined): PrivilegedCaller[] {
+  const callers: PrivilegedCaller[] = [];
+  const own = analysis?.ownership;
+  if (own?.owner && !own.renounced) callers.push({ address: own.owner, role: 'owner' });
+  if (own?.hidden_owner) callers.push({ address: own.hidden_owner, role: 'hidden-owner' });
+  if (analysis?.proxy.admin) callers.push({ address: analysis.proxy.admin, role: 'proxy-admin' });
+  // Scammers keep privileges for the deployer: the creator, and the sender behind a factory.
+  if (token?.creator) callers.push({ address: token.creator, role: 'creator' });
+  if (token?.creatorIsContract && token.txOrigin) callers.push({ address: token.txOrigin, role: 'creator' });
+  return callers;
+}
+
+export function createSimulateProcessor(deps: SimulateDeps) {
+  return async function processSimulate(data: JobData<'simulate'>): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
+    const chain = deps.chains.get(data.chainId);
+    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const key = { chainId: data.chainId, address: data.address, run: data.run };
+    // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
+    const staticOf = (r: { details: unknown } | undefined) => (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
+    const own = await deps.analyses.get(key);
+    const analysis = staticOf(own) ?? staticOf(await deps.analyses.latestWith(data.chainId, data.address, 'static'));
+    // Copied into this pass's row, so that the risk stage finds every input under one key.
+    const inherited = analysis && !staticOf(own) ? { static: analysis } : {};
+    const token = await deps.tokens.get(data.chainId, data.address);
+
+    const { report, pool } = await simulateTrading(chain.rpc, { chain: chain.config, token: data.address });
+    let behaviour: BehaviourReport | null = null;
+    // Trusted tokens are not scored for capability, so their functions need no probing.
+    if (pool && analysis && !isTrusted(chain.config, data.address)) {
+      const catalogued = new Set(analysis.admin_functions.map((f) => f.selector));
+      // Functions the static analysis found gated on the caller go first (the cap keeps them).
+      const gated = new Set((analysis.privileged_functions ?? []).map((f) => f.selector));
+      const functions = [...analysis.functions].sort((a, b) => Number(!gated.has(a.selector)) - Number(!gated.has(b.selector)));
+      behaviour = await probeAdminBehaviour(chain.rpc, {
+        token: data.address, pool, functions, catalogued, callers: privilegedCallers(analysis, token), amountIn: amountsFor(pool.nativeReserve)[0]!,
+      });
+    }
+    const simulation: SimulationReport = report;
+    await deps.analyses.recordSimulation(key, { ...inherited, reason: data.reason, simulation, behaviour });
+    await deps.producer.enqueue('risk', data);
+    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, error: report.error, honeypot: report.is_honeypot }, 'simulation recorded');
+    return { error: report.error, honeypot: report.is_honeypot, findings: behaviour?.findings.length ?? 0 };
+  };
+}
