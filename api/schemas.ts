@@ -98,6 +98,10 @@ const detailShape = {
   bytecode_hash: z.string().nullable(),
   code_length: z.number().int().nullable(),
   proxy_like: z.boolean().nullable(),
+  price_usd: z.number().nullable(),
+  market_cap_usd: z.number().nullable(),
+  initial_liquidity_usd: z.number().nullable(),
+  volume_24h_usd: z.number().nullable(),
   analysis_stage: z.string(),
   updated_at: isoTime,
 };

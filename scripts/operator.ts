@@ -33,9 +33,9 @@ const MAX_TRIAL_DAYS = 365;
 const LIMIT_MAX = 100_000_000;
 const DEFAULT_ANALYZE_TIMEOUT_SECONDS = 120;
 const POLL_MS = 250;
-/** Pipeline stages in order; `analyze` waits for the bytecode stage (the last one on this branch) or later. */
+/** Pipeline stages in order; `analyze` waits for the risk stage, the last one that moves `stage`. */
 const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'];
-const DONE_STAGE = 'bytecode';
+const DONE_STAGE = 'risk';
 
 const email = z.email('must be an email address').max(254).transform((e) => e.toLowerCase());
 const plan = z.enum(['free', 'basic', 'pro', 'FREE', 'BASIC', 'PRO'], 'must be free, basic or pro').transform((p) => p.toUpperCase() as Plan);

@@ -237,7 +237,9 @@ describe('analysis pipeline on the corpus', () => {
     expect(after.tradingSimulation).toMatchObject({ is_buyable: true, is_sellable: true, is_honeypot: false });
     expect(after.currentRiskLevel).toBe('low');
     const passes = await handle.db.select().from(analyses).where(and(eq(analyses.chainId, chain.anvil.chainId), eq(analyses.address, dry.address)));
-    expect(passes).toHaveLength(2);
+    // The initial pass, this re-run, and (with the DEX stage running) its own first-liquidity pass.
+    expect(passes.length).toBeGreaterThanOrEqual(2);
+    expect(passes.length).toBeLessThanOrEqual(3);
     // The re-run reused the initial pass's static analysis.
     for (const p of passes) expect((p.details as { static?: unknown }).static).toBeDefined();
   });

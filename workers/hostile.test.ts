@@ -65,7 +65,7 @@ afterAll(async () => {
 async function row(address: string) {
   return eventually(async () => {
     const [r] = await handle.db.select().from(tokens).where(eq(tokens.address, address));
-    return r?.stage === 'bytecode' ? r : undefined;
+    return r?.bytecodeHash ? r : undefined;
   }, 60_000, `token ${address} through the bytecode stage`);
 }
 

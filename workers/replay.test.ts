@@ -68,6 +68,7 @@ async function announcedCounts(): Promise<Map<string, number>> {
   client.disconnect();
   const counts = new Map<string, number>();
   for (const [, fields] of entries) {
+    if (fields[fields.indexOf('type') + 1] !== 'token.created') continue;
     const address = JSON.parse(fields[fields.indexOf('data') + 1]!).contract_address as string;
     counts.set(address, (counts.get(address) ?? 0) + 1);
   }

@@ -1,5 +1,5 @@
 import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, parseEther, type InterfaceAbi } from 'ethers';
-import { eq, and, sql } from 'drizzle-orm';
+import { eq, and, isNotNull, sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
@@ -107,7 +107,7 @@ export async function detectionThroughput(options: { tokens: number; fillerEvery
     while (done < deployments) {
       await new Promise((r) => setTimeout(r, 50));
       const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(tokens)
-        .where(and(eq(tokens.chainId, LOCAL_CHAIN_ID), eq(tokens.stage, 'bytecode')));
+        .where(and(eq(tokens.chainId, LOCAL_CHAIN_ID), isNotNull(tokens.bytecodeHash)));
       done = row?.n ?? 0;
     }
     const seconds = (performance.now() - started) / 1000;
