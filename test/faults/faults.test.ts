@@ -201,9 +201,9 @@ describe('fault tolerance', () => {
     expect(replayCode).toBe(0);
 
     await eventually(async () => {
-      const [row] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(tokens).where(eq(tokens.stage, 'bytecode'));
+      const [row] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(tokens).where(eq(tokens.stage, 'risk'));
       return (row?.n ?? 0) >= expected.size ? true : undefined;
-    }, 180_000, 'every token through the bytecode stage');
+    }, 300_000, 'every token through the whole pipeline (risk stage)');
     rpcProxy.setRate(0);
     polling = false;
     await poller;
@@ -230,7 +230,7 @@ describe('fault tolerance', () => {
     expect(lost).toEqual([]);
     expect(duplicates).toBe(0);
     expect(unexpected).toEqual([]);
-    expect(rows.every((r) => r.stage === 'bytecode')).toBe(true);
+    expect(rows.every((r) => r.stage === 'risk')).toBe(true);
     expect(failedJobs).toBe(0);
     expect(serverErrors).toBe(0);
     expect(unanswered).toBe(0);
