@@ -182,7 +182,17 @@ export function createAuth(deps: AuthDeps) {
     };
   }
 
-  return { authenticate, requirePlan, limitAnonymous };
+  /** The principal a raw credential (PRO API key or JWT) names, for callers outside Express (the WebSocket). */
+  async function principalFor(credential: string, now = new Date()): Promise<Principal | undefined> {
+    try {
+      const { principal } = API_KEY_PATTERN.test(credential) ? await byApiKey(credential, now) : await byJwt(credential, now);
+      return principal;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { authenticate, requirePlan, limitAnonymous, principalFor };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

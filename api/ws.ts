@@ -4,7 +4,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
 import { isStreamId, readEventsSince, tailEvents, type EventTail } from '../infra/events.ts';
+import type { ConnectionSlots } from '../infra/connection-slots.ts';
+import { PLAN_FEATURES, type Plan } from '../src/plans.ts';
 import type { EventMessage } from '../src/events/types.ts';
 
 /**
@@ -38,12 +41,24 @@ const clientMessage = z.discriminatedUnion('type', [
 interface Subscription {
   chainIds?: ReadonlySet<number>;
   minRiskScore?: number;
+  /** `chain_id:address` of the user's watchlist when the client asked for watchlist_only. */
+  watchlist?: ReadonlySet<string>;
+}
+
+/** Who may connect, how many connections each may hold, and their watchlists (DESIGN §5). */
+export interface WebSocketAccess {
+  principalFor(credential: string): Promise<{ user: { id: number }; plan: Plan } | undefined>;
+  slots: ConnectionSlots;
+  watchlist(userId: number): Promise<ReadonlySet<string>>;
 }
 
 interface Client {
   socket: WebSocket;
   subscription: Subscription;
   alive: boolean;
+  /** The authenticated user and the connection slot it holds (absent without access control). */
+  userId?: number;
+  slotId?: string;
   /** Live events held back while the client's `since` backlog is being sent. */
   pending?: EventMessage[];
 }
@@ -55,6 +70,7 @@ export interface Broadcaster {
 
 export function matches(subscription: Subscription, event: EventMessage): boolean {
   if (subscription.chainIds && !subscription.chainIds.has(event.data.chain_id)) return false;
+  if (subscription.watchlist && !subscription.watchlist.has(`${event.data.chain_id}:${event.data.contract_address}`)) return false;
   if (subscription.minRiskScore !== undefined) {
     const score = (event.data as { current_risk_score?: number | null }).current_risk_score;
     // Events without a score yet (token.created) pass: the score is not known to be low.
@@ -70,6 +86,8 @@ export function createBroadcaster(deps: {
   tailRedis: Redis;
   streamKey: string;
   logger: Logger;
+  /** Authentication, plan gating and connection limits; without it every client is admitted (tests of the fan-out only). */
+  access?: WebSocketAccess;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
@@ -78,7 +96,7 @@ export function createBroadcaster(deps: {
   const dropSlowClient = (client: Client) => {
     client.socket.close(CLOSE_TOO_SLOW, 'Client too slow');
     client.socket.terminate();
-    clients.delete(client);
+    forget(client);
   };
 
   const send = (client: Client, message: string) => {
@@ -114,15 +132,26 @@ export function createBroadcaster(deps: {
     (error) => log.warn({ err: error.message }, 'event stream read failed'),
   );
 
+  const forget = (client: Client) => {
+    if (!clients.delete(client)) return;
+    if (deps.access && client.userId !== undefined && client.slotId) {
+      void deps.access.slots.release(client.userId, client.slotId).catch((error: Error) => log.warn({ err: error.message }, 'slot release failed'));
+    }
+  };
+
   const heartbeat = setInterval(() => {
     for (const client of clients) {
       if (!client.alive) {
         client.socket.terminate();
-        clients.delete(client);
+        forget(client);
         continue;
       }
       client.alive = false;
       client.socket.ping();
+      // The slot lives as long as the connection does: renewed with every heartbeat.
+      if (deps.access && client.userId !== undefined && client.slotId) {
+        void deps.access.slots.renew(client.userId, client.slotId).catch(() => {});
+      }
     }
   }, HEARTBEAT_INTERVAL_MS);
 
@@ -156,16 +185,16 @@ export function createBroadcaster(deps: {
     }
   }
 
-  function onConnection(socket: WebSocket, request: IncomingMessage) {
+  function onConnection(socket: WebSocket, request: IncomingMessage, identity: { userId?: number; slotId?: string }) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const since = url.searchParams.get('since');
-    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined };
+    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...identity };
     clients.add(client);
     socket.on('pong', () => {
       client.alive = true;
     });
-    socket.on('close', () => clients.delete(client));
-    socket.on('error', () => clients.delete(client));
+    socket.on('close', () => forget(client));
+    socket.on('error', () => forget(client));
     socket.on('message', (raw) => {
       let parsed: z.infer<typeof clientMessage>;
       try {
@@ -183,10 +212,20 @@ export function createBroadcaster(deps: {
         socket.send(JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
         return;
       }
-      client.subscription = {
+      const subscription: Subscription = {
         chainIds: parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
         minRiskScore: parsed.min_risk_score,
       };
+      if (parsed.watchlist_only && deps.access && client.userId !== undefined) {
+        // The watchlist as it is now; a later change takes effect with the next subscribe.
+        const userId = client.userId;
+        void deps.access.watchlist(userId).then((set) => {
+          client.subscription = { ...subscription, watchlist: set };
+          socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: true }));
+        }, () => socket.send(JSON.stringify({ type: 'error', error: 'watchlist: temporarily unavailable' })));
+        return;
+      }
+      client.subscription = subscription;
       socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: parsed.watchlist_only ?? false }));
     });
     socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
@@ -205,7 +244,24 @@ export function createBroadcaster(deps: {
       rejectUpgrade(socket, 400, { error: 'since: must be an event id such as 1700000000000-0' });
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request));
+    if (!deps.access) {
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, {}));
+      return;
+    }
+    void admit(deps.access, request, url).then((decision) => {
+      if (decision.status !== 101) {
+        rejectUpgrade(socket, decision.status, { error: decision.error });
+        return;
+      }
+      if (socket.destroyed) {
+        void deps.access!.slots.release(decision.userId, decision.slotId);
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, { userId: decision.userId, slotId: decision.slotId }));
+    }, (error: Error) => {
+      log.warn({ err: error.message }, 'websocket admission failed');
+      rejectUpgrade(socket, 503, { error: 'Service temporarily unavailable' });
+    });
   };
   deps.server.on('upgrade', onUpgrade);
 
@@ -224,6 +280,22 @@ export function createBroadcaster(deps: {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+type Admission = { status: 101; userId: number; slotId: string } | { status: 401 | 403 | 429; error: string };
+
+/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the per-user connection limit. */
+async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL): Promise<Admission> {
+  const header = request.headers.authorization;
+  const credential = url.searchParams.get('token') ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined);
+  if (!credential) return { status: 401, error: 'Unauthorized. Please log in again.' };
+  const principal = await access.principalFor(credential);
+  if (!principal) return { status: 401, error: 'Unauthorized. Please log in again.' };
+  const limit = PLAN_FEATURES[principal.plan].ws_connections;
+  if (limit <= 0) return { status: 403, error: 'BASIC or PRO plan required' };
+  const slotId = randomUUID();
+  if (!(await access.slots.take(principal.user.id, slotId, limit))) return { status: 429, error: 'Connection limit exceeded' };
+  return { status: 101, userId: principal.user.id, slotId };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {

@@ -23,6 +23,9 @@ import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createApp } from '../api/app.ts';
 import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
+import { createAuth } from '../api/auth.ts';
+import { createRateLimiter } from '../api/rate-limit.ts';
+import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
@@ -198,6 +201,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     apiRedis = createRedis(options.redisUrl, 'general', { enableAutoPipelining: true });
     usage = createUsageCounter({ redis: apiRedis, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
     usage.start();
+    const jwt = { secret: options.jwtSecret ?? ephemeralSecret(logger) };
     const app = createApp({
       tokens,
       accounts,
@@ -208,7 +212,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       admin: { queues, credentials: options.admin },
       redis: apiRedis,
       redisPrefix: keys.prefix,
-      jwt: { secret: options.jwtSecret ?? ephemeralSecret(logger) },
+      jwt,
       usage,
       submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix }),
       readiness: [
@@ -219,7 +223,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     server = createServer(app);
     tailRedis = createRedis(options.redisUrl, 'worker');
-    broadcaster = createBroadcaster({ server, redis: general, tailRedis, streamKey: keys.events, logger });
+    // The WebSocket authenticates like the API (same keys, JWTs and plans) and counts connections in Redis.
+    const wsAuth = createAuth({
+      accounts, jwt, usage, redis: apiRedis, redisPrefix: keys.prefix, clock: () => new Date(),
+      rateLimiter: createRateLimiter({ redis: apiRedis, prefix: keys.prefix, clock: () => new Date() }),
+    });
+    broadcaster = createBroadcaster({
+      server, redis: general, tailRedis, streamKey: keys.events, logger,
+      access: {
+        principalFor: (credential) => wsAuth.principalFor(credential),
+        slots: createConnectionSlots(general, keys.prefix),
+        watchlist: async (userId) => new Set((await accounts.watchlist(userId)).map(({ entry }) => `${entry.chainId}:${entry.address}`)),
+      },
+    });
     const counted = broadcaster;
     metrics.watchWebSocket(() => counted.clientCount());
     await new Promise<void>((resolve, reject) => {

@@ -13,6 +13,7 @@ import { tokens } from '../../db/schema.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
 import { startService } from '../../scripts/service.ts';
+import { issueDemoKey } from '../../scripts/operator.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
@@ -142,7 +143,8 @@ export async function detectionLatency(options: { deployments: number }): Promis
   const blockSeen = new Map<number, number>();
   const heads = subscribeNewHeads(anvil.wsUrl, (n) => blockSeen.set(n, performance.now()));
   const eventSeen = new Map<string, number>();
-  const socket = new WebSocket(`${service.url!.replace('http', 'ws')}/ws`);
+  const apiKey = await issueDemoKey(database.url, redis.url, redis.prefix);
+  const socket = new WebSocket(`${service.url!.replace('http', 'ws')}/ws?token=${apiKey}`);
   socket.on('message', (raw) => {
     const message = JSON.parse(raw.toString()) as { type: string; data?: { contract_address: string } };
     if (message.type === 'token.created' && message.data) eventSeen.set(message.data.contract_address, performance.now());

@@ -132,9 +132,11 @@ describe('fuzzing the WebSocket', () => {
       fc.constant('x'.repeat(10_000)),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 8 }), fc.option(hostile, { nil: undefined }), async (messages, since) => {
+      fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 8 }), fc.option(hostile, { nil: undefined }), fc.option(hostile, { nil: undefined }), async (messages, since, token) => {
         cases++;
-        const url = `${service.url!.replace('http', 'ws')}/ws${since === undefined ? '' : `?since=${encodeURIComponent(since)}`}`;
+        // Mostly the real key (10 connections allowed for PRO), sometimes a hostile credential.
+        const credential = token ?? validKey;
+        const url = `${service.url!.replace('http', 'ws')}/ws?token=${encodeURIComponent(credential)}${since === undefined ? '' : `&since=${encodeURIComponent(since)}`}`;
         const socket = new WebSocket(url);
         const outcome = await new Promise<'open' | number>((resolve) => {
           socket.once('open', () => resolve('open'));

@@ -86,7 +86,7 @@ describe('npm start (embedded default)', () => {
     const health = await fetch(banner.api.replace(/\/api$/, '/health'));
     expect(health.status).toBe(200);
 
-    const socket = new WebSocket(banner.websocket);
+    const socket = new WebSocket(`${banner.websocket}?token=${banner.demo_api_key}`);
     const messages: { type: string; data?: { contract_address?: string } }[] = [];
     socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())));
     await new Promise<void>((resolve, reject) => {
