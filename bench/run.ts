@@ -5,6 +5,7 @@ import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
 import { redisSoak } from './suites/soak.ts';
+import { websocketFanout } from './suites/websocket.ts';
 import { printTable, progress, writeResults, type BenchRow } from './report.ts';
 
 /**
@@ -23,6 +24,7 @@ const parameters = {
   analysis: { tokens: quick ? 110 : 1_012, accuracy_replicas: 1 },
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
+  websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
 
@@ -38,6 +40,7 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ]],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
+  ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
 ];
 
