@@ -7,6 +7,7 @@ import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
 import { findFreePort } from '../scripts/dev/anvil.ts';
+import { startService } from '../scripts/service.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { ALERTS_GROUP, createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } from './alerts.ts';
 
@@ -227,5 +228,23 @@ describe('alerts consumer', () => {
     await events.publish({ type: 'token.updated', data: { contract_address: token, chain_id: 1, total_supply: '1', current_risk_level: 'low' } as never });
     await settled();
     expect(await general.exists(`${testRedis.prefix}:alerts:snapshot:1:${token}`)).toBe(0);
+  });
+
+  it('runs in the worker role of the service, with SMTP_URL', async () => {
+    const prefix = `${testRedis.prefix}-svc`;
+    const service = await startService({
+      roles: new Set(['worker']), databaseUrl: database.url, redisUrl: testRedis.url, redisPrefix: prefix, chains: [], knownChainIds: new Set([1]),
+      port: 0, host: '127.0.0.1', logger: silentLogger, poolMax: 2, smtpUrl, alertEmailFrom: 'ops@example.com',
+    });
+    try {
+      const token = newToken();
+      const hank = await makeUser('PRO', true);
+      await accounts.addToWatchlist(hank.id, 1, token);
+      await createEventPublisher(general, `${prefix}:events`).publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected' } });
+      const [mail] = await eventually(async () => (mailsTo(hank.email).length > 0 ? mailsTo(hank.email) : undefined), 10_000, 'the email from the service');
+      expect(mail!.raw).toContain('ops@example.com');
+    } finally {
+      await service.stop();
+    }
   });
 });
