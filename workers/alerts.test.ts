@@ -20,6 +20,7 @@ import { ALERTS_GROUP, createMailer, startAlertsConsumer, type AlertsConsumer, t
 const CLAIM_IDLE_MS = 300;
 const BLOCK_MS = 100;
 const QUIET_MS = 800;
+const MAX_ATTEMPTS = 4;
 
 interface Received { to: string[]; raw: string }
 
@@ -50,12 +51,12 @@ async function makeUser(plan: 'FREE' | 'BASIC' | 'PRO', emailAlerts: boolean) {
   return user;
 }
 
-async function startConsumer(name: string): Promise<AlertsConsumer> {
+async function startConsumer(name: string, maxAttempts?: number): Promise<AlertsConsumer> {
   const redis = createRedis(testRedis.url, 'worker');
   connections.push(redis);
   const consumer = await startAlertsConsumer({
     redis, streamKey, prefix: testRedis.prefix, alerts, events, logger: silentLogger, mailer,
-    consumerName: name, blockMs: BLOCK_MS, claimIdleMs: CLAIM_IDLE_MS,
+    consumerName: name, blockMs: BLOCK_MS, claimIdleMs: CLAIM_IDLE_MS, maxAttempts,
   });
   consumers.push(consumer);
   return consumer;
@@ -108,7 +109,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', () => resolve()));
   smtpUrl = `smtp://127.0.0.1:${port}`;
   mailer = createMailer(smtpUrl);
-  await startConsumer('consumer-a');
+  await startConsumer('consumer-a', MAX_ATTEMPTS);
 });
 
 afterAll(async () => {
@@ -153,7 +154,7 @@ describe('alerts consumer', () => {
     const token = newToken();
     const alice = await makeUser('BASIC', true);
     await accounts.addToWatchlist(alice.id, 1, token);
-    await startConsumer('consumer-b');
+    await startConsumer('consumer-b', MAX_ATTEMPTS);
 
     const data = { contract_address: token, chain_id: 1, kind: 'rug', message: 'liquidity pulled', bucket_at: '2024-05-01T12:00:00.000Z' };
     const id = await events.publish({ type: 'alert', data });
@@ -186,6 +187,19 @@ describe('alerts consumer', () => {
     expect(mailsTo(alice.email)).toHaveLength(1);
     expect(mailsTo(erin.email)).toHaveLength(1);
     expect((await alerts.deliveries(alice.id))[0]!.emailedAt).not.toBeNull();
+  });
+
+  it('gives up an entry whose email keeps failing, after maxAttempts deliveries', async () => {
+    const token = newToken();
+    const ivan = await makeUser('PRO', true);
+    await accounts.addToWatchlist(ivan.id, 1, token);
+    rejectNext = 1_000;
+    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected' } });
+    await settled();
+    expect(mailsTo(ivan.email)).toHaveLength(0);
+    const [row] = await alerts.deliveries(ivan.id);
+    expect(row!.emailedAt).toBeNull();
+    rejectNext = 0;
   });
 
   it('respects alert_kinds', async () => {

@@ -21,6 +21,7 @@ import type { EventMessage } from '../src/events/types.ts';
  * and XAUTOCLAIM hands it to a live consumer once it has been idle CLAIM_IDLE_MS (also after a
  * crash). Re-handling is harmless: deliveries are inserted with on conflict do nothing, and only
  * emails not yet sent are sent, each claimed with a lease so two consumers never both send it.
+ * An entry delivered more than `maxAttempts` times is logged and acknowledged without handling.
  */
 
 export const ALERTS_GROUP = 'alerts';
@@ -30,6 +31,8 @@ const DEFAULT_CLAIM_IDLE_MS = 30_000;
 /** A consumer that claimed an email and died: another may send it after this long. */
 const EMAIL_CLAIM_LEASE_MS = 60_000;
 const ERROR_PAUSE_MS = 500;
+/** An entry delivered this many times is given up (logged and acknowledged): one poison entry must not retry forever. */
+const DEFAULT_MAX_ATTEMPTS = 20;
 /** Token snapshots of watched tokens, for the derived alerts; refreshed on every update. */
 const SNAPSHOT_TTL_SECONDS = 30 * 24 * 3_600;
 export const DEFAULT_ALERT_EMAIL_FROM = 'alerts@token-monitor.local';
@@ -64,6 +67,7 @@ export interface AlertsConsumerDeps {
   consumerName?: string;
   blockMs?: number;
   claimIdleMs?: number;
+  maxAttempts?: number;
   clock?: () => Date;
 }
 
@@ -81,6 +85,7 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
   const blockMs = deps.blockMs ?? DEFAULT_BLOCK_MS;
   const claimIdleMs = deps.claimIdleMs ?? DEFAULT_CLAIM_IDLE_MS;
   const from = deps.from ?? DEFAULT_ALERT_EMAIL_FROM;
+  const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const clock = deps.clock ?? (() => new Date());
   const snapshotKey = (chainId: number, address: string) => `${deps.prefix}:alerts:snapshot:${chainId}:${address}`;
 
@@ -145,11 +150,19 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
     if (alert) await deliver(alert);
   }
 
-  async function processEntries(entries: StreamEntry[]): Promise<void> {
+  /** How many times the group has delivered this entry (XPENDING's delivery counter). */
+  async function deliveries(id: string): Promise<number> {
+    const [row] = (await deps.redis.xpending(deps.streamKey, ALERTS_GROUP, id, id, 1)) as [string, string, number, number][];
+    return row ? Number(row[3]) : 0;
+  }
+
+  async function processEntries(entries: StreamEntry[], reclaimed: boolean): Promise<void> {
     for (const [id, fields] of entries) {
       const event = fields ? decodeEntry([id, fields]) : undefined;
       try {
-        if (event) await handle(event);
+        if (event && reclaimed && (await deliveries(id)) > maxAttempts) {
+          log.error({ stream_id: id, type: event.type, attempts: maxAttempts }, 'alert event given up after repeated failures');
+        } else if (event) await handle(event);
         await deps.redis.xack(deps.streamKey, ALERTS_GROUP, id);
       } catch (error) {
         // Left pending: XAUTOCLAIM retries it once idle.
@@ -165,10 +178,10 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
       try {
         const claimed = (await deps.redis.xautoclaim(deps.streamKey, ALERTS_GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', BATCH)) as unknown as [string, StreamEntry[], string[]?];
         claimCursor = claimed[0];
-        await processEntries(claimed[1]);
+        await processEntries(claimed[1], true);
         if (stopped) break;
         const reply = (await deps.redis.xreadgroup('GROUP', ALERTS_GROUP, consumer, 'COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', deps.streamKey, '>')) as [string, StreamEntry[]][] | null;
-        for (const [, entries] of reply ?? []) await processEntries(entries);
+        for (const [, entries] of reply ?? []) await processEntries(entries, false);
       } catch (error) {
         if (stopped) break;
         log.error({ err: error }, 'alerts consumer read failed');
