@@ -17,6 +17,7 @@ import { authRouter } from './routes/auth.ts';
 import { creatorsRouter } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
+import { preferencesRouter } from './routes/preferences.ts';
 import { proRouter } from './routes/pro.ts';
 import { tokensRouter } from './routes/tokens.ts';
 import { watchlistRouter } from './routes/watchlist.ts';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
   app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
   app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
+  app.use('/api', preferencesRouter({ accounts: deps.accounts, auth, registry, clock }));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -9,7 +9,7 @@ import { z } from 'zod';
 export type OperationAuth = 'none' | 'bearer' | 'pro';
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** Express style: /api/tokens/:address */
   path: string;
   summary: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_KINDS } from '../src/alerts.ts';
 
 /**
  * Response schemas: the OpenAPI document renders them, and the conformance tests parse every
@@ -201,3 +202,8 @@ export const watchlistResponse = z.strictObject({ items: z.array(watchlistItem),
 export const watchlistRemoved = z.strictObject({ message: z.string(), contract_address: address, chain_ids: z.array(z.number().int()) });
 
 export const refreshResponse = z.strictObject({ status: z.literal('queued') });
+
+export const preferencesResponse = z.strictObject({
+  email_alerts: z.boolean(),
+  alert_kinds: z.array(z.enum(ALERT_KINDS)).describe('the alert kinds the caller receives; all of them unless narrowed'),
+});

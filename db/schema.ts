@@ -261,3 +261,28 @@ export const watchlist = pgTable('watchlist', {
   address: text('address').notNull(),
   createdAt: createdAt(),
 }, (t) => [primaryKey({ columns: [t.userId, t.chainId, t.address] })]);
+
+/**
+ * One row per alert per user (DESIGN §5 alerts): the unique (user_id, alert_key) makes delivery
+ * idempotent — a re-delivered stream entry or a second consumer inserts nothing. `emailedAt` is
+ * set once the email went out; `emailClaimedAt` is a short lease so that two consumers retrying
+ * the same pending email do not both send it.
+ */
+export const alertDeliveries = pgTable('alert_deliveries', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  alertKey: text('alert_key').notNull(),
+  kind: text('kind').notNull(),
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  /** The stream entry that produced it. */
+  streamId: text('stream_id').notNull(),
+  message: text('message').notNull(),
+  /** Whether an email is owed (the user had email alerts on when the alert was recorded). */
+  emailWanted: boolean('email_wanted').notNull().default(false),
+  emailClaimedAt: timestamp('email_claimed_at', { withTimezone: true }),
+  emailedAt: timestamp('emailed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('alert_deliveries_user_key_idx').on(t.userId, t.alertKey),
+  index('alert_deliveries_pending_email_idx').on(t.alertKey).where(sql`email_wanted and emailed_at is null`),
+]);

@@ -129,6 +129,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       host: config.env.HOST,
       logger,
       jwtSecret: jwt?.secret,
+      smtpUrl: config.env.SMTP_URL,
+      alertEmailFrom: config.env.ALERT_EMAIL_FROM,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
       dex: {
         idleAfterMs: config.env.DEX_IDLE_AFTER_MINUTES * 60_000,

@@ -27,6 +27,8 @@ import { createAuth } from '../api/auth.ts';
 import { createRateLimiter } from '../api/rate-limit.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
+import { createAlertRepository } from '../db/repositories/alerts.ts';
+import { createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
@@ -61,6 +63,12 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
+  /** SMTP_URL: alert emails of the worker role's alerts consumer; without it alerts are recorded only. */
+  smtpUrl?: string;
+  /** ALERT_EMAIL_FROM. */
+  alertEmailFrom?: string;
+  /** Tests shorten how long a failed alert event stays pending before it is retried. */
+  alertsClaimIdleMs?: number;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
   /** DEX refresh settings (DESIGN §1: every 60 s); tests shorten the interval. */
@@ -172,6 +180,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
   }
 
+  // The alerts consumer (workers/alerts.ts) runs with the worker role, on a connection of its own.
+  let alertsConsumer: AlertsConsumer | undefined;
+  let alertsRedis: ReturnType<typeof createRedis> | undefined;
+  let mailer: Mailer | undefined;
+  if (workerConnection) {
+    alertsRedis = createRedis(options.redisUrl, 'worker');
+    mailer = options.smtpUrl ? createMailer(options.smtpUrl) : undefined;
+    alertsConsumer = await startAlertsConsumer({
+      redis: alertsRedis, streamKey: keys.events, prefix: keys.prefix, alerts: createAlertRepository(db), events, logger,
+      mailer, from: options.alertEmailFrom, claimIdleMs: options.alertsClaimIdleMs,
+    });
+  }
+
   const scanners: Scanner[] = [];
   if (roles.has('scanner')) {
     const holderId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -275,6 +296,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await Promise.all(scanners.map((s) => s.stop()));
       await dexScheduler?.close();
       await pool?.close(options.workerDrainDeadlineMs);
+      await alertsConsumer?.stop();
+      mailer?.close();
       await broadcaster?.close();
       await usage?.stop();
       if (server) {
@@ -282,7 +305,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection, apiRedis]) {
+      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection, apiRedis, alertsRedis]) {
         connection?.disconnect();
       }
       await closeDb();

@@ -202,6 +202,16 @@ export function createAccountRepository(db: Database) {
       }).where(eq(apiKeys.id, keyId));
     },
 
+    /** Email alerts on or off, and (when given) the alert kinds, kept in users.preferences.alert_kinds. */
+    async setAlertPreferences(userId: number, input: { emailAlerts: boolean; alertKinds?: string[] }, now: Date): Promise<UserRow | undefined> {
+      const [row] = await db.update(users).set({
+        emailAlerts: input.emailAlerts,
+        ...(input.alertKinds === undefined ? {} : { preferences: sql`${users.preferences} || ${JSON.stringify({ alert_kinds: input.alertKinds })}::jsonb` }),
+        updatedAt: now,
+      }).where(eq(users.id, userId)).returning();
+      return row;
+    },
+
     async watchlist(userId: number) {
       return db.select({ entry: watchlist, token: tokens }).from(watchlist)
         .leftJoin(tokens, and(eq(tokens.chainId, watchlist.chainId), eq(tokens.address, watchlist.address)))

@@ -37,6 +37,10 @@ const envSchema = z.object({
   DEXSCREENER_RPM: z.coerce.number().int().min(1).max(10_000).default(300),
   /** A token with no trade for this long moves from the 60 s refresh to the slow cadence. */
   DEX_IDLE_AFTER_MINUTES: z.coerce.number().int().min(1).default(360),
+  /** SMTP server for alert emails (smtp://user:pass@host:port or smtps://…). Unset: alerts are recorded, no email is sent. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /** Sender address of alert emails. */
+  ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
 });
 
 export type Env = z.infer<typeof envSchema>;
