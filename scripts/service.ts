@@ -273,6 +273,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     dexScheduler = await startDexScheduler({
       workerConnection: schedulerConnection, producerConnection, prefix: keys.prefix, dex: dexRepo, producer,
       chainIds: [...chains.keys()], logger, intervalMs: dexOptions.intervalMs,
+      dueForResimulation: (chainId, before, limit) => analyses.dueForResimulation(chainId, before, limit),
     });
     // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
     await producer.queue('accounts').upsertJobScheduler(ACCOUNTS_SCHEDULER.id, { every: ACCOUNTS_SCHEDULER.everyMs }, {

@@ -34,6 +34,11 @@ export interface DexSchedulerDeps {
   chainIds: number[];
   logger: Logger;
   intervalMs?: number;
+  /**
+   * Tokens whose owner can still change fees, limits or trading, last simulated before `before`:
+   * they are simulated again on the refresh cadence (analyses repository, dueForResimulation).
+   */
+  dueForResimulation?: (chainId: number, before: Date, limit: number) => Promise<{ address: string }[]>;
   /** Observes each processed tick (tests measure the cadence). */
   onTick?: (info: { bucketMs: number; enqueued: number; scheduledMs: number }) => void;
 }
@@ -71,6 +76,14 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
       enqueued += due.length;
       after = due[due.length - 1];
       if (due.length < FANOUT_PAGE_SIZE) break;
+    }
+    if (deps.dueForResimulation) {
+      for (const chainId of deps.chainIds) {
+        const changeable = await deps.dueForResimulation(chainId, until, FANOUT_PAGE_SIZE);
+        // Same bucketed run key: a tick delivered twice re-simulates nothing twice.
+        await deps.producer.enqueueBulk('simulate', changeable.map((t) => ({ chainId, address: t.address, reason: 'refresh' as const, run })));
+        enqueued += changeable.length;
+      }
     }
     return { bucketMs, enqueued };
   }

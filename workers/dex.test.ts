@@ -1,3 +1,4 @@
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { Contract, MaxUint256, Wallet, parseEther, type InterfaceAbi, type TransactionReceipt } from 'ethers';
@@ -445,6 +446,41 @@ describe('refresh scheduler', () => {
     await dexQueue.obliterate({ force: true });
     await dexQueue.close();
     await schedProducer.close();
+  });
+});
+
+describe('re-simulation on the refresh cadence', () => {
+  it('enqueues simulate for tokens whose owner can still change fees or limits, once per bucket', async () => {
+    const prefix = `${redis.prefix}-resim`;
+    const changeable = await deployToken('FEES');
+    const settled = await deployToken('FIXED');
+    const old = new Date(Date.now() - 3_600_000);
+    await handle.db.update(tokens).set({ securityHints: { fee_modifiable: true }, riskUpdatedAt: old }).where(eq(tokens.address, changeable));
+    await handle.db.update(tokens).set({ securityHints: { fee_modifiable: false }, riskUpdatedAt: old }).where(eq(tokens.address, settled));
+    const producerConn = createRedis(redis.url, 'producer');
+    const workerConn = createRedis(redis.url, 'worker');
+    const schedulerProducer = createProducer(producerConn, prefix);
+    const analyses = createAnalysisRepository(handle.db);
+    const scheduler = await startDexScheduler({
+      workerConnection: workerConn, producerConnection: producerConn, prefix, dex, producer: schedulerProducer, chainIds: [config.chainId],
+      logger: silentLogger, intervalMs: 60_000, dueForResimulation: (chainId, before, limit) => analyses.dueForResimulation(chainId, before, limit),
+    });
+    try {
+      const bucket = Math.floor(Date.now() / 60_000) * 60_000;
+      await scheduler.tick(bucket);
+      await scheduler.tick(bucket);
+      const simulate = schedulerProducer.queue('simulate');
+      const jobs = await simulate.getJobs(['waiting', 'delayed', 'prioritized']);
+      const mine = jobs.filter((j) => j.data.chainId === config.chainId);
+      expect(mine.map((j) => j.data.address)).toEqual([changeable]);
+      expect(mine[0]!.data).toMatchObject({ reason: 'refresh', run: refreshRunKey(bucket) });
+      await simulate.obliterate({ force: true });
+    } finally {
+      await scheduler.close();
+      await schedulerProducer.close();
+      producerConn.disconnect();
+      workerConn.disconnect();
+    }
   });
 });
 
