@@ -73,7 +73,11 @@ export function createRiskProcessor(deps: RiskDeps) {
     const isHoneypot = assessment.level === 'honeypot';
 
     const changed = token !== undefined && (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
-    if (token && changed) {
+    // A tax change matters to holders even when the score stays put (the "tax raised" alert reads it).
+    const previousSim = (token?.tradingSimulation ?? null) as { buy_tax_pct?: number | null; sell_tax_pct?: number | null } | null;
+    const taxesMoved = details.simulation !== undefined && previousSim !== null
+      && (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct || previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
+    if (token && (changed || taxesMoved)) {
       await deps.events.publish({
         type: 'token.updated',
         data: {
@@ -83,6 +87,7 @@ export function createRiskProcessor(deps: RiskDeps) {
           previous_risk_score: token.currentRiskScore,
           is_honeypot: isHoneypot,
           security_hints: hints,
+          trading_simulation: details.simulation ?? null,
         },
       });
     }
