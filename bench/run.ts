@@ -6,6 +6,7 @@ import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
 import { redisSoak } from './suites/soak.ts';
 import { websocketFanout } from './suites/websocket.ts';
+import { replayBesideLiveScanning } from './suites/replay.ts';
 import { printTable, progress, writeResults, type BenchRow } from './report.ts';
 
 /**
@@ -24,6 +25,7 @@ const parameters = {
   analysis: { tokens: quick ? 110 : 1_012, accuracy_replicas: 1 },
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
+  replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
   websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
@@ -41,6 +43,7 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
   ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
+  ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
 ];
 
