@@ -136,10 +136,14 @@ export function createScanner(deps: ScannerDeps): Scanner {
       if (header.hash.toLowerCase() === stored) ancestor = k;
       else newBranch.unshift(toRecord(header));
     }
+    const announce = (address: string) => deps.events.publish({ type: 'token.removed', data: { contract_address: address, chain_id: chainId, reason: 'reorg' } });
+    // Announced before the rollback commits: a crash in between repeats the reorg on the next tick,
+    // and with it the events (at-least-once), rather than losing them.
+    const doomed = await scan.tokensAfter(chainId, ancestor);
+    for (const address of doomed) await announce(address);
     const removed = await scan.rollback(chainId, ancestor, newBranch);
-    for (const token of removed) {
-      await deps.events.publish({ type: 'token.removed', data: { contract_address: token.address, chain_id: chainId, reason: 'reorg' } });
-    }
+    // A token written by a late job between the two reads is announced now.
+    for (const token of removed) if (!doomed.includes(token.address)) await announce(token.address);
     const depth = firstNew - 1 - ancestor;
     deps.onReorg?.(depth);
     log.warn({ block: firstNew, ancestor, depth, removed: removed.length }, 'reorg: rolled back to the common ancestor');

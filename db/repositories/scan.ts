@@ -45,6 +45,13 @@ export function createScanRepository(db: Database) {
       await db.delete(blockHashes).where(and(eq(blockHashes.chainId, chainId), lt(blockHashes.blockNumber, belowBlock)));
     },
 
+    /** Tokens created after `ancestor`: what a rollback to it would remove. */
+    async tokensAfter(chainId: number, ancestor: number): Promise<string[]> {
+      const rows = await db.select({ address: tokens.address }).from(tokens)
+        .where(and(eq(tokens.chainId, chainId), gt(tokens.creationBlockNumber, ancestor)));
+      return rows.map((r) => r.address);
+    },
+
     /**
      * Undoes the blocks after `ancestor` (a reorg): records the new branch's hashes, deletes what the
      * orphaned blocks produced (tokens, their analyses, history and watchlist entries, pairs),
