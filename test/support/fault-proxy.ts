@@ -1,9 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 
 /**
- * A fault-injecting JSON-RPC proxy: at `rate`, instead of forwarding, it answers 429, 500, hangs
- * (a timeout for the client), truncates the JSON, or answers for a wrong block. Seeded, so a
- * run can be repeated.
+ * A JSON-RPC proxy in front of a real node. At `rate`, instead of forwarding, it answers 429, 500,
+ * hangs (a timeout for the client), truncates the JSON, or answers for a wrong block (seeded, so a
+ * run can be repeated); it can pretend to lack methods (`refuse`: a node without traces or
+ * eth_getBlockReceipts); it counts the calls per method.
  */
 
 export const FAULT_KINDS = ['http-429', 'http-500', 'timeout', 'truncated-json', 'wrong-block'] as const;
@@ -12,6 +13,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export interface FaultProxy {
   url: string;
   injected: Record<FaultKind, number>;
+  /** Calls received per JSON-RPC method (batches counted per entry). */
+  calls: Map<string, number>;
   forwarded(): number;
   setRate(rate: number): void;
   close(): Promise<void>;
@@ -37,17 +40,30 @@ function seeded(seed: number): () => number {
 
 const HANG_MS = 30_000;
 
-export async function startFaultProxy(upstream: string, options: { rate: number; seed?: number }): Promise<FaultProxy> {
+export async function startFaultProxy(upstream: string, options: { rate: number; seed?: number; refuse?: string[] }): Promise<FaultProxy> {
   let rate = options.rate;
+  const refuse = new Set(options.refuse ?? []);
+  const calls = new Map<string, number>();
   const random = seeded(options.seed ?? 42);
   const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   let forwarded = 0;
   const hanging = new Set<ServerResponse>();
 
+  const forwardOne = async (call: Call): Promise<unknown> => {
+    if (call.method && refuse.has(call.method)) {
+      return { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } };
+    }
+    const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    return response.json();
+  };
   const forward = async (body: Call | Call[]) => {
     forwarded++;
-    const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return response.text();
+    for (const call of Array.isArray(body) ? body : [body]) calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
+    if (refuse.size === 0) {
+      const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return response.text();
+    }
+    return JSON.stringify(Array.isArray(body) ? await Promise.all(body.map(forwardOne)) : await forwardOne(body));
   };
 
   /** Answers as if asked about a neighbouring block: the client must notice and refuse it. */
@@ -112,6 +128,7 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
   return {
     url: `http://127.0.0.1:${port}`,
     injected,
+    calls,
     forwarded: () => forwarded,
     setRate(value) {
       rate = value;
