@@ -7,7 +7,7 @@ import { API_KEY_PATTERN, MASKED_KEY_PATTERN, generateApiKey, hashPassword, sha2
 import { DAY_MS, effectivePlan, planState, type Plan } from '../src/plans.ts';
 import { createDb, runMigrations } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
-import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { createTokenRepository, STAGE_ORDER, type Stage } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { assembleComplete } from '../api/routes/pro.ts';
@@ -33,9 +33,9 @@ const MAX_TRIAL_DAYS = 365;
 const LIMIT_MAX = 100_000_000;
 const DEFAULT_ANALYZE_TIMEOUT_SECONDS = 120;
 const POLL_MS = 250;
-/** Pipeline stages in order; `analyze` waits for the risk stage, the last one that moves `stage`. */
-const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'];
-const DONE_STAGE = 'risk';
+/** `analyze` waits for the risk stage: the last one that moves a token's `stage` (STAGE_ORDER). */
+const DONE_STAGE: Stage = 'risk';
+const stageIndex = (stage: string) => (STAGE_ORDER as readonly string[]).indexOf(stage);
 
 const email = z.email('must be an email address').max(254).transform((e) => e.toLowerCase());
 const plan = z.enum(['free', 'basic', 'pro', 'FREE', 'BASIC', 'PRO'], 'must be free, basic or pro').transform((p) => p.toUpperCase() as Plan);
@@ -208,7 +208,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
     const deadline = Date.now() + (input.timeout_seconds ?? DEFAULT_ANALYZE_TIMEOUT_SECONDS) * 1000;
     for (;;) {
       const row = await tokens.get(input.chain_id, input.address);
-      if (row && STAGE_ORDER.indexOf(row.stage) >= STAGE_ORDER.indexOf(DONE_STAGE) && row.updatedAt.getTime() >= submittedAt.getTime()) break;
+      if (row && stageIndex(row.stage) >= stageIndex(DONE_STAGE) && row.updatedAt.getTime() >= submittedAt.getTime()) break;
       if (Date.now() > deadline) throw new Error(`analyze: the pipeline did not finish within the timeout (stage: ${row?.stage ?? 'unknown'})`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

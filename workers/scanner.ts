@@ -65,7 +65,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   let renewTimer: NodeJS.Timeout | undefined;
   let heads: HeadSubscription | undefined;
   let wake: (() => void) | undefined;
-  let genesisChecked = false;
+  let genesisHash: string | undefined;
 
   const waitForWork = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -94,20 +94,24 @@ export function createScanner(deps: ScannerDeps): Scanner {
     return true;
   }
 
-  /** A development chain restarted from scratch has another genesis: its old data describes nothing. */
+  /**
+   * A development chain restarted from scratch has another genesis: its old data describes nothing.
+   * Checked once per scanner: a genesis never changes under a running node.
+   */
   async function checkGenesis(): Promise<string> {
+    if (genesisHash !== undefined) return genesisHash;
     const genesis = await chain.reader.block(0);
     if (!genesis) throw new Error(`chain ${chainId}: block 0 not available`);
     const cursor = await scan.getCursor(chainId);
-    if (!genesisChecked && cursor?.genesisHash && cursor.genesisHash !== genesis.hash) {
+    if (cursor?.genesisHash && cursor.genesisHash !== genesis.hash) {
       if (!chain.config.ephemeral) {
         throw new Error(`chain ${chainId}: the RPC serves another chain (genesis ${genesis.hash}, recorded ${cursor.genesisHash})`);
       }
       log.warn('development chain was restarted: forgetting its previous data');
       await scan.resetChain(chainId);
     }
-    genesisChecked = true;
-    return genesis.hash;
+    genesisHash = genesis.hash;
+    return genesisHash;
   }
 
   const toRecord = (header: RpcBlockHeader): BlockRecord => ({
@@ -152,7 +156,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
 
   async function tick(): Promise<TickResult> {
     if (!(await ensureLeadership())) return { status: 'not-leader' };
-    const genesisHash = await checkGenesis();
+    const genesis = await checkGenesis();
     const head = await chain.reader.blockNumber();
     const safeHead = head - chain.config.confirmations;
     const cursor = await scan.getCursor(chainId);
@@ -180,7 +184,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
     if (!leader) return { status: 'not-leader' };
     await producer.enqueueBulk('detect', blocks.map((b) => ({ chainId, blockNumber: b.blockNumber, blockHash: b.blockHash, source: 'live' as const })));
     const last = blocks[blocks.length - 1]!.blockNumber;
-    await scan.advance(chainId, blocks, last + 1, genesisHash);
+    await scan.advance(chainId, blocks, last + 1, genesis);
     await scan.pruneBlockHashes(chainId, last - chain.config.finalityDepth * 2);
     deps.onLag?.(Math.max(0, head - last));
     log.debug({ from: next, to: last, head }, 'blocks enqueued');
