@@ -5,8 +5,8 @@ import { loadCorpus, type CorpusContract } from '../../test/support/corpus.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 3 benchmark: bytecode-stage throughput on the 2,000 real mainnet contracts of
- * ../shared/corpus. analyzeBytecode (evmole extraction, catalog match, symbolic caller-check walk
+ * Bytecode-stage throughput on the 2,000 real mainnet contracts of
+ * test/fixtures/mainnet-tokens.ndjson.gz. analyzeBytecode (evmole extraction, catalog match, symbolic caller-check walk
  * of every state-changing function, EIP-1167 detection, skeleton hash, template) against the
  * cheapest pass over the same code in the same run: bytecodeFacts (one keccak and a scan), the
  * work the bytecode stage already does. Single-threaded, in-process, warm; throughput counts the

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 /**
- * The shared corpus of real mainnet token bytecode lives next to the project's root
- * (`../shared/corpus/`), never inside it. CORPUS_FILE overrides the location.
+ * 2,000 real mainnet token contracts (runtime bytecode), committed under test/fixtures with their
+ * attribution (test/fixtures/README.md). CORPUS_FILE overrides the location.
  */
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const CORPUS_FILE = process.env.CORPUS_FILE ?? resolve(REPO_ROOT, '../shared/corpus/mainnet-tokens.ndjson.gz');
+export const CORPUS_FILE = process.env.CORPUS_FILE ?? resolve(REPO_ROOT, 'test/fixtures/mainnet-tokens.ndjson.gz');
 
 export interface CorpusContract {
   address: string;
@@ -19,7 +19,7 @@ export interface CorpusContract {
 
 export function loadCorpus(limit = Number.POSITIVE_INFINITY): CorpusContract[] {
   if (!existsSync(CORPUS_FILE)) {
-    throw new Error(`mainnet corpus not found at ${CORPUS_FILE}: clone the project next to shared/, or set CORPUS_FILE`);
+    throw new Error(`mainnet corpus not found at ${CORPUS_FILE}: restore test/fixtures or set CORPUS_FILE`);
   }
   return gunzipSync(readFileSync(CORPUS_FILE))
     .toString('utf8')
