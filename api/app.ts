@@ -21,6 +21,7 @@ import { preferencesRouter } from './routes/preferences.ts';
 import { proRouter } from './routes/pro.ts';
 import { tokensRouter } from './routes/tokens.ts';
 import { watchlistRouter } from './routes/watchlist.ts';
+import { webRouter } from './web.ts';
 import type { CompleteToken } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
@@ -59,6 +60,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The usage counter whose flusher the caller runs; one is made when absent. */
   usage?: UsageCounter;
+  /** The web app's bundle (default web/dist); false: no web app. */
+  web?: { distDir?: string } | false;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -111,6 +114,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
   app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
   app.use('/api', preferencesRouter({ accounts: deps.accounts, auth, registry, clock }));
+
+  // The web app (docs/web.md) last: any GET the API does not answer is a page of the app.
+  if (deps.web !== false) app.use(webRouter(deps.web?.distDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

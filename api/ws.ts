@@ -27,6 +27,15 @@ const MAX_CLIENT_MESSAGE_BYTES = 4_096;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
+/**
+ * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
+ * history: the web app offers `token-monitor` plus `bearer.<credential>` as subprotocols instead
+ * (ws answers with the first one offered, `token-monitor`). Such a client cannot read an HTTP
+ * refusal either, so it is told with a close frame: code 4000 + the HTTP status, reason the error.
+ */
+export const WEB_PROTOCOL = 'token-monitor';
+const BEARER_PROTOCOL_PREFIX = 'bearer.';
+const CLOSE_REFUSED_BASE = 4000;
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -90,7 +99,12 @@ export function createBroadcaster(deps: {
   access?: WebSocketAccess;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // Never echo the credential subprotocol back: only the app's own name is selected.
+    handleProtocols: (protocols) => (protocols.has(WEB_PROTOCOL) ? WEB_PROTOCOL : false),
+  });
   const clients = new Set<Client>();
 
   const dropSlowClient = (client: Client) => {
@@ -250,7 +264,11 @@ export function createBroadcaster(deps: {
     }
     void admit(deps.access, request, url).then((decision) => {
       if (decision.status !== 101) {
-        rejectUpgrade(socket, decision.status, { error: decision.error });
+        if (offeredProtocols(request).includes(WEB_PROTOCOL) && !socket.destroyed) {
+          wss.handleUpgrade(request, socket, head, (ws) => ws.close(CLOSE_REFUSED_BASE + decision.status, decision.error));
+        } else {
+          rejectUpgrade(socket, decision.status, { error: decision.error });
+        }
         return;
       }
       if (socket.destroyed) {
@@ -284,10 +302,18 @@ export function createBroadcaster(deps: {
 
 type Admission = { status: 101; userId: number; slotId: string } | { status: 401 | 403 | 429; error: string };
 
-/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the per-user connection limit. */
+function offeredProtocols(request: IncomingMessage): string[] {
+  return (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * Credential (`?token=`, `Authorization: Bearer` or the `bearer.<credential>` subprotocol), plan
+ * (FREE refused) and the per-user connection limit.
+ */
 async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL): Promise<Admission> {
   const header = request.headers.authorization;
-  const credential = url.searchParams.get('token') ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined);
+  const fromProtocol = offeredProtocols(request).find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX))?.slice(BEARER_PROTOCOL_PREFIX.length);
+  const credential = url.searchParams.get('token') ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined) ?? fromProtocol;
   if (!credential) return { status: 401, error: 'Unauthorized. Please log in again.' };
   const principal = await access.principalFor(credential);
   if (!principal) return { status: 401, error: 'Unauthorized. Please log in again.' };

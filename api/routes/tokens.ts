@@ -10,6 +10,7 @@ import { HttpError, MESSAGES } from '../errors.ts';
 import type { Registry } from '../openapi.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
 import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
+import { assembleComplete } from './pro.ts';
 import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
 
 /** General token API (DESIGN §4): list, detail and manual refresh. */
@@ -129,8 +130,17 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
     const query = parseOr400(detailQuery, req.query);
     const row = await deps.tokens.get(query.chain_id, address);
     if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-    const detail = toDetail(row);
-    res.json(planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail));
+    const plan = principalOf(res).plan;
+    if (!planAllows(plan, 'risk')) {
+      res.json(withoutRisk(toDetail(row)));
+      return;
+    }
+    // BASIC and PRO see the analysis behind the score (flags, evidence, simulation, DEX state);
+    // the history snapshots are PRO's (the plans table), so BASIC gets the object without them.
+    const [complete] = await assembleComplete(deps.tokens, [{ chainId: row.chainId, address: row.address }]);
+    if (!complete) throw new HttpError(404, MESSAGES.tokenNotFound);
+    const { history: _history, ...withoutHistory } = complete;
+    res.json(planAllows(plan, 'pro_api') ? complete : withoutHistory);
   });
 
   deps.registry.add({
