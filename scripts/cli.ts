@@ -9,7 +9,7 @@ import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
 import { persistedSecret } from './dev/secrets.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
+import { accountsCommand, analyzeCommand, DEMO_EMAIL, issueDemoKey, keysCommand } from './operator.ts';
 
 /** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
 
@@ -34,6 +34,7 @@ Commands:
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
 const EMBEDDED_POOL_MAX = 1;
 const FORCED_EXIT_CODE = 130;
+const DEMO_PASSWORD_LENGTH = 24;
 
 function output(value: unknown, human: string) {
   if (process.stdout.isTTY) console.log(human);
@@ -116,7 +117,9 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       : generatedAdmin ? { user: generatedAdmin.user, password: generatedAdmin.value } : undefined;
     // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at once.
     // Issued before the service opens its pool: an embedded PGlite serves one connection at a time.
-    const demoKey = devChain && roles.has('api') ? await issueDemoKey(database.url, redis.url, config.env.REDIS_PREFIX) : undefined;
+    // …and a web sign-in for the same demo account, with a password generated once for DATA_DIR.
+    const demoPassword = devChain && roles.has('api') ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH) : undefined;
+    const demoKey = devChain && roles.has('api') ? await issueDemoKey(database.url, redis.url, config.env.REDIS_PREFIX, demoPassword) : undefined;
     const service = await startService({
       admin,
       roles,
@@ -144,6 +147,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const wsUrl = service.url?.replace(/^http/, 'ws');
     const banner = {
       status: 'started',
+      web: service.url ? `${service.url}/` : null,
+      demo_account: demoPassword ? { email: DEMO_EMAIL, password: demoPassword } : null,
       roles: [...roles],
       api: service.url ? `${service.url}/api` : null,
       websocket: wsUrl ? `${wsUrl}/ws` : null,
@@ -160,6 +165,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     output(banner, [
       '',
       'token-monitor is running',
+      ...(service.url ? [`  Web app:    ${banner.web}`] : []),
+      ...(demoPassword ? [`    sign in as ${DEMO_EMAIL} with password ${demoPassword}`] : []),
       ...(service.url ? [
         `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Docs:       ${banner.docs}`,
         `  Metrics:    ${banner.metrics}`, `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,

@@ -98,7 +98,17 @@ export interface ApiKeyListed {
 }
 
 export const keys = {
-  generate: (name: string, description: string) => request<ApiKeyCreated>('POST', '/api/auth/generate-api-key', { body: { plan: 'pro', name, description } }),
+  async generate(name: string, description: string): Promise<ApiKeyCreated> {
+    const body = { plan: 'pro', name, ...(description ? { description } : {}) };
+    try {
+      return await request<ApiKeyCreated>('POST', '/api/auth/generate-api-key', { body });
+    } catch (error) {
+      // Servers older than the documented body refuse the `plan` field: ask once more without it.
+      if (!(error instanceof ApiError && error.status === 400 && /plan|unrecognized/i.test(error.message))) throw error;
+      const { plan: _plan, ...rest } = body;
+      return request<ApiKeyCreated>('POST', '/api/auth/generate-api-key', { body: rest });
+    }
+  },
   list: () => request<{ api_keys: ApiKeyListed[]; total: number }>('GET', '/api/auth/api-keys'),
   revoke: (apiKey: string) => request<{ message: string }>('DELETE', `/api/auth/api-keys/${encodeURIComponent(apiKey)}`),
 };

@@ -16,10 +16,11 @@ export function RiskBadge(props: { score?: number | null; level?: RiskLevel | st
 }
 
 /** The honeypot verdict in words: the simulated sell is the evidence. */
-export function Verdict(props: { isHoneypot?: boolean | null; level?: string | null }) {
+export function Verdict(props: { isHoneypot?: boolean | null; level?: string | null; sellable?: boolean | null }) {
   const honeypot = props.isHoneypot ?? (props.level === 'honeypot' ? true : null);
   if (honeypot === true) return <span class="verdict verdict-bad">Honeypot: cannot sell</span>;
-  if (honeypot === false) return <span class="verdict verdict-ok">Sellable</span>;
+  if (props.sellable === true) return <span class="verdict verdict-ok">Sellable</span>;
+  if (props.sellable === false) return <span class="verdict verdict-bad">Sell fails</span>;
   return <span class="verdict verdict-unknown">Not simulated yet</span>;
 }
 

@@ -51,6 +51,8 @@ function Verdict(props: { row: FeedRow; riskVisible: boolean }) {
   const { row } = props;
   if (row.is_honeypot === true || row.current_risk_level === 'honeypot') return <span class="verdict verdict-bad">Honeypot</span>;
   if (row.current_risk_score === null || row.current_risk_score === undefined) return <span class="verdict verdict-unknown">Pending</span>;
+  // Without a pool nothing could be sold or simulated: no verdict yet rather than a false "sellable".
+  if (!row.current_liquidity_usd) return <span class="verdict verdict-unknown">No pool yet</span>;
   return <span class="verdict verdict-ok">Sellable</span>;
 }
 

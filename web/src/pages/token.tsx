@@ -68,7 +68,7 @@ function Simulation(props: { token: TokenDetail }) {
       <div><dt>Sell tax</dt><dd>{pct(sim.sell_tax_pct)}</dd></div>
       <div><dt>Transfer tax</dt><dd>{pct(sim.transfer_tax_pct)}</dd></div>
       <div><dt>Max tx</dt><dd>{sim.max_tx_amount ?? 'none found'}</dd></div>
-      <div><dt>Honeypot</dt><dd><Verdict isHoneypot={props.token.is_honeypot} level={props.token.current_risk_level} /></dd></div>
+      <div><dt>Honeypot</dt><dd><Verdict isHoneypot={props.token.is_honeypot} level={props.token.current_risk_level} sellable={sim.is_sellable} /></dd></div>
       <div><dt>Simulated</dt><dd>{dateTime(sim.simulated_at)}</dd></div>
       {sim.error && <div class="wide"><dt>Note</dt><dd>{sim.error}</dd></div>}
     </dl>
@@ -177,7 +177,7 @@ export function TokenPage(props: { chainId: number; address: string }) {
         {basic ? (
           <div class="score-line">
             <RiskBadge score={t.current_risk_score} level={t.current_risk_level} />
-            <Verdict isHoneypot={t.is_honeypot} level={t.current_risk_level} />
+            <Verdict isHoneypot={t.is_honeypot} level={t.current_risk_level} sellable={t.trading_simulation?.is_sellable} />
             {t.data_quality_score !== null && <span class="muted">data measured: {Math.round(t.data_quality_score * 100)}%</span>}
           </div>
         ) : <Locked feature="The risk score, the honeypot verdict and the evidence behind them" plan="BASIC" />}
@@ -255,7 +255,7 @@ export function TokenPage(props: { chainId: number; address: string }) {
             <div><dt>Volume 24 h</dt><dd>{usd(t.dex_hints?.volume_24h_usd)}</dd></div>
             <div><dt>Pairs</dt><dd>{t.dex_hints?.num_trading_pairs ?? '—'}</dd></div>
             <div class="wide"><dt>Main pair</dt><dd>{t.dex_hints?.main_trading_pair ? <code>{shortAddress(t.dex_hints.main_trading_pair)}</code> : '—'}</dd></div>
-            <div class="wide"><dt>LP lock</dt><dd>{t.liquidity_lock ? `${pct(t.liquidity_lock.locked_pct)} locked, ${pct(t.liquidity_lock.burned_pct)} burned` : basic ? 'not measured yet' : '—'}</dd></div>
+            <div class="wide"><dt>LP lock</dt><dd>{t.liquidity_lock && (t.liquidity_lock.locked_pct !== null || t.liquidity_lock.burned_pct !== null) ? `${pct(t.liquidity_lock.locked_pct)} locked, ${pct(t.liquidity_lock.burned_pct)} burned` : 'not measured yet'}</dd></div>
           </dl>
         </section>
       </div>
@@ -263,7 +263,7 @@ export function TokenPage(props: { chainId: number; address: string }) {
       <section class="panel" aria-labelledby="chart-title">
         <h2 id="chart-title">Price, liquidity and risk</h2>
         {t.token_history === null ? <Locked feature="The price, liquidity and risk history" plan="PRO" />
-          : t.token_history.length === 0 ? <p class="muted">No snapshot yet: the first is recorded when the token has liquidity.</p>
+          : t.token_history.length < 2 ? <p class="muted">Not enough snapshots yet: they are recorded as the pool trades (every minute at most).</p>
           : <Suspense fallback={<Loading what="the chart" />}><HistoryChart history={t.token_history} /></Suspense>}
       </section>
 

@@ -62,7 +62,7 @@ export function Watchlist() {
                     <RiskBadge score={w.token?.current_risk_score} level={w.token?.current_risk_level} />
                     <span class="muted">{chainName(w.chain_id)} · liquidity {usd(w.token?.current_liquidity_usd)} · watched since {dateTime(w.added_at)}</span>
                     <button type="button" class="small" onClick={() => remove.mutate(w)} disabled={remove.isPending}
-                      aria-label={`Stop watching ${w.token?.name ?? w.contract_address}`}>Unwatch</button>
+                      aria-label={`Unwatch ${w.token?.name ?? w.contract_address}`}>Unwatch</button>
                   </div>
                   {alerts.length === 0 ? <p class="muted small-text">No alert.</p> : (
                     <ul class="alerts">{alerts.map((a, j) => <li key={j}><strong>{a.type === 'live' ? 'new' : a.type}</strong>: {a.message}</li>)}</ul>
