@@ -48,6 +48,8 @@ export interface Banner {
 
 export interface Stack {
   banner: Banner;
+  /** The demo chain's Uniswap V2, from the dev chain's start-up log (LOG_LEVEL=info). */
+  uniswap: { weth: string; factory: string; router: string } | undefined;
   child: ChildProcess;
   env: NodeJS.ProcessEnv;
   cli(...args: string[]): Promise<string>;
@@ -59,8 +61,8 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
   const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  let buffer = '';
   const banner = await new Promise<Banner>((resolvePromise, reject) => {
-    let buffer = '';
     const timer = setTimeout(() => reject(new Error(`no start-up banner:\n${buffer}\n${stderr}`)), START_TIMEOUT_MS);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -77,8 +79,12 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${buffer}\n${stderr}`)));
   });
+  const ready = buffer.split('\n').filter((l) => l.includes('development chain ready')).map((l) => JSON.parse(l) as Record<string, string>)[0];
+  child.stdout!.removeAllListeners('data');
+  child.stdout!.resume();
   return {
     banner,
+    uniswap: ready ? { weth: ready.weth!, factory: ready.factory!, router: ready.router! } : undefined,
     child,
     env: fullEnv,
     async cli(...args: string[]) {

@@ -11,6 +11,8 @@ import { session } from './session.ts';
 
 export const POLL_INTERVAL_MS = 5_000;
 const RETRY_LIMITED_MS = 30_000;
+/** A reloaded tab's previous connection may hold the slot for a moment: the first retry is quick. */
+const RETRY_LIMITED_FIRST_MS = 3_000;
 const RETRY_MIN_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
 const PROTOCOL = 'token-monitor';
@@ -35,6 +37,7 @@ let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let retryDelay = RETRY_MIN_MS;
 let lastEventId: string | null = null;
 let wantedFor: string | null = null;
+let limitedRefusals = 0;
 
 const keyOf = (current: { token: string; user: { plan: string } }) => `${current.user.plan}|${current.token}`;
 
@@ -75,6 +78,7 @@ function connect() {
     const kind = (parsed as { type?: unknown }).type;
     if (kind === 'welcome') {
       retryDelay = RETRY_MIN_MS;
+      limitedRefusals = 0;
       setStatus({ mode: 'live' });
       ws.send(JSON.stringify({ type: 'subscribe' }));
       return;
@@ -98,7 +102,7 @@ function connect() {
     if (event.code === REFUSED_LIMIT) {
       const limit = current.user.plan === 'BASIC' ? 'Your BASIC plan allows one live connection' : 'Your plan’s live connections are all in use';
       setStatus({ mode: 'polling', reason: `${limit}, and it is open in another tab or app. This tab refreshes every 5 seconds instead and tries again every 30 seconds.` });
-      scheduleRetry(RETRY_LIMITED_MS);
+      scheduleRetry(limitedRefusals++ === 0 ? RETRY_LIMITED_FIRST_MS : RETRY_LIMITED_MS);
       return;
     }
     setStatus({
