@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { Router, type Response } from 'express';
 
@@ -48,11 +48,14 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-
 export function webRouter(distDir: string = WEB_DIST_DIR): Router {
   const router = Router();
   const indexPath = join(distDir, 'index.html');
-  // Read per request only while missing: a build finished after start-up is served without restart.
-  let index: string | undefined;
+  // Re-read when the file changes: a build finished after start-up is served without a restart
+  // (and never an old page naming assets the new build removed).
+  let index: { html: string; mtimeMs: number } | undefined;
   const page = () => {
-    if (index === undefined && existsSync(indexPath)) index = readFileSync(indexPath, 'utf8');
-    return index;
+    if (!existsSync(indexPath)) return undefined;
+    const { mtimeMs } = statSync(indexPath);
+    if (index?.mtimeMs !== mtimeMs) index = { html: readFileSync(indexPath, 'utf8'), mtimeMs };
+    return index.html;
   };
 
   router.use('/assets', express.static(join(distDir, 'assets'), {

@@ -129,6 +129,12 @@ export async function screenshots(page: Page, name: string) {
     await page.setViewportSize({ width, height: width < 500 ? 812 : 900 });
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+    // Usable at this width: nothing makes the page scroll sideways.
+    const overflow = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+      return doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
+    });
+    if (overflow > 1) throw new Error(`${name} at ${width} px scrolls sideways by ${overflow} px`);
   }
   if (original) await page.setViewportSize(original);
 }

@@ -406,8 +406,18 @@ export interface Creator {
   tokens?: TokenListItem[];
 }
 
+/**
+ * The API answers success_rate and scam_rate as fractions (0.25); the page shows percentages
+ * (25 %), as the contract words them. One switch here if the API moves to percentages.
+ */
+const CREATOR_RATES_ARE_FRACTIONS = true;
+const asPercent = (v: number | null) => (v === null || !CREATOR_RATES_ARE_FRACTIONS ? v : Math.round(v * 10_000) / 100);
+
 export const creators = {
-  detail: (chainId: number, address: string) => request<Creator>('GET', `/api/creators/${address}`, { query: { chain_id: chainId } }),
+  async detail(chainId: number, address: string): Promise<Creator> {
+    const c = await request<Creator>('GET', `/api/creators/${address}`, { query: { chain_id: chainId } });
+    return { ...c, success_rate: asPercent(num(c.success_rate)), scam_rate: asPercent(num(c.scam_rate)) };
+  },
 };
 
 export interface WatchItem {
