@@ -47,6 +47,9 @@ async function main() {
     for (const [name, url] of Object.entries(targets)) {
       const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: true });
       if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+      // Audited signed in: a page that fell back to sign-in would measure the wrong page.
+      const landed = result.lhr.finalDisplayedUrl;
+      if (new URL(landed).pathname !== new URL(url).pathname) throw new Error(`${name}: Lighthouse ended on ${landed}, not ${url}`);
       summary[name] = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]));
       console.log(`${name}: ${CATEGORIES.map((c) => `${c} ${summary[name]![c]}`).join(', ')}  (${url})`);
     }
