@@ -7,7 +7,8 @@ import { API_KEY_PATTERN, MASKED_KEY_PATTERN, generateApiKey, hashPassword, sha2
 import { DAY_MS, effectivePlan, planState, type Plan } from '../src/plans.ts';
 import { createDb, runMigrations } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
-import { createTokenRepository, STAGE_ORDER, type Stage } from '../db/repositories/tokens.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { STAGE_ORDER, type Stage } from '../workers/pipeline.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { assembleComplete } from '../api/routes/pro.ts';
