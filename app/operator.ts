@@ -21,7 +21,7 @@ import { startService } from './service.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
 
 /**
- * Operator commands (DESIGN §6): accounts, key limits, and `analyze`. Arguments are validated
+ * Operator commands (docs/operations.md): accounts, key limits, and `analyze`. Arguments are validated
  * with zod like any other input. With the embedded default (no DATABASE_URL) they open the
  * embedded database themselves, so run them while `start` is stopped, or set DATABASE_URL.
  */
@@ -231,7 +231,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
 export const DEMO_EMAIL = 'demo@token-monitor.local';
 
 /**
- * The embedded default's ready-made demo PRO API key (DESIGN §3): a PRO demo account (created
+ * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
  * once, with a random password nobody knows) gets a fresh key on every start; the previous one
  * is revoked. Only for the embedded default, never with a configured chain.
  */

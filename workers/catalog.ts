@@ -87,7 +87,7 @@ export const jobCatalog = {
   risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
   dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
   /**
-   * Account maintenance (DESIGN §7): downgrades and purges. Run by a BullMQ job scheduler that the
+   * Account maintenance (docs/api.md): downgrades and purges. Run by a BullMQ job scheduler that the
    * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
    */
   accounts: {

@@ -35,7 +35,7 @@ export interface RiskDeps {
   logger: Logger;
   /** Liquidity level and lock, when the DEX stage knows them. */
   liquidity?: (chainId: number, address: string) => Promise<LiquidityInput | null>;
-  /** Hands the pass on to the DEX stage (the last stage of DESIGN §2). */
+  /** Hands the pass on to the DEX stage (the last stage: workers/pipeline.ts). */
   producer?: Producer;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;

@@ -9,7 +9,7 @@ import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
- * Runs one contract through the pipeline now (DESIGN §4 refresh, §6 analyze). A known token gets
+ * Runs one contract through the pipeline now (docs/api.md refresh, docs/operations.md analyze). A known token gets
  * a fresh pass from the bytecode stage; an unknown address is probed first: no code, no token
  * (or a DEX pair's LP token) is "not found"; a token is recorded with null creation data
  * (detection_source 'submitted'), announced like a detected one, and sent through every stage.

@@ -20,7 +20,7 @@ import { createTestDatabase, createTestRedis } from '../../test/support/services
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 4 benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
+ * DEX benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
  * on a chain configured like Ethereum's built-in one (V2 + V3 with four fee tiers, quotes wrapped
  * native + two stablecoins). Each pass enqueues one `dex` job per token and runs them through one
  * worker process (BullMQ, the stage's concurrency, Postgres), counting every RPC request through
