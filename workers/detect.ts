@@ -41,7 +41,10 @@ export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = new Map<number, Set<string>>();
   const rememberOld = (chainId: number, address: string) => {
     let set = oldContracts.get(chainId);
-    if (!set) oldContracts.set(chainId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      oldContracts.set(chainId, set);
+    }
     if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
     set.add(address);
   };

@@ -70,7 +70,10 @@ async function runPipeline(chain: TestChain, corpus: CorpusToken[]): Promise<{ s
       await new Promise((r) => setTimeout(r, 100));
       const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.stage, 'risk')));
       done = row?.n ?? 0;
-      if (done - lastReport >= 100) progress(`pipeline: ${(lastReport = done)}/${corpus.length} tokens through risk`);
+      if (done - lastReport >= 100) {
+        lastReport = done;
+        progress(`pipeline: ${done}/${corpus.length} tokens through risk`);
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     await service.stop();
