@@ -107,7 +107,7 @@ function expectErrorShape(result: { status: number; type: string; body: unknown;
   return (result.body as { error: string }).error;
 }
 
-/** Postgres and Redis checks as scripts/service.ts wires them, on a connected producer client. */
+/** Postgres and Redis checks as app/service.ts wires them, on a connected producer client. */
 async function readiness(extra: ReadinessCheck[] = []): Promise<ReadinessCheck[]> {
   const redis = createRedis(testRedis.url, 'producer');
   redisClients.push(redis);
@@ -148,7 +148,7 @@ beforeAll(async () => {
   expect(new Set(seeded.map((s) => s.detectedAt.getTime())).size).toBe(plan.length);
   expect(seeded.map((s) => s.symbol)).toEqual([...plan].reverse().map(([, , s]) => s));
 
-  appRedis = createRedis(testRedis.url, 'general');
+  appRedis = createRedis(testRedis.url, 'commands');
   redisClients.push(appRedis);
   const accounts = createAccountRepository(handle.db);
   const owner = await accounts.createUser({ email: 'app-test@example.com', passwordHash: await hashPassword('app-test-password'), plan: 'PRO' });

@@ -16,7 +16,7 @@ import { DAY_MS, type Plan } from '../src/plans.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import { ACCOUNTS_SCHEDULER } from '../workers/catalog.ts';
 import { createProducer, type Producer } from '../workers/queues.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import { closeServer, listen, request, TEST_JWT_SECRET, testAppDeps, type JsonResult } from '../test/support/api.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
@@ -150,8 +150,8 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: database.embedded ? 1 : 6 });
   accounts = createAccountRepository(handle.db);
   tokenRepo = createTokenRepository(handle.db);
-  redisA = createRedis(testRedis.url, 'general');
-  redisB = createRedis(testRedis.url, 'general');
+  redisA = createRedis(testRedis.url, 'commands');
+  redisB = createRedis(testRedis.url, 'commands');
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const deps = (redis: typeof redisA) => testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS, clock, producer });
@@ -888,7 +888,7 @@ describe('500 Internal server error', () => {
   it('a real failure that is not an outage (a missing table) answers 500 with no detail, and the service goes on', async () => {
     const broken = await createTestDatabase();
     const brokenHandle = createDb(broken.url, { max: 1 });
-    const redis = createRedis(testRedis.url, 'general');
+    const redis = createRedis(testRedis.url, 'commands');
     let s: Server | undefined;
     try {
       const brokenAccounts = createAccountRepository(brokenHandle.db);

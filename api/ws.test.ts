@@ -187,7 +187,7 @@ function refusedUpgrade(url: string): Promise<{ status: number; type: string | u
 beforeAll(async () => {
   [database, testRedis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: 2 });
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
   await waitForRedis(redis);
   main = await startStack('main');
 });

@@ -1,16 +1,14 @@
 import type { Logger } from 'pino';
 import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
-import type { ChainReader } from '../src/evm/chain-reader.ts';
 import { probeContract } from '../src/evm/probe.ts';
-import type { RpcClient } from '../src/evm/rpc.ts';
-import { toQuantity } from '../src/evm/rpc.ts';
-import type { ChainConfig } from '../src/config/chains.ts';
-import type { TokenSummary } from '../src/events/types.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -21,12 +19,6 @@ import type { Producer } from './queues.ts';
 /** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
 const PROBE_CONCURRENCY = 8;
-
-export interface ChainRuntime {
-  config: ChainConfig;
-  rpc: RpcClient;
-  reader: ChainReader;
-}
 
 export interface DetectDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
@@ -43,22 +35,6 @@ export interface DetectDeps {
 export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
   | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number; poolsCreated?: number };
-
-export function toSummary(row: TokenRow): TokenSummary {
-  return {
-    contract_address: row.address,
-    chain_id: row.chainId,
-    name: row.name,
-    symbol: row.symbol,
-    decimals: row.decimals,
-    total_supply: row.totalSupply,
-    creator: row.creator,
-    creation_tx_hash: row.creationTxHash,
-    creation_block_number: row.creationBlockNumber,
-    detection_source: row.detectionSource,
-    detected_at: row.detectedAt.toISOString(),
-  };
-}
 
 export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = new Map<number, Set<string>>();
@@ -160,14 +136,13 @@ export function createDetectProcessor(deps: DetectDeps) {
   }
 
   return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
     const header = await chain.reader.blockByHash(data.blockHash);
     // The block left the canonical chain: the scanner enqueues its replacement under another id.
     if (!header) return { status: 'orphaned', blockHash: data.blockHash };
-    const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000) };
+    const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(fromQuantity(header.timestamp) * 1000) };
 
     const [receipts, traces] = await Promise.all([chain.reader.receipts(header), chain.reader.traces(header)]);
     let deployments = findDeployments(receipts, traces);

@@ -12,7 +12,7 @@ import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { deployUniswapV3, seedStablecoinPool, type UniswapV3Deployment } from '../scripts/dev/uniswap.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import type { DexHints, LiquidityLock } from '../src/dex/hints.ts';
 import { SLOW_REFRESH_INTERVAL_MS, bucketStart, refreshRunKey } from '../src/dex/refresh.ts';
@@ -24,7 +24,7 @@ import { createTestDatabase, createTestRedis, eventually, type TestDatabase, typ
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { enqueueRefresh, startDexScheduler, type DexScheduler } from './dex-scheduler.ts';
 import { createDexProcessor, type DexResult } from './dex.ts';
-import type { ChainRuntime } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
 import { createProducer, type Producer } from './queues.ts';
 
 /**
@@ -140,7 +140,7 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: database.embedded ? 1 : 5 });
   dex = createDexRepository(handle.db);
   producerRedis = createRedis(redis.url, 'producer');
-  general = createRedis(redis.url, 'general');
+  general = createRedis(redis.url, 'commands');
   producer = createProducer(producerRedis, redis.prefix);
 }, 120_000);
 

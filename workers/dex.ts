@@ -12,13 +12,14 @@ import {
   DAY_SECONDS, INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
 } from '../src/dex/volume.ts';
 import { createCallBatcher } from '../src/evm/multicall.ts';
-import { toQuantity } from '../src/evm/rpc.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcLog } from '../src/evm/types.ts';
 import { toUnits } from '../src/dex/pricing.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import { price, usd, type DexRepository, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
+import { priceNumeric, usdNumeric, type DexRepository, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
 import type { JobData } from './catalog.ts';
-import { toSummary, type ChainRuntime } from './detect.ts';
+import { toSummary } from './token-summary.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -106,7 +107,7 @@ export function createDexProcessor(deps: DexDeps) {
     if (cached && now() - cached.at < (deps.headCacheMs ?? HEAD_CACHE_MS)) return cached.promise;
     const promise = chain.reader.block('latest').then((b) => {
       if (!b) throw new Error(`chain ${chain.config.chainId}: no latest block`);
-      return { number: Number.parseInt(b.number, 16), timestamp: Number.parseInt(b.timestamp, 16) };
+      return { number: fromQuantity(b.number), timestamp: fromQuantity(b.timestamp) };
     });
     promise.catch(() => heads.delete(chain.config.chainId));
     heads.set(chain.config.chainId, { at: now(), promise });
@@ -128,7 +129,7 @@ export function createDexProcessor(deps: DexDeps) {
       if (stored === null) {
         // Counting from genesis or from the pool's creation misses nothing; a lookback misses what came before it.
         const header = fromCreation || lookbackStart < 0 ? null : await chain.reader.block(start + 1);
-        fromAt = header ? new Date(Number.parseInt(header.timestamp, 16) * 1000) : new Date(0);
+        fromAt = header ? new Date(fromQuantity(header.timestamp) * 1000) : new Date(0);
       }
       scans.set(pool.ref.address, {
         cursor: start, cursorBefore: stored, fromAt: fromAt ?? new Date(0),
@@ -154,7 +155,7 @@ export function createDexProcessor(deps: DexDeps) {
         }]);
         if (logs.some((l) => !l.blockTimestamp) && !anchor) {
           const b = await chain.reader.block(range.from);
-          anchor = { n: range.from, t: b ? Number.parseInt(b.timestamp, 16) : tip.timestamp };
+          anchor = { n: range.from, t: b ? fromQuantity(b.timestamp) : tip.timestamp };
         }
         for (const log of logs) {
           if (log.removed) continue;
@@ -165,7 +166,7 @@ export function createDexProcessor(deps: DexDeps) {
           const scan = scans.get(pool.ref.address)!;
           const ts = logTimestamp(log, { from: anchor ?? { n: tip.number, t: tip.timestamp }, to: { n: tip.number, t: tip.timestamp } });
           addToBuckets(scan.buckets, ts, toUnits(amount, decimals.get(pool.quote) ?? 18));
-          const block = Number.parseInt(log.blockNumber ?? '0x0', 16);
+          const block = fromQuantity(log.blockNumber ?? '0x0');
           if (scan.lastSwapBlock === null || block >= scan.lastSwapBlock) {
             scan.lastSwapBlock = block;
             scan.lastSwapAt = new Date(ts * 1000);
@@ -183,8 +184,7 @@ export function createDexProcessor(deps: DexDeps) {
   }
 
   return async function processDex(data: JobData<'dex'>, _job?: Job): Promise<DexResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const token = await deps.dex.token(data.chainId, data.address);
     if (!token) return { status: 'unknown-token' };
     const log = deps.logger.child({ chain: data.chainId, token: data.address, run: data.run });
@@ -216,9 +216,9 @@ export function createDexProcessor(deps: DexDeps) {
         token0: p.pool.ref.token0, token1: p.pool.ref.token1, quoteToken: p.pool.quote,
         reserve0: p.pool.reading.amount0.toString(), reserve1: p.pool.reading.amount1.toString(),
         sqrtPriceX96: p.pool.reading.sqrtPriceX96?.toString() ?? null, liquidity: p.pool.reading.liquidity?.toString() ?? null,
-        liquidityUsd: usd(p.liquidityUsd), priceUsd: price(p.priceUsd), stateBlock: tip.number,
+        liquidityUsd: usdNumeric(p.liquidityUsd), priceUsd: priceNumeric(p.priceUsd), stateBlock: tip.number,
         volume: {
-          cursorBefore: scan.cursorBefore, cursor: scan.cursor, fromAt: scan.fromAt, buckets: scan.buckets, volume24hUsd: usd(pairVolume),
+          cursorBefore: scan.cursorBefore, cursor: scan.cursor, fromAt: scan.fromAt, buckets: scan.buckets, volume24hUsd: usdNumeric(pairVolume),
           lastSwapBlock: scan.lastSwapBlock, lastSwapAt: scan.lastSwapAt,
         },
       };
@@ -286,14 +286,14 @@ export function createDexProcessor(deps: DexDeps) {
     await deps.dex.saveRefresh({
       pairs: pairUpdates,
       token: {
-        chainId: data.chainId, address: data.address, priceUsd: price(priceUsd), marketCapUsd: usd(marketCapUsd),
-        currentLiquidityUsd: usd(figures.liquidityUsd), hasLiquidity: figures.hasLiquidity, firstLiquidityUsd: usd(figures.liquidityUsd),
-        volume24hUsd: usd(volumeUsd), lastTradeAt, isActivelyTraded, dexHints: hints, liquidityLock: lock,
+        chainId: data.chainId, address: data.address, priceUsd: priceNumeric(priceUsd), marketCapUsd: usdNumeric(marketCapUsd),
+        currentLiquidityUsd: usdNumeric(figures.liquidityUsd), hasLiquidity: figures.hasLiquidity, firstLiquidityUsd: usdNumeric(figures.liquidityUsd),
+        volume24hUsd: usdNumeric(volumeUsd), lastTradeAt, isActivelyTraded, dexHints: hints, liquidityLock: lock,
         refreshTier: tier, nextRefreshAt: nextRefreshAt(tier, bucketMs, intervalMs, slowMs),
       },
       snapshot: {
-        chainId: data.chainId, address: data.address, bucketAt, riskScore: token.currentRiskScore, priceUsd: price(priceUsd),
-        liquidityUsd: usd(figures.liquidityUsd), volume24hUsd: usd(volumeUsd), marketCapUsd: usd(marketCapUsd),
+        chainId: data.chainId, address: data.address, bucketAt, riskScore: token.currentRiskScore, priceUsd: priceNumeric(priceUsd),
+        liquidityUsd: usdNumeric(figures.liquidityUsd), volume24hUsd: usdNumeric(volumeUsd), marketCapUsd: usdNumeric(marketCapUsd),
       },
     });
     log.debug({ pairs: pairUpdates.length, priceUsd, liquidityUsd: figures.liquidityUsd, events: published }, 'dex refreshed');

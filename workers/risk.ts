@@ -11,8 +11,8 @@ import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
-import { toSummary } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
 
 /**
  * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
@@ -40,6 +40,24 @@ export interface RiskDeps {
   onChanged?: (chainId: number, address: string) => Promise<void>;
 }
 
+/**
+ * The risk stage's liquidity input: the level and lock the DEX stage last stored on the token
+ * (null until the DEX stage has seen liquidity).
+ */
+export function createLiquidityInput(tokens: TokenRepository) {
+  return async function liquidityOf(chainId: number, address: string): Promise<LiquidityInput | null> {
+    const row = await tokens.get(chainId, address);
+    if (!row || row.currentLiquidityUsd === null) return null;
+    const lock = (row.liquidityLock ?? {}) as { locked_pct?: number | null; burned_pct?: number | null; lockers?: { name?: string }[] };
+    return {
+      usd: Number(row.currentLiquidityUsd),
+      locked_pct: lock.locked_pct ?? null,
+      burned_pct: lock.burned_pct ?? null,
+      lockers: (lock.lockers ?? []).map((l) => l.name ?? 'locker'),
+    };
+  };
+}
+
 interface PassDetails {
   static?: StaticAnalysis;
   simulation?: SimulationReport;
@@ -48,8 +66,7 @@ interface PassDetails {
 
 export function createRiskProcessor(deps: RiskDeps) {
   return async function processRisk(data: JobData<'risk'>): Promise<{ score: number; level: string; changed: boolean }> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     const row = await deps.analyses.get(key);
     const details = (row?.details ?? {}) as PassDetails;

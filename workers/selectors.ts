@@ -4,7 +4,7 @@ import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysi
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -29,8 +29,7 @@ export type SelectorsResult = { status: 'no-code' } | { status: 'done'; adminFun
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     const code = await chain.reader.code(data.address, 'latest');
     // Self-destructed (or never a contract): nothing to analyse, nothing to trade.

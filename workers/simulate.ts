@@ -6,7 +6,7 @@ import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -55,8 +55,7 @@ export function privilegedCallers(analysis: StaticAnalysis | null, token: TokenR
 
 export function createSimulateProcessor(deps: SimulateDeps) {
   return async function processSimulate(data: JobData<'simulate'>): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
     const staticOf = (r: { details: unknown } | undefined) => (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;

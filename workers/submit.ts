@@ -3,8 +3,8 @@ import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { probeContract } from '../src/evm/probe.ts';
-import type { ChainRuntime } from './detect.ts';
-import { toSummary } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
 import type { Producer } from './queues.ts';
 
 /**

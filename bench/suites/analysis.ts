@@ -4,7 +4,7 @@ import { tokens } from '../../db/schema.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { amountsFor, findPool, simulateTrading, simulationRequest, type Pool } from '../../src/analysis/simulation.ts';

@@ -12,8 +12,8 @@ import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
-import { startService } from '../../scripts/service.ts';
-import { issueDemoKey } from '../../scripts/operator.ts';
+import { startService } from '../../app/service.ts';
+import { issueDemoKey } from '../../app/operator.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 

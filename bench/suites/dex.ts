@@ -96,7 +96,7 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const db = createDb(database.url, { max: database.embedded ? 1 : 10 });
   const producerConnection = createRedis(redis.url, 'producer');
-  const general = createRedis(redis.url, 'general');
+  const general = createRedis(redis.url, 'commands');
   const producer = createProducer(producerConnection, redis.prefix);
   try {
     progress(`deploying ${count} tokens with a V2 pool and a swap each`);

@@ -6,7 +6,7 @@ import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { replayRange } from '../../workers/replay.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';

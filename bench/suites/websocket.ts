@@ -82,7 +82,7 @@ export async function websocketFanout(options: { clients: number; events: number
     const connectedMemory = await apiMemory(base);
 
     progress(`websocket: burst of ${options.events} events`);
-    const publisher = createRedis(redis.url, 'general');
+    const publisher = createRedis(redis.url, 'commands');
     const streamKey = keySpace(redis.prefix).events;
     const pipeline = publisher.pipeline();
     for (let i = 0; i < options.events; i++) {

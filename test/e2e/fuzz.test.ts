@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService, type Service } from '../../scripts/service.ts';
-import { issueDemoKey } from '../../scripts/operator.ts';
+import { startService, type Service } from '../../app/service.ts';
+import { issueDemoKey } from '../../app/operator.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
 

@@ -90,7 +90,7 @@ export async function createTestRedis(): Promise<TestRedis> {
     url: resolved.url,
     prefix,
     async cleanup() {
-      const redis = createRedis(resolved.url, 'general');
+      const redis = createRedis(resolved.url, 'commands');
       try {
         let cursor = '0';
         do {
