@@ -12,7 +12,7 @@ import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import { testAppDeps } from '../test/support/api.ts';
 
-/** The HTTP API (DESIGN §4) on real Postgres and Redis, over a real HTTP server. */
+/** The HTTP API (docs/api.md) on real Postgres and Redis, over a real HTTP server. */
 
 const KNOWN_CHAINS = new Set([1, 56, 137, 42161, 8453, 31337]);
 const SOLANA_CHAIN_ID = 1_399_811_149;
@@ -236,7 +236,7 @@ describe('health', () => {
 });
 
 describe('GET /api/tokens', () => {
-  it('answers {items, total, page, limit} with exactly the DESIGN §4 item fields, newest first', async () => {
+  it('answers {items, total, page, limit} with exactly the documented item fields (docs/api.md), newest first', async () => {
     const result = await getJson(`${base}/api/tokens`);
     expect(result.status).toBe(200);
     expect(result.type).toMatch(/^application\/json/);

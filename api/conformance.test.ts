@@ -25,7 +25,7 @@ import * as S from './schemas.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
 /**
- * The conformance suite of DESIGN §4 and §7: every endpoint's success shape (strict schemas:
+ * The conformance suite of docs/api.md: every endpoint's success shape (strict schemas:
  * exact field names and types), every error status with its message, the API key state machine,
  * plan gating, rate limits across two app instances sharing Redis, the daily reset on an
  * injected clock, and the security cases. Real Postgres, real Redis, real HTTP servers.
@@ -244,7 +244,7 @@ describe('accounts: signup, signin, me', () => {
     expect(me).toMatchObject({ id: body.user.id, email: 'signin@example.com', plan: 'FREE' });
   });
 
-  it('signin with a wrong password or an unknown email → 401 with the DESIGN message', async () => {
+  it('signin with a wrong password or an unknown email → 401 with the documented message', async () => {
     expectError(await call(A, 'POST', '/api/auth/signin', { body: { email: pro.email, password: 'wrong password' } }), 401, MSG.unauthorized);
     expectError(await call(A, 'POST', '/api/auth/signin', { body: { email: 'nobody@example.com', password: 'whatever1' } }), 401, MSG.unauthorized);
   });
@@ -296,7 +296,7 @@ describe('JWT security', () => {
 });
 
 describe('API keys: generate, list, revoke', () => {
-  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the DESIGN key object', async () => {
+  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the documented key object', async () => {
     for (const plan of ['FREE', 'BASIC'] as const) {
       const user = await makeUser(plan);
       expectError(await call(A, 'POST', '/api/auth/generate-api-key', { headers: bearer(user.jwt) }), 403, MSG.pro);

@@ -24,7 +24,7 @@ import { createApp } from './app.ts';
 import * as S from './schemas.ts';
 
 /**
- * DESIGN §4 refresh and §6 analyze on a real chain: an unknown contract is probed; a token is
+ * The refresh endpoint (docs/api.md) and `analyze` (docs/operations.md) on a real chain: an unknown contract is probed; a token is
  * recorded (detection_source 'submitted', no creation data), announced and run through the
  * pipeline; no code, a non-token or a DEX pair answer 404 Token not found.
  */

@@ -1,7 +1,7 @@
 import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from '../db/repositories/tokens.ts';
 
 /**
- * Token representations of DESIGN §4: the list item, the general detail view, and the complete
+ * Token representations (docs/api.md): the list item, the general detail view, and the complete
  * token object of the PRO operations. Addresses are lower-case in every answer.
  *
  * The stages keep their latest results on the token row (trading_simulation, security_hints,

@@ -11,7 +11,7 @@ import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis 
 import { signToken } from './auth.ts';
 
 /**
- * WebSocket access on real API processes (DESIGN §5): credentials by `?token=` (JWT or PRO key)
+ * WebSocket access on real API processes (docs/websocket.md): credentials by `?token=` (JWT or PRO key)
  * or Authorization header, FREE refused, per-user connection limits (BASIC 1, PRO 10) counted
  * across two API instances through Redis, and watchlist_only subscriptions.
  */

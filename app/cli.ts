@@ -11,7 +11,7 @@ import { persistedSecret } from '../scripts/dev/secrets.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
 
-/** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
+/** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
 const USAGE = `Usage: token-monitor <command> [options]
 

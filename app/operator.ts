@@ -7,7 +7,8 @@ import { API_KEY_PATTERN, MASKED_KEY_PATTERN, generateApiKey, hashPassword, sha2
 import { DAY_MS, effectivePlan, planState, type Plan } from '../src/plans.ts';
 import { createDb, runMigrations } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
-import { createTokenRepository, STAGE_ORDER, type Stage } from '../db/repositories/tokens.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { STAGE_ORDER, type Stage } from '../workers/pipeline.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { assembleComplete } from '../api/routes/pro.ts';
@@ -20,7 +21,7 @@ import { startService } from './service.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
 
 /**
- * Operator commands (DESIGN §6): accounts, key limits, and `analyze`. Arguments are validated
+ * Operator commands (docs/operations.md): accounts, key limits, and `analyze`. Arguments are validated
  * with zod like any other input. With the embedded default (no DATABASE_URL) they open the
  * embedded database themselves, so run them while `start` is stopped, or set DATABASE_URL.
  */
@@ -230,7 +231,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
 export const DEMO_EMAIL = 'demo@token-monitor.local';
 
 /**
- * The embedded default's ready-made demo PRO API key (DESIGN §3): a PRO demo account (created
+ * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
  * once, with a random password nobody knows) gets a fresh key on every start; the previous one
  * is revoked. Only for the embedded default, never with a configured chain.
  */

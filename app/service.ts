@@ -40,7 +40,7 @@ import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
 
 /**
- * Assembles the roles of one process (DESIGN §2): api, worker, scanner, scheduler, or all.
+ * Assembles the roles of one process (docs/architecture.md): api, worker, scanner, scheduler, or all.
  * The same code serves every role; `stop` shuts them down in dependency order.
  */
 
@@ -70,7 +70,7 @@ export interface ServiceOptions {
   alertsClaimIdleMs?: number;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
-  /** DEX refresh settings (DESIGN §1: every 60 s); tests shorten the interval. */
+  /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
   dex?: {
     intervalMs?: number;
     /** DEX_IDLE_AFTER_MINUTES in ms. */

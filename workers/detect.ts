@@ -9,6 +9,7 @@ import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import { toSummary } from './token-summary.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -110,13 +111,12 @@ export function createDetectProcessor(deps: DetectDeps) {
       await deps.events.publish({ type: 'token.created', data: toSummary(row) });
       await deps.tokens.markAnnounced(chainId, d.address);
     }
-    await deps.producer.enqueue('bytecode', { chainId, address: d.address });
     return { kind: 'token' as const };
   }
 
   /**
    * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
-   * tokens already known gets a `dex` job (a pool created long after the token's deployment is
+   * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
    * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
    * token deployed and paired in the same block is known by then.
    */
@@ -124,15 +124,13 @@ export function createDetectProcessor(deps: DetectDeps) {
     const dex = deps.dex!;
     const chainId = chain.config.chainId;
     const created = poolCreations(receipts, chain.config.dexes);
-    if (created.length === 0) return 0;
+    if (created.length === 0) return { created: 0, pooledTokens: [] };
     for (const { txHash, ...pool } of created) {
       await dex.recordPoolCreated({ chainId, ...pool, creationBlockNumber: block.number, creationTxHash: txHash });
     }
     const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
     const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
-    // The run key names the block: a rescan of the block enqueues nothing new, a later pool does.
-    await deps.producer.enqueueBulk('dex', [...known].map((address) => ({ chainId, address, reason: 'liquidity' as const, run: `p${block.number}` })));
-    return created.length;
+    return { created: created.length, pooledTokens: [...known] };
   }
 
   return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
@@ -161,7 +159,9 @@ export function createDetectProcessor(deps: DetectDeps) {
       });
     }
     if (deployments.length > 0) log.info({ deployments: deployments.length, tokens: outcome.tokens.length, pairs: outcome.pairs.length }, 'block deployments');
-    const poolsCreated = deps.dex ? await recordPoolCreations(chain, receipts, block) : 0;
-    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated };
+    const pools = deps.dex ? await recordPoolCreations(chain, receipts, block) : { created: 0, pooledTokens: [] };
+    // After the whole block: a retry records nothing twice and routes the same tokens again.
+    await routeOutcome(deps.producer, 'detect', data, { tokens: outcome.tokens, pooledTokens: pools.pooledTokens });
+    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated: pools.created };
   };
 }

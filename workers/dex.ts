@@ -6,7 +6,7 @@ import { dexHints, liquidityLock, valueToken, type TokenDexFigures } from '../sr
 import type { PoolRef } from '../src/dex/pricing.ts';
 import { createDexReader, type DexReader, type PoolState } from '../src/dex/reader.ts';
 import {
-  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketOfRunKey, bucketStart, nextRefreshAt, refreshTier,
+  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketStart, nextRefreshAt, refreshTier,
 } from '../src/dex/refresh.ts';
 import {
   DAY_SECONDS, INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
@@ -20,6 +20,7 @@ import { priceNumeric, usdNumeric, type DexRepository, type PairRow, type PairUp
 import type { JobData } from './catalog.ts';
 import { toSummary } from './token-summary.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -190,7 +191,7 @@ export function createDexProcessor(deps: DexDeps) {
     const log = deps.logger.child({ chain: data.chainId, token: data.address, run: data.run });
     const nowMs = now();
     // A scheduled refresh writes the snapshot of its own bucket, even when it runs late or again.
-    const bucketMs = (data.reason === 'refresh' ? bucketOfRunKey(data.run) : null) ?? bucketStart(nowMs, intervalMs);
+    const bucketMs = data.bucketMs ?? bucketStart(nowMs, intervalMs);
     const bucketAt = new Date(bucketMs);
 
     const reader = readerFor(chain);
@@ -279,9 +280,9 @@ export function createDexProcessor(deps: DexDeps) {
       log.warn({ alert: change.alert }, 'liquidity alert');
       await deps.onLiquidityPulled?.(data.chainId, data.address);
     }
-    // First liquidity: trading can now be simulated and the risk re-scored. The run key is fixed,
-    // so a retried job (or a PairCreated seen twice) never enqueues it twice.
-    if (firstLiquidity) await deps.producer.enqueue('simulate', { chainId: data.chainId, address: data.address, reason: 'liquidity', run: 'liquidity' });
+    // First liquidity: trading can now be simulated and the risk re-scored. Routed before the commit:
+    // after it, a retry would no longer see the liquidity as new.
+    await routeOutcome(deps.producer, 'dex', data, { firstLiquidity });
 
     await deps.dex.saveRefresh({
       pairs: pairUpdates,

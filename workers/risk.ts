@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 import type { BehaviourReport } from '../src/analysis/behaviour.ts';
 import { deriveHints } from '../src/analysis/hints.ts';
@@ -34,7 +35,7 @@ export interface RiskDeps {
   logger: Logger;
   /** Liquidity level and lock, when the DEX stage knows them. */
   liquidity?: (chainId: number, address: string) => Promise<LiquidityInput | null>;
-  /** Hands the pass on to the DEX stage (the last stage of DESIGN §2). */
+  /** Hands the pass on to the DEX stage (the last stage: workers/pipeline.ts). */
   producer?: Producer;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;
@@ -118,11 +119,8 @@ export function createRiskProcessor(deps: RiskDeps) {
     await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, { creator_reputation: creator, similar_honeypots: similarHoneypots });
     if (token?.creator) await deps.creators.refresh(data.chainId, token.creator);
     await deps.onChanged?.(data.chainId, data.address);
-    // The detection pass and manual refreshes continue to the DEX stage. Passes started by the DEX
-    // stage itself (first liquidity) or by the refresh cadence do not, or they would loop.
-    if (data.reason === 'pipeline' || data.reason === 'manual') {
-      await deps.producer?.enqueue('dex', { chainId: data.chainId, address: data.address, reason: data.reason, run: data.run });
-    }
+    // Whether the pass continues to the DEX stage is the map's loop-breaking rule (workers/pipeline.ts).
+    if (deps.producer) await routeOutcome(deps.producer, 'risk', data, {});
     deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, score: assessment.score, level: assessment.level }, 'risk recorded');
     return { score: assessment.score, level: assessment.level, changed };
   };

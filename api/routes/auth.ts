@@ -17,7 +17,7 @@ import {
 import type { UsageCounter } from '../usage.ts';
 import { parseOr400 } from '../validation.ts';
 
-/** Accounts and API keys (DESIGN §4). */
+/** Accounts and API keys (docs/api.md). */
 
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;

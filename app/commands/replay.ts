@@ -11,7 +11,7 @@ import { replayRange, type ReplayProgress } from '../../workers/replay.ts';
 import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 
-/** `token-monitor replay --chain-id N --from A --to B` (DESIGN §6). */
+/** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 
 const BAR_WIDTH = 30;
 

@@ -20,7 +20,7 @@ import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 3 benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
+ * Analysis benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
  * Postgres, Redis) over the corpus replicated to at least 1,000 tokens on Anvil, against two
  * baselines from the same run: the same analysis in process (no queues, no database) and the
  * raw cost of the simulation's eth_call. And precision/recall per flag on the corpus.

@@ -18,7 +18,7 @@ import { createTestDatabase, createTestRedis } from '../../test/support/services
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 2 benchmark: detection throughput over a replay of blocks holding deployments, against
+ * Detection benchmark: detection throughput over a replay of blocks holding deployments, against
  * the raw RPC ceiling (the same calls made directly, no queues, no database), and the latency
  * from a deployment's block to token.created on a WebSocket, on a 1 s block-time chain.
  */

@@ -13,7 +13,7 @@ import { createTestDatabase, createTestRedis } from '../../test/support/services
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 6: replay throughput with live scanning running alongside, against the same replay with
+ * Replay benchmark: replay throughput with live scanning running alongside, against the same replay with
  * nothing else running, in the same run. Live scanning follows a 1 s block-time chain on which
  * tokens keep being deployed while the replay works through the history.
  */

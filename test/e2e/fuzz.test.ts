@@ -18,7 +18,7 @@ const REQUEST_TIMEOUT_MS = 8_000;
 /** Heap growth allowed over the whole run, after a GC: generous, but far below a leak's. */
 const MAX_HEAP_GROWTH_BYTES = 64 * 2 ** 20;
 
-/** The routes of DESIGN §4 (with `:param` holes) plus the operational ones. */
+/** The routes of docs/api.md (with `:param` holes) plus the operational ones. */
 const ROUTES = [
   '/health', '/ready', '/metrics', '/docs', '/docs/openapi.json', '/admin/queues',
   '/api/tokens', '/api/tokens/:address', '/api/tokens/:address/refresh',
