@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -16,7 +16,10 @@ let base: string;
 
 beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html><body><div id="app"></div><script type="module" src="/assets/index-abc.js"></script></body></html>');
+  writeFileSync(
+    join(dist, 'index.html'),
+    '<!doctype html><html><body><div id="app"></div><script type="module" src="/assets/index-abc.js"></script></body></html>',
+  );
   writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
   const app = express();
   app.use('/empty', webRouter(empty));

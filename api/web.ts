@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import express, { Router, type Response } from 'express';
+import express, { type Response, Router } from 'express';
 
 /**
  * The web app (docs/web.md), served by the API role at `/`, same origin as the API. The bundle is
@@ -58,21 +58,33 @@ export function webRouter(distDir: string = WEB_DIST_DIR): Router {
     return index.html;
   };
 
-  router.use('/assets', express.static(join(distDir, 'assets'), {
-    immutable: true,
-    maxAge: ASSET_MAX_AGE,
-    index: false,
-    fallthrough: true,
-    setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff'),
-  }));
-  router.use(express.static(distDir, { index: false, maxAge: 0, setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }));
+  router.use(
+    '/assets',
+    express.static(join(distDir, 'assets'), {
+      immutable: true,
+      maxAge: ASSET_MAX_AGE,
+      index: false,
+      fallthrough: true,
+      setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff'),
+    }),
+  );
+  router.use(
+    express.static(distDir, {
+      index: false,
+      maxAge: 0,
+      setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff'),
+    }),
+  );
   router.get(/.*/, (req, res, next) => {
     if (NOT_WEB.test(req.path) || req.path.startsWith('/assets/')) return next();
     // Only a browser navigation gets the page; an API client asking JSON gets the JSON 404.
     if (!req.accepts('html')) return next();
     pageHeaders(res);
     const html = page();
-    res.status(html ? 200 : 503).type('html').send(html ?? NOT_BUILT_PAGE);
+    res
+      .status(html ? 200 : 503)
+      .type('html')
+      .send(html ?? NOT_BUILT_PAGE);
   });
   return router;
 }

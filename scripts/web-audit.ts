@@ -19,15 +19,23 @@ const SUMMARY = resolve(import.meta.dirname, '..', 'web', 'lighthouse-summary.js
 async function main() {
   buildWeb();
   const dataDir = mkdtempSync(join(tmpdir(), 'tm-audit-'));
-  const stack = await startStack({ DATA_DIR: dataDir, REDIS_PREFIX: `audit${process.pid}`, DEMO_INTERVAL_SECONDS: '3' });
+  const stack = await startStack({
+    DATA_DIR: dataDir,
+    REDIS_PREFIX: `audit${process.pid}`,
+    DEMO_INTERVAL_SECONDS: '3',
+  });
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_ARGS });
   try {
     const demo = stack.banner.demo_account;
     if (!demo) throw new Error('the embedded default printed no demo account');
     // Tokens arrive and get analysed first, so that the pages have their real content.
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const list = await fetch(`${stack.banner.api}/tokens?limit=20&sort=-current_risk_score`, { headers: { authorization: `Bearer ${stack.banner.demo_api_key}` } });
-    const items = ((await list.json()) as { items: { chain_id: number; contract_address: string }[] }).items;
+    const list = await fetch(`${stack.banner.api}/tokens?limit=20&sort=-current_risk_score`, {
+      headers: { authorization: `Bearer ${stack.banner.demo_api_key}` },
+    });
+    const items = (
+      (await list.json()) as { items: { chain_id: number; contract_address: string }[] }
+    ).items;
     const token = items[0];
     if (!token) throw new Error('no token detected yet');
 
@@ -42,18 +50,38 @@ async function main() {
     await page.close();
     await browser.close();
 
-    const targets = { feed: stack.banner.web, token: new URL(`/token/${token.chain_id}/${token.contract_address}`, stack.banner.web).toString() };
+    const targets = {
+      feed: stack.banner.web,
+      token: new URL(
+        `/token/${token.chain_id}/${token.contract_address}`,
+        stack.banner.web,
+      ).toString(),
+    };
     const summary: Record<string, Record<string, number>> = {};
     for (const [name, url] of Object.entries(targets)) {
-      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: true });
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: CATEGORIES,
+        disableStorageReset: true,
+      });
       if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
       // Audited signed in: a page that fell back to sign-in would measure the wrong page.
       const landed = result.lhr.finalDisplayedUrl;
-      if (new URL(landed).pathname !== new URL(url).pathname) throw new Error(`${name}: Lighthouse ended on ${landed}, not ${url}`);
-      summary[name] = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]));
-      console.log(`${name}: ${CATEGORIES.map((c) => `${c} ${summary[name]![c]}`).join(', ')}  (${url})`);
+      if (new URL(landed).pathname !== new URL(url).pathname)
+        throw new Error(`${name}: Lighthouse ended on ${landed}, not ${url}`);
+      summary[name] = Object.fromEntries(
+        CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]),
+      );
+      console.log(
+        `${name}: ${CATEGORIES.map((c) => `${c} ${summary[name]![c]}`).join(', ')}  (${url})`,
+      );
     }
-    writeFileSync(SUMMARY, `${JSON.stringify({ measured_at: new Date().toISOString(), form_factor: 'mobile (Lighthouse default, simulated throttling)', scores: summary }, null, 2)}\n`);
+    writeFileSync(
+      SUMMARY,
+      `${JSON.stringify({ measured_at: new Date().toISOString(), form_factor: 'mobile (Lighthouse default, simulated throttling)', scores: summary }, null, 2)}\n`,
+    );
   } finally {
     chrome.kill();
     await stack.stop();

@@ -12,7 +12,12 @@ const DIST = join(WEB, 'dist');
 const STAMP = join(DIST, '.build-stamp');
 /** First-load JavaScript, gzipped: the entry script and the modules it preloads. */
 export const BUDGET_BYTES = 200 * 1024;
-const SOURCES = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(ROOT, 'package-lock.json')];
+const SOURCES = [
+  join(WEB, 'src'),
+  join(WEB, 'index.html'),
+  join(WEB, 'vite.config.ts'),
+  join(ROOT, 'package-lock.json'),
+];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -30,7 +35,8 @@ function isStale() {
 export function firstLoadScripts(html) {
   const found = new Set();
   for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) found.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) found.add(m[1]);
+  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g))
+    found.add(m[1]);
   return [...found];
 }
 
@@ -56,7 +62,9 @@ async function main() {
     vite = await import('vite');
   } catch {
     if (existsSync(join(DIST, 'index.html'))) return;
-    console.warn('web app: not built and vite is not installed (npm install without --omit=dev builds it); the API runs without it.');
+    console.warn(
+      'web app: not built and vite is not installed (npm install without --omit=dev builds it); the API runs without it.',
+    );
     return;
   }
   console.log('web app: building web/dist …');
@@ -64,7 +72,9 @@ async function main() {
   const budget = checkBudget();
   console.log(budget.report);
   if (!budget.ok) {
-    console.error('web budget exceeded: the first load must stay within 200 KB of gzipped JavaScript.');
+    console.error(
+      'web budget exceeded: the first load must stay within 200 KB of gzipped JavaScript.',
+    );
     process.exit(1);
   }
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);

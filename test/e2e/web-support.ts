@@ -1,8 +1,8 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /**
  * Browser test support (docs/web.md): Debian's chromium driven by playwright-core (no browser
@@ -12,8 +12,14 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, 'screenshots');
 export const WIDTHS = [375, 1440] as const;
@@ -24,7 +30,10 @@ const run = promisify(execFile);
 /** Outside CI a machine without chromium skips the browser tests (with a message); CI must run them. */
 export function browserAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs it (apt-get install chromium); the browser tests must run in CI`);
+  if (process.env.CI)
+    throw new Error(
+      `${CHROMIUM} is missing: .ci/run installs it (apt-get install chromium); the browser tests must run in CI`,
+    );
   console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
   return false;
 }
@@ -34,7 +43,10 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export function buildWeb() {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'web-build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'web-build.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
 }
 
 export interface Banner {
@@ -57,13 +69,27 @@ export interface Stack {
 }
 
 export async function startStack(env: Record<string, string>): Promise<Stack> {
-  const fullEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
-  const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const fullEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   let buffer = '';
   const banner = await new Promise<Banner>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up banner:\n${buffer}\n${stderr}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no start-up banner:\n${buffer}\n${stderr}`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       for (const line of buffer.split('\n')) {
@@ -79,16 +105,24 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${buffer}\n${stderr}`)));
   });
-  const ready = buffer.split('\n').filter((l) => l.includes('development chain ready')).map((l) => JSON.parse(l) as Record<string, string>)[0];
+  const ready = buffer
+    .split('\n')
+    .filter((l) => l.includes('development chain ready'))
+    .map((l) => JSON.parse(l) as Record<string, string>)[0];
   child.stdout!.removeAllListeners('data');
   child.stdout!.resume();
   return {
     banner,
-    uniswap: ready ? { weth: ready.weth!, factory: ready.factory!, router: ready.router! } : undefined,
+    uniswap: ready
+      ? { weth: ready.weth!, factory: ready.factory!, router: ready.router! }
+      : undefined,
     child,
     env: fullEnv,
     async cli(...args: string[]) {
-      const { stdout } = await run(process.execPath, ['bin/token-monitor.mjs', ...args], { cwd: ROOT, env: fullEnv });
+      const { stdout } = await run(process.execPath, ['bin/token-monitor.mjs', ...args], {
+        cwd: ROOT,
+        env: fullEnv,
+      });
       return stdout;
     },
     async stop() {
@@ -114,9 +148,17 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(`${AXE_SOURCE}\n;0`);
   const result = await page.evaluate(async () => {
-    const scope = globalThis as unknown as { axe: { run(ctx: unknown, opts: object): Promise<{ violations: AxeViolation[] }> }; document: unknown };
+    const scope = globalThis as unknown as {
+      axe: { run(ctx: unknown, opts: object): Promise<{ violations: AxeViolation[] }> };
+      document: unknown;
+    };
     const { violations } = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
-    return violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -131,7 +173,11 @@ export async function screenshots(page: Page, name: string) {
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
     // Usable at this width: nothing makes the page scroll sideways.
     const overflow = await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+      const doc = (
+        globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number; clientWidth: number } };
+        }
+      ).document;
       return doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
     });
     if (overflow > 1) throw new Error(`${name} at ${width} px scrolls sideways by ${overflow} px`);
@@ -139,7 +185,11 @@ export async function screenshots(page: Page, name: string) {
   if (original) await page.setViewportSize(original);
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,11 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
 import { createDemoLauncher } from '../../scripts/dev/demo-launcher.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
 import {
-  browserAvailable, buildWeb, launchBrowser, screenshots, seriousViolations, startStack, waitFor, type Stack,
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../support/services.ts';
+import {
+  browserAvailable,
+  buildWeb,
+  launchBrowser,
+  type Stack,
+  screenshots,
+  seriousViolations,
+  startStack,
+  waitFor,
 } from './web-support.ts';
 
 /**
@@ -33,17 +45,27 @@ const email = `web-${randomBytes(4).toString('hex')}@example.test`;
 const password = `pw-${randomBytes(8).toString('hex')}`;
 const pageErrors: string[] = [];
 
-interface ListedToken { contract_address: string; chain_id: number; current_risk_level?: string | null; name: string | null; creator?: string | null }
+interface ListedToken {
+  contract_address: string;
+  chain_id: number;
+  current_risk_level?: string | null;
+  name: string | null;
+  creator?: string | null;
+}
 
 async function apiGet<T>(path: string): Promise<T> {
-  const response = await fetch(`${stack.banner.api}${path}`, { headers: { authorization: `Bearer ${stack.banner.demo_api_key}` } });
+  const response = await fetch(`${stack.banner.api}${path}`, {
+    headers: { authorization: `Bearer ${stack.banner.demo_api_key}` },
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 async function rpc<T>(method: string, params: unknown[]): Promise<T> {
   const response = await fetch(stack.banner.chains[0]!.rpc, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ((await response.json()) as { result: T }).result;
 }
@@ -66,15 +88,33 @@ describe.runIf(RUN)('web app in chromium', () => {
   beforeAll(async () => {
     buildWeb();
     [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-    stack = await startStack({ DATABASE_URL: database.url, REDIS_PREFIX: redis.prefix, DEMO_INTERVAL_SECONDS, LOG_LEVEL: 'info', DATA_DIR: `/tmp/tm-web-e2e-${randomBytes(4).toString('hex')}` });
+    stack = await startStack({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: redis.prefix,
+      DEMO_INTERVAL_SECONDS,
+      LOG_LEVEL: 'info',
+      DATA_DIR: `/tmp/tm-web-e2e-${randomBytes(4).toString('hex')}`,
+    });
     // The test reads the API with the demo key far more often than a person would.
-    await stack.cli('keys', 'set-limits', '--key', stack.banner.demo_api_key, '--per-minute', '100000', '--per-hour', '1000000', '--per-day', '10000000');
+    await stack.cli(
+      'keys',
+      'set-limits',
+      '--key',
+      stack.banner.demo_api_key,
+      '--per-minute',
+      '100000',
+      '--per-hour',
+      '1000000',
+      '--per-day',
+      '10000000',
+    );
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text()))
+        pageErrors.push(m.text());
     });
   }, 240_000);
 
@@ -118,7 +158,13 @@ describe.runIf(RUN)('web app in chromium', () => {
     await expect(page.locator('.plan').textContent()).resolves.toBe('FREE');
     await page.locator('table.feed tbody tr').first().waitFor({ timeout: 30_000 });
     await expect(page.getByText('BASIC shows the risk score').count()).resolves.toBeGreaterThan(0);
-    await expect(page.locator('table.feed .badge-low, table.feed .badge-medium, table.feed .badge-high, table.feed .badge-honeypot').count()).resolves.toBe(0);
+    await expect(
+      page
+        .locator(
+          'table.feed .badge-low, table.feed .badge-medium, table.feed .badge-high, table.feed .badge-honeypot',
+        )
+        .count(),
+    ).resolves.toBe(0);
     await expect(page.locator('.live-polling').textContent()).resolves.toContain('BASIC');
     await expectAccessible('feed (FREE)');
     await screenshots(page, 'feed-free');
@@ -130,16 +176,38 @@ describe.runIf(RUN)('web app in chromium', () => {
   it('BASIC: scores, the token page, the creator page and watching appear', async () => {
     await setPlan('basic');
     await visit('/', 'table.feed tbody tr');
-    await waitFor(async () => (await page.locator('.plan').textContent()) === 'BASIC', 20_000, 'the BASIC plan in the header');
-    await waitFor(async () => (await page.locator('table.feed .badge-low, table.feed .badge-medium, table.feed .badge-high, table.feed .badge-honeypot').count()) > 0, 30_000, 'risk badges');
-    await waitFor(async () => (await page.locator('.live-on').count()) > 0, 20_000, 'the live connection');
+    await waitFor(
+      async () => (await page.locator('.plan').textContent()) === 'BASIC',
+      20_000,
+      'the BASIC plan in the header',
+    );
+    await waitFor(
+      async () =>
+        (await page
+          .locator(
+            'table.feed .badge-low, table.feed .badge-medium, table.feed .badge-high, table.feed .badge-honeypot',
+          )
+          .count()) > 0,
+      30_000,
+      'risk badges',
+    );
+    await waitFor(
+      async () => (await page.locator('.live-on').count()) > 0,
+      20_000,
+      'the live connection',
+    );
 
     const tokens = await apiGet<{ items: ListedToken[] }>('/tokens?limit=50');
-    const scored = tokens.items.find((t) => t.current_risk_level && t.current_risk_level !== 'honeypot' && t.name !== 'Wrapped Ether');
+    const scored = tokens.items.find(
+      (t) =>
+        t.current_risk_level && t.current_risk_level !== 'honeypot' && t.name !== 'Wrapped Ether',
+    );
     expect(scored).toBeDefined();
     await visit(`/token/${scored!.chain_id}/${scored!.contract_address}`, '#token-title');
     await page.locator('#why-title').waitFor();
-    await expect(page.locator('.verdict-panel .badge').first().textContent()).resolves.toMatch(/^\d+ · (low|medium|high|honeypot)$/);
+    await expect(page.locator('.verdict-panel .badge').first().textContent()).resolves.toMatch(
+      /^\d+ · (low|medium|high|honeypot)$/,
+    );
     await page.getByRole('button', { name: 'Watch', exact: true }).click();
     await page.getByRole('button', { name: 'Unwatch' }).waitFor();
     await page.locator('#creator-title ~ dl a').first().waitFor();
@@ -162,20 +230,42 @@ describe.runIf(RUN)('web app in chromium', () => {
 
   it('a token deployed by the demo launcher shows up in the live feed within 10 s of its block', async () => {
     await visit('/', 'table.feed tbody tr');
-    await waitFor(async () => (await page.locator('.live-on').count()) > 0, 20_000, 'the live connection');
-    const before = new Set(await page.locator('table.feed tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))));
+    await waitFor(
+      async () => (await page.locator('.live-on').count()) > 0,
+      20_000,
+      'the live connection',
+    );
+    const before = new Set(
+      await page
+        .locator('table.feed tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))),
+    );
     // The first row that was not there, and the moment the browser shows it.
-    const arrival = await page.waitForFunction((known: string[]) => {
-      type Row = { getAttribute(name: string): string | null };
-      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<Row> } }).document;
-      const row = [...doc.querySelectorAll('table.feed tbody tr')].find((r) => !known.includes(r.getAttribute('data-address') ?? ''));
-      return row ? { address: row.getAttribute('data-address'), at: Date.now() } : null;
-    }, [...before].filter((a): a is string => a !== null), { timeout: 60_000, polling: 100 });
+    const arrival = await page.waitForFunction(
+      (known: string[]) => {
+        type Row = { getAttribute(name: string): string | null };
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<Row> } }
+        ).document;
+        const row = [...doc.querySelectorAll('table.feed tbody tr')].find(
+          (r) => !known.includes(r.getAttribute('data-address') ?? ''),
+        );
+        return row ? { address: row.getAttribute('data-address'), at: Date.now() } : null;
+      },
+      [...before].filter((a): a is string => a !== null),
+      { timeout: 60_000, polling: 100 },
+    );
     const { address, at } = (await arrival.jsonValue())!;
-    const detail = await apiGet<{ creation_block_number: number | null; full_token_data?: { born_block?: number } }>(`/tokens/${address}?chain_id=31337`);
+    const detail = await apiGet<{
+      creation_block_number: number | null;
+      full_token_data?: { born_block?: number };
+    }>(`/tokens/${address}?chain_id=31337`);
     const blockNumber = detail.full_token_data?.born_block ?? detail.creation_block_number;
     expect(blockNumber).toEqual(expect.any(Number));
-    const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', [`0x${blockNumber!.toString(16)}`, false]);
+    const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', [
+      `0x${blockNumber!.toString(16)}`,
+      false,
+    ]);
     const blockMs = Number(BigInt(block.timestamp)) * 1000;
     // Block timestamps have whole-second precision: the block may be up to 1 s older than stamped.
     expect(at - blockMs).toBeLessThanOrEqual(FEED_LATENCY_MS);
@@ -183,46 +273,71 @@ describe.runIf(RUN)('web app in chromium', () => {
     await screenshots(page, 'feed');
   }, 120_000);
 
-  it('a honeypot shows its verdict with the failed sell as evidence', async () => {
-    // The demo launcher's mix has few honeypots (6 %): one is launched now with its code, on its chain.
-    expect(stack.uniswap).toBeDefined();
-    const launcher = createDemoLauncher({ rpcUrl: stack.banner.chains[0]!.rpc, privateKey: ANVIL_PRIVATE_KEYS[6], uniswap: stack.uniswap! });
-    const launched = await launcher.launchOne('honeypot', { liquidity: true, buy: true });
-    await launcher.stop();
-    const address = launched.address.toLowerCase();
-    const auth = { authorization: `Bearer ${stack.banner.demo_api_key}` };
-    let lastRefresh = Date.now();
-    let seen = 'nothing yet';
-    const honeypot = await waitFor(async () => {
-      const response = await fetch(`${stack.banner.api}/tokens/${address}?chain_id=31337`, { headers: auth });
-      const token = response.ok ? ((await response.json()) as ListedToken & { analysis_stage?: string }) : undefined;
-      seen = token ? `level ${token.current_risk_level}, stage ${token.analysis_stage}` : `HTTP ${response.status}`;
-      if (token?.current_risk_level === 'honeypot') return token;
-      // Simulated before its liquidity landed (a loaded machine): ask for the analysis again,
-      // as a person would with the Refresh button, instead of waiting for the next DEX round.
-      if (token && Date.now() - lastRefresh > REFRESH_EVERY_MS) {
-        lastRefresh = Date.now();
-        await fetch(`${stack.banner.api}/tokens/${address}/refresh?chain_id=31337`, { method: 'POST', headers: auth });
-      }
-      return undefined;
-    }, HONEYPOT_WAIT_MS, `the honeypot ${address} judged (last seen: ${seen})`).catch((error: Error) => {
-      throw new Error(`${error.message}; last seen: ${seen}`);
-    });
-    await visit(`/token/${honeypot.chain_id}/${honeypot.contract_address}`, '#token-title');
-    const callout = page.locator('.callout-bad');
-    await callout.waitFor();
-    await expect(callout.locator('h2').textContent()).resolves.toContain('Honeypot');
-    const evidence = (await callout.textContent()) ?? '';
-    expect(evidence.toLowerCase()).toContain('sell');
-    await expect(page.locator('#sim-title ~ dl').textContent()).resolves.toMatch(/Sellfails/);
-    await expectAccessible('token page (honeypot)');
-    await screenshots(page, 'token');
-  }, HONEYPOT_WAIT_MS + 60_000);
+  it(
+    'a honeypot shows its verdict with the failed sell as evidence',
+    async () => {
+      // The demo launcher's mix has few honeypots (6 %): one is launched now with its code, on its chain.
+      expect(stack.uniswap).toBeDefined();
+      const launcher = createDemoLauncher({
+        rpcUrl: stack.banner.chains[0]!.rpc,
+        privateKey: ANVIL_PRIVATE_KEYS[6],
+        uniswap: stack.uniswap!,
+      });
+      const launched = await launcher.launchOne('honeypot', { liquidity: true, buy: true });
+      await launcher.stop();
+      const address = launched.address.toLowerCase();
+      const auth = { authorization: `Bearer ${stack.banner.demo_api_key}` };
+      let lastRefresh = Date.now();
+      let seen = 'nothing yet';
+      const honeypot = await waitFor(
+        async () => {
+          const response = await fetch(`${stack.banner.api}/tokens/${address}?chain_id=31337`, {
+            headers: auth,
+          });
+          const token = response.ok
+            ? ((await response.json()) as ListedToken & { analysis_stage?: string })
+            : undefined;
+          seen = token
+            ? `level ${token.current_risk_level}, stage ${token.analysis_stage}`
+            : `HTTP ${response.status}`;
+          if (token?.current_risk_level === 'honeypot') return token;
+          // Simulated before its liquidity landed (a loaded machine): ask for the analysis again,
+          // as a person would with the Refresh button, instead of waiting for the next DEX round.
+          if (token && Date.now() - lastRefresh > REFRESH_EVERY_MS) {
+            lastRefresh = Date.now();
+            await fetch(`${stack.banner.api}/tokens/${address}/refresh?chain_id=31337`, {
+              method: 'POST',
+              headers: auth,
+            });
+          }
+          return undefined;
+        },
+        HONEYPOT_WAIT_MS,
+        `the honeypot ${address} judged (last seen: ${seen})`,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; last seen: ${seen}`);
+      });
+      await visit(`/token/${honeypot.chain_id}/${honeypot.contract_address}`, '#token-title');
+      const callout = page.locator('.callout-bad');
+      await callout.waitFor();
+      await expect(callout.locator('h2').textContent()).resolves.toContain('Honeypot');
+      const evidence = (await callout.textContent()) ?? '';
+      expect(evidence.toLowerCase()).toContain('sell');
+      await expect(page.locator('#sim-title ~ dl').textContent()).resolves.toMatch(/Sellfails/);
+      await expectAccessible('token page (honeypot)');
+      await screenshots(page, 'token');
+    },
+    HONEYPOT_WAIT_MS + 60_000,
+  );
 
   it('PRO: generate a key (secret shown once), list it, revoke it', async () => {
     await setPlan('pro');
     await visit('/settings', '#plan-title');
-    await waitFor(async () => (await page.locator('.plan').textContent()) === 'PRO', 20_000, 'the PRO plan');
+    await waitFor(
+      async () => (await page.locator('.plan').textContent()) === 'PRO',
+      20_000,
+      'the PRO plan',
+    );
     await page.locator('#key-name').fill('e2e key');
     await page.getByRole('button', { name: 'Generate API key' }).click();
     const secret = await page.locator('[data-testid=new-api-secret]').textContent();
@@ -242,18 +357,26 @@ describe.runIf(RUN)('web app in chromium', () => {
     await page.getByRole('button', { name: /^Revoke key/ }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText('No active key.').waitFor();
-    const response = await fetch(`${stack.banner.api}/pro/tokens`, { headers: { 'x-api-key': key! } });
+    const response = await fetch(`${stack.banner.api}/pro/tokens`, {
+      headers: { 'x-api-key': key! },
+    });
     expect(response.status).toBe(401);
   });
 
   it('a second tab of a BASIC user falls back to polling and says why', async () => {
     await setPlan('basic');
     await visit('/', 'table.feed tbody tr');
-    await waitFor(async () => (await page.locator('.live-on').count()) > 0, 20_000, 'the first tab live');
+    await waitFor(
+      async () => (await page.locator('.live-on').count()) > 0,
+      20_000,
+      'the first tab live',
+    );
     const second = await context.newPage();
     await second.goto(stack.banner.web);
     await second.locator('.live-polling').waitFor({ timeout: 20_000 });
-    await expect(second.locator('.live-polling').textContent()).resolves.toContain('allows one live connection');
+    await expect(second.locator('.live-polling').textContent()).resolves.toContain(
+      'allows one live connection',
+    );
     await second.locator('table.feed tbody tr').first().waitFor();
     await second.close();
   });
@@ -261,11 +384,17 @@ describe.runIf(RUN)('web app in chromium', () => {
   it('broken states: the API down, an expired session', async () => {
     await page.route('**/api/tokens**', (route) => route.abort('connectionrefused'));
     await visit('/tokens', '.state-error');
-    await expect(page.locator('.state-error').textContent()).resolves.toContain('cannot be reached');
+    await expect(page.locator('.state-error').textContent()).resolves.toContain(
+      'cannot be reached',
+    );
     await expectAccessible('tokens (API down)');
     await page.unroute('**/api/tokens**');
     await page.evaluate(() => {
-      const storage = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
+      const storage = (
+        globalThis as unknown as {
+          localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+        }
+      ).localStorage;
       const raw = JSON.parse(storage.getItem('token-monitor.session')!);
       // A JWT the server no longer accepts, as after expiry or a secret rotation.
       storage.setItem('token-monitor.session', JSON.stringify({ ...raw, token: `${raw.token}x` }));

@@ -1,7 +1,12 @@
 /** Display helpers: chains, money, ages, addresses. */
 
 export const CHAINS: Record<number, string> = {
-  1: 'Ethereum', 56: 'BSC', 137: 'Polygon', 42161: 'Arbitrum', 8453: 'Base', 31337: 'Local (Anvil)',
+  1: 'Ethereum',
+  56: 'BSC',
+  137: 'Polygon',
+  42161: 'Arbitrum',
+  8453: 'Base',
+  31337: 'Local (Anvil)',
 };
 
 export const chainName = (id: number) => CHAINS[id] ?? `Chain ${id}`;
@@ -10,7 +15,12 @@ export function usd(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
   if (value === 0) return '$0';
   if (Math.abs(value) < 0.01) return `$${value.toPrecision(2)}`;
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: value >= 1e6 ? 'compact' : 'standard', maximumFractionDigits: value >= 100 ? 0 : 2 }).format(value);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    notation: value >= 1e6 ? 'compact' : 'standard',
+    maximumFractionDigits: value >= 100 ? 0 : 2,
+  }).format(value);
 }
 
 export function pct(value: number | null | undefined): string {
@@ -32,7 +42,8 @@ export function dateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString();
 }
 
-export const shortAddress = (address: string) => (address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address);
+export const shortAddress = (address: string) =>
+  address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 
 export function levelOf(score: number | null | undefined): string | null {
   if (score === null || score === undefined) return null;

@@ -39,7 +39,8 @@ let lastEventId: string | null = null;
 let wantedFor: string | null = null;
 let limitedRefusals = 0;
 
-const keyOf = (current: { token: string; user: { plan: string } }) => `${current.user.plan}|${current.token}`;
+const keyOf = (current: { token: string; user: { plan: string } }) =>
+  `${current.user.plan}|${current.token}`;
 
 function setStatus(next: LiveStatus) {
   status = next;
@@ -55,7 +56,10 @@ function connect() {
   const current = session.get();
   if (!current || wantedFor !== keyOf(current)) return;
   if (current.user.plan === 'FREE') {
-    setStatus({ mode: 'polling', reason: 'Live updates come with the BASIC plan. This page refreshes every 5 seconds instead.' });
+    setStatus({
+      mode: 'polling',
+      reason: 'Live updates come with the BASIC plan. This page refreshes every 5 seconds instead.',
+    });
     return;
   }
   setStatus({ mode: 'connecting' });
@@ -96,12 +100,22 @@ function connect() {
       return;
     }
     if (event.code === REFUSED_PLAN) {
-      setStatus({ mode: 'polling', reason: 'Live updates come with the BASIC plan. This page refreshes every 5 seconds instead.' });
+      setStatus({
+        mode: 'polling',
+        reason:
+          'Live updates come with the BASIC plan. This page refreshes every 5 seconds instead.',
+      });
       return;
     }
     if (event.code === REFUSED_LIMIT) {
-      const limit = current.user.plan === 'BASIC' ? 'Your BASIC plan allows one live connection' : 'Your plan’s live connections are all in use';
-      setStatus({ mode: 'polling', reason: `${limit}, and it is open in another tab or app. This tab refreshes every 5 seconds instead and tries again every 30 seconds.` });
+      const limit =
+        current.user.plan === 'BASIC'
+          ? 'Your BASIC plan allows one live connection'
+          : 'Your plan’s live connections are all in use';
+      setStatus({
+        mode: 'polling',
+        reason: `${limit}, and it is open in another tab or app. This tab refreshes every 5 seconds instead and tries again every 30 seconds.`,
+      });
       scheduleRetry(limitedRefusals++ === 0 ? RETRY_LIMITED_FIRST_MS : RETRY_LIMITED_MS);
       return;
     }
@@ -141,10 +155,13 @@ export function syncLive() {
 }
 
 export function useLiveStatus(): LiveStatus {
-  return useSyncExternalStore((listener) => {
-    statusListeners.add(listener);
-    return () => statusListeners.delete(listener);
-  }, () => status);
+  return useSyncExternalStore(
+    (listener) => {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    () => status,
+  );
 }
 
 export function useLiveEvents(handler: Handler) {

@@ -61,7 +61,8 @@ export const session = {
   },
   updateUser(user: SessionUser) {
     if (!current) return;
-    const changed = current.user.plan !== user.plan || current.user.trial_ends_at !== user.trial_ends_at;
+    const changed =
+      current.user.plan !== user.plan || current.user.trial_ends_at !== user.trial_ends_at;
     current = { ...current, user };
     localStorage.setItem(STORAGE_KEY, JSON.stringify(current));
     if (changed) emit();

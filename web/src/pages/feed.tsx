@@ -23,6 +23,34 @@ export interface FeedRow extends TokenListItem {
 
 const keyOf = (t: { chain_id: number; contract_address: string }) => `${t.chain_id}:${t.contract_address.toLowerCase()}`;
 
+function FeedTable(props: { shown: FeedRow[]; riskVisible: boolean; paused: boolean }) {
+  const { shown, riskVisible, paused } = props;
+  return (
+    <table class="rows feed" aria-describedby="feed-title">
+      <thead>
+        <tr><th scope="col">Token</th><th scope="col">Chain</th><th scope="col">Age</th><th scope="col">Risk</th><th scope="col">Liquidity</th><th scope="col">Verdict</th></tr>
+      </thead>
+      <tbody aria-live={paused ? 'off' : 'polite'} aria-relevant="additions">
+        {shown.map((row) => (
+          <tr key={keyOf(row)} class={row.arrivedAt && Date.now() - row.arrivedAt < NEW_ROW_HIGHLIGHT_MS ? 'row-new' : undefined} data-address={row.contract_address}>
+            <td data-label="Token">
+              <Link href={`/token/${row.chain_id}/${row.contract_address}`} class="token-link">
+                <strong>{row.name ?? 'Unnamed'}</strong> <span class="muted">{row.symbol ?? '?'}</span>
+              </Link>
+              {row.alert && <span class="alert-tag" role="note">⚠ {row.alert}</span>}
+            </td>
+            <td data-label="Chain">{chainName(row.chain_id)}</td>
+            <td data-label="Age"><time dateTime={row.detected_at ?? undefined}>{age(row.detected_at)}</time></td>
+            <td data-label="Risk"><RiskBadge score={row.current_risk_score} level={row.current_risk_level} hidden={!riskVisible} /></td>
+            <td data-label="Liquidity">{usd(row.current_liquidity_usd)}</td>
+            <td data-label="Verdict"><Verdict row={row} riskVisible={riskVisible} /></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function applyEvent(rows: Map<string, FeedRow>, event: LiveEvent): Map<string, FeedRow> {
   const next = new Map(rows);
   const key = keyOf(event.data);
@@ -153,28 +181,7 @@ export function Feed() {
         ) : (
           <>
             {query.isError && <Failure error={query.error} what="the newest tokens" />}
-            <table class="rows feed" aria-describedby="feed-title">
-              <thead>
-                <tr><th scope="col">Token</th><th scope="col">Chain</th><th scope="col">Age</th><th scope="col">Risk</th><th scope="col">Liquidity</th><th scope="col">Verdict</th></tr>
-              </thead>
-              <tbody aria-live={paused ? 'off' : 'polite'} aria-relevant="additions">
-                {shown.map((row) => (
-                  <tr key={keyOf(row)} class={row.arrivedAt && Date.now() - row.arrivedAt < NEW_ROW_HIGHLIGHT_MS ? 'row-new' : undefined} data-address={row.contract_address}>
-                    <td data-label="Token">
-                      <Link href={`/token/${row.chain_id}/${row.contract_address}`} class="token-link">
-                        <strong>{row.name ?? 'Unnamed'}</strong> <span class="muted">{row.symbol ?? '?'}</span>
-                      </Link>
-                      {row.alert && <span class="alert-tag" role="note">⚠ {row.alert}</span>}
-                    </td>
-                    <td data-label="Chain">{chainName(row.chain_id)}</td>
-                    <td data-label="Age"><time dateTime={row.detected_at ?? undefined}>{age(row.detected_at)}</time></td>
-                    <td data-label="Risk"><RiskBadge score={row.current_risk_score} level={row.current_risk_level} hidden={!riskVisible} /></td>
-                    <td data-label="Liquidity">{usd(row.current_liquidity_usd)}</td>
-                    <td data-label="Verdict"><Verdict row={row} riskVisible={riskVisible} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <FeedTable shown={shown} riskVisible={riskVisible} paused={paused} />
           </>
         )}
     </section>

@@ -142,6 +142,131 @@ function Actions(props: { token: TokenDetail; allowed: boolean }) {
   );
 }
 
+function WhyThisScore(props: { t: TokenDetail }) {
+  const latest = props.t.analyses[0] ?? null;
+  const factors = latest?.risk_factor_details ?? [];
+  return (
+    <section class="panel" aria-labelledby="why-title">
+      <h2 id="why-title">Why this score</h2>
+      {factors.length === 0 ? <p class="muted">{latest ? 'No risk factor found.' : 'The analysis has not finished yet.'}</p> : (
+        <ol class="factors">
+          {factors.map((f, i) => (
+            <li key={`${f.code}-${i}`} class={`sev-${f.severity ?? 'info'}`}>
+              <p><span class={`chip chip-${f.severity ?? 'info'}`}>{f.severity ?? 'info'}</span> {f.message} {f.points !== null && <span class="muted">({f.points > 0 ? '+' : ''}{f.points})</span>}</p>
+              <Evidence factor={f} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {latest && latest.actionable_insights.length > 0 && (
+        <><h3>What to do</h3><ul>{latest.actionable_insights.map((s) => <li key={s}>{s}</li>)}</ul></>
+      )}
+    </section>
+  );
+}
+
+function Capabilities(props: { t: TokenDetail }) {
+  const latest = props.t.analyses[0] ?? null;
+  const factors = latest?.risk_factor_details ?? [];
+  const hints = props.t.security_hints;
+  return (
+    <section class="panel" aria-labelledby="flags-title">
+      <h2 id="flags-title">Contract capabilities</h2>
+      {!hints ? <p class="muted">The contract has not been analysed yet.</p> : (
+        <table class="flags">
+          <thead><tr><th scope="col">Capability</th><th scope="col">Found</th><th scope="col">Evidence</th></tr></thead>
+          <tbody>
+            {FLAGS.map(([field, label, good, pattern]) => {
+              const factor = factors.find((f) => pattern.test(f.code));
+              return (
+                <tr key={field}>
+                  <th scope="row">{label}</th>
+                  <td><Flag value={hints[field] as boolean | null} good={good} /></td>
+                  <td>{factor?.evidence[0]?.detail ?? <span class="muted">—</span>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <h3>Admin functions</h3>
+      {!hints || hints.admin_functions.length === 0 ? <p class="muted">{hints ? 'No privileged function found.' : 'Not analysed yet.'}</p> : (
+        <div class="scroll">
+          <table class="admin">
+            <thead><tr><th scope="col">Function</th><th scope="col">Selector</th><th scope="col">Who can call</th><th scope="col">Risk</th><th scope="col">What it does</th></tr></thead>
+            <tbody>
+              {hints.admin_functions.map((f, i) => (
+                <tr key={`${f.selector}-${i}`}>
+                  <td><code>{f.name ?? '?'}</code></td><td><code>{f.selector ? `0x${f.selector.replace(/^0x/, '')}` : '—'}</code></td>
+                  <td>{f.access_control ?? '—'}</td><td>{f.risk_level ?? '—'}</td><td>{f.description ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Simulation, market, chart, creator, creation facts and alerts. */
+function Details(props: { t: TokenDetail; basic: boolean }) {
+  const { t, basic } = props;
+  const latest = t.analyses[0] ?? null;
+  return (
+    <>
+    <div class="grid-2">
+      <section class="panel" aria-labelledby="sim-title">
+        <h2 id="sim-title">Trade simulation</h2>
+        {basic ? <Simulation token={t} /> : <Locked feature="The simulated buy, sell and transfer" plan="BASIC" />}
+      </section>
+      <section class="panel" aria-labelledby="market-title">
+        <h2 id="market-title">Market</h2>
+        <dl class="facts">
+          <div><dt>Price</dt><dd>{usd(t.price_usd)}</dd></div>
+          <div><dt>Liquidity</dt><dd>{usd(t.current_liquidity_usd)}</dd></div>
+          <div><dt>Volume 24 h</dt><dd>{usd(t.dex_hints?.volume_24h_usd)}</dd></div>
+          <div><dt>Pairs</dt><dd>{t.dex_hints?.num_trading_pairs ?? '—'}</dd></div>
+          <div class="wide"><dt>Main pair</dt><dd>{t.dex_hints?.main_trading_pair ? <code>{shortAddress(t.dex_hints.main_trading_pair)}</code> : '—'}</dd></div>
+          <div class="wide"><dt>LP lock</dt><dd>{t.liquidity_lock && (t.liquidity_lock.locked_pct !== null || t.liquidity_lock.burned_pct !== null) ? `${pct(t.liquidity_lock.locked_pct)} locked, ${pct(t.liquidity_lock.burned_pct)} burned` : 'not measured yet'}</dd></div>
+        </dl>
+      </section>
+    </div>
+
+    <section class="panel" aria-labelledby="chart-title">
+      <h2 id="chart-title">Price, liquidity and risk</h2>
+      {t.token_history === null ? <Locked feature="The price, liquidity and risk history" plan="PRO" />
+        : t.token_history.length < 2 ? <p class="muted">Not enough snapshots yet: they are recorded as the pool trades (every minute at most).</p>
+        : <Suspense fallback={<Loading what="the chart" />}><HistoryChart history={t.token_history} /></Suspense>}
+    </section>
+
+    <div class="grid-2">
+      <section class="panel" aria-labelledby="creator-title">
+        <h2 id="creator-title">Creator</h2>
+        <CreatorCard chainId={t.chain_id} address={t.creator} allowed={basic} />
+      </section>
+      <section class="panel" aria-labelledby="creation-title">
+        <h2 id="creation-title">Creation</h2>
+        <dl class="facts">
+          <div><dt>Block</dt><dd>{t.creation_block_number ?? '—'}</dd></div>
+          <div><dt>Detected</dt><dd>{dateTime(t.detected_at)}</dd></div>
+          <div class="wide"><dt>Transaction</dt><dd>{t.creation_tx_hash ? <code>{shortAddress(t.creation_tx_hash)}</code> : '—'}</dd></div>
+          <div><dt>Decimals</dt><dd>{t.decimals ?? '—'}</dd></div>
+          <div><dt>Updated</dt><dd>{dateTime(t.last_updated)}</dd></div>
+        </dl>
+      </section>
+    </div>
+
+    {latest && latest.alerts.length > 0 && (
+      <section class="panel" aria-labelledby="alerts-title">
+        <h2 id="alerts-title">Alerts</h2>
+        <ul>{latest.alerts.map((a, i) => <li key={i}><strong>{a.type}</strong>: {a.message}</li>)}</ul>
+      </section>
+    )}
+    </>
+  );
+}
+
 export function TokenPage(props: { chainId: number; address: string }) {
   const plan = session.get()?.user.plan ?? 'FREE';
   const basic = plan !== 'FREE';
@@ -157,7 +282,6 @@ export function TokenPage(props: { chainId: number; address: string }) {
   const t = query.data;
   const latest = t.analyses[0] ?? null;
   const factors = latest?.risk_factor_details ?? [];
-  const hints = t.security_hints;
   const title = `${t.name ?? 'Unnamed token'}${t.symbol ? ` (${t.symbol})` : ''}`;
   return (
     <article aria-labelledby="token-title" class="token">
@@ -184,112 +308,9 @@ export function TokenPage(props: { chainId: number; address: string }) {
         {basic && <HoneypotEvidence token={t} factors={factors} />}
       </section>
 
-      {basic && (
-        <section class="panel" aria-labelledby="why-title">
-          <h2 id="why-title">Why this score</h2>
-          {factors.length === 0 ? <p class="muted">{latest ? 'No risk factor found.' : 'The analysis has not finished yet.'}</p> : (
-            <ol class="factors">
-              {factors.map((f, i) => (
-                <li key={`${f.code}-${i}`} class={`sev-${f.severity ?? 'info'}`}>
-                  <p><span class={`chip chip-${f.severity ?? 'info'}`}>{f.severity ?? 'info'}</span> {f.message} {f.points !== null && <span class="muted">({f.points > 0 ? '+' : ''}{f.points})</span>}</p>
-                  <Evidence factor={f} />
-                </li>
-              ))}
-            </ol>
-          )}
-          {latest && latest.actionable_insights.length > 0 && (
-            <><h3>What to do</h3><ul>{latest.actionable_insights.map((s) => <li key={s}>{s}</li>)}</ul></>
-          )}
-        </section>
-      )}
-
-      {basic && (
-        <section class="panel" aria-labelledby="flags-title">
-          <h2 id="flags-title">Contract capabilities</h2>
-          {!hints ? <p class="muted">The contract has not been analysed yet.</p> : (
-            <table class="flags">
-              <thead><tr><th scope="col">Capability</th><th scope="col">Found</th><th scope="col">Evidence</th></tr></thead>
-              <tbody>
-                {FLAGS.map(([field, label, good, pattern]) => {
-                  const factor = factors.find((f) => pattern.test(f.code));
-                  return (
-                    <tr key={field}>
-                      <th scope="row">{label}</th>
-                      <td><Flag value={hints[field] as boolean | null} good={good} /></td>
-                      <td>{factor?.evidence[0]?.detail ?? <span class="muted">—</span>}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
-          <h3>Admin functions</h3>
-          {!hints || hints.admin_functions.length === 0 ? <p class="muted">{hints ? 'No privileged function found.' : 'Not analysed yet.'}</p> : (
-            <div class="scroll">
-              <table class="admin">
-                <thead><tr><th scope="col">Function</th><th scope="col">Selector</th><th scope="col">Who can call</th><th scope="col">Risk</th><th scope="col">What it does</th></tr></thead>
-                <tbody>
-                  {hints.admin_functions.map((f, i) => (
-                    <tr key={`${f.selector}-${i}`}>
-                      <td><code>{f.name ?? '?'}</code></td><td><code>{f.selector ? `0x${f.selector.replace(/^0x/, '')}` : '—'}</code></td>
-                      <td>{f.access_control ?? '—'}</td><td>{f.risk_level ?? '—'}</td><td>{f.description ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
-      )}
-
-      <div class="grid-2">
-        <section class="panel" aria-labelledby="sim-title">
-          <h2 id="sim-title">Trade simulation</h2>
-          {basic ? <Simulation token={t} /> : <Locked feature="The simulated buy, sell and transfer" plan="BASIC" />}
-        </section>
-        <section class="panel" aria-labelledby="market-title">
-          <h2 id="market-title">Market</h2>
-          <dl class="facts">
-            <div><dt>Price</dt><dd>{usd(t.price_usd)}</dd></div>
-            <div><dt>Liquidity</dt><dd>{usd(t.current_liquidity_usd)}</dd></div>
-            <div><dt>Volume 24 h</dt><dd>{usd(t.dex_hints?.volume_24h_usd)}</dd></div>
-            <div><dt>Pairs</dt><dd>{t.dex_hints?.num_trading_pairs ?? '—'}</dd></div>
-            <div class="wide"><dt>Main pair</dt><dd>{t.dex_hints?.main_trading_pair ? <code>{shortAddress(t.dex_hints.main_trading_pair)}</code> : '—'}</dd></div>
-            <div class="wide"><dt>LP lock</dt><dd>{t.liquidity_lock && (t.liquidity_lock.locked_pct !== null || t.liquidity_lock.burned_pct !== null) ? `${pct(t.liquidity_lock.locked_pct)} locked, ${pct(t.liquidity_lock.burned_pct)} burned` : 'not measured yet'}</dd></div>
-          </dl>
-        </section>
-      </div>
-
-      <section class="panel" aria-labelledby="chart-title">
-        <h2 id="chart-title">Price, liquidity and risk</h2>
-        {t.token_history === null ? <Locked feature="The price, liquidity and risk history" plan="PRO" />
-          : t.token_history.length < 2 ? <p class="muted">Not enough snapshots yet: they are recorded as the pool trades (every minute at most).</p>
-          : <Suspense fallback={<Loading what="the chart" />}><HistoryChart history={t.token_history} /></Suspense>}
-      </section>
-
-      <div class="grid-2">
-        <section class="panel" aria-labelledby="creator-title">
-          <h2 id="creator-title">Creator</h2>
-          <CreatorCard chainId={t.chain_id} address={t.creator} allowed={basic} />
-        </section>
-        <section class="panel" aria-labelledby="creation-title">
-          <h2 id="creation-title">Creation</h2>
-          <dl class="facts">
-            <div><dt>Block</dt><dd>{t.creation_block_number ?? '—'}</dd></div>
-            <div><dt>Detected</dt><dd>{dateTime(t.detected_at)}</dd></div>
-            <div class="wide"><dt>Transaction</dt><dd>{t.creation_tx_hash ? <code>{shortAddress(t.creation_tx_hash)}</code> : '—'}</dd></div>
-            <div><dt>Decimals</dt><dd>{t.decimals ?? '—'}</dd></div>
-            <div><dt>Updated</dt><dd>{dateTime(t.last_updated)}</dd></div>
-          </dl>
-        </section>
-      </div>
-
-      {latest && latest.alerts.length > 0 && (
-        <section class="panel" aria-labelledby="alerts-title">
-          <h2 id="alerts-title">Alerts</h2>
-          <ul>{latest.alerts.map((a, i) => <li key={i}><strong>{a.type}</strong>: {a.message}</li>)}</ul>
-        </section>
-      )}
+      {basic && <WhyThisScore t={t} />}
+      {basic && <Capabilities t={t} />}
+      <Details t={t} basic={basic} />
     </article>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useSearch } from 'wouter';
-import { tokens, type TokenFilters } from '../api.ts';
+import { type TokenFilters, type TokenListItem, tokens } from '../api.ts';
 import { Empty, Failure, Loading, RiskBadge } from '../components.tsx';
 import { CHAINS, age, chainName, usd } from '../format.ts';
 import { session } from '../session.ts';
@@ -32,6 +32,27 @@ function filtersOf(search: string, riskVisible: boolean): TokenFilters {
     min_liquidity_usd: Number(p.get('min_liquidity_usd')) > 0 ? Number(p.get('min_liquidity_usd')) : undefined,
     sort: sort && (riskVisible || !sort.includes('risk')) && SORTS.some(([v]) => v === sort) ? sort : undefined,
   };
+}
+
+function TokenTable(props: { items: TokenListItem[]; riskVisible: boolean }) {
+  const { items, riskVisible } = props;
+  return (
+    <table class="rows">
+      <thead><tr><th scope="col">Token</th><th scope="col">Chain</th><th scope="col">Detected</th><th scope="col">Risk</th><th scope="col">Liquidity</th><th scope="col">Traded</th></tr></thead>
+      <tbody>
+        {items.map((t) => (
+          <tr key={`${t.chain_id}:${t.contract_address}`}>
+            <td data-label="Token"><Link href={`/token/${t.chain_id}/${t.contract_address}`} class="token-link"><strong>{t.name ?? 'Unnamed'}</strong> <span class="muted">{t.symbol ?? '?'}</span></Link></td>
+            <td data-label="Chain">{chainName(t.chain_id)}</td>
+            <td data-label="Detected">{age(t.detected_at)} ago</td>
+            <td data-label="Risk"><RiskBadge score={t.current_risk_score} level={t.current_risk_level} hidden={!riskVisible} /></td>
+            <td data-label="Liquidity">{usd(t.current_liquidity_usd)}</td>
+            <td data-label="Traded">{t.is_actively_traded === null ? '—' : t.is_actively_traded ? 'yes' : 'no'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 export function Tokens() {
@@ -101,21 +122,7 @@ export function Tokens() {
         : (
           <>
             <p class="muted" role="status">{query.data.total} token{query.data.total === 1 ? '' : 's'}</p>
-            <table class="rows">
-              <thead><tr><th scope="col">Token</th><th scope="col">Chain</th><th scope="col">Detected</th><th scope="col">Risk</th><th scope="col">Liquidity</th><th scope="col">Traded</th></tr></thead>
-              <tbody>
-                {query.data.items.map((t) => (
-                  <tr key={`${t.chain_id}:${t.contract_address}`}>
-                    <td data-label="Token"><Link href={`/token/${t.chain_id}/${t.contract_address}`} class="token-link"><strong>{t.name ?? 'Unnamed'}</strong> <span class="muted">{t.symbol ?? '?'}</span></Link></td>
-                    <td data-label="Chain">{chainName(t.chain_id)}</td>
-                    <td data-label="Detected">{age(t.detected_at)} ago</td>
-                    <td data-label="Risk"><RiskBadge score={t.current_risk_score} level={t.current_risk_level} hidden={!riskVisible} /></td>
-                    <td data-label="Liquidity">{usd(t.current_liquidity_usd)}</td>
-                    <td data-label="Traded">{t.is_actively_traded === null ? '—' : t.is_actively_traded ? 'yes' : 'no'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <TokenTable items={query.data.items} riskVisible={riskVisible} />
             <nav class="pager" aria-label="Pages">
               <button type="button" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>Previous</button>
               <span>Page {page} of {pages}</span>
