@@ -59,8 +59,10 @@ describe('web app serving', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: 'Not found' });
     }
-    const json = await fetch(`${base}/whatever`, { headers: { accept: 'application/json' } });
-    expect(json.status).toBe(404);
+    for (const accept of ['application/json', '*/*']) {
+      const json = await fetch(`${base}/whatever`, { headers: { accept } });
+      expect(json.status).toBe(404);
+    }
   });
 
   it('says how to build the app when the bundle is missing', async () => {

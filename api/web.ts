@@ -77,8 +77,9 @@ export function webRouter(distDir: string = WEB_DIST_DIR): Router {
   );
   router.get(/.*/, (req, res, next) => {
     if (NOT_WEB.test(req.path) || req.path.startsWith('/assets/')) return next();
-    // Only a browser navigation gets the page; an API client asking JSON gets the JSON 404.
-    if (!req.accepts('html')) return next();
+    // Only a browser navigation (which names text/html) gets the page; an API client, even one
+    // accepting anything, keeps the JSON 404.
+    if (!(req.headers.accept ?? '').includes('text/html')) return next();
     pageHeaders(res);
     const html = page();
     res

@@ -96,7 +96,11 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
   const guard: RequestHandler = deps.auth.authenticate();
   const chainId = chainIdParam(deps.knownChainIds);
   const listQuery = tokenFilterSchema(deps.knownChainIds);
-  const detailQuery = z.object({ chain_id: chainId.optional().describe('without it: the most recently detected token with this address') });
+  const detailQuery = z.object({
+    chain_id: chainId.optional().describe('without it: the most recently detected token with this address'),
+    view: z.enum(['general', 'complete'], 'must be general or complete').optional()
+      .describe('complete (BASIC and PRO): the complete token object, history for PRO only; FREE always gets the general view'),
+  });
   const refreshQuery = z.object({ chain_id: chainId });
   const addressParams = z.object({ address: addressParam });
 
@@ -135,8 +139,13 @@ export function tokensRouter(deps: TokensRouterDeps): Router {
       res.json(withoutRisk(toDetail(row)));
       return;
     }
-    // BASIC and PRO see the analysis behind the score (flags, evidence, simulation, DEX state);
-    // the history snapshots are PRO's (the plans table), so BASIC gets the object without them.
+    if (query.view !== 'complete') {
+      res.json(toDetail(row));
+      return;
+    }
+    // view=complete (the web app's token page): BASIC and PRO see the analysis behind the score
+    // (flags, evidence, simulation, DEX state); the history snapshots are PRO's (the plans
+    // table), so BASIC gets the object without them.
     const [complete] = await assembleComplete(deps.tokens, [{ chainId: row.chainId, address: row.address }]);
     if (!complete) throw new HttpError(404, MESSAGES.tokenNotFound);
     const { history: _history, ...withoutHistory } = complete;

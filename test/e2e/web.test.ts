@@ -381,6 +381,27 @@ describe.runIf(RUN)('web app in chromium', () => {
     await second.close();
   });
 
+  it('follows the system dark mode, still accessible', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await visit('/', 'table.feed tbody tr');
+    const background = await page.evaluate(() => {
+      const scope = globalThis as unknown as {
+        getComputedStyle(e: unknown): { backgroundColor: string };
+        document: { body: unknown };
+      };
+      return scope.getComputedStyle(scope.document.body).backgroundColor;
+    });
+    expect(background).toBe('rgb(13, 17, 23)');
+    await expectAccessible('feed (dark)');
+    await screenshots(page, 'feed-dark');
+    const href = await page.locator('table.feed tbody tr a').first().getAttribute('href');
+    await visit(href!, '#token-title');
+    await page.locator('#risk-title').waitFor();
+    await expectAccessible('token page (dark)');
+    await screenshots(page, 'token-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
   it('broken states: the API down, an expired session', async () => {
     await page.route('**/api/tokens**', (route) => route.abort('connectionrefused'));
     await visit('/tokens', '.state-error');
