@@ -228,7 +228,7 @@ describe('health', () => {
       expect(result.status).toBe(503);
       const body = result.body as { error: string; checks: Record<string, string> };
       expect(typeof body.error).toBe('string');
-      expect(body.checks).toEqual({ postgres: 'ok', redis: 'ok', queues: 'failed: queue backend gone' });
+      expect(body.checks).toEqual({ postgres: 'ok', redis: 'ok', queues: 'unavailable' });
     } finally {
       await closeServer(s);
     }

@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps): Express {
   const common = { knownChainIds: deps.knownChainIds, auth, registry };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
-  app.use(healthRouter(deps.readiness));
+  app.use(healthRouter(deps.readiness, deps.logger));
   app.use(docsRouter(registry, {
     title: 'token-monitor API',
     version: API_VERSION,
