@@ -121,7 +121,7 @@ describe('rate limits belong to the account', () => {
     const key = await generateKey(base, jwt);
     for (let i = 0; i < 5; i++) expect((await get(base, '/api/pro/tokens?limit=1', { 'x-api-key': key })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await get(base, '/api/pro/tokens?limit=1', { authorization: `Bearer ${jwt}` })).status).toBe(200);
-    for (const headers of [{ authorization: `Bearer ${jwt}` }, { 'x-api-key': key }]) {
+    for (const headers of [{ authorization: `Bearer ${jwt}` }, { 'x-api-key': key }] as Record<string, string>[]) {
       const refused = await get(base, '/api/pro/tokens?limit=1', headers);
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual(RATE_LIMITED);
