@@ -24,7 +24,7 @@ export interface FailedAuthThrottle {
 export interface FailedAuthOptions {
   redis: Redis;
   prefix: string;
-  /** Per-scope counters: `auth` (API and WebSocket credentials) and `admin` (Bull Board) are apart. */
+  /** Separate counters: `auth` (API and WebSocket credentials), `admin` (Bull Board logins). */
   scope?: string;
   limit?: number;
   windowSeconds?: number;
@@ -38,7 +38,9 @@ export function createFailedAuthThrottle(options: FailedAuthOptions): FailedAuth
     points: limit,
     duration: options.windowSeconds ?? FAILED_AUTH_WINDOW_SECONDS,
   });
-  const refused = (res: RateLimiterRes): ThrottleState => ({ blocked: true, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
+  const refused = (res: RateLimiterRes): ThrottleState => (
+    { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) }
+  );
   return {
     async blocked(address) {
       const res = await limiter.get(address);

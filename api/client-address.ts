@@ -19,7 +19,9 @@ export function compileTrust(setting: TrustProxy): (address: string, hop: number
 
 export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) => string {
   const fn = compileTrust(trust);
-  return (request) => (trust === false ? request.socket.remoteAddress : proxyaddr(request, fn)) ?? 'unknown';
+  return (request) => (
+    trust === false ? request.socket.remoteAddress : proxyaddr(request, fn)
+  ) ?? 'unknown';
 }
 
 /** TRUST_PROXY's text: unset or "false" → off, "true" → on, digits → hop count, else a list. */

@@ -15,7 +15,8 @@ export const SLOT_TTL_MS = 90_000;
 // The set lives as long as its latest-expiring slot.
 const TAKE_SCRIPT = `
 redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
-if redis.call('zscore', KEYS[1], ARGV[4]) == false and redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+local held = redis.call('zscore', KEYS[1], ARGV[4])
+if held == false and redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
 redis.call('pexpire', KEYS[1], ARGV[5])
 return 1`;
@@ -36,7 +37,9 @@ export interface ConnectionSlots {
   release(userId: number, connectionId: string): Promise<void>;
 }
 
-export function createConnectionSlots(redis: Redis, prefix: string, options: ConnectionSlotOptions = {}): ConnectionSlots {
+export function createConnectionSlots(
+  redis: Redis, prefix: string, options: ConnectionSlotOptions = {},
+): ConnectionSlots {
   const ttlMs = options.ttlMs ?? SLOT_TTL_MS;
   const now = options.now ?? Date.now;
   const key = (userId: number) => `${prefix}:ws:slots:${userId}`;
@@ -45,7 +48,8 @@ export function createConnectionSlots(redis: Redis, prefix: string, options: Con
     const t = now();
     // The set outlives its newest slot by a little, never less.
     const setTtl = String(ttlMs + 1_000);
-    return (await redis.eval(TAKE_SCRIPT, 1, key(userId), String(t), String(limit), String(t + ttlMs), connectionId, setTtl)) === 1;
+    const args = [String(t), String(limit), String(t + ttlMs), connectionId, setTtl];
+    return (await redis.eval(TAKE_SCRIPT, 1, key(userId), ...args)) === 1;
   };
   return {
     take,

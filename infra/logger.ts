@@ -15,7 +15,8 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
     formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)) as Parameters<typeof method>);
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg));
+        method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },
   };

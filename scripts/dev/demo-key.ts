@@ -14,13 +14,22 @@ import { DEMO_EMAIL, issueDemoKey } from '../operator.ts';
 
 export type DemoKeyAction = 'issue' | 'revoke';
 
-export function demoKeyAction(input: { databaseUrlConfigured: boolean; configuredChains: number; nodeEnv: string }): DemoKeyAction {
-  const embedded = !input.databaseUrlConfigured && input.configuredChains === 0 && input.nodeEnv !== 'production';
+export interface StartKind {
+  databaseUrlConfigured: boolean;
+  configuredChains: number;
+  nodeEnv: string;
+}
+
+export function demoKeyAction(input: StartKind): DemoKeyAction {
+  const production = input.nodeEnv === 'production';
+  const embedded = !input.databaseUrlConfigured && input.configuredChains === 0 && !production;
   return embedded ? 'issue' : 'revoke';
 }
 
 /** Revokes every active key of the demo account; how many were revoked. */
-export async function revokeDemoKeys(databaseUrl: string, redisUrl: string, redisPrefix: string): Promise<number> {
+export async function revokeDemoKeys(
+  databaseUrl: string, redisUrl: string, redisPrefix: string,
+): Promise<number> {
   const handle = createDb(databaseUrl, { max: 1 });
   const redis = createRedis(redisUrl, 'general');
   try {
@@ -49,8 +58,12 @@ export async function applyDemoKeyPolicy(options: {
   redisPrefix: string;
   logger: Logger;
 }): Promise<string | undefined> {
-  if (options.action === 'issue') return issueDemoKey(options.databaseUrl, options.redisUrl, options.redisPrefix);
-  const revoked = await revokeDemoKeys(options.databaseUrl, options.redisUrl, options.redisPrefix);
-  if (revoked > 0) options.logger.warn({ revoked }, 'revoked the demo API key left over from an embedded run: this is not the embedded default');
+  const { databaseUrl, redisUrl, redisPrefix } = options;
+  if (options.action === 'issue') return issueDemoKey(databaseUrl, redisUrl, redisPrefix);
+  const revoked = await revokeDemoKeys(databaseUrl, redisUrl, redisPrefix);
+  if (revoked > 0) {
+    const why = 'revoked the demo API key of an earlier embedded run: this is not the embedded default';
+    options.logger.warn({ revoked }, why);
+  }
   return undefined;
 }

@@ -6,15 +6,18 @@
 
 export const REDACTED = '[redacted]';
 
-/** Keys whose values are secrets whatever they look like. ("token" alone is a token address here.) */
-const SECRET_KEY = /pass(word|wd)?$|secret|api[-_]?key|authorization|cookie|jwt|credential|(access|refresh|auth|bearer|metrics)[-_]?token/i;
+/** Keys whose values are secrets whatever they look like ("token" alone is a token address). */
+const SECRET_KEY = new RegExp([
+  'pass(word|wd)?$', 'secret', 'api[-_]?key', 'authorization', 'cookie', 'jwt', 'credential',
+  '(access|refresh|auth|bearer|metrics)[-_]?token',
+].join('|'), 'i');
 const KEY_OR_SECRET = /\bsvc_(pro|secret)_[0-9a-f]{6,}/gi;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 const HEADER_CREDENTIAL = /\b(Bearer|Basic)\s+[\w\-.~+/=]{8,}/gi;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi;
 const MAX_DEPTH = 8;
 
-/** `https://rpc.example/v3/KEY?x=1` → `https://rpc.example/***`: scheme, host and port stay readable. */
+/** `https://rpc.example/v3/KEY?x=1` → `https://rpc.example/***`: scheme, host and port stay. */
 export function maskUrl(url: string): string {
   let parsed: URL;
   try {
@@ -22,7 +25,9 @@ export function maskUrl(url: string): string {
   } catch {
     return REDACTED;
   }
-  const hidden = parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '' || (parsed.pathname !== '/' && parsed.pathname !== '');
+  const hasPath = parsed.pathname !== '/' && parsed.pathname !== '';
+  const hasSecrets = parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '';
+  const hidden = hasPath || hasSecrets;
   if (!parsed.host) return REDACTED;
   return `${parsed.protocol}//${parsed.host}${hidden ? '/***' : ''}`;
 }
@@ -43,12 +48,14 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
   seen.add(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1, seen));
   if (value instanceof Error) {
-    return { type: value.name, message: redactText(value.message), stack: value.stack ? redactText(value.stack) : undefined };
+    const stack = value.stack ? redactText(value.stack) : undefined;
+    return { type: value.name, message: redactText(value.message), stack };
   }
   if (value instanceof Date || ArrayBuffer.isView(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) && inner !== undefined && inner !== null ? REDACTED : redactDeep(inner, depth + 1, seen);
+    const secret = SECRET_KEY.test(key) && inner !== undefined && inner !== null;
+    out[key] = secret ? REDACTED : redactDeep(inner, depth + 1, seen);
   }
   return out;
 }

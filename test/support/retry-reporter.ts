@@ -12,11 +12,14 @@ export default class RetryReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const retries = testCase.diagnostic()?.retryCount ?? 0;
     if (retries === 0) return;
-    this.retried.push(`${relative(process.cwd(), testCase.module.moduleId)} > ${testCase.fullName}: ${retries} retr${retries === 1 ? 'y' : 'ies'}, ${testCase.result().state}`);
+    const file = relative(process.cwd(), testCase.module.moduleId);
+    const times = `${retries} retr${retries === 1 ? 'y' : 'ies'}`;
+    this.retried.push(`${file} > ${testCase.fullName}: ${times}, ${testCase.result().state}`);
   }
 
   onTestRunEnd(): void {
     if (this.retried.length === 0) return;
-    console.log(`\nTests that needed a retry (${this.retried.length}) - flaky, fix them:\n${this.retried.map((line) => `  RETRIED ${line}`).join('\n')}\n`);
+    const lines = this.retried.map((line) => `  RETRIED ${line}`).join('\n');
+    console.log(`\nTests that needed a retry (${this.retried.length}) - flaky, fix them:\n${lines}\n`);
   }
 }
