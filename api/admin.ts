@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import { Router, type RequestHandler } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { FailedAuthThrottle } from './auth-throttle.ts';
 import { sameSecret } from './bearer-guard.ts';
 import { MESSAGES } from './errors.ts';

@@ -1,20 +1,20 @@
-import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Metrics } from '../infra/metrics.ts';
-import { adminRouter } from './admin.ts';
-import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
-import { bearerGuard } from './bearer-guard.ts';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
+import { adminRouter } from './admin.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
+import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
+import { bearerGuard } from './bearer-guard.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { createRegistry } from './openapi.ts';
-import { createRateLimiter, type Clock } from './rate-limit.ts';
+import { type Clock, createRateLimiter } from './rate-limit.ts';
 import { authRouter } from './routes/auth.ts';
 import { creatorsRouter } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
@@ -26,7 +26,7 @@ import { watchlistRouter } from './routes/watchlist.ts';
 import type { CompleteToken } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
-/** The Express application: routes only; the HTTP server and WebSocket live in scripts/service.ts. */
+/** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { createAccountRepository, type AccountRepository, type UserRow } from '../db/repositories/accounts.ts';
+import { type AccountRepository, createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
 import { createRedis } from '../infra/redis.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import type { Plan } from '../src/plans.ts';
 import { closeServer, listen, request, TEST_JWT_SECRET, testAppDeps } from '../test/support/api.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
-import { createApp } from './app.ts';
 import type { AppDeps } from './app.ts';
+import { createApp } from './app.ts';
 import { signToken } from './auth.ts';
 import { FAILED_AUTH_LIMIT } from './auth-throttle.ts';
 
@@ -83,7 +83,7 @@ beforeAll(async () => {
   [database, testRedis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
   accounts = createAccountRepository(handle.db);
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { HttpError } from './errors.ts';
 import type { EventMessage } from '../src/events/types.ts';
 
 /**
- * The WebSocket broadcaster (DESIGN §5): one stream reader per API instance, fanned out to its
+ * The WebSocket broadcaster (docs/websocket.md): one stream reader per API instance, fanned out to its
  * clients, each with its own subscription filter. Slow clients are cut off rather than buffered.
  */
 
@@ -69,7 +69,7 @@ export interface WsPrincipal {
   expiresAt?: Date;
 }
 
-/** Who may connect, how many connections each may hold, and their watchlists (DESIGN §5). */
+/** Who may connect, how many connections each may hold, and their watchlists (docs/websocket.md). */
 export interface WebSocketAccess {
   /**
    * The principal of a credential, or undefined when it names none. With `address` (admission) a

@@ -3,7 +3,7 @@ import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { DEMO_EMAIL, issueDemoKey } from '../operator.ts';
+import { DEMO_EMAIL, issueDemoKey } from '../../app/operator.ts';
 
 /**
  * The ready-made demo PRO key exists only on the embedded default: the embedded PGlite (no
@@ -31,7 +31,7 @@ export async function revokeDemoKeys(
   databaseUrl: string, redisUrl: string, redisPrefix: string,
 ): Promise<number> {
   const handle = createDb(databaseUrl, { max: 1 });
-  const redis = createRedis(redisUrl, 'general');
+  const redis = createRedis(redisUrl, 'commands');
   try {
     const accounts = createAccountRepository(handle.db);
     const user = await accounts.userByEmail(DEMO_EMAIL);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService, type Service } from '../../scripts/service.ts';
+import { startService, type Service } from '../../app/service.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
@@ -28,7 +28,7 @@ const REQUEST_TIMEOUT_MS = 8_000;
 /** Heap growth allowed over the whole run, after a GC: generous, but far below a leak's. */
 const MAX_HEAP_GROWTH_BYTES = 64 * 2 ** 20;
 
-/** The routes of DESIGN §4 (with `:param` holes) plus the operational ones. */
+/** The routes of docs/api.md (with `:param` holes) plus the operational ones. */
 const ROUTES = [
   '/health', '/ready', '/metrics', '/docs', '/docs/openapi.json', '/admin/queues',
   '/api/tokens', '/api/tokens/:address', '/api/tokens/:address/refresh',
@@ -68,7 +68,7 @@ beforeAll(async () => {
 /** A PRO account whose key an operator raised (`keys set-limits`), as for a load test. */
 async function raisedLimitKey(): Promise<string> {
   const handle = createDb(database.url, { max: 1 });
-  const client = createRedis(redis.url, 'general');
+  const client = createRedis(redis.url, 'commands');
   try {
     const accounts = createAccountRepository(handle.db);
     const user = (await accounts.createUser({ email: 'fuzz@example.com', passwordHash: await hashPassword('fuzz password'), plan: 'PRO' }))!;

@@ -1,28 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { Contract, parseEther } from 'ethers';
 import { eq, sql } from 'drizzle-orm';
+import { type Contract, parseEther } from 'ethers';
 import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../db/client.ts';
-import { tokens } from '../../db/schema.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
+import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
-import { waitMined } from '../support/chain.ts';
-import { deployCorpusToken } from '../support/token-corpus.ts';
-import { repeatedAlerts, repeatedAnalyses, repeatedEmails, repeatedHistory, repeatedTokenCreated } from '../support/duplicates.ts';
-import { QUEUE_NAMES } from '../../workers/catalog.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
-import { startTestChain, type TestChain } from '../support/chain.ts';
-import { startFaultProxy, FAULT_KINDS, type FaultProxy } from '../support/fault-proxy.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
+import { repeatedAlerts, repeatedAnalyses, repeatedEmails, repeatedHistory, repeatedTokenCreated } from '../support/duplicates.ts';
+import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/services.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { deployCorpusToken } from '../support/token-corpus.ts';
 
 /**
  * `npm run test:faults`: a replay of a few hundred deployments while things break on purpose.
@@ -274,7 +273,7 @@ describe('fault tolerance', () => {
     // then count what could have been repeated.
     await eventually(async () => (emails.length >= HONEYPOTS ? true : undefined), EMAIL_SETTLE_MS, 'an email per honeypot alert').catch(() => undefined);
     await new Promise((r) => setTimeout(r, 2_000));
-    const streamRedis = createRedis(`redis://127.0.0.1:${redisPort}`, 'general');
+    const streamRedis = createRedis(`redis://127.0.0.1:${redisPort}`, 'commands');
     const repeats = {
       token_created: await repeatedTokenCreated(streamRedis, `${prefix}:events`),
       analyses: await repeatedAnalyses(handle.sql),

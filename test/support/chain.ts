@@ -1,8 +1,8 @@
-import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, encodeBytes32String, parseEther, type InterfaceAbi } from 'ethers';
-import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
+import { Contract, ContractFactory, encodeBytes32String, type InterfaceAbi, JsonRpcProvider, NonceManager, parseEther, Wallet } from 'ethers';
+import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 
 /** A fresh Anvil with Uniswap V2 and a funded signer, for one test file. */
 

@@ -4,8 +4,8 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from './services.ts';
 import { repeatedAlerts, repeatedAnalyses, repeatedEmails, repeatedHistory, repeatedTokenCreated } from './duplicates.ts';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from './services.ts';
 
 /**
  * The fault suite's duplicate checks can fail: on real Postgres and Redis, each one reports
@@ -28,7 +28,7 @@ let redis: ReturnType<typeof createRedis>;
 beforeAll(async () => {
   [database, testRedis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: 1 });
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
 });
 
 afterAll(async () => {
