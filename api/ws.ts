@@ -2,14 +2,14 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { randomUUID } from 'node:crypto';
-import { isStreamId, readEventsSince, tailEvents, type EventTail } from '../infra/events.ts';
-import type { ConnectionSlots } from '../infra/connection-slots.ts';
-import { PLAN_FEATURES, type Plan } from '../src/plans.ts';
-import { HttpError } from './errors.ts';
+import { type EventTail, isStreamId, readEventsSince, tailEvents } from '../infra/events.ts';
 import type { EventMessage } from '../src/events/types.ts';
+import {
+  admit, CLOSE_LIMIT, createSessionGuard, 
+  type Identity, newSessionState, type SessionGuard, type SessionState, spendMessage,type WebSocketAccess,
+} from './ws-session.ts';
 
 /**
  * The WebSocket broadcaster (docs/websocket.md): one stream reader per API instance, fanned out to its
@@ -25,25 +25,14 @@ const BACKLOG_PAGE_SIZE = 1_000;
 const MAX_HELD_EVENTS = 50_000;
 const BACKLOG_DRAIN_TIMEOUT_MS = 10_000;
 const MAX_CLIENT_MESSAGE_BYTES = 4_096;
-/** Open connections are judged again this often (revocation, downgrade, trial end). */
-const RECHECK_INTERVAL_MS = 5_000;
-/** setTimeout's ceiling; a later expiry is caught by the periodic re-check. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Client messages per connection: a burst of this many, refilled at the rate below. */
-const MESSAGE_BURST = 20;
-const MESSAGE_REFILL_PER_SECOND = 2;
-/** A client that keeps sending this many messages past its budget is closed. */
-const MAX_REFUSED_MESSAGES = 20;
 /** A client that ignores our close frame is cut this long after it. */
 const CLOSE_GRACE_MS = 1_000;
 
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
-/** Close codes of the application range (docs/security.md). */
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_PLAN = 4403;
-export const CLOSE_LIMIT = 4429;
+
+export { CLOSE_LIMIT, CLOSE_PLAN, CLOSE_UNAUTHORIZED, type WebSocketAccess, type WsPrincipal } from './ws-session.ts';
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -62,42 +51,10 @@ interface Subscription {
   watchlist?: ReadonlySet<string>;
 }
 
-export interface WsPrincipal {
-  user: { id: number };
-  plan: Plan;
-  /** When the credential lapses on its own (JWT expiry); the connection closes then. */
-  expiresAt?: Date;
-}
-
-/** Who may connect, how many connections each may hold, and their watchlists (docs/websocket.md). */
-export interface WebSocketAccess {
-  /**
-   * The principal of a credential, or undefined when it names none. With `address` (admission) a
-   * refusal counts as a failed attempt of that client address, and an address past its limit
-   * makes this throw an HttpError 429; without it (re-checks) nothing is counted.
-   */
-  principalFor(credential: string, address?: string): Promise<WsPrincipal | undefined>;
-  /** The client address of an upgrade request (TRUST_PROXY applies); the socket's by default. */
-  clientAddress?(request: IncomingMessage): string;
-  slots: ConnectionSlots;
-  watchlist(userId: number): Promise<ReadonlySet<string>>;
-}
-
-interface Client {
+interface Client extends SessionState {
   socket: WebSocket;
   subscription: Subscription;
   alive: boolean;
-  /** The authenticated user and the connection slot it holds (absent without access control). */
-  userId?: number;
-  slotId?: string;
-  /** The credential it connected with, re-checked while it is open, and its plan's connection limit. */
-  credential?: string;
-  limit?: number;
-  expiryTimer?: NodeJS.Timeout;
-  /** Client message budget (token bucket) and messages refused since the last accepted one. */
-  budget: number;
-  budgetAt: number;
-  refused: number;
   /** Live events held back while the client's `since` backlog is being sent. */
   pending?: EventMessage[];
 }
@@ -190,46 +147,9 @@ export function createBroadcaster(deps: {
     setTimeout(() => client.socket.terminate(), CLOSE_GRACE_MS).unref();
   };
 
-  /** Whether the credential still holds, and the plan still allows this connection. */
-  const judge = (client: Client, principal: WsPrincipal | undefined) => {
-    if (!principal) return closeClient(client, CLOSE_UNAUTHORIZED, 'Credential revoked or expired');
-    const limit = PLAN_FEATURES[principal.plan].ws_connections;
-    if (limit <= 0) return closeClient(client, CLOSE_PLAN, 'Plan no longer includes the WebSocket');
-    // A smaller plan: reconnecting is judged by its limit, so this connection makes room.
-    if (limit < (client.limit ?? 0)) return closeClient(client, CLOSE_PLAN, 'Plan changed: reconnect');
-    client.limit = limit;
-  };
-
-  let rechecking = false;
-  /** One lookup per distinct credential; a dependency failure leaves connections open until the next round. */
-  const recheckAll = async (access: WebSocketAccess) => {
-    if (rechecking) return;
-    rechecking = true;
-    try {
-      const byCredential = new Map<string, Client[]>();
-      for (const client of clients) {
-        if (client.credential === undefined) continue;
-        const group = byCredential.get(client.credential) ?? [];
-        group.push(client);
-        byCredential.set(client.credential, group);
-      }
-      for (const [credential, group] of byCredential) {
-        let principal: WsPrincipal | undefined;
-        try {
-          principal = await access.principalFor(credential);
-        } catch (error) {
-          log.warn({ err: (error as Error).message }, 'websocket re-check failed');
-          continue;
-        }
-        for (const client of group) judge(client, principal);
-      }
-    } finally {
-      rechecking = false;
-    }
-  };
-  const access = deps.access;
-  const recheck = access ? setInterval(() => void recheckAll(access), deps.recheckIntervalMs ?? RECHECK_INTERVAL_MS) : undefined;
-  recheck?.unref();
+  const guard: SessionGuard<Client> | undefined = deps.access
+    ? createSessionGuard({ access: deps.access, log, intervalMs: deps.recheckIntervalMs, clients: () => clients, close: closeClient })
+    : undefined;
 
   const heartbeat = setInterval(() => {
     for (const client of clients) {
@@ -281,42 +201,23 @@ export function createBroadcaster(deps: {
     }
   }
 
-  /** Token bucket: true when the message may be served. */
-  const withinBudget = (client: Client): boolean => {
-    const now = Date.now();
-    client.budget = Math.min(MESSAGE_BURST, client.budget + ((now - client.budgetAt) / 1000) * MESSAGE_REFILL_PER_SECOND);
-    client.budgetAt = now;
-    if (client.budget < 1) return false;
-    client.budget -= 1;
-    return true;
-  };
-
   function onConnection(socket: WebSocket, request: IncomingMessage, identity: Identity) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const since = url.searchParams.get('since');
     const { expiresAt, ...rest } = identity;
-    const client: Client = {
-      socket, subscription: {}, alive: true, pending: since ? [] : undefined, budget: MESSAGE_BURST, budgetAt: Date.now(), refused: 0, ...rest,
-    };
+    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...newSessionState(), ...rest };
     clients.add(client);
-    if (expiresAt) {
-      const delay = Math.max(0, expiresAt.getTime() - Date.now());
-      if (delay < MAX_TIMER_MS) client.expiryTimer = setTimeout(() => closeClient(client, CLOSE_UNAUTHORIZED, 'Credential expired'), delay);
-    }
+    guard?.armExpiry(client, expiresAt);
     socket.on('pong', () => {
       client.alive = true;
     });
     socket.on('close', () => forget(client));
     socket.on('error', () => forget(client));
     socket.on('message', (raw) => {
-      if (!withinBudget(client)) {
-        // Subscribe storms run queries: excess messages are refused, a client that keeps on is closed.
-        client.refused += 1;
-        if (client.refused > MAX_REFUSED_MESSAGES) closeClient(client, CLOSE_LIMIT, 'Too many messages');
-        else socket.send(JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }));
-        return;
-      }
-      client.refused = 0;
+      // Subscribe storms run queries: excess messages are refused, a client that keeps on is closed.
+      const verdict = spendMessage(client);
+      if (verdict === 'close') return closeClient(client, CLOSE_LIMIT, 'Too many messages');
+      if (verdict === 'refuse') return void socket.send(JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }));
       let parsed: z.infer<typeof clientMessage>;
       try {
         const result = clientMessage.safeParse(JSON.parse(raw.toString()));
@@ -393,7 +294,7 @@ export function createBroadcaster(deps: {
     async close() {
       deps.server.off('upgrade', onUpgrade);
       clearInterval(heartbeat);
-      clearInterval(recheck);
+      guard?.stop();
       for (const client of clients) client.socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
       // Clients that ignore the close frame are cut after a moment. Armed before waiting: wss.close
       // resolves only once every client is gone, which such a client would delay by ws's 30 s close timeout.
@@ -404,37 +305,6 @@ export function createBroadcaster(deps: {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
-}
-
-interface Identity {
-  userId?: number;
-  slotId?: string;
-  credential?: string;
-  limit?: number;
-  expiresAt?: Date;
-}
-
-type Admission = ({ status: 101 } & Required<Omit<Identity, 'expiresAt'>> & Pick<Identity, 'expiresAt'>) | { status: 401 | 403 | 429; error: string };
-
-/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the per-user connection limit. */
-async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL, address: string): Promise<Admission> {
-  const header = request.headers.authorization;
-  const credential = url.searchParams.get('token') ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined);
-  if (!credential) return { status: 401, error: 'Unauthorized. Please log in again.' };
-  let principal: WsPrincipal | undefined;
-  try {
-    principal = await access.principalFor(credential, address);
-  } catch (error) {
-    // The address failed too often: refused before any lookup.
-    if (error instanceof HttpError && error.status === 429) return { status: 429, error: error.message };
-    throw error;
-  }
-  if (!principal) return { status: 401, error: 'Unauthorized. Please log in again.' };
-  const limit = PLAN_FEATURES[principal.plan].ws_connections;
-  if (limit <= 0) return { status: 403, error: 'BASIC or PRO plan required' };
-  const slotId = randomUUID();
-  if (!(await access.slots.take(principal.user.id, slotId, limit))) return { status: 429, error: 'Connection limit exceeded' };
-  return { status: 101, userId: principal.user.id, slotId, credential, limit, expiresAt: principal.expiresAt };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {
