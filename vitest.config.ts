@@ -7,15 +7,21 @@ const FAULTS = /^test\/faults\//;
 /** What starts services: Postgres/Redis (test/support/services), Anvil, solc, HTTP mocks. */
 const NEEDS_SERVICES = /from '[^']*(support\/[^']*|\/anvil\.ts|\/service\.ts)'/;
 
+/** Test files under `dir`, never descending into ignored folders (node_modules is large). */
+function findTests(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return IGNORED.test(`${path}/`) ? [] : findTests(path);
+    return entry.isFile() && path.endsWith('.test.ts') && !FAULTS.test(path) ? [path] : [];
+  });
+}
+const testFiles = findTests('.');
 /**
  * Two projects. `unit`: test files that import nothing that starts a service (no Postgres,
  * Redis, Anvil, compiler or mock server) - `npm run test:unit`, seconds. `integration`: the
  * rest, on real services. The split is read from each file's imports, so a new test lands in
  * the right project without a list to maintain.
  */
-const testFiles = (readdirSync('.', { recursive: true }) as string[])
-  .map((path) => path.split('\\').join('/'))
-  .filter((path) => path.endsWith('.test.ts') && !IGNORED.test(path) && !FAULTS.test(path));
 const unitFiles = testFiles.filter((path) => !NEEDS_SERVICES.test(readFileSync(path, 'utf8')));
 const integrationFiles = testFiles.filter((path) => !unitFiles.includes(path));
 
