@@ -150,7 +150,13 @@ interface Resolved {
   limits: Limits;
 }
 
-export function createAuth(deps: AuthDeps) {
+type Credential = { kind: 'key' | 'jwt'; value: string };
+
+/**
+ * From a credential to its principal and limits: the principal cache first, the database only
+ * when the address has failed attempts left; a refusal counts against the address.
+ */
+function createResolver(deps: AuthDeps) {
   const cached = createPrincipalCache(deps.redis, deps.redisPrefix, deps.principalCacheMax ?? PRINCIPAL_CACHE_MAX);
 
   /** Runs a database lookup unless the address has used up its failed attempts. */
@@ -194,7 +200,7 @@ export function createAuth(deps: AuthDeps) {
   }
 
   /** A refused credential counts against the address; past the limit the answer becomes 429. */
-  async function resolve(credential: { kind: 'key' | 'jwt'; value: string }, now: Date, address: string): Promise<Resolved> {
+  async function resolve(credential: Credential, now: Date, address: string): Promise<Resolved> {
     try {
       return credential.kind === 'key' ? await byApiKey(credential.value, now, address) : await byJwt(credential.value, now, address);
     } catch (error) {
@@ -203,6 +209,12 @@ export function createAuth(deps: AuthDeps) {
       throw state.blocked ? throttled(state.retryAfterSeconds) : error;
     }
   }
+
+  return { byApiKey, byJwt, accountLimits, resolve };
+}
+
+export function createAuth(deps: AuthDeps) {
+  const { byApiKey, byJwt, accountLimits, resolve } = createResolver(deps);
 
   /**
    * Authenticates, applies the rate limit (429 with Retry-After), sets X-RateLimit-* and counts usage.
@@ -217,7 +229,7 @@ export function createAuth(deps: AuthDeps) {
       const address = req.ip ?? 'unknown';
       const headerKey = req.headers['x-api-key'];
       const token = bearer(req);
-      let credential: { kind: 'key' | 'jwt'; value: string };
+      let credential: Credential;
       if (typeof headerKey === 'string' && options.apiKeyHeader) credential = { kind: 'key', value: headerKey };
       else if (token !== undefined) credential = { kind: API_KEY_PATTERN.test(token) ? 'key' : 'jwt', value: token };
       else throw unauthorized();
