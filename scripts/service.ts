@@ -235,7 +235,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       redisPrefix: keys.prefix,
       jwt,
       usage,
-      submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix }),
+      submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix, logger }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await general.ping()) },
