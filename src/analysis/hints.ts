@@ -1,6 +1,6 @@
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 import type { BehaviourFinding } from './behaviour.ts';
-import type { CreatorInput, LiquidityInput } from './risk.ts';
+import { hiddenOwnerProof, type CreatorInput, type LiquidityInput } from './risk.ts';
 
 /**
  * DESIGN §4 security_hints, derived from the risk assessment: every true flag is the presence of a
@@ -38,12 +38,10 @@ export function deriveHints(input: HintsInput): SecurityHints {
   const flag = (name: HintFlag) => HINT_SOURCES[name].some((code) => codes.has(code));
   const ownership = input.static?.ownership ?? null;
   const hidden = flag('hidden_owner');
-  // The address that holds the power: owner() while live, else the hidden admin (stored, or the
-  // caller a behaviour probe proved privileged).
-  const provenHidden = input.behaviour?.find((b) => b.caller_role !== 'owner')?.caller ?? null;
-  const ownerAddress = ownership && !ownership.renounced && ownership.owner
-    ? ownership.owner
-    : hidden ? ownership?.hidden_owner ?? provenHidden : null;
+  // The address that holds the power: owner() while live, else the hidden admin the risk
+  // assessment proved (the same proof that raised the flag).
+  const proof = hidden ? hiddenOwnerProof({ static: input.static, behaviour: input.behaviour ?? [] }) : null;
+  const ownerAddress = ownership && !ownership.renounced && ownership.owner ? ownership.owner : proof?.address ?? null;
   return {
     is_proxy: flag('is_proxy'),
     is_mintable: flag('is_mintable'),
