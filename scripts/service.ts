@@ -32,6 +32,7 @@ import { createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } f
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
+import { checkDexFactories } from '../workers/dex-factories.ts';
 import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
 import { createRiskProcessor } from '../workers/risk.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
@@ -139,6 +140,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
+    // Advisory and in the background: a slow node must not hold up the start.
+    void checkDexFactories(chains, logger).catch((error: unknown) => logger.warn({ err: error }, 'DEX factory check failed'));
     const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo, onChanged: tokenChanged });
     pool = startWorkers({
       connection: workerConnection,

@@ -1,0 +1,40 @@
+import type { Logger } from 'pino';
+import type { ChainRuntime } from './detect.ts';
+
+/**
+ * Start-up check of the configured DEX factories: one without code (a wrong address, a chain
+ * where the DEX was never deployed) can never answer getPair, so every token of that chain is
+ * "no liquidity" there. Simulation copes (src/analysis/simulation.ts findPool); the operator
+ * gets one warning per factory and start, not one per job.
+ */
+
+export interface FactoryCheck {
+  chainId: number;
+  dex: string;
+  factory: string;
+  status: 'ok' | 'no-code' | 'unreachable';
+}
+
+export async function checkDexFactories(chains: ReadonlyMap<number, ChainRuntime>, logger: Logger): Promise<FactoryCheck[]> {
+  const checks: FactoryCheck[] = [];
+  for (const chain of chains.values()) {
+    for (const dex of chain.config.dexes) {
+      const base = { chainId: chain.config.chainId, dex: dex.name, factory: dex.factory };
+      const fields = { chain: base.chainId, dex: dex.name, factory: dex.factory };
+      try {
+        const code = await chain.rpc.request<string>('eth_getCode', [dex.factory, 'latest']);
+        if (typeof code === 'string' && code !== '0x' && code !== '0x0') {
+          checks.push({ ...base, status: 'ok' });
+          continue;
+        }
+        logger.warn(fields, 'configured DEX factory has no code: its pools count as no liquidity, tokens are scored without simulation there');
+        checks.push({ ...base, status: 'no-code' });
+      } catch (error) {
+        // The node is down at start: the stages retry on their own; this check is advisory.
+        logger.warn({ ...fields, err: error }, 'could not check the configured DEX factory (node unreachable)');
+        checks.push({ ...base, status: 'unreachable' });
+      }
+    }
+  }
+  return checks;
+}
