@@ -12,7 +12,7 @@ import { tokens } from '../db/schema.ts';
 import { createRedis } from '../infra/redis.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import { createProducer, type Producer } from '../workers/queues.ts';
-import { createChainRuntimes } from '../scripts/service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
@@ -55,7 +55,7 @@ const logLines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   [chain, database, testRedis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const sink = new Writable({

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ChainRuntime } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
 
 /**
  * Start-up check of the configured DEX factories: one without code (a wrong address, a chain

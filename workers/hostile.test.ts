@@ -5,7 +5,7 @@ import { loadArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
-import { startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
 import type { TradingSimulation } from '../src/analysis/types.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';

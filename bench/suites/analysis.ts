@@ -4,7 +4,7 @@ import { tokens } from '../../db/schema.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { amountsFor, findPool, simulateTrading, simulationRequest, type Pool } from '../../src/analysis/simulation.ts';
@@ -20,7 +20,7 @@ import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 3 benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
+ * Analysis benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
  * Postgres, Redis) over the corpus replicated to at least 1,000 tokens on Anvil, against two
  * baselines from the same run: the same analysis in process (no queues, no database) and the
  * raw cost of the simulation's eth_call. And precision/recall per flag on the corpus.
