@@ -127,4 +127,28 @@ describe('ownership on Anvil', () => {
     const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: DEPLOYER, source: 'storage slot 0x0' }], gated });
     expect(result).toEqual({ hidden_owner: null, selectors: [], evidence: [] });
   });
+
+  it('proves a caller whose call succeeds once a running time lock has expired', async () => {
+    const { TimeLocked } = compileSolidity(`
+      pragma solidity ^0.8.20;
+      contract TimeLocked {
+        address private previousOwner;
+        uint256 private unlockAt;
+        function unlock() external {
+          require(msg.sender == previousOwner, "no permission");
+          require(block.timestamp > unlockAt, "still locked");
+        }
+      }`);
+    const token = addr(0x5007);
+    await setCode(token, TimeLocked!.deployedBytecode);
+    await setSlot(token, word(0), word(DEPLOYER));
+    // Locked for 30 days from now.
+    await setSlot(token, word(1), word(Math.floor(Date.now() / 1000) + 30 * 86_400));
+    const fn = { selector: selectorOf('unlock()'), arguments: '', state_mutability: 'nonpayable' as const };
+    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: OTHER, source: 'storage slot 0x9' }, { address: DEPLOYER, source: 'storage slot 0x0' }], gated });
+    expect(result.hidden_owner).toBe(DEPLOYER);
+    expect(result.selectors).toEqual([fn.selector]);
+    expect(result.evidence[0]!.detail).toMatch(/once a time lock runs out/);
+  });
 });

@@ -1,6 +1,6 @@
 import { id, toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
-import { functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome } from './access-control.ts';
+import { PROBE_GAS, STRANGER, functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome, type ProbeRequest } from './access-control.ts';
 import { SLOTS } from './proxy.ts';
 import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
 
@@ -142,11 +142,19 @@ export interface HiddenOwnerResult {
 }
 
 /**
+ * How far ahead a time-locked call is tried again: past the locks scam tokens use (SafeMoon's
+ * lock(time), release dates), as far as the labelled development set was checked.
+ */
+export const TIME_LOCK_LOOKAHEAD_SECONDS = 400 * 24 * 3600;
+
+/**
  * Tests each candidate: an eth_call from it to each gated function (one that reverts for a
  * stranger and whose code checks the caller). Only a success proves the candidate privileged. A
  * revert with another reason than the stranger's is a guess, not proof: the caller check may have
  * passed, or the candidate (a pair, a router, a fee wallet) may just fail elsewhere, and honest
- * tokens were called hidden-owned on that guess.
+ * tokens were called hidden-owned on that guess. Such a call is tried once more with the block
+ * time TIME_LOCK_LOOKAHEAD_SECONDS ahead (a time lock still running): a success then, while a
+ * stranger still reverts, is proof.
  */
 export async function proveHiddenOwner(
   rpc: RpcClient,
@@ -173,7 +181,43 @@ export async function proveHiddenOwner(
     }];
     return { hidden_owner: candidate.address, selectors: succeeded.map((g) => g.fn.selector), evidence };
   }
-  return { hidden_owner: null, selectors: [], evidence: [] };
+  const passed = input.candidates.flatMap((candidate, ci) => input.gated
+    .filter((gate, gi) => outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
+      .some((x, i) => x.error === null && x.revert !== null && gate.stranger[i]?.error === null && x.revert !== gate.stranger[i]?.revert))
+    .map((gate) => ({ candidate, gate })));
+  return passed.length > 0 ? proveAfterTimeLock(rpc, input.address, blockTag, passed) : { hidden_owner: null, selectors: [], evidence: [] };
+}
+
+/** The calls that got past the caller check, tried again later in time (see proveHiddenOwner). */
+async function proveAfterTimeLock(
+  rpc: RpcClient, address: string, blockTag: string, passed: readonly { candidate: StorageCandidate; gate: GatedFunction }[],
+): Promise<HiddenOwnerResult> {
+  const none: HiddenOwnerResult = { hidden_owner: null, selectors: [], evidence: [] };
+  const block = await rpc.request<{ timestamp?: string } | null>('eth_getBlockByNumber', [blockTag, false]).catch(() => null);
+  if (!block?.timestamp) return none;
+  const later = toBeHex(BigInt(block.timestamp) + BigInt(TIME_LOCK_LOOKAHEAD_SECONDS));
+  const asCall = (r: ProbeRequest) => ({
+    method: 'eth_call',
+    params: [{ from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) }, blockTag, {}, { time: later }],
+  });
+  const requests = passed.flatMap(({ candidate, gate }) => [
+    ...probeRequests(address, candidate.address, gate.fn), ...probeRequests(address, STRANGER, gate.fn),
+  ]);
+  // A node without block overrides answers an error for each call: then nothing is proven.
+  const outcomes = await rpc.batch<string>(requests.map(asCall)).catch(() => []);
+  for (let i = 0; i < passed.length; i++) {
+    const [own0, own1, stranger0, stranger1] = outcomes.slice(i * 4, i * 4 + 4);
+    const strangerReverts = [stranger0, stranger1].every((o) => o !== undefined && !o.ok && isExecutionFailure(o.error));
+    if (!(own0?.ok || own1?.ok) || !strangerReverts) continue;
+    const { candidate, gate } = passed[i]!;
+    const evidence: Evidence[] = [{
+      kind: 'simulation',
+      selector: gate.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, can call ${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it and reverts for a stranger)`,
+    }];
+    return { hidden_owner: candidate.address, selectors: [gate.fn.selector], evidence };
+  }
+  return none;
 }
 
 /** Assembles OwnershipInfo from the reading and the hidden-owner test. */
