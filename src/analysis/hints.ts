@@ -1,6 +1,6 @@
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 import type { BehaviourFinding } from './behaviour.ts';
-import { hiddenOwnerProof, type CreatorInput, type LiquidityInput } from './risk.ts';
+import { privilegedAddressProof, type CreatorInput, type LiquidityInput } from './risk.ts';
 
 /**
  * security_hints (docs/api.md), derived from the risk assessment: every true flag is the presence of a
@@ -38,10 +38,11 @@ export function deriveHints(input: HintsInput): SecurityHints {
   const flag = (name: HintFlag) => HINT_SOURCES[name].some((code) => codes.has(code));
   const ownership = input.static?.ownership ?? null;
   const hidden = flag('hidden_owner');
-  // The address that holds the power: owner() while live, else the hidden admin the risk
-  // assessment proved (the same proof that raised the flag).
-  const proof = hidden ? hiddenOwnerProof({ static: input.static, behaviour: input.behaviour ?? [] }) : null;
-  const ownerAddress = ownership && !ownership.renounced && ownership.owner ? ownership.owner : proof?.address ?? null;
+  // The address that holds the power: owner() while live, else the admin a call proved
+  // privileged (the hidden owner behind a renounce, or the admin of a contract without owner()).
+  const live = ownership && !ownership.renounced && ownership.owner ? ownership.owner : null;
+  const proof = live ? null : privilegedAddressProof({ static: input.static, behaviour: input.behaviour ?? [] });
+  const ownerAddress = live ?? (proof && (hidden || !ownership?.owner) ? proof.address : null);
   return {
     is_proxy: flag('is_proxy'),
     is_mintable: flag('is_mintable'),

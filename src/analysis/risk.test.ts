@@ -8,6 +8,7 @@ import type { AccessControl, AdminFamily, AdminFunction, OwnershipInfo, StaticAn
 /** The pure scoring: weights, caps, trust list, evidence behind every factor and flag. */
 
 const OWNER = '0x1111111111111111111111111111111111111111';
+const ZERO = '0x0000000000000000000000000000000000000000';
 
 const fn = (family: AdminFamily, name: string, access: AccessControl = 'owner-only'): AdminFunction => ({
   name, signature: `${name}(address,uint256)`, selector: name.padEnd(8, '0').slice(0, 8).replace(/[^0-9a-f]/g, 'a'), family,
@@ -69,17 +70,17 @@ describe('assessRisk', () => {
 
   it('does not score owner-only functions after a real renounce, but still does after a fake one', () => {
     const mint = fn('mint', 'mint');
-    const renounced = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true }) }) }));
+    const renounced = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: ZERO, renounced: true }) }) }));
     expect(renounced.assessment.score).toBe(0);
     expect(renounced.hints).toMatchObject({ is_mintable: false, ownership_renounced: true, owner_address: null });
-    const fake = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true, fake_renounce: true, hidden_owner: OWNER, hidden_owner_selectors: [mint.selector] }) }) }));
+    const fake = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: ZERO, renounced: true, fake_renounce: true, hidden_owner: OWNER, hidden_owner_selectors: [mint.selector] }) }) }));
     expect(fake.assessment.score).toBe(FAMILY_POINTS.mint + WEIGHTS.hiddenOwner);
     expect(fake.hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
   });
 
   it('turns a behaviour finding by a non-owner into a hidden owner', () => {
     const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: OWNER, caller_role: 'creator', detail: 'balance +99' };
-    const { assessment, hints } = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, renounced: true }) }), behaviour: [finding] }));
+    const { assessment, hints } = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: ZERO, renounced: true }) }), behaviour: [finding] }));
     expect(hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
     expect(assessment.risk_factors.find((f) => f.code === 'hidden-owner')!.evidence[0]!.kind).toBe('simulation');
   });
@@ -144,7 +145,7 @@ describe('assessRisk', () => {
   });
 
   it('orders factors by points and keeps the score within 0-100', () => {
-    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('fee', 'f'), fn('mint', 'm')], ownership: ownership({ owner: null, renounced: true }) }), liquidity: { usd: 1e7, locked_pct: 100, burned_pct: 0, lockers: [] } }));
+    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('fee', 'f'), fn('mint', 'm')], ownership: ownership({ owner: ZERO, renounced: true }) }), liquidity: { usd: 1e7, locked_pct: 100, burned_pct: 0, lockers: [] } }));
     expect(assessment.score).toBe(0);
     const points = assessment.risk_factors.map((f) => f.points);
     expect(points).toEqual([...points].sort((a, b) => b - a));
@@ -221,5 +222,17 @@ describe('assessRisk', () => {
     const reserved = expectExplained(input({ static: staticOf({ admin_functions: [burnFrom('owner-only')] }) }));
     expect(reserved.hints.owner_can_change_balance).toBe(true);
     expect(reserved.assessment.level).toBe('medium');
+  });
+
+  it('reports the proven admin of a contract without any owner getter as its owner, not as hidden', () => {
+    const controller = '0x3333333333333333333333333333333333333333';
+    const mint = fn('mint', 'generateTokens');
+    const noGetter = ownership({ owner: null, owner_source: null, hidden_owner: controller, hidden_owner_selectors: [mint.selector] });
+    const stored = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: noGetter }) }));
+    expect(stored.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: controller });
+    expect(stored.assessment.level).toBe('medium');
+    const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: controller, caller_role: 'creator', detail: 'supply +1' };
+    const probed = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, owner_source: null }) }), behaviour: [finding] }));
+    expect(probed.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: controller });
   });
 });

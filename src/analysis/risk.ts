@@ -143,13 +143,25 @@ export interface HiddenOwnerProof {
 }
 
 /**
- * Proof of a hidden owner: an address owner() does not name (another one, or nobody after a
- * renounce) whose call of a power function succeeded where a stranger's reverted — found by
- * the static probe (ownership.hidden_owner and the selectors it called) or by a behaviour probe
- * that saw the power take effect. A guess (a revert for another reason, an address in storage)
- * is not proof, and neither is a call that carries no power over holders.
+ * Proof of a hidden owner: owner() (or getOwner(), or the EIP-1967 admin slot) names an address
+ * — a live one or a renounce — and another address's call of a power function succeeded where a
+ * stranger's reverted. A contract without any owner getter hides nothing behind one: its proven
+ * admin (a MiniMe controller, an adminWallet) is reported as the owner address, not as hidden.
  */
 export function hiddenOwnerProof(input: Pick<RiskInput, 'static' | 'behaviour'>): HiddenOwnerProof | null {
+  const ownership = input.static?.ownership ?? null;
+  if (!ownership || (ownership.owner === null && !ownership.renounced)) return null;
+  return privilegedAddressProof(input);
+}
+
+/**
+ * An address other than the live owner whose call of a power function succeeded where a
+ * stranger's reverted — found by the static probe (ownership.hidden_owner and the selectors it
+ * called) or by a behaviour probe that saw the power take effect. A guess (a revert for another
+ * reason, an address in storage) is not proof, and neither is a call that carries no power over
+ * holders.
+ */
+export function privilegedAddressProof(input: Pick<RiskInput, 'static' | 'behaviour'>): HiddenOwnerProof | null {
   const ownership = input.static?.ownership ?? null;
   const powerful = new Map(allAdminFunctions(input).filter((f) => PROOF_FAMILIES.has(f.family)).map((f) => [f.selector, f]));
   const liveOwner = ownership && !ownership.renounced ? ownership.owner?.toLowerCase() ?? null : null;
