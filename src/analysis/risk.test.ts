@@ -175,6 +175,13 @@ describe('assessRisk', () => {
     const renounced = assessRisk(input({ static: staticOf({ admin_functions: [fn('mint', 'mint'), fn('blacklist', 'freeze')], ownership: ownership({ owner: '0x000000000000000000000000000000000000dead', renounced: true }) }) }));
     expect(renounced).toMatchObject({ level: 'low' });
     expect(renounced.risk_factors.map((f) => f.code)).toContain('ownership-renounced');
+    // Undecided access dies with a real renounce too; a role survives it.
+    const dead = ownership({ owner: ZERO, renounced: true });
+    const undecided = expectExplained(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'unknown')], ownership: dead }) }));
+    expect(undecided.hints).toMatchObject({ is_mintable: false, ownership_renounced: true });
+    const role = expectExplained(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'role')], ownership: dead }) }));
+    expect(role.hints).toMatchObject({ is_mintable: true, ownership_renounced: true });
+    expect(role.assessment.level).toBe('medium');
     expect(assessRisk(input({ trusted: true, static: staticOf({ admin_functions: [fn('mint', 'mint'), fn('blacklist', 'freeze')] }) }))).toMatchObject({ score: 0, level: 'low' });
   });
 

@@ -192,9 +192,14 @@ export function privilegedAddressProof(input: Pick<RiskInput, 'static' | 'behavi
 export const isRealRenounce = (ownership: StaticAnalysis['ownership'] | null, proof: HiddenOwnerProof | null): boolean =>
   ownership?.renounced === true && proof === null;
 
-/** Whether someone can still call it: owner-only functions die with a real renounce. */
+/**
+ * Whether someone can still call it. A real renounce kills owner-only functions, and those whose
+ * access could not be decided (a stranger could not call them either, or they would be 'none'):
+ * no privileged address is left to call them. Role-gated functions survive it: renouncing
+ * owner() revokes no role.
+ */
 export function isLive(fn: AdminFunction, ownership: StaticAnalysis['ownership'] | null, proof: HiddenOwnerProof | null = null): boolean {
-  if (fn.access_control !== 'owner-only') return true;
+  if (fn.access_control !== 'owner-only' && fn.access_control !== 'unknown') return true;
   return !isRealRenounce(ownership, proof);
 }
 
