@@ -81,7 +81,8 @@ export function createDetectProcessor(deps: DetectDeps) {
       // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
       // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
       const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
-      log[level]({ address: d.address, missing: probe.missing, reason: probe.reason }, 'deployment refused: not a token');
+      const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+      log[level](fields, 'deployment refused: not a token');
       return { kind: 'skipped' as const };
     }
     if (probe.kind === 'pair') {

@@ -15,7 +15,12 @@ export interface FactoryCheck {
   status: 'ok' | 'no-code' | 'unreachable';
 }
 
-export async function checkDexFactories(chains: ReadonlyMap<number, ChainRuntime>, logger: Logger): Promise<FactoryCheck[]> {
+const NO_CODE_MESSAGE = 'configured DEX factory has no code: its pools count as no liquidity, '
+  + 'tokens are scored without simulation there';
+
+export async function checkDexFactories(
+  chains: ReadonlyMap<number, ChainRuntime>, logger: Logger,
+): Promise<FactoryCheck[]> {
   const checks: FactoryCheck[] = [];
   for (const chain of chains.values()) {
     for (const dex of chain.config.dexes) {
@@ -27,11 +32,11 @@ export async function checkDexFactories(chains: ReadonlyMap<number, ChainRuntime
           checks.push({ ...base, status: 'ok' });
           continue;
         }
-        logger.warn(fields, 'configured DEX factory has no code: its pools count as no liquidity, tokens are scored without simulation there');
+        logger.warn(fields, NO_CODE_MESSAGE);
         checks.push({ ...base, status: 'no-code' });
       } catch (error) {
         // The node is down at start: the stages retry on their own; this check is advisory.
-        logger.warn({ ...fields, err: error }, 'could not check the configured DEX factory (node unreachable)');
+        logger.warn({ ...fields, err: error }, 'could not check the configured DEX factory');
         checks.push({ ...base, status: 'unreachable' });
       }
     }

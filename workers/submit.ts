@@ -16,6 +16,9 @@ import type { Producer } from './queues.ts';
  * (detection_source 'submitted'), announced like a detected one, and sent through every stage.
  */
 
+/** The log message of every refusal; its fields say why (docs/risk-model.md). */
+const REFUSED = 'submitted contract refused: not a token';
+
 export type SubmitResult =
   | { status: 'queued'; known: boolean; jobId: string }
   | { status: 'not-found'; reason: string };
@@ -46,14 +49,15 @@ export function createSubmitter(deps: SubmitDeps) {
     if (!chain) return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
     const code = await chain.reader.code(address, 'latest');
     if (code === '0x') {
-      deps.logger?.info({ chain: chainId, address, missing: 'code', reason: 'no contract code at this address' }, 'submitted contract refused: not a token');
-      return { status: 'not-found', reason: 'no contract code at this address' };
+      const reason = 'no contract code at this address';
+      deps.logger?.info({ chain: chainId, address, missing: 'code', reason }, REFUSED);
+      return { status: 'not-found', reason };
     }
     const probe = await probeContract(chain.rpc, address, 'latest');
     if (probe.kind !== 'token') {
       const reason = probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason;
       const missing = probe.kind === 'pair' ? null : probe.missing;
-      deps.logger?.info({ chain: chainId, address, missing, reason }, 'submitted contract refused: not a token');
+      deps.logger?.info({ chain: chainId, address, missing, reason }, REFUSED);
       return { status: 'not-found', reason };
     }
     const { row, announced } = await deps.tokens.upsertSubmitted({

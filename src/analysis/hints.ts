@@ -41,7 +41,9 @@ export function deriveHints(input: HintsInput): SecurityHints {
   // The address that holds the power: owner() while live, else the admin a call proved
   // privileged (the hidden owner behind a renounce, or the admin of a contract without owner()).
   const live = ownership && !ownership.renounced && ownership.owner ? ownership.owner : null;
-  const proof = live ? null : privilegedAddressProof({ static: input.static, behaviour: input.behaviour ?? [] });
+  const proof = live
+    ? null
+    : privilegedAddressProof({ static: input.static, behaviour: input.behaviour ?? [] });
   const ownerAddress = live ?? (proof && (hidden || !ownership?.owner) ? proof.address : null);
   return {
     is_proxy: flag('is_proxy'),

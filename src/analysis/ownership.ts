@@ -1,6 +1,9 @@
 import { id, toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
-import { PROBE_GAS, STRANGER, functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome, type ProbeRequest } from './access-control.ts';
+import {
+  PROBE_GAS, STRANGER, functionLabel, isExecutionFailure, probeCalls, probeRequests,
+  type CallOutcome, type ProbeRequest,
+} from './access-control.ts';
 import { SLOTS } from './proxy.ts';
 import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
 
@@ -177,43 +180,61 @@ export async function proveHiddenOwner(
     const evidence: Evidence[] = [{
       kind: 'simulation',
       selector: succeeded[0]!.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, can call ${names} (eth_call succeeds from it and reverts for a stranger)`,
+      detail: `${candidate.address}, held in ${candidate.source}, can call ${names} `
+        + '(eth_call succeeds from it and reverts for a stranger)',
     }];
-    return { hidden_owner: candidate.address, selectors: succeeded.map((g) => g.fn.selector), evidence };
+    const selectors = succeeded.map((g) => g.fn.selector);
+    return { hidden_owner: candidate.address, selectors, evidence };
   }
+  // Past the caller check, failed later: another revert reason than the stranger's.
+  const otherReason = (gate: GatedFunction, o: CallOutcome, i: number) =>
+    o.error === null && o.revert !== null && gate.stranger[i]?.error === null
+    && o.revert !== gate.stranger[i]?.revert;
   const passed = input.candidates.flatMap((candidate, ci) => input.gated
-    .filter((gate, gi) => outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
-      .some((x, i) => x.error === null && x.revert !== null && gate.stranger[i]?.error === null && x.revert !== gate.stranger[i]?.revert))
+    .filter((gate, gi) => outcomes
+      .slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
+      .some((o, i) => otherReason(gate, o, i)))
     .map((gate) => ({ candidate, gate })));
-  return passed.length > 0 ? proveAfterTimeLock(rpc, input.address, blockTag, passed) : { hidden_owner: null, selectors: [], evidence: [] };
+  if (passed.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
+  return proveAfterTimeLock(rpc, input.address, blockTag, passed);
 }
 
 /** The calls that got past the caller check, tried again later in time (see proveHiddenOwner). */
 async function proveAfterTimeLock(
-  rpc: RpcClient, address: string, blockTag: string, passed: readonly { candidate: StorageCandidate; gate: GatedFunction }[],
+  rpc: RpcClient, address: string, blockTag: string,
+  passed: readonly { candidate: StorageCandidate; gate: GatedFunction }[],
 ): Promise<HiddenOwnerResult> {
   const none: HiddenOwnerResult = { hidden_owner: null, selectors: [], evidence: [] };
-  const block = await rpc.request<{ timestamp?: string } | null>('eth_getBlockByNumber', [blockTag, false]).catch(() => null);
+  const block = await rpc
+    .request<{ timestamp?: string } | null>('eth_getBlockByNumber', [blockTag, false])
+    .catch(() => null);
   if (!block?.timestamp) return none;
   const later = toBeHex(BigInt(block.timestamp) + BigInt(TIME_LOCK_LOOKAHEAD_SECONDS));
   const asCall = (r: ProbeRequest) => ({
     method: 'eth_call',
-    params: [{ from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) }, blockTag, {}, { time: later }],
+    params: [
+      { from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) }, blockTag, {}, { time: later },
+    ],
   });
   const requests = passed.flatMap(({ candidate, gate }) => [
-    ...probeRequests(address, candidate.address, gate.fn), ...probeRequests(address, STRANGER, gate.fn),
+    ...probeRequests(address, candidate.address, gate.fn),
+    ...probeRequests(address, STRANGER, gate.fn),
   ]);
   // A node without block overrides answers an error for each call: then nothing is proven.
   const outcomes = await rpc.batch<string>(requests.map(asCall)).catch(() => []);
   for (let i = 0; i < passed.length; i++) {
     const [own0, own1, stranger0, stranger1] = outcomes.slice(i * 4, i * 4 + 4);
-    const strangerReverts = [stranger0, stranger1].every((o) => o !== undefined && !o.ok && isExecutionFailure(o.error));
+    const strangerReverts = [stranger0, stranger1]
+      .every((o) => o !== undefined && !o.ok && isExecutionFailure(o.error));
     if (!(own0?.ok || own1?.ok) || !strangerReverts) continue;
     const { candidate, gate } = passed[i]!;
     const evidence: Evidence[] = [{
       kind: 'simulation',
       selector: gate.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, can call ${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it and reverts for a stranger)`,
+      detail: `${candidate.address}, held in ${candidate.source}, can call `
+        + `${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call `
+        + `with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it `
+        + 'and reverts for a stranger)',
     }];
     return { hidden_owner: candidate.address, selectors: [gate.fn.selector], evidence };
   }

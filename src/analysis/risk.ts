@@ -71,7 +71,8 @@ export const WEIGHTS = {
  * The powers that set a floor under the level, by the family of the function that grants them.
  * Pause counts as a trading switch: both stop every holder from selling.
  */
-export const POWER_OF: Partial<Record<AdminFamily, 'mint' | 'blacklist' | 'balance rewrite' | 'trading switch'>> = {
+export type HolderPower = 'mint' | 'blacklist' | 'balance rewrite' | 'trading switch';
+export const POWER_OF: Partial<Record<AdminFamily, HolderPower>> = {
   mint: 'mint',
   blacklist: 'blacklist',
   'balance-change': 'balance rewrite',
@@ -90,7 +91,8 @@ export const LEVEL_FLOORS = { onePower: 31, twoPowers: 61 } as const;
  */
 const POWER_MIN_POINTS = 5;
 const PROOF_FAMILIES: ReadonlySet<AdminFamily> = new Set([
-  ...(Object.keys(FAMILY_POINTS) as AdminFamily[]).filter((f) => FAMILY_POINTS[f] >= POWER_MIN_POINTS),
+  ...(Object.keys(FAMILY_POINTS) as AdminFamily[])
+    .filter((f) => FAMILY_POINTS[f] >= POWER_MIN_POINTS),
   'ownership-transfer',
 ]);
 
@@ -148,7 +150,9 @@ export interface HiddenOwnerProof {
  * stranger's reverted. A contract without any owner getter hides nothing behind one: its proven
  * admin (a MiniMe controller, an adminWallet) is reported as the owner address, not as hidden.
  */
-export function hiddenOwnerProof(input: Pick<RiskInput, 'static' | 'behaviour'>): HiddenOwnerProof | null {
+type ProofInput = Pick<RiskInput, 'static' | 'behaviour'>;
+
+export function hiddenOwnerProof(input: ProofInput): HiddenOwnerProof | null {
   const ownership = input.static?.ownership ?? null;
   if (!ownership || (ownership.owner === null && !ownership.renounced)) return null;
   return privilegedAddressProof(input);
@@ -161,35 +165,50 @@ export function hiddenOwnerProof(input: Pick<RiskInput, 'static' | 'behaviour'>)
  * reason, an address in storage) is not proof, and neither is a call that carries no power over
  * holders.
  */
-export function privilegedAddressProof(input: Pick<RiskInput, 'static' | 'behaviour'>): HiddenOwnerProof | null {
+export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | null {
   const ownership = input.static?.ownership ?? null;
-  const powerful = new Map(allAdminFunctions(input).filter((f) => PROOF_FAMILIES.has(f.family)).map((f) => [f.selector, f]));
-  const liveOwner = ownership && !ownership.renounced ? ownership.owner?.toLowerCase() ?? null : null;
+  const powerful = new Map(allAdminFunctions(input)
+    .filter((f) => PROOF_FAMILIES.has(f.family))
+    .map((f) => [f.selector, f]));
+  const liveOwner = ownership && !ownership.renounced
+    ? ownership.owner?.toLowerCase() ?? null
+    : null;
   const named = (address: string) => liveOwner !== null && address.toLowerCase() === liveOwner;
   const evidence: Evidence[] = [];
   let address: string | null = null;
   const stored = ownership?.hidden_owner ?? null;
   if (stored && !named(stored)) {
-    const called = (ownership!.hidden_owner_selectors ?? []).map((s) => powerful.get(s)).filter((f): f is AdminFunction => f !== undefined);
+    const called = (ownership!.hidden_owner_selectors ?? [])
+      .map((s) => powerful.get(s))
+      .filter((f): f is AdminFunction => f !== undefined);
     if (called.length > 0) {
       address = stored;
-      evidence.push(...ownership!.evidence.filter((e) => e.kind === 'simulation' && e.detail.includes(stored)));
-      evidence.push({
+      const proofs = ownership!.evidence.filter((e) => e.kind === 'simulation' && e.detail.includes(stored));
+      const owner = liveOwner ? `owner() (${liveOwner})` : 'owner()';
+      const names = called.map((f) => `${f.signature} (${f.family})`).join(', ');
+      evidence.push(...proofs, {
         kind: 'simulation', selector: called[0]!.selector,
-        detail: `${stored}, which owner() ${liveOwner ? `(${liveOwner}) does not name` : 'does not name'}, can call ${called.map((f) => `${f.signature} (${f.family})`).join(', ')}`,
+        detail: `${stored}, which ${owner} does not name, can call ${names}`,
       });
     }
   }
   for (const b of input.behaviour) {
     if (!PROOF_FAMILIES.has(b.family) || b.caller_role === 'owner' || named(b.caller)) continue;
     address ??= b.caller;
-    evidence.push({ kind: 'simulation', selector: b.selector, detail: `0x${b.selector} (${b.family}) succeeds for ${b.caller} (${b.caller_role}), which owner() does not name${ownership?.renounced ? ' after the renounce' : ''}; a stranger's call reverts` });
+    const when = ownership?.renounced ? ' after the renounce' : '';
+    evidence.push({
+      kind: 'simulation', selector: b.selector,
+      detail: `0x${b.selector} (${b.family}) succeeds for ${b.caller} (${b.caller_role}), which owner() `
+        + `does not name${when}; a stranger's call reverts`,
+    });
   }
   return address ? { address, evidence } : null;
 }
 
 /** A real renounce: owner() is zero or dead and no other privileged address is proven. */
-export const isRealRenounce = (ownership: StaticAnalysis['ownership'] | null, proof: HiddenOwnerProof | null): boolean =>
+type Ownership = StaticAnalysis['ownership'] | null;
+
+export const isRealRenounce = (ownership: Ownership, proof: HiddenOwnerProof | null): boolean =>
   ownership?.renounced === true && proof === null;
 
 /**
@@ -198,13 +217,14 @@ export const isRealRenounce = (ownership: StaticAnalysis['ownership'] | null, pr
  * no privileged address is left to call them. Role-gated functions survive it: renouncing
  * owner() revokes no role.
  */
-export function isLive(fn: AdminFunction, ownership: StaticAnalysis['ownership'] | null, proof: HiddenOwnerProof | null = null): boolean {
+export function isLive(fn: AdminFunction, ownership: Ownership, proof: HiddenOwnerProof | null = null): boolean {
   if (fn.access_control !== 'owner-only' && fn.access_control !== 'unknown') return true;
   return !isRealRenounce(ownership, proof);
 }
 
 /** Whether the function gives power over other holders at all (see STANDARD_BURN_FROM). */
-const grantsPower = (fn: AdminFunction) => !(fn.selector === STANDARD_BURN_FROM && fn.access_control !== 'owner-only');
+const grantsPower = (fn: AdminFunction) =>
+  !(fn.selector === STANDARD_BURN_FROM && fn.access_control !== 'owner-only');
 
 const functionEvidence = (fn: AdminFunction): Evidence[] =>
   fn.evidence.length > 0 ? fn.evidence : [{ kind: 'function', selector: fn.selector, detail: `${fn.signature} (0x${fn.selector}) is ${fn.access_control}` }];
@@ -295,7 +315,8 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
   if (allowanceBurns.length > 0) {
     factors.push({
       code: 'allowance-burn', points: 0, severity: 'info',
-      message: `${allowanceBurns.map((f) => f.signature).join(', ')} spends the holder's allowance (ERC20Burnable): no power over other holders`,
+      message: `${allowanceBurns.map((f) => f.signature).join(', ')} spends the holder's allowance `
+        + '(ERC20Burnable): no power over other holders',
       evidence: allowanceBurns.flatMap(functionEvidence),
     });
   }
@@ -303,7 +324,9 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
     const fake = ownership?.renounced === true;
     factors.push({
       code: 'hidden-owner', points: WEIGHTS.hiddenOwner, severity: 'high',
-      message: fake ? `Fake renounce: ${proof.address} keeps admin powers` : `${proof.address}, which owner() does not name, can call admin functions`,
+      message: fake
+        ? `Fake renounce: ${proof.address} keeps admin powers`
+        : `${proof.address}, which owner() does not name, can call admin functions`,
       evidence: proof.evidence,
     });
   }
@@ -392,7 +415,8 @@ const INSIGHTS: Record<string, string> = {
   'admin:pause': 'An admin can stop all transfers at any time.',
   'admin:fee': 'An admin can change the tax; it may be raised after you buy.',
   'admin:trading-switch': 'An admin controls whether trading is open.',
-  'admin-powers': 'An admin keeps power over your tokens: the risk is at least medium, whatever else looks good.',
+  'admin-powers':
+    'An admin keeps power over your tokens: the risk is at least medium, whatever else looks good.',
   'hidden-owner': 'Privileges survive behind an address owner() does not show: treat the contract as owned.',
   proxy: 'The contract is upgradeable: its rules can change without notice.',
   'honeypot-clone': 'This code matches earlier honeypots.',
@@ -424,7 +448,8 @@ function levelFloorFactor(input: RiskInput, sum: number): RiskFactor | null {
   const level = riskLevelOf(floor);
   return {
     code: 'admin-powers', points: floor - sum, severity: level === 'high' ? 'high' : 'medium',
-    message: `Live admin power${powers.size > 1 ? 's' : ''} over holders (${[...powers.keys()].join(', ')}): at least ${level} risk`,
+    message: `Live admin power${powers.size > 1 ? 's' : ''} over holders `
+      + `(${[...powers.keys()].join(', ')}): at least ${level} risk`,
     evidence: [...powers.values()].flat().flatMap(functionEvidence),
   };
 }

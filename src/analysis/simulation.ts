@@ -192,7 +192,8 @@ export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string
   for (const dex of dexes) {
     const pairData = await ethCall(rpc, dex.factory, factoryInterface.encodeFunctionData('getPair', [token, weth]));
     if (!pairData) continue;
-    const decodedPair = decodeOrNull(() => factoryInterface.decodeFunctionResult('getPair', pairData));
+    const decodedPair = decodeOrNull(() =>
+      factoryInterface.decodeFunctionResult('getPair', pairData));
     if (!decodedPair) continue;
     const pair = lower(String(decodedPair[0]));
     if (pair === ZERO) continue;
@@ -201,8 +202,10 @@ export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string
       { method: 'eth_call', params: [{ to: pair, data: pairInterface.encodeFunctionData('token0') }, 'latest'] },
     ]);
     if (!reserves!.ok || !token0!.ok) continue;
-    const decodedReserves = decodeOrNull(() => pairInterface.decodeFunctionResult('getReserves', reserves!.result));
-    const decodedToken0 = decodeOrNull(() => pairInterface.decodeFunctionResult('token0', token0!.result));
+    const decodedReserves = decodeOrNull(() =>
+      pairInterface.decodeFunctionResult('getReserves', reserves!.result));
+    const decodedToken0 = decodeOrNull(() =>
+      pairInterface.decodeFunctionResult('token0', token0!.result));
     if (!decodedReserves || !decodedToken0) continue;
     const [r0, r1] = decodedReserves as [bigint, bigint];
     const tokenIsToken0 = lower(String(decodedToken0[0])) === lower(token);

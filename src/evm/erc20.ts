@@ -21,7 +21,7 @@ const abi = AbiCoder.defaultAbiCoder();
 const selector = (signature: string) => id(signature).slice(0, 10);
 const holderWord = PROBE_HOLDER.slice(2).padStart(WORD_HEX_LENGTH, '0');
 
-/** The three functions that make a token: without any of them a contract holds no transferable balance. */
+/** The three functions that make a token: without one, no balance can move between holders. */
 export const SURFACE = {
   totalSupply: selector('totalSupply()').slice(2),
   balanceOf: selector('balanceOf(address)').slice(2),
@@ -50,8 +50,14 @@ const PROBE_FIELDS = Object.keys(PROBE_METHODS) as ProbeField[];
 export type MissingSurface = 'totalSupply()' | 'balanceOf(address)' | 'transfer(address,uint256)';
 
 export type ProbeOutcome =
-  | { kind: 'token'; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string | null }
-  | { kind: 'pair'; token0: string; token1: string; factory: string | null; name: string | null; symbol: string | null }
+  | {
+    kind: 'token'; name: string | null; symbol: string | null; decimals: number | null;
+    totalSupply: string | null;
+  }
+  | {
+    kind: 'pair'; token0: string; token1: string; factory: string | null;
+    name: string | null; symbol: string | null;
+  }
   | { kind: 'not-token'; missing: MissingSurface; reason: string };
 
 /**
@@ -97,7 +103,9 @@ export function dispatcherSelectors(code: string | null): ReadonlySet<string> | 
  * transfer is never sent for real, so the dispatcher decides it; only without a readable
  * dispatcher does a zero-amount eth_call that returns nothing or a bool stand in for it.
  */
-export function interpretProbe(outcomes: readonly RpcOutcome<unknown>[], dispatch: Dispatch = UNREAD_DISPATCH): ProbeOutcome {
+export function interpretProbe(
+  outcomes: readonly RpcOutcome<unknown>[], dispatch: Dispatch = UNREAD_DISPATCH,
+): ProbeOutcome {
   const data = Object.fromEntries(
     PROBE_FIELDS.map((field, i) => {
       const o = outcomes[i];
@@ -106,12 +114,13 @@ export function interpretProbe(outcomes: readonly RpcOutcome<unknown>[], dispatc
   ) as Record<ProbeField, string | null>;
   const routed = (key: keyof typeof SURFACE) => dispatch.selectors?.has(SURFACE[key]) ?? false;
 
+  const notRouted = `is not in the dispatcher (${dispatch.source})`;
   const totalSupply = readUint(data.totalSupply);
   if (totalSupply === null && !routed('totalSupply')) {
-    return refuse('totalSupply()', `totalSupply() did not return a uint256 and is not in the dispatcher (${dispatch.source})`);
+    return refuse('totalSupply()', `totalSupply() did not return a uint256 and ${notRouted}`);
   }
   if (readUint(data.balanceOf) === null && !routed('balanceOf')) {
-    return refuse('balanceOf(address)', `balanceOf(address) did not return a uint256 and is not in the dispatcher (${dispatch.source})`);
+    return refuse('balanceOf(address)', `balanceOf(address) did not return a uint256 and ${notRouted}`);
   }
 
   const name = readText(data.name);
@@ -121,10 +130,14 @@ export function interpretProbe(outcomes: readonly RpcOutcome<unknown>[], dispatc
   if (token0 && token1) return { kind: 'pair', token0, token1, factory: readAddress(data.factory), name, symbol };
 
   if (dispatch.selectors !== null && !routed('transfer')) {
-    return refuse('transfer(address,uint256)', `transfer(address,uint256) is not in the dispatcher (${dispatch.source})`);
+    return refuse('transfer(address,uint256)', `transfer(address,uint256) ${notRouted}`);
   }
   if (dispatch.selectors === null && !transferAnswered(data.transfer)) {
-    return refuse('transfer(address,uint256)', `no readable dispatcher (${dispatch.source}) and transfer(address,uint256) of 0 reverted or answered no bool`);
+    return refuse(
+      'transfer(address,uint256)',
+      `no readable dispatcher (${dispatch.source}) and transfer(address,uint256) of 0 `
+        + 'reverted or answered no bool',
+    );
   }
 
   const decimals = readUint(data.decimals);
@@ -132,7 +145,8 @@ export function interpretProbe(outcomes: readonly RpcOutcome<unknown>[], dispatc
   return { kind: 'token', name, symbol, decimals: decimalsNumber, totalSupply };
 }
 
-const refuse = (missing: MissingSurface, reason: string): ProbeOutcome => ({ kind: 'not-token', missing, reason });
+const refuse = (missing: MissingSurface, reason: string): ProbeOutcome =>
+  ({ kind: 'not-token', missing, reason });
 
 /** An ERC-20 transfer returns a bool, or nothing at all (USDT and other pre-standard tokens). */
 function transferAnswered(hex: string | null): boolean {
