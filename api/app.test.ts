@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createTokenRepository, type DetectedToken } from '../db/repositories/tokens.ts';
-import { silentLogger } from '../infra/logger.ts';
 import { createRedis, waitForRedis } from '../infra/redis.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';

@@ -116,8 +116,8 @@ export function createAuth(deps: AuthDeps) {
     // Looked up by SHA-256 of the presented key: timing reveals nothing about stored keys.
     const hash = sha256Hex(key);
     const found = await cached<KeyPrincipal | undefined>(`key:${hash}`, () => deps.accounts.principalByKeyHash(hash));
-    if (!found || found.key.status !== 'active') throw unauthorized();
-    if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw unauthorized();
+    if (found?.key.status !== 'active') throw unauthorized();
+    if ((found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= now.getTime()) throw unauthorized();
     const plan = effectivePlan(found.user, now);
     if (plan !== 'PRO') throw unauthorized();
     return {

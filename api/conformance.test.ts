@@ -275,7 +275,7 @@ describe('JWT security', () => {
       jwt.sign(claims(), TEST_JWT_SECRET, { algorithm: 'HS512' }),
       jwt.sign((({ exp: _e, ...rest }) => rest)(claims()), TEST_JWT_SECRET, { algorithm: 'HS256' }),
       jwt.sign({ ...claims(), sub: '999999' }, TEST_JWT_SECRET, { algorithm: 'HS256' }),
-      'eyJhbGciOiJIUzI1NiJ9.e30.' + 'x'.repeat(43),
+      `eyJhbGciOiJIUzI1NiJ9.e30.${'x'.repeat(43)}`,
       'x'.repeat(5000),
     ];
     for (const token of forged) {

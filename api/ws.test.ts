@@ -3,7 +3,6 @@ import { createServer as createTcpServer, connect as tcpConnect, type AddressInf
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace, waitForRedis } from '../infra/redis.ts';

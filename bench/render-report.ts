@@ -42,11 +42,11 @@ export interface Target {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = 'bench/results.json';
 
-const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const cell = (text: string) => text.replaceAll('|', '\\|');
-const valueOf = (row: { value: number; unit: string }) => (row.unit === 'ratio' ? number.format(row.value) : `${number.format(row.value)} ${row.unit}`);
-const ratioOf = (row: BenchRow) => (row.baseline ? `${number.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '');
-const baselineOf = (row: BenchRow) => (row.baseline ? `${cell(row.baseline.metric)}: ${number.format(row.baseline.value)}` : '');
+const valueCell = (row: { value: number; unit: string }) => (row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`);
+const ratioOf = (row: BenchRow) => (row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '');
+const baselineOf = (row: BenchRow) => (row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '');
 
 function provenance(results: BenchResults): string {
   const m = results.machine;
@@ -60,7 +60,7 @@ export function renderSummary(results: BenchResults): string {
   const lines = [
     '| suite | metric | value | baseline in the same run | ratio |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.suite} | ${cell(r.metric)} | ${valueOf(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`),
+    ...rows.map((r) => `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`),
     '',
     provenance(results),
   ];
@@ -78,7 +78,7 @@ export function renderResults(results: BenchResults): string {
       ...(parameters ? [`Parameters: \`${JSON.stringify(parameters)}\``, ''] : []),
       '| metric | value | baseline in the same run | ratio | note |',
       '|---|---|---|---|---|',
-      ...rows.map((r) => `| ${cell(r.metric)} | ${valueOf(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`),
+      ...rows.map((r) => `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`),
     ].join('\n');
   });
   return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();

@@ -41,7 +41,10 @@ export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = new Map<number, Set<string>>();
   const rememberOld = (chainId: number, address: string) => {
     let set = oldContracts.get(chainId);
-    if (!set) oldContracts.set(chainId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      oldContracts.set(chainId, set);
+    }
     if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
     set.add(address);
   };
@@ -164,11 +167,13 @@ export function createDetectProcessor(deps: DetectDeps) {
         else if (r.kind === 'orphaned') outcome.orphaned++;
         else outcome.skipped++;
       });
+      // Each slice's tokens go on at once; a retry records nothing twice and routes them again.
+      const recorded = slice.filter((_, j) => results[j]!.kind === 'token').map((d) => d.address);
+      await routeOutcome(deps.producer, 'detect', data, { tokens: recorded, pooledTokens: [] });
     }
     if (deployments.length > 0) log.info({ deployments: deployments.length, tokens: outcome.tokens.length, pairs: outcome.pairs.length }, 'block deployments');
     const pools = deps.dex ? await recordPoolCreations(chain, receipts, block) : { created: 0, pooledTokens: [] };
-    // After the whole block: a retry records nothing twice and routes the same tokens again.
-    await routeOutcome(deps.producer, 'detect', data, { tokens: outcome.tokens, pooledTokens: pools.pooledTokens });
+    await routeOutcome(deps.producer, 'detect', data, { tokens: [], pooledTokens: pools.pooledTokens });
     return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated: pools.created };
   };
 }
