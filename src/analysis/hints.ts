@@ -1,6 +1,7 @@
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 import type { BehaviourFinding } from './behaviour.ts';
-import { privilegedAddressProof, type CreatorInput, type LiquidityInput } from './risk.ts';
+import { privilegedAddressProof } from './privilege.ts';
+import type { CreatorInput, LiquidityInput } from './risk.ts';
 
 /**
  * security_hints (docs/api.md), derived from the risk assessment: every true flag is the presence of a

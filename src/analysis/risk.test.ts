@@ -2,6 +2,7 @@ import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import type { BehaviourFinding } from './behaviour.ts';
 import { deriveHints, evidenceFor, HINT_SOURCES, type HintFlag } from './hints.ts';
+import { PROOF_FAMILIES } from './privilege.ts';
 import { assessRisk, FAMILY_POINTS, HONEYPOT_MIN_SCORE, LEVEL_FLOORS, NON_HONEYPOT_MAX_SCORE, WEIGHTS, type RiskInput } from './risk.ts';
 import type { AccessControl, AdminFamily, AdminFunction, OwnershipInfo, StaticAnalysis, TradingSimulation } from './types.ts';
 
@@ -241,5 +242,10 @@ describe('assessRisk', () => {
     const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: controller, caller_role: 'creator', detail: 'supply +1' };
     const probed = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, owner_source: null }) }), behaviour: [finding] }));
     expect(probed.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: controller });
+  });
+
+  it('proves a hidden owner on exactly the families scored at 5 points or more, and ownership transfer', () => {
+    const scored = (Object.keys(FAMILY_POINTS) as AdminFamily[]).filter((f) => FAMILY_POINTS[f] >= 5);
+    expect([...PROOF_FAMILIES].sort()).toEqual([...scored, 'ownership-transfer'].sort());
   });
 });

@@ -1,7 +1,9 @@
-import { findingToAdminFunction, type BehaviourFinding } from './behaviour.ts';
+import type { BehaviourFinding } from './behaviour.ts';
+import {
+  allAdminFunctions, grantsPower, hiddenOwnerProof, isLive, isRealRenounce, POWER_OF,
+} from './privilege.ts';
 import type { AdminFamily, AdminFunction, Evidence, RiskAssessment, RiskFactor, StaticAnalysis, TradingSimulation } from './types.ts';
 import { riskLevelOf } from './types.ts';
-import { id } from 'ethers';
 
 /**
  * The risk score (docs/risk-model.md): pure, 0–100, lower is safer. Each factor adds points and carries
@@ -67,41 +69,8 @@ export const WEIGHTS = {
   honeypotCloneMany: [3, 30] as const,
 } as const;
 
-/**
- * The powers that set a floor under the level, by the family of the function that grants them.
- * Pause counts as a trading switch: both stop every holder from selling.
- */
-export type HolderPower = 'mint' | 'blacklist' | 'balance rewrite' | 'trading switch';
-export const POWER_OF: Partial<Record<AdminFamily, HolderPower>> = {
-  mint: 'mint',
-  blacklist: 'blacklist',
-  'balance-change': 'balance rewrite',
-  'burn-from': 'balance rewrite',
-  'trading-switch': 'trading switch',
-  pause: 'trading switch',
-};
 /** Scores at the bottom of "medium" and "high" (riskLevelOf's thresholds plus one). */
 export const LEVEL_FLOORS = { onePower: 31, twoPowers: 61 } as const;
-
-/**
- * Families whose function, called with success by an address owner() does not name, proves a
- * hidden owner: a power over holders (FAMILY_POINTS of at least POWER_MIN_POINTS), or taking
- * ownership back (SafeMoon's unlock()). A fee wallet that can only swap the collected fees or
- * rescue stuck ETH holds no power over holders: it is no hidden owner.
- */
-const POWER_MIN_POINTS = 5;
-const PROOF_FAMILIES: ReadonlySet<AdminFamily> = new Set([
-  ...(Object.keys(FAMILY_POINTS) as AdminFamily[])
-    .filter((f) => FAMILY_POINTS[f] >= POWER_MIN_POINTS),
-  'ownership-transfer',
-]);
-
-/**
- * ERC20Burnable's burnFrom spends the holder's allowance: its caller check is a lookup of
- * allowance[holder][msg.sender], which reads like an authorisation list. It is a power over
- * other holders only when reserved to one stored address (owner-only).
- */
-const STANDARD_BURN_FROM = id('burnFrom(address,uint256)').slice(2, 10);
 
 /** Templates that move the score; unknown templates are reported at 0 points. */
 export const TEMPLATE_POINTS: Record<string, number> = {
@@ -138,107 +107,12 @@ export interface RiskInput {
   similarHoneypots: number;
 }
 
-export interface HiddenOwnerProof {
-  /** The privileged address owner() does not name. */
-  address: string;
-  evidence: Evidence[];
-}
-
-/**
- * Proof of a hidden owner: owner() (or getOwner(), or the EIP-1967 admin slot) names an address
- * — a live one or a renounce — and another address's call of a power function succeeded where a
- * stranger's reverted. A contract without any owner getter hides nothing behind one: its proven
- * admin (a MiniMe controller, an adminWallet) is reported as the owner address, not as hidden.
- */
-type ProofInput = Pick<RiskInput, 'static' | 'behaviour'>;
-
-export function hiddenOwnerProof(input: ProofInput): HiddenOwnerProof | null {
-  const ownership = input.static?.ownership ?? null;
-  if (!ownership || (ownership.owner === null && !ownership.renounced)) return null;
-  return privilegedAddressProof(input);
-}
-
-/**
- * An address other than the live owner whose call of a power function succeeded where a
- * stranger's reverted — found by the static probe (ownership.hidden_owner and the selectors it
- * called) or by a behaviour probe that saw the power take effect. A guess (a revert for another
- * reason, an address in storage) is not proof, and neither is a call that carries no power over
- * holders.
- */
-export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | null {
-  const ownership = input.static?.ownership ?? null;
-  const powerful = new Map(allAdminFunctions(input)
-    .filter((f) => PROOF_FAMILIES.has(f.family))
-    .map((f) => [f.selector, f]));
-  const liveOwner = ownership && !ownership.renounced
-    ? ownership.owner?.toLowerCase() ?? null
-    : null;
-  const named = (address: string) => liveOwner !== null && address.toLowerCase() === liveOwner;
-  const evidence: Evidence[] = [];
-  let address: string | null = null;
-  const stored = ownership?.hidden_owner ?? null;
-  if (stored && !named(stored)) {
-    const called = (ownership!.hidden_owner_selectors ?? [])
-      .map((s) => powerful.get(s))
-      .filter((f): f is AdminFunction => f !== undefined);
-    if (called.length > 0) {
-      address = stored;
-      const proofs = ownership!.evidence.filter((e) => e.kind === 'simulation' && e.detail.includes(stored));
-      const owner = liveOwner ? `owner() (${liveOwner})` : 'owner()';
-      const names = called.map((f) => `${f.signature} (${f.family})`).join(', ');
-      evidence.push(...proofs, {
-        kind: 'simulation', selector: called[0]!.selector,
-        detail: `${stored}, which ${owner} does not name, can call ${names}`,
-      });
-    }
-  }
-  for (const b of input.behaviour) {
-    if (!PROOF_FAMILIES.has(b.family) || b.caller_role === 'owner' || named(b.caller)) continue;
-    address ??= b.caller;
-    const when = ownership?.renounced ? ' after the renounce' : '';
-    evidence.push({
-      kind: 'simulation', selector: b.selector,
-      detail: `0x${b.selector} (${b.family}) succeeds for ${b.caller} (${b.caller_role}), which owner() `
-        + `does not name${when}; a stranger's call reverts`,
-    });
-  }
-  return address ? { address, evidence } : null;
-}
-
-/** A real renounce: owner() is zero or dead and no other privileged address is proven. */
-type Ownership = StaticAnalysis['ownership'] | null;
-
-export const isRealRenounce = (ownership: Ownership, proof: HiddenOwnerProof | null): boolean =>
-  ownership?.renounced === true && proof === null;
-
-/**
- * Whether someone can still call it. A real renounce kills owner-only functions, and those whose
- * access could not be decided (a stranger could not call them either, or they would be 'none'):
- * no privileged address is left to call them. Role-gated functions survive it: renouncing
- * owner() revokes no role.
- */
-export function isLive(fn: AdminFunction, ownership: Ownership, proof: HiddenOwnerProof | null = null): boolean {
-  if (fn.access_control !== 'owner-only' && fn.access_control !== 'unknown') return true;
-  return !isRealRenounce(ownership, proof);
-}
-
-/** Whether the function gives power over other holders at all (see STANDARD_BURN_FROM). */
-const grantsPower = (fn: AdminFunction) =>
-  !(fn.selector === STANDARD_BURN_FROM && fn.access_control !== 'owner-only');
-
 const functionEvidence = (fn: AdminFunction): Evidence[] =>
   fn.evidence.length > 0 ? fn.evidence : [{ kind: 'function', selector: fn.selector, detail: `${fn.signature} (0x${fn.selector}) is ${fn.access_control}` }];
 
 const tier = (value: number, table: readonly (readonly [number, number])[]) => table.find(([at]) => value >= at)?.[1] ?? 0;
 const severityOf = (points: number): RiskFactor['severity'] =>
   points >= 40 ? 'critical' : points >= 20 ? 'high' : points >= 10 ? 'medium' : points > 0 ? 'low' : 'info';
-
-/** Admin functions from the catalog and from behaviour, one list. */
-export function allAdminFunctions(input: Pick<RiskInput, 'static' | 'behaviour'>): AdminFunction[] {
-  const catalogued = input.static?.admin_functions ?? [];
-  const known = new Set(catalogued.map((f) => f.selector));
-  return [...catalogued, ...input.behaviour.filter((b) => !known.has(b.selector)).map(findingToAdminFunction)];
-}
 
 function simulationFactors(sim: RiskInput['simulation']): RiskFactor[] {
   const factors: RiskFactor[] = [];
