@@ -17,6 +17,13 @@ export interface FactoryCheck {
 
 const NO_CODE_MESSAGE = 'configured DEX factory has no code: its pools count as no liquidity, '
   + 'tokens are scored without simulation there';
+const NO_ROUTER_MESSAGE = 'configured DEX router has no code: its pools cannot be simulated, '
+  + 'they count as no liquidity';
+
+async function hasCode(chain: ChainRuntime, address: string): Promise<boolean> {
+  const code = await chain.rpc.request<string>('eth_getCode', [address, 'latest']);
+  return typeof code === 'string' && code !== '0x' && code !== '0x0';
+}
 
 export async function checkDexFactories(
   chains: ReadonlyMap<number, ChainRuntime>, logger: Logger,
@@ -27,8 +34,10 @@ export async function checkDexFactories(
       const base = { chainId: chain.config.chainId, dex: dex.name, factory: dex.factory };
       const fields = { chain: base.chainId, dex: dex.name, factory: dex.factory };
       try {
-        const code = await chain.rpc.request<string>('eth_getCode', [dex.factory, 'latest']);
-        if (typeof code === 'string' && code !== '0x' && code !== '0x0') {
+        if (dex.router && !(await hasCode(chain, dex.router))) {
+          logger.warn({ ...fields, router: dex.router }, NO_ROUTER_MESSAGE);
+        }
+        if (await hasCode(chain, dex.factory)) {
           checks.push({ ...base, status: 'ok' });
           continue;
         }

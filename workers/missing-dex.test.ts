@@ -8,7 +8,7 @@ import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
 import { startService, type Service } from '../app/service.ts';
 import type { TradingSimulation } from '../src/analysis/types.ts';
-import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 
 /**
@@ -19,6 +19,7 @@ import { createTestDatabase, createTestRedis, eventually, type TestDatabase, typ
 
 const GHOST_FACTORY = '0x00000000000000000000000000000000000fac70';
 const JUNK_FACTORY = '0x00000000000000000000000000000000000fac71';
+const GHOST_ROUTER = '0x00000000000000000000000000000000000fac72';
 /** Runtime code that answers any call with the single byte 0xff: no ABI word at all. */
 const JUNK_CODE = '0x60ff60005360016000f3';
 const PIPELINE_TIMEOUT_MS = 90_000;
@@ -50,6 +51,8 @@ beforeAll(async () => {
       dexes: [
         { name: 'ghost-v2', kind: 'v2', factory: GHOST_FACTORY, router },
         { name: 'junk-v2', kind: 'v2', factory: JUNK_FACTORY, router },
+        // A real factory whose configured router has no code: its pools cannot be traded.
+        { name: 'routerless-v2', kind: 'v2', factory: chain.uniswap.factory.toLowerCase(), router: GHOST_ROUTER },
       ],
     })],
     knownChainIds: new Set([chain.anvil.chainId]),
@@ -90,9 +93,22 @@ describe('a chain whose configured DEX is missing or broken', () => {
     }
   }, PIPELINE_TIMEOUT_MS + 30_000);
 
-  it('warned once at start-up about the factory without code, and not about the one with code', () => {
+  it('does not read a pool behind a router without code as "not buyable"', async () => {
+    const { address } = await chain.deploy('SimpleToken', ['Routerless', 'NORTR', parseEther('1000')]);
+    await addLiquidity(chain, address, parseEther('100'));
+    const row = await eventually(async () => {
+      const [t] = await handle.db.select().from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.address, address)));
+      return t?.stage === 'risk' && t.currentRiskScore !== null ? t : undefined;
+    }, PIPELINE_TIMEOUT_MS, 'the paired token scored');
+    expect(row.tradingSimulation).toMatchObject({ error: 'no liquidity', is_buyable: null });
+    expect(row.currentRiskLevel).toBe('low');
+  }, PIPELINE_TIMEOUT_MS + 30_000);
+
+  it('warned once at start-up about the factory and the router without code, not about those with code', () => {
     const noCode = warnings.filter((w) => typeof w.msg === 'string' && w.msg.startsWith('configured DEX factory has no code'));
     expect(noCode).toEqual([expect.objectContaining({ chain: chain.anvil.chainId, dex: 'ghost-v2', factory: GHOST_FACTORY })]);
+    const noRouter = warnings.filter((w) => typeof w.msg === 'string' && w.msg.startsWith('configured DEX router has no code'));
+    expect(noRouter).toEqual([expect.objectContaining({ chain: chain.anvil.chainId, dex: 'routerless-v2', router: GHOST_ROUTER })]);
     // Nothing failed along the way either.
     expect(warnings.filter((w) => w.msg === 'job failed')).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AbiCoder, Interface, getAddress, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { ChainConfig } from '../config/chains.ts';
-import type { RpcClient } from '../evm/rpc.ts';
+import type { RpcClient, RpcOutcome } from '../evm/rpc.ts';
 import type { SimulationAmount, TradingSimulation } from './types.ts';
 
 /**
@@ -160,13 +160,13 @@ export function freshAddress(): string {
   return `0x${randomBytes(20).toString('hex')}`;
 }
 
-async function ethCall(rpc: RpcClient, to: string, data: string): Promise<string | null> {
-  const [outcome] = await rpc.batch<string>([{ method: 'eth_call', params: [{ to, data }, 'latest'] }]);
-  if (!outcome!.ok) {
-    if (outcome!.error.kind === 'revert') return null;
-    throw outcome!.error;
+/** A call's answer; null for a revert (an answer about the contract); node failures throw. */
+function callResult(outcome: RpcOutcome<string>): string | null {
+  if (!outcome.ok) {
+    if (outcome.error.kind === 'revert') return null;
+    throw outcome.error;
   }
-  return outcome!.result;
+  return outcome.result;
 }
 
 /** An ABI answer decoded, or null when it is not one: a factory or pair without code answers
@@ -190,7 +190,15 @@ export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string
   const dexes = chain.dexes.filter((d) => d.kind === 'v2' && d.router);
   const pools: Pool[] = [];
   for (const dex of dexes) {
-    const pairData = await ethCall(rpc, dex.factory, factoryInterface.encodeFunctionData('getPair', [token, weth]));
+    const getPair = factoryInterface.encodeFunctionData('getPair', [token, weth]);
+    const [pairOutcome, routerOutcome] = await rpc.batch<string>([
+      { method: 'eth_call', params: [{ to: dex.factory, data: getPair }, 'latest'] },
+      { method: 'eth_getCode', params: [dex.router, 'latest'] },
+    ]);
+    // A router without code cannot trade the pool: every simulated buy would revert and read as
+    // "not buyable". That DEX offers no pool to simulate, like a factory without code.
+    if (callResult(routerOutcome!) === '0x') continue;
+    const pairData = callResult(pairOutcome!);
     if (!pairData) continue;
     const decodedPair = decodeOrNull(() =>
       factoryInterface.decodeFunctionResult('getPair', pairData));
