@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 /**
  * `npm run check:size`: no source file over 400 lines, no function over 80 (Biome's
@@ -17,8 +16,11 @@ const sources = execFileSync('git', ['ls-files', '-z', '*.ts', '*.mjs'], { encod
 const result = spawnSync(
   'npx',
   [
-    'biome', 'lint', '--max-diagnostics=none',
-    '--only=style/noExcessiveLinesPerFile', '--only=complexity/noExcessiveLinesPerFunction',
+    'biome',
+    'lint',
+    '--max-diagnostics=none',
+    '--only=style/noExcessiveLinesPerFile',
+    '--only=complexity/noExcessiveLinesPerFunction',
     ...sources,
   ],
   { stdio: 'inherit' },
