@@ -55,7 +55,7 @@ interface ListedToken {
 
 async function apiGet<T>(path: string): Promise<T> {
   const response = await fetch(`${stack.banner.api}${path}`, {
-    headers: { authorization: `Bearer ${stack.banner.demo_api_key}` },
+    headers: { authorization: `Bearer ${opsKey}` },
   });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
@@ -84,6 +84,40 @@ async function visit(path: string, ready: string) {
   await page.locator(ready).first().waitFor({ timeout: 20_000 });
 }
 
+let opsKey = '';
+
+/** A PRO account made with the CLI, and an API key generated for it through the API. */
+async function proKeyOfItsOwn(): Promise<string> {
+  const opsEmail = `ops-${randomBytes(4).toString('hex')}@example.test`;
+  const opsPassword = `pw-${randomBytes(8).toString('hex')}`;
+  await stack.cli(
+    'users',
+    'create',
+    '--email',
+    opsEmail,
+    '--password',
+    opsPassword,
+    '--plan',
+    'pro',
+  );
+  const signin = await fetch(`${stack.banner.api}/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: opsEmail, password: opsPassword }),
+  });
+  const { token } = (await signin.json()) as { token: string };
+  const generate = (body: object) =>
+    fetch(`${stack.banner.api}/auth/generate-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+  let response = await generate({ plan: 'pro', name: 'e2e reader' });
+  if (response.status === 400) response = await generate({ name: 'e2e reader' });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { api_key: string }).api_key;
+}
+
 describe.runIf(RUN)('web app in chromium', () => {
   beforeAll(async () => {
     buildWeb();
@@ -95,12 +129,14 @@ describe.runIf(RUN)('web app in chromium', () => {
       LOG_LEVEL: 'info',
       DATA_DIR: `/tmp/tm-web-e2e-${randomBytes(4).toString('hex')}`,
     });
-    // The test reads the API with the demo key far more often than a person would.
+    // With a DATABASE_URL there is no demo account (embedded default only): the test reads the
+    // API with a PRO key of its own, far more often than a person would.
+    opsKey = await proKeyOfItsOwn();
     await stack.cli(
       'keys',
       'set-limits',
       '--key',
-      stack.banner.demo_api_key,
+      opsKey,
       '--per-minute',
       '100000',
       '--per-hour',
@@ -124,9 +160,13 @@ describe.runIf(RUN)('web app in chromium', () => {
     await Promise.all([database?.drop(), redis?.cleanup()]);
   });
 
-  it('serves the page with a CSP without inline scripts, and the banner names the web app and the demo account', async () => {
+  it('serves the page with a CSP without inline scripts; the banner names the web app first', async () => {
     expect(stack.banner.web).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(stack.banner.demo_account?.email).toBe('demo@token-monitor.local');
+    expect(Object.keys(stack.banner).indexOf('web')).toBeLessThan(
+      Object.keys(stack.banner).indexOf('api'),
+    );
+    // A real database is not the embedded default: no demo account is printed.
+    expect(stack.banner.demo_account).toBeNull();
     const response = await fetch(stack.banner.web, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const csp = response.headers.get('content-security-policy') ?? '';
@@ -286,7 +326,7 @@ describe.runIf(RUN)('web app in chromium', () => {
       const launched = await launcher.launchOne('honeypot', { liquidity: true, buy: true });
       await launcher.stop();
       const address = launched.address.toLowerCase();
-      const auth = { authorization: `Bearer ${stack.banner.demo_api_key}` };
+      const auth = { authorization: `Bearer ${opsKey}` };
       let lastRefresh = Date.now();
       let seen = 'nothing yet';
       const honeypot = await waitFor(
