@@ -23,9 +23,9 @@ import { preferencesRouter } from './routes/preferences.ts';
 import { proRouter } from './routes/pro.ts';
 import { tokensRouter } from './routes/tokens.ts';
 import { watchlistRouter } from './routes/watchlist.ts';
-import { webRouter } from './web.ts';
 import type { CompleteToken } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
+import { webRouter } from './web.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
