@@ -11,17 +11,17 @@ import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
-import { createRegistry } from './openapi.ts';
 import { createRateLimiter, type Clock } from './rate-limit.ts';
-import { authRouter } from './routes/auth.ts';
-import { creatorsRouter } from './routes/creators.ts';
+import { mountRoutes, type RouteSpec } from './route.ts';
+import { authRoutes } from './routes/auth.ts';
+import { creatorsRoutes } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
-import { preferencesRouter } from './routes/preferences.ts';
-import { proRouter } from './routes/pro.ts';
-import { tokensRouter } from './routes/tokens.ts';
-import { watchlistRouter } from './routes/watchlist.ts';
-import type { CompleteToken } from './token-view.ts';
+import { preferencesRoutes } from './routes/preferences.ts';
+import { proRoutes } from './routes/pro.ts';
+import { tokensRoutes } from './routes/tokens.ts';
+import { watchlistRoutes } from './routes/watchlist.ts';
+import type { CompleteRecord } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in scripts/service.ts. */
@@ -59,6 +59,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The usage counter whose flusher the caller runs; one is made when absent. */
   usage?: UsageCounter;
+  /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
+  validateResponses?: boolean;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -92,25 +94,30 @@ export function createApp(deps: AppDeps): Express {
   if (deps.admin) app.use(adminRouter(deps.admin.queues, deps.admin.credentials));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const registry = createRegistry();
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
   const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
   const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
-  const common = { knownChainIds: deps.knownChainIds, auth, registry };
+  const common = { knownChainIds: deps.knownChainIds, auth };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
+  // Every route, declared once: mounted, validated and documented from the same declaration.
+  const routes: RouteSpec[] = [
+    ...authRoutes({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix }),
+    ...proRoutes({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteRecord>(deps.redis, deps.redisPrefix), listCache, logger: deps.logger }),
+    ...tokensRoutes({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }),
+    ...creatorsRoutes({ ...common, creators: deps.creators }),
+    ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
+    ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+  ];
+  app.locals.routes = routes;
+
   app.use(healthRouter(deps.readiness));
-  app.use(docsRouter(registry, {
+  app.use(docsRouter(routes, {
     title: 'token-monitor API',
     version: API_VERSION,
     description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
   }));
-  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
-  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix), listCache }));
-  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
-  app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
-  app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
-  app.use('/api', preferencesRouter({ accounts: deps.accounts, auth, registry, clock }));
+  mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

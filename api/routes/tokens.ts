@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { TOKEN_SORT_FIELDS, type TokenListQuery, type TokenRepository, type TokenSortField } from '../../db/repositories/tokens.ts';
@@ -7,12 +7,12 @@ import type { Submitter } from '../../workers/submit.ts';
 import type { createListCache } from '../../infra/token-cache.ts';
 import { principalOf, type Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Registry } from '../openapi.ts';
+import { route, type RouteSpec } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
 import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
-import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
+import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
-/** General token API (DESIGN §4): list, detail and manual refresh. */
+/** General token API (docs/api.md, "General API"): list, detail and manual refresh. */
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -83,81 +83,78 @@ export interface TokensRouterDeps {
   tokens: TokenRepository;
   knownChainIds: ReadonlySet<number>;
   auth: Auth;
-  registry: Registry;
   submit: Submitter;
   redis: Redis;
   redisPrefix: string;
   listCache: ReturnType<typeof createListCache>;
 }
 
-export function tokensRouter(deps: TokensRouterDeps): Router {
-  const router = Router();
-  const guard: RequestHandler = deps.auth.authenticate();
+export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
+  const guard: RequestHandler[] = [deps.auth.authenticate()];
   const chainId = chainIdParam(deps.knownChainIds);
   const listQuery = tokenFilterSchema(deps.knownChainIds);
   const detailQuery = z.object({ chain_id: chainId.optional().describe('without it: the most recently detected token with this address') });
   const refreshQuery = z.object({ chain_id: chainId });
   const addressParams = z.object({ address: addressParam });
 
-  deps.registry.add({
-    method: 'get', path: '/api/tokens', tag: 'Tokens', auth: 'bearer', query: listQuery as unknown as z.ZodObject,
-    summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
-    responses: { 200: { description: 'A page of tokens', schema: tokenList }, 403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' } },
-  });
-  router.get('/tokens', guard, async (req, res) => {
-    const filters = parseOr400(listQuery, req.query);
-    const showRisk = planAllows(principalOf(res).plan, 'risk');
-    if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
-    const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
-    const cached = await deps.listCache.get(cacheKey);
-    if (cached.body === undefined) {
-      const { items, total } = await deps.tokens.listItems(toListQuery(filters));
-      const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
-      cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
-      deps.listCache.set(cacheKey, cached.version, cached.body);
-    }
-    res.type('application/json').send(cached.body);
-  });
+  return [
+    route({
+      method: 'get', path: '/api/tokens', tag: 'Tokens', auth: 'bearer', guard, query: listQuery,
+      summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
+      responses: { 200: { description: 'A page of tokens', schema: tokenList }, 403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' } },
+      async handler({ query: filters }, _req, res) {
+        const showRisk = planAllows(principalOf(res).plan, 'risk');
+        if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
+        const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
+        const cached = await deps.listCache.get(cacheKey);
+        if (cached.body === undefined) {
+          const { items, total } = await deps.tokens.listItems(toListQuery(filters));
+          const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
+          cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
+          deps.listCache.set(cacheKey, cached.version, cached.body);
+        }
+        res.type('application/json').send(cached.body);
+        return undefined;
+      },
+    }),
 
-  deps.registry.add({
-    method: 'get', path: '/api/tokens/:address', tag: 'Tokens', auth: 'bearer', params: addressParams, query: detailQuery,
-    summary: 'General detail view of a token (risk fields: BASIC or PRO)',
-    responses: { 200: { description: 'The token', schema: tokenDetail }, 404: { description: '`Token not found`' } },
-  });
-  router.get('/tokens/:address', guard, async (req, res) => {
-    const { address } = parseOr400(addressParams, req.params);
-    const query = parseOr400(detailQuery, req.query);
-    const row = await deps.tokens.get(query.chain_id, address);
-    if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-    const detail = toDetail(row);
-    res.json(planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail));
-  });
+    route({
+      method: 'get', path: '/api/tokens/:address', tag: 'Tokens', auth: 'bearer', guard, params: addressParams, query: detailQuery,
+      summary: 'General detail view of a token (risk fields: BASIC or PRO)',
+      responses: { 200: { description: 'The token', schema: tokenDetail }, 404: { description: '`Token not found`' } },
+      async handler({ params, query }, _req, res) {
+        const row = await deps.tokens.get(query.chain_id, params.address);
+        if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
+        const detail = toDetail(row);
+        return planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail);
+      },
+    }),
 
-  deps.registry.add({
-    method: 'post', path: '/api/tokens/:address/refresh', tag: 'Tokens', auth: 'bearer', params: addressParams, query: refreshQuery,
-    summary: 'Run a token through the pipeline now (BASIC or PRO); an unknown contract is probed and, if a token, recorded',
-    description: 'One refresh per token every 10 s, whoever asks. A known token restarts at the bytecode stage; an unknown address with code that answers the ERC-20 probe is recorded (detection_source "submitted", creation data null) and runs through every stage.',
-    responses: {
-      202: { description: 'Queued', schema: refreshResponse },
-      403: { description: '`BASIC or PRO plan required`' },
-      404: { description: '`Token not found`: no code, or the code is no token' },
-      429: { description: '`Refresh cooldown active` (with Retry-After), or the rate limit' },
-    },
-  });
-  router.post('/tokens/:address/refresh', guard, deps.auth.requirePlan('risk'), async (req, res) => {
-    const { address } = parseOr400(addressParams, req.params);
-    const { chain_id } = parseOr400(refreshQuery, req.query);
-    // The cooldown is taken before any RPC work, so repeated refreshes cannot hammer the node.
-    const cooldownKey = `${deps.redisPrefix}:refresh:${chain_id}:${address}`;
-    const taken = await deps.redis.set(cooldownKey, '1', 'PX', REFRESH_COOLDOWN_MS, 'NX');
-    if (taken !== 'OK') {
-      const ttl = await deps.redis.pttl(cooldownKey);
-      throw new HttpError(429, MESSAGES.refreshCooldown, { 'Retry-After': String(Math.max(1, Math.ceil((ttl > 0 ? ttl : REFRESH_COOLDOWN_MS) / 1000))) });
-    }
-    const result = await deps.submit(chain_id, address);
-    if (result.status === 'not-found') throw new HttpError(404, MESSAGES.tokenNotFound);
-    res.status(202).json({ status: 'queued' });
-  });
-
-  return router;
+    route({
+      method: 'post', path: '/api/tokens/:address/refresh', tag: 'Tokens', auth: 'bearer', params: addressParams, query: refreshQuery,
+      guard: [...guard, deps.auth.requirePlan('risk')],
+      summary: 'Run a token through the pipeline now (BASIC or PRO); an unknown contract is probed and, if a token, recorded',
+      description: 'One refresh per token every 10 s, whoever asks. A known token restarts at the bytecode stage; an unknown address with code that answers the ERC-20 probe is recorded (detection_source "submitted", creation data null) and runs through every stage.',
+      responses: {
+        202: { description: 'Queued', schema: refreshResponse },
+        403: { description: '`BASIC or PRO plan required`' },
+        404: { description: '`Token not found`: no code, or the code is no token' },
+        429: { description: '`Refresh cooldown active` (with Retry-After), or the rate limit' },
+      },
+      async handler({ params, query }) {
+        const { address } = params;
+        const { chain_id } = query;
+        // The cooldown is taken before any RPC work, so repeated refreshes cannot hammer the node.
+        const cooldownKey = `${deps.redisPrefix}:refresh:${chain_id}:${address}`;
+        const taken = await deps.redis.set(cooldownKey, '1', 'PX', REFRESH_COOLDOWN_MS, 'NX');
+        if (taken !== 'OK') {
+          const ttl = await deps.redis.pttl(cooldownKey);
+          throw new HttpError(429, MESSAGES.refreshCooldown, { 'Retry-After': String(Math.max(1, Math.ceil((ttl > 0 ? ttl : REFRESH_COOLDOWN_MS) / 1000))) });
+        }
+        const result = await deps.submit(chain_id, address);
+        if (result.status === 'not-found') throw new HttpError(404, MESSAGES.tokenNotFound);
+        return { status: 'queued' };
+      },
+    }),
+  ];
 }
