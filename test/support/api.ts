@@ -45,6 +45,8 @@ export function testAppDeps(options: {
     redisPrefix: options.prefix,
     jwt: { secret: options.jwtSecret ?? TEST_JWT_SECRET },
     clock: options.clock,
+    // Every answer is checked against its route's declared schema: a disagreement fails the test.
+    validateResponses: true,
     submit: createSubmitter({
       chains: options.chains ?? new Map(),
       tokens,
