@@ -15,8 +15,8 @@ import * as S from './schemas.ts';
  */
 
 const stack = useApiStack();
-const h = () => ({ 'x-api-key': stack.proKey });
-const get = (path: string, headers = h()) => stack.call(stack.A, 'GET', path, { headers });
+const h = (): Record<string, string> => ({ 'x-api-key': stack.proKey });
+const get = (path: string, headers: Record<string, string> = h()) => stack.call(stack.A, 'GET', path, { headers });
 
 /** The complete object's fields, in the interface document's order, then the additions. */
 const COMPLETE_KEYS = [
@@ -100,7 +100,7 @@ describe('GET /api/pro/tokens/{address}: the complete token object', () => {
 
   it('errors: unknown token 404; bad flags, addresses and chains 400 naming the parameter; FREE JWT 403; no key 401', async () => {
     expectError(await get(`/api/pro/tokens/${addr(0xdead)}?chain_id=1`), 404, MSG.tokenNotFound);
-    for (const [query, field] of [['include_history=1', 'include_history'], ['include_analyses=yes', 'include_analyses'], ['include_admin_functions=', 'include_admin_functions'], ['chain_id=999', 'chain_id'], ['chain_id=1.5', 'chain_id']]) {
+    for (const [query, field] of [['include_history=1', 'include_history'], ['include_analyses=yes', 'include_analyses'], ['include_admin_functions=', 'include_admin_functions'], ['chain_id=999', 'chain_id'], ['chain_id=1.5', 'chain_id']] as const) {
       expect(expectError(await get(`/api/pro/tokens/${addr(0xa001)}?${query}`), 400)).toContain(field);
     }
     expect(expectError(await get('/api/pro/tokens/0x1234?chain_id=1'), 400)).toContain('address');
@@ -115,8 +115,8 @@ describe('GET /api/pro/tokens/{address}: the complete token object', () => {
         expect([400, 404]).toContain((await get(path)).status);
       }
     }
-    const [{ n }] = await stack.handle.sql<{ n: number }[]>`select count(*)::int n from tokens`;
-    expect(n).toBe(5);
+    const [row] = await stack.handle.sql<{ n: number }[]>`select count(*)::int n from tokens`;
+    expect(row!.n).toBe(5);
   });
 });
 
@@ -182,7 +182,7 @@ describe('GET /api/pro/tokens: summary list, filters, pagination, fields', () =>
 });
 
 describe('POST /api/pro/tokens/bulk', () => {
-  const bulk = (body: unknown, headers = h()) => stack.call(stack.A, 'POST', '/api/pro/tokens/bulk', { headers, body });
+  const bulk = (body: unknown, headers: Record<string, string> = h()) => stack.call(stack.A, 'POST', '/api/pro/tokens/bulk', { headers, body });
 
   it('complete objects, history ≤ 50 by default, metadata with total_tokens, processing_time_ms, cache_hit_rate, not_found', async () => {
     const body = { tokens: [{ address: addr(0xa001), chain_id: 1 }, { address: upper(addr(0xa003)), chain_id: 56 }, { address: addr(0xbeef), chain_id: 1 }, { address: addr(0xa001), chain_id: 1 }] };
@@ -233,7 +233,7 @@ describe('POST /api/pro/tokens/bulk', () => {
 });
 
 describe('GET /api/pro/export', () => {
-  const exported = async (query: string, headers = h()) => {
+  const exported = async (query: string, headers: Record<string, string> = h()) => {
     const response = await fetch(`${stack.A}/api/pro/export?${query}`, { headers });
     return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text(), headers: response.headers };
   };
@@ -280,7 +280,7 @@ describe('GET /api/pro/export', () => {
   });
 
   it('errors: bad format and filters 400 before any byte streams; BASIC 403; no key 401', async () => {
-    for (const [query, field] of [['format=xml', 'format'], ['chain_ids=999', 'chain_ids'], ['max_risk_score=x', 'max_risk_score'], ['include_history=2', 'include_history']]) {
+    for (const [query, field] of [['format=xml', 'format'], ['chain_ids=999', 'chain_ids'], ['max_risk_score=x', 'max_risk_score'], ['include_history=2', 'include_history']] as const) {
       const r = await exported(query);
       expect(r.status).toBe(400);
       expect((JSON.parse(r.text) as { error: string }).error).toContain(field);

@@ -94,6 +94,9 @@ export interface TokenListQuery {
   maxRiskScore?: number;
   isHoneypot?: boolean;
   minLiquidityUsd?: number;
+  /** Some liquidity now (true) or none measured (false). */
+  hasLiquidity?: boolean;
+  isActivelyTraded?: boolean;
   /** On the creation time, or the detection time when the creation time is unknown. */
   createdAfter?: Date;
   createdBefore?: Date;
@@ -114,6 +117,9 @@ function listConditions(query: TokenListQuery): SQL | undefined {
   if (query.isHoneypot === true) conditions.push(eq(tokens.currentRiskLevel, 'honeypot'));
   if (query.isHoneypot === false) conditions.push(sql`${tokens.currentRiskLevel} is distinct from 'honeypot'`);
   if (query.minLiquidityUsd !== undefined) conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
+  if (query.hasLiquidity === true) conditions.push(sql`${tokens.currentLiquidityUsd} > 0`);
+  if (query.hasLiquidity === false) conditions.push(sql`coalesce(${tokens.currentLiquidityUsd}, 0) = 0`);
+  if (query.isActivelyTraded !== undefined) conditions.push(eq(tokens.isActivelyTraded, query.isActivelyTraded));
   const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
   if (query.createdAfter) conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
   if (query.createdBefore) conditions.push(sql`${createdAt} < ${query.createdBefore.toISOString()}::timestamptz`);
