@@ -211,7 +211,7 @@ describe('analysis pipeline on the corpus', () => {
     // token.updated only where the score moved (the creator's reputation now counts every honeypot).
     for (const e of fresh) {
       expect(e.type).toBe('token.updated');
-      expect(e.data.previous_risk_score).not.toBe(e.data.current_risk_score);
+      expect((e.data.previous as { current_risk_score: number | null }).current_risk_score).not.toBe(e.data.current_risk_score);
     }
     const again = await rowsAtRisk(corpus.map((t) => t.address));
     for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);

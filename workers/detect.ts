@@ -5,9 +5,9 @@ import { probeContract } from '../src/evm/probe.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
 import { toQuantity } from '../src/evm/rpc.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
-import type { TokenSummary } from '../src/events/types.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
@@ -43,22 +43,6 @@ export interface DetectDeps {
 export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
   | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number; poolsCreated?: number };
-
-export function toSummary(row: TokenRow): TokenSummary {
-  return {
-    contract_address: row.address,
-    chain_id: row.chainId,
-    name: row.name,
-    symbol: row.symbol,
-    decimals: row.decimals,
-    total_supply: row.totalSupply,
-    creator: row.creator,
-    creation_tx_hash: row.creationTxHash,
-    creation_block_number: row.creationBlockNumber,
-    detection_source: row.detectionSource,
-    detected_at: row.detectedAt.toISOString(),
-  };
-}
 
 export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = new Map<number, Set<string>>();
@@ -131,7 +115,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     await deps.onChanged?.(chainId, d.address);
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
       await deps.tokens.markAnnounced(chainId, d.address);
     }
     await deps.producer.enqueue('bytecode', { chainId, address: d.address });

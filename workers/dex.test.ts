@@ -338,8 +338,8 @@ describe('liquidity pulls', () => {
     expect(rugged.liquidityUsd!).toBeLessThan(0.01);
 
     const alerts = (await streamEvents()).filter((e) => e.type === 'alert' && e.data.contract_address === token);
-    expect(alerts.map((a) => a.data.kind)).toEqual(['liquidity_pull', 'rug']);
-    expect(alerts[0]!.data.liquidity_before_usd).toBeCloseTo(first.liquidityUsd!, 2);
+    expect(alerts.map((a) => a.data.type)).toEqual(['liquidity_pull', 'rug']);
+    expect((alerts[0]!.data.details as { liquidity_before_usd: number }).liquidity_before_usd).toBeCloseTo(first.liquidityUsd!, 2);
 
     // The same bucket refreshed again (a retry) rewrites its snapshot, never adds one.
     await refresh(token, 12);
