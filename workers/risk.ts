@@ -43,6 +43,8 @@ export interface RiskDeps {
 
 interface PassDetails {
   static?: StaticAnalysis;
+  /** The selectors stage's explorer answer: null when the explorer did not answer. */
+  explorer?: { verified: boolean | null };
   simulation?: SimulationReport;
   behaviour?: BehaviourReport | null;
 }
@@ -70,7 +72,12 @@ export function createRiskProcessor(deps: RiskDeps) {
       creator,
       similarHoneypots,
     });
-    const hints = deriveHints({ assessment, static: analysis, behaviour, creator, liquidity });
+    // verified_contract rides on the stored hints; a pass without an explorer answer keeps the last one.
+    const stored = (token?.securityHints ?? null) as { verified_contract?: boolean } | null;
+    const hints = {
+      ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
+      verified_contract: details.explorer?.verified ?? stored?.verified_contract ?? false,
+    };
     const isHoneypot = assessment.level === 'honeypot';
 
     const changed = token !== undefined && (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
