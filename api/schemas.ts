@@ -299,3 +299,55 @@ export const preferencesResponse = z.strictObject({
   email_alerts: z.boolean(),
   alert_kinds: z.array(z.enum(ALERT_KINDS)).describe('the alert kinds the caller receives; all of them unless narrowed'),
 });
+
+/** WebSocket event payloads (docs/websocket.md): the HTTP token object's names and shapes. */
+const tokenCreatedData = z.strictObject({
+  contract_address: address, chain_id: z.number().int(), full_token_data: fullTokenData, detection_source: z.string(), detected_at: isoTime,
+});
+const tokenUpdatedData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  source: z.enum(['risk', 'dex']),
+  changes: z.array(z.string()),
+  full_token_data: fullTokenData,
+  current_risk_level: completeShape.current_risk_level,
+  current_risk_score: completeShape.current_risk_score,
+  is_honeypot: nullableBool,
+  current_liquidity_usd: z.number().nullable(),
+  is_actively_traded: z.boolean(),
+  price_usd: z.number().nullable(),
+  market_cap_usd: z.number().nullable(),
+  volume_24h_usd: z.number().nullable(),
+  security_hints: securityHintsCore,
+  trading_simulation: tradingSimulation.nullable(),
+  dex_hints: dexHints.nullable(),
+  previous: z.strictObject({
+    current_risk_score: nullableInt, current_risk_level: z.enum(RISK_LEVELS).nullable(), current_liquidity_usd: z.number().nullable(), price_usd: z.number().nullable(),
+  }),
+  last_updated: isoTime,
+});
+const alertData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  type: z.enum(ALERT_KINDS),
+  message: z.string(),
+  alert_key: z.string().nullable(),
+  bucket_at: isoTime.nullable(),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+const tokenRemovedData = z.strictObject({ contract_address: address, chain_id: z.number().int(), reason: z.string() });
+
+export const eventData = {
+  'token.created': tokenCreatedData,
+  'token.updated': tokenUpdatedData,
+  alert: alertData,
+  'token.removed': tokenRemovedData,
+} as const;
+
+const streamId = z.string().regex(/^\d+-\d+$/);
+export const eventMessage = z.discriminatedUnion('type', [
+  z.strictObject({ id: streamId, type: z.literal('token.created'), ts: isoTime, data: tokenCreatedData }),
+  z.strictObject({ id: streamId, type: z.literal('token.updated'), ts: isoTime, data: tokenUpdatedData }),
+  z.strictObject({ id: streamId, type: z.literal('alert'), ts: isoTime, data: alertData }),
+  z.strictObject({ id: streamId, type: z.literal('token.removed'), ts: isoTime, data: tokenRemovedData }),
+]);

@@ -1,3 +1,4 @@
+import * as S from './schemas.ts';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, connect as tcpConnect, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +212,23 @@ describe('delivery', () => {
     expect(Math.abs(Date.parse(message.ts!) - Date.now())).toBeLessThan(60_000);
     expect(message.data).toEqual(event.data);
     await client.expectQuiet(100);
+  });
+
+  it('every event kind arrives in the documented shape, with the HTTP token object\'s names', async () => {
+    const client = await connect(main);
+    const address = addr(0xabc);
+    const events: ServiceEvent[] = [
+      created(1),
+      updated(56),
+      { type: 'alert', data: alertData(address, 'honeypot', 'honeypot detected', { details: { risk_score: 97 } }) },
+      { type: 'token.removed', data: { contract_address: address, chain_id: 1, reason: 'reorg' } },
+    ];
+    for (const event of events) await main.publisher.publish(event);
+    for (const event of events) {
+      const message = await client.expectNext(event.type);
+      expect(S.eventMessage.safeParse(message).error?.issues ?? []).toEqual([]);
+      expect(message.data).toEqual(event.data);
+    }
   });
 
   it('fans every event out to every client, in stream order', async () => {
