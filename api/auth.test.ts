@@ -11,7 +11,7 @@ import { hashPassword, sha256Hex } from '../src/accounts/credentials.ts';
 import { DAY_MS } from '../src/plans.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import { ACCOUNTS_SCHEDULER } from '../workers/catalog.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import { closeServer, listen, TEST_JWT_SECRET, testAppDeps } from '../test/support/api.ts';
 import {
   addr, bearer, expectError, expectShape, HIGH_LIMITS, KNOWN_CHAINS, MSG, SQL_ATTACKS, useApiStack, type TestUser,
@@ -401,7 +401,7 @@ describe('500 Internal server error', () => {
   it('a real failure that is not an outage (a missing table) answers 500 with no detail, and the service goes on', async () => {
     const broken = await createTestDatabase();
     const brokenHandle = createDb(broken.url, { max: 1 });
-    const redis = createRedis(stack.testRedis.url, 'general');
+    const redis = createRedis(stack.testRedis.url, 'commands');
     let s: Server | undefined;
     try {
       const brokenAccounts = createAccountRepository(brokenHandle.db);

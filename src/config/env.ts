@@ -4,7 +4,7 @@ import {
   type ChainConfig,
 } from './chains.ts';
 
-/** The process environment of DESIGN §3, validated once at start-up. */
+/** The process environment (docs/configuration.md), validated once at start-up. */
 
 const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
 const EXPLORER_URL_VARIABLE = /^EXPLORER_API_URL_(\d+)$/;

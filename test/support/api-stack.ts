@@ -222,8 +222,8 @@ export function useApiStack(options: { seed?: boolean } = {}): ApiStack {
     stack.handle = createDb(stack.database.url, { max: stack.database.embedded ? 1 : 6 });
     stack.accounts = createAccountRepository(stack.handle.db);
     stack.tokenRepo = createTokenRepository(stack.handle.db);
-    stack.redisA = createRedis(stack.testRedis.url, 'general');
-    const redisB = createRedis(stack.testRedis.url, 'general');
+    stack.redisA = createRedis(stack.testRedis.url, 'commands');
+    const redisB = createRedis(stack.testRedis.url, 'commands');
     const producerConnection = createRedis(stack.testRedis.url, 'producer');
     extraRedis.push(redisB, producerConnection);
     stack.producer = createProducer(producerConnection, stack.testRedis.prefix);
