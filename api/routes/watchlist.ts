@@ -8,9 +8,10 @@ import { watchlistItem, watchlistRemoved, watchlistResponse } from '../schemas.t
 import { toListItem } from '../token-view.ts';
 import { addressParam, chainIdParam } from '../validation.ts';
 
-/** The caller's watchlist (docs/api.md, "Watchlist"), BASIC or PRO. */
-
-export const MAX_WATCHLIST = 500;
+/**
+ * The caller's watchlist (docs/api.md, "Watchlist"), BASIC or PRO. Capacity is unlimited, as the
+ * plans promise: each entry names an existing token, and additions are bounded by the rate limit.
+ */
 
 export function watchlistRoutes(deps: { accounts: AccountRepository; tokens: TokenRepository; knownChainIds: ReadonlySet<number>; auth: Auth }): RouteSpec[] {
   const guard = [deps.auth.authenticate(), deps.auth.requirePlan('watchlist')];
@@ -50,7 +51,6 @@ export function watchlistRoutes(deps: { accounts: AccountRepository; tokens: Tok
         const { user } = principalOf(res);
         const token = await deps.tokens.get(body.chain_id, body.address);
         if (!token) throw new HttpError(404, MESSAGES.tokenNotFound);
-        if ((await deps.accounts.watchlistCount(user.id)) >= MAX_WATCHLIST) throw new HttpError(400, `watchlist: at most ${MAX_WATCHLIST} tokens`);
         const { added, createdAt } = await deps.accounts.addToWatchlist(user.id, body.chain_id, body.address);
         if (!added) throw new HttpError(409, MESSAGES.alreadyInWatchlist);
         return { contract_address: token.address, chain_id: token.chainId, added_at: createdAt.toISOString(), token: toListItem(token) };
