@@ -1,17 +1,17 @@
-import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Metrics } from '../infra/metrics.ts';
-import { adminRouter } from './admin.ts';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
+import { adminRouter } from './admin.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
-import { createRateLimiter, type Clock } from './rate-limit.ts';
+import { type Clock, createRateLimiter } from './rate-limit.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import { authRoutes } from './routes/auth.ts';
 import { creatorsRoutes } from './routes/creators.ts';
@@ -32,7 +32,8 @@ const REQUEST_DEADLINE_MS = 5_000;
 
 const deadline: RequestHandler = (_req, res, next) => {
   const timer = setTimeout(() => {
-    if (!res.headersSent) res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
+    if (!res.headersSent)
+      res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
   }, REQUEST_DEADLINE_MS);
   res.on('close', () => clearTimeout(timer));
   next();
@@ -69,7 +70,10 @@ function httpMetrics(metrics: Metrics): RequestHandler {
     res.on('finish', () => {
       // The route pattern, never the raw path: label values stay bounded.
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpDuration.observe(
+        { method: req.method, route, status: String(res.statusCode) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };
@@ -95,16 +99,53 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
-  const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
-  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
+  const usage =
+    deps.usage ??
+    createUsageCounter({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      accounts: deps.accounts,
+      clock,
+      logger: deps.logger,
+    });
+  const auth = createAuth({
+    accounts: deps.accounts,
+    jwt: deps.jwt,
+    rateLimiter,
+    usage,
+    clock,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+  });
   const common = { knownChainIds: deps.knownChainIds, auth };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
   // Every route, declared once: mounted, validated and documented from the same declaration.
   const routes: RouteSpec[] = [
-    ...authRoutes({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix }),
-    ...proRoutes({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteRecord>(deps.redis, deps.redisPrefix), listCache, logger: deps.logger }),
-    ...tokensRoutes({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }),
+    ...authRoutes({
+      accounts: deps.accounts,
+      auth,
+      jwt: deps.jwt,
+      usage,
+      clock,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+    }),
+    ...proRoutes({
+      ...common,
+      tokens: deps.tokens,
+      cache: createTokenCache<CompleteRecord>(deps.redis, deps.redisPrefix),
+      listCache,
+      logger: deps.logger,
+    }),
+    ...tokensRoutes({
+      ...common,
+      tokens: deps.tokens,
+      submit: deps.submit,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      listCache,
+    }),
     ...creatorsRoutes({ ...common, creators: deps.creators }),
     ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
     ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
@@ -112,11 +153,14 @@ export function createApp(deps: AppDeps): Express {
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness));
-  app.use(docsRouter(routes, {
-    title: 'token-monitor API',
-    version: API_VERSION,
-    description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
-  }));
+  app.use(
+    docsRouter(routes, {
+      title: 'token-monitor API',
+      version: API_VERSION,
+      description:
+        'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
+    }),
+  );
   mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   app.use(notFoundHandler);

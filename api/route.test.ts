@@ -13,7 +13,11 @@ import { mountRoutes, route } from './route.ts';
 const item = z.strictObject({ id: z.number().int(), name: z.string() });
 const routes = [
   route({
-    method: 'get', path: '/items/:id', tag: 'Items', auth: 'none', summary: 'An item',
+    method: 'get',
+    path: '/items/:id',
+    tag: 'Items',
+    auth: 'none',
+    summary: 'An item',
     params: z.object({ id: z.string().regex(/^\d+$/, 'must be digits').transform(Number) }),
     query: z.object({ shape: z.enum(['right', 'extra', 'missing', 'teapot']).default('right') }),
     responses: { 200: { description: 'The item', schema: item }, 404: { description: 'none' } },
@@ -42,30 +46,58 @@ describe('route declarations', () => {
     const r = await request(`${base}/items/abc`);
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: 'id: must be digits' });
-    expect((await request(`${base}/items/1?shape=round`)).body).toMatchObject({ error: expect.stringContaining('shape') });
+    expect((await request(`${base}/items/1?shape=round`)).body).toMatchObject({
+      error: expect.stringContaining('shape'),
+    });
   });
 
   it('an answer that agrees with its schema passes untouched; errors are checked against the error shape', async () => {
-    expect(await request(`${base}/items/7`)).toMatchObject({ status: 200, body: { id: 7, name: 'x' } });
-    expect(await request(`${base}/items/0`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
+    expect(await request(`${base}/items/7`)).toMatchObject({
+      status: 200,
+      body: { id: 7, name: 'x' },
+    });
+    expect(await request(`${base}/items/0`)).toMatchObject({
+      status: 404,
+      body: { error: 'Item not found' },
+    });
   });
 
   it.each([
     ['extra', /secret/],
     ['missing', /name/],
     ['teapot', /status 203 is not declared/],
-  ])('an answer with %s fields or status becomes a 500 naming the disagreement', async (shape, problem) => {
-    const r = await request(`${base}/items/7?shape=${shape}`);
-    expect(r.status).toBe(500);
-    expect((r.body as { error: string }).error).toMatch(/GET \/items\/:id disagrees with its schema/);
-    expect((r.body as { error: string }).error).toMatch(problem);
-  });
+  ])(
+    'an answer with %s fields or status becomes a 500 naming the disagreement',
+    async (shape, problem) => {
+      const r = await request(`${base}/items/7?shape=${shape}`);
+      expect(r.status).toBe(500);
+      expect((r.body as { error: string }).error).toMatch(
+        /GET \/items\/:id disagrees with its schema/,
+      );
+      expect((r.body as { error: string }).error).toMatch(problem);
+    },
+  );
 
   it('the OpenAPI document renders the same declaration: path, parameters, response schema', () => {
-    const doc = openApiDocument(routes, { title: 't', version: '1' }) as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+    const doc = openApiDocument(routes, { title: 't', version: '1' }) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters: { name: string; in: string }[];
+            responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+          }
+        >
+      >;
+    };
     const op = doc.paths['/items/{id}']!.get!;
     expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:shape']);
-    expect(op.responses['200']!.content!['application/json']!.schema).toMatchObject({ type: 'object', required: ['id', 'name'], additionalProperties: false });
+    expect(op.responses['200']!.content!['application/json']!.schema).toMatchObject({
+      type: 'object',
+      required: ['id', 'name'],
+      additionalProperties: false,
+    });
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '500']));
   });
 });

@@ -25,7 +25,11 @@ export interface RouteInput<P extends z.ZodType, Q extends z.ZodType, B extends 
   body: z.output<B>;
 }
 
-export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteSpec<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express style: /api/tokens/:address */
   path: string;
@@ -49,9 +53,11 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 }
 
 /** Keeps the generic parameters of one declaration while collecting routes of different shapes. */
-export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
-  spec: RouteSpec<P, Q, B>,
-): RouteSpec {
+export function route<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 
@@ -61,7 +67,9 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
   return result.data;
 }
 
-export const errorBody = z.strictObject({ error: z.string() }).meta({ id: 'Error', description: 'Every error answer: `{"error": "<message>"}`.' });
+export const errorBody = z
+  .strictObject({ error: z.string() })
+  .meta({ id: 'Error', description: 'Every error answer: `{"error": "<message>"}`.' });
 
 /** The schema an answer with this status must match; undefined: the route declared none for it. */
 export function responseSchema(spec: RouteSpec, status: number): z.ZodType | undefined {
@@ -80,33 +88,51 @@ function checkResponses(spec: RouteSpec): RequestHandler {
       const type = String(res.get('Content-Type') ?? '');
       if (typeof body !== 'string' || !type.startsWith('application/json')) return send(body);
       const schema = responseSchema(spec, res.statusCode);
-      const problem = schema === undefined
-        ? `status ${res.statusCode} is not declared`
-        : (() => {
-          const result = schema.safeParse(JSON.parse(body));
-          return result.success ? undefined : describeZodError(result.error);
-        })();
+      const problem =
+        schema === undefined
+          ? `status ${res.statusCode} is not declared`
+          : (() => {
+              const result = schema.safeParse(JSON.parse(body));
+              return result.success ? undefined : describeZodError(result.error);
+            })();
       if (problem === undefined) return send(body);
       res.status(500);
-      return send(JSON.stringify({ error: `response of ${spec.method.toUpperCase()} ${spec.path} disagrees with its schema: ${problem}` }));
+      return send(
+        JSON.stringify({
+          error: `response of ${spec.method.toUpperCase()} ${spec.path} disagrees with its schema: ${problem}`,
+        }),
+      );
     };
     next();
   };
 }
 
-export function mountRoutes(app: Express, routes: readonly RouteSpec[], options: { validateResponses?: boolean } = {}): void {
+export function mountRoutes(
+  app: Express,
+  routes: readonly RouteSpec[],
+  options: { validateResponses?: boolean } = {},
+): void {
   for (const spec of routes) {
-    const success = spec.status ?? Number(Object.keys(spec.responses).find((s) => s.startsWith('2')) ?? 200);
+    const success =
+      spec.status ?? Number(Object.keys(spec.responses).find((s) => s.startsWith('2')) ?? 200);
     const handler: RequestHandler = async (req, res) => {
       const input = {
         params: spec.params ? parseOr400(spec.params, req.params) : undefined,
         query: spec.query ? parseOr400(spec.query, req.query) : undefined,
         body: spec.body ? parseOr400(spec.body, req.body ?? {}) : undefined,
       };
-      const result = await spec.handler(input as RouteInput<z.ZodType, z.ZodType, z.ZodType>, req, res);
+      const result = await spec.handler(
+        input as RouteInput<z.ZodType, z.ZodType, z.ZodType>,
+        req,
+        res,
+      );
       if (result !== undefined && !res.headersSent) res.status(success).json(result);
     };
-    const chain = [...(options.validateResponses ? [checkResponses(spec)] : []), ...(spec.guard ?? []), handler];
+    const chain = [
+      ...(options.validateResponses ? [checkResponses(spec)] : []),
+      ...(spec.guard ?? []),
+      handler,
+    ];
     app[spec.method](spec.path, ...chain);
   }
 }

@@ -1,11 +1,28 @@
 import { z } from 'zod';
-import { tokenKey, type AnalysisRow, type CreatorRow, type HistoryRow, type TokenKey, type TokenListRow, type TokenRepository, type TokenRow } from '../db/repositories/tokens.ts';
+import {
+  type AnalysisRow,
+  type CreatorRow,
+  type HistoryRow,
+  type TokenKey,
+  type TokenListRow,
+  type TokenRepository,
+  type TokenRow,
+  tokenKey,
+} from '../db/repositories/tokens.ts';
 import type { AccessControl, FunctionRisk } from '../src/analysis/types.ts';
 import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
 import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
 import {
-  adminFunctionView, dexHintsView, fullTokenData, isHoneypotOf, lastUpdatedOf, qualityInputOf, securityHintsCore, toNumber,
-  tradingSimulationView, type AdminFunctionView,
+  type AdminFunctionView,
+  adminFunctionView,
+  dexHintsView,
+  fullTokenData,
+  isHoneypotOf,
+  lastUpdatedOf,
+  qualityInputOf,
+  securityHintsCore,
+  toNumber,
+  tradingSimulationView,
 } from '../src/tokens/view.ts';
 
 /**
@@ -72,7 +89,9 @@ const storedFactor = z.object({
   points: z.number(),
   severity: z.string(),
   message: z.string(),
-  evidence: z.array(z.object({ kind: z.string(), detail: z.string(), selector: z.string().optional() })).catch([]),
+  evidence: z
+    .array(z.object({ kind: z.string(), detail: z.string(), selector: z.string().optional() }))
+    .catch([]),
 });
 const storedFactors = z.array(storedFactor).catch([]);
 const storedStrings = z.array(z.string()).catch([]);
@@ -81,7 +100,10 @@ const storedStrings = z.array(z.string()).catch([]);
 export function analysisView(row: AnalysisRow) {
   const factors = storedFactors.parse(row.riskFactors);
   // An alert is a factor's message: its code is the alert's type.
-  const alerts = storedStrings.parse(row.alerts).map((message) => ({ type: factors.find((f) => f.message === message)?.code ?? 'risk', message }));
+  const alerts = storedStrings.parse(row.alerts).map((message) => ({
+    type: factors.find((f) => f.message === message)?.code ?? 'risk',
+    message,
+  }));
   return {
     timestamp: row.createdAt.toISOString(),
     risk_factors: factors.map((f) => f.message),
@@ -104,13 +126,17 @@ export function historyItem(row: HistoryRow) {
   };
 }
 
-const storedAdmin = z.array(z.object({
-  name: z.string(),
-  selector: z.string(),
-  access_control: z.string().transform((a) => a as AccessControl),
-  risk_level: z.enum(['low', 'medium', 'high', 'critical']).transform((r) => r as FunctionRisk),
-  description: z.string(),
-})).catch([]);
+const storedAdmin = z
+  .array(
+    z.object({
+      name: z.string(),
+      selector: z.string(),
+      access_control: z.string().transform((a) => a as AccessControl),
+      risk_level: z.enum(['low', 'medium', 'high', 'critical']).transform((r) => r as FunctionRisk),
+      description: z.string(),
+    }),
+  )
+  .catch([]);
 
 export interface CompleteParts {
   row: TokenRow;
@@ -124,13 +150,18 @@ export interface CompleteParts {
 export function toComplete(parts: CompleteParts, nowMs: number) {
   const { row } = parts;
   const core = securityHintsCore(row, parts.creator?.reputationScore ?? null);
-  const admin: AdminFunctionView[] = storedAdmin.parse(parts.adminFunctions ?? []).map(adminFunctionView);
+  const admin: AdminFunctionView[] = storedAdmin
+    .parse(parts.adminFunctions ?? [])
+    .map(adminFunctionView);
   const simulation = tradingSimulationView(row.tradingSimulation);
   const dex = dexHintsView(row.dexHints);
   const isHoneypot = isHoneypotOf(row);
   const liquidity = toNumber(row.currentLiquidityUsd);
   const lock = core.liquidity_lock;
-  const secured = lock && (lock.locked_pct !== null || lock.burned_pct !== null) ? (lock.locked_pct ?? 0) + (lock.burned_pct ?? 0) : null;
+  const secured =
+    lock && (lock.locked_pct !== null || lock.burned_pct !== null)
+      ? (lock.locked_pct ?? 0) + (lock.burned_pct ?? 0)
+      : null;
   return {
     contract_address: row.address,
     chain_id: row.chainId,
@@ -142,8 +173,13 @@ export function toComplete(parts: CompleteParts, nowMs: number) {
     is_actively_traded: row.isActivelyTraded,
     dex_hints: dex,
     monitoring_recommendations: monitoringRecommendations({
-      ...core, is_honeypot: isHoneypot, buy_tax_pct: simulation?.buy_tax_pct ?? null, sell_tax_pct: simulation?.sell_tax_pct ?? null,
-      price_usd: dex?.token_price_usd ?? toNumber(row.priceUsd), liquidity_usd: liquidity, liquidity_secured_pct: secured,
+      ...core,
+      is_honeypot: isHoneypot,
+      buy_tax_pct: simulation?.buy_tax_pct ?? null,
+      sell_tax_pct: simulation?.sell_tax_pct ?? null,
+      price_usd: dex?.token_price_usd ?? toNumber(row.priceUsd),
+      liquidity_usd: liquidity,
+      liquidity_secured_pct: secured,
     }),
     data_quality_score: dataQualityScore(qualityInputOf(row), nowMs),
     analyses: parts.analyses.map(analysisView),
@@ -163,11 +199,17 @@ export interface CompleteRecord {
 }
 
 /** Complete records (history up to DETAIL_HISTORY_LIMIT) of the tokens that exist, straight from Postgres. */
-export async function assembleComplete(tokens: TokenRepository, keys: readonly TokenKey[], nowMs = Date.now()): Promise<CompleteRecord[]> {
+export async function assembleComplete(
+  tokens: TokenRepository,
+  keys: readonly TokenKey[],
+  nowMs = Date.now(),
+): Promise<CompleteRecord[]> {
   const rows = await tokens.getMany(keys);
   if (rows.length === 0) return [];
   const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
-  const creatorKeys = rows.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
+  const creatorKeys = rows
+    .filter((r) => r.creator)
+    .map((r) => ({ chainId: r.chainId, address: r.creator! }));
   const [analyses, admin, creators, histories] = await Promise.all([
     tokens.recentAnalyses(present, ANALYSES_LIMIT),
     tokens.latestAdminFunctions(present),
@@ -176,8 +218,19 @@ export async function assembleComplete(tokens: TokenRepository, keys: readonly T
   ]);
   return rows.map((row) => {
     const key = tokenKey({ chainId: row.chainId, address: row.address });
-    const creator = row.creator ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator })) : undefined;
-    const token = toComplete({ row, analyses: analyses.get(key) ?? [], adminFunctions: admin.get(key), creator, history: histories.get(key) ?? [] }, nowMs);
+    const creator = row.creator
+      ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator }))
+      : undefined;
+    const token = toComplete(
+      {
+        row,
+        analyses: analyses.get(key) ?? [],
+        adminFunctions: admin.get(key),
+        creator,
+        history: histories.get(key) ?? [],
+      },
+      nowMs,
+    );
     return { token, quality: qualityInputOf(row) };
   });
 }
@@ -189,17 +242,28 @@ export interface IncludeOptions {
   historyLimit: number;
 }
 
-export const INCLUDE_ALL: IncludeOptions = { history: true, analyses: true, adminFunctions: true, historyLimit: DETAIL_HISTORY_LIMIT };
+export const INCLUDE_ALL: IncludeOptions = {
+  history: true,
+  analyses: true,
+  adminFunctions: true,
+  historyLimit: DETAIL_HISTORY_LIMIT,
+};
 
 /**
  * The answer for one set of include flags: a part not asked for is left out (absent, not null:
  * null means "not known yet"). The quality score is computed for `nowMs`, as freshness ages.
  */
-export type ShapedComplete = Omit<CompleteToken, 'analyses' | 'token_history' | 'security_hints'> & Partial<Pick<CompleteToken, 'analyses' | 'token_history'>> & {
-  security_hints: Omit<CompleteToken['security_hints'], 'admin_functions'> & Partial<Pick<CompleteToken['security_hints'], 'admin_functions'>>;
-};
+export type ShapedComplete = Omit<CompleteToken, 'analyses' | 'token_history' | 'security_hints'> &
+  Partial<Pick<CompleteToken, 'analyses' | 'token_history'>> & {
+    security_hints: Omit<CompleteToken['security_hints'], 'admin_functions'> &
+      Partial<Pick<CompleteToken['security_hints'], 'admin_functions'>>;
+  };
 
-export function shapeComplete(record: CompleteRecord, include: IncludeOptions, nowMs: number): ShapedComplete {
+export function shapeComplete(
+  record: CompleteRecord,
+  include: IncludeOptions,
+  nowMs: number,
+): ShapedComplete {
   const { admin_functions, ...hints } = record.token.security_hints;
   // Spread first, so that the keys keep the document's order.
   const shaped: ShapedComplete = {
@@ -215,7 +279,20 @@ export function shapeComplete(record: CompleteRecord, include: IncludeOptions, n
 
 /** Every top-level field of the complete object: what the PRO list's `fields` may select. */
 export const COMPLETE_FIELDS = [
-  'contract_address', 'chain_id', 'full_token_data', 'security_hints', 'current_risk_level', 'current_risk_score',
-  'current_liquidity_usd', 'is_actively_traded', 'dex_hints', 'monitoring_recommendations', 'data_quality_score', 'analyses',
-  'token_history', 'last_updated', 'trading_simulation', 'is_honeypot',
+  'contract_address',
+  'chain_id',
+  'full_token_data',
+  'security_hints',
+  'current_risk_level',
+  'current_risk_score',
+  'current_liquidity_usd',
+  'is_actively_traded',
+  'dex_hints',
+  'monitoring_recommendations',
+  'data_quality_score',
+  'analyses',
+  'token_history',
+  'last_updated',
+  'trading_simulation',
+  'is_honeypot',
 ] as const satisfies readonly (keyof CompleteToken)[];

@@ -19,11 +19,35 @@ beforeAll(async () => {
     const params = new URL(req.url!, 'http://x').searchParams;
     requests.push(params);
     const address = params.get('address');
-    const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-    if (params.get('module') !== 'contract' || params.get('action') !== 'getsourcecode') return send(400, '{}');
-    if (address === VERIFIED) return send(200, JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: 'pragma solidity ^0.8.0; contract T {}', ABI: '[]', ContractName: 'T' }] }));
-    if (address === UNVERIFIED) return send(200, JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '' }] }));
-    if (address === RATE_LIMITED) return send(200, JSON.stringify({ status: '0', message: 'NOTOK', result: 'Max rate limit reached' }));
+    const send = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    if (params.get('module') !== 'contract' || params.get('action') !== 'getsourcecode')
+      return send(400, '{}');
+    if (address === VERIFIED)
+      return send(
+        200,
+        JSON.stringify({
+          status: '1',
+          message: 'OK',
+          result: [
+            { SourceCode: 'pragma solidity ^0.8.0; contract T {}', ABI: '[]', ContractName: 'T' },
+          ],
+        }),
+      );
+    if (address === UNVERIFIED)
+      return send(
+        200,
+        JSON.stringify({
+          status: '1',
+          message: 'OK',
+          result: [{ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '' }],
+        }),
+      );
+    if (address === RATE_LIMITED)
+      return send(
+        200,
+        JSON.stringify({ status: '0', message: 'NOTOK', result: 'Max rate limit reached' }),
+      );
     if (address === BROKEN) return send(502, 'bad gateway');
     return send(200, 'not json');
   });
@@ -49,19 +73,40 @@ describe('verifiedSource', () => {
 });
 
 describe('explorer configuration', () => {
-  const chainsFile = JSON.stringify({ chains: [{
-    chain_id: 31337, name: 'Local', rpc_urls: ['http://127.0.0.1:8545'], wrapped_native: `0x${'aa'.repeat(20)}`,
-    explorer_api_url: 'http://127.0.0.1:9/api', explorer_api_key: 'secret',
-  }] });
+  const chainsFile = JSON.stringify({
+    chains: [
+      {
+        chain_id: 31337,
+        name: 'Local',
+        rpc_urls: ['http://127.0.0.1:8545'],
+        wrapped_native: `0x${'aa'.repeat(20)}`,
+        explorer_api_url: 'http://127.0.0.1:9/api',
+        explorer_api_key: 'secret',
+      },
+    ],
+  });
 
   it('per chain in CHAINS_FILE, or EXPLORER_API_URL_<chain_id> for a configured chain', () => {
     const fromFile = parseConfig({ CHAINS_FILE: 'chains.json' }, () => chainsFile);
-    expect(fromFile.ok && fromFile.config.chains[0]).toMatchObject({ explorerApiUrl: 'http://127.0.0.1:9/api', explorerApiKey: 'secret' });
-    const fromEnv = parseConfig({ RPC_URL_1: 'http://127.0.0.1:8545', EXPLORER_API_URL_1: 'https://api.etherscan.io/api' }, () => '');
-    expect(fromEnv.ok && fromEnv.config.chains.find((c) => c.chainId === 1)).toMatchObject({ explorerApiUrl: 'https://api.etherscan.io/api' });
+    expect(fromFile.ok && fromFile.config.chains[0]).toMatchObject({
+      explorerApiUrl: 'http://127.0.0.1:9/api',
+      explorerApiKey: 'secret',
+    });
+    const fromEnv = parseConfig(
+      { RPC_URL_1: 'http://127.0.0.1:8545', EXPLORER_API_URL_1: 'https://api.etherscan.io/api' },
+      () => '',
+    );
+    expect(fromEnv.ok && fromEnv.config.chains.find((c) => c.chainId === 1)).toMatchObject({
+      explorerApiUrl: 'https://api.etherscan.io/api',
+    });
     const orphan = parseConfig({ EXPLORER_API_URL_1: 'https://api.etherscan.io/api' }, () => '');
-    expect(orphan.ok ? [] : orphan.errors).toEqual(['EXPLORER_API_URL_1: chain 1 is not configured']);
-    const bad = parseConfig({ RPC_URL_1: 'http://127.0.0.1:8545', EXPLORER_API_URL_1: 'not a url' }, () => '');
+    expect(orphan.ok ? [] : orphan.errors).toEqual([
+      'EXPLORER_API_URL_1: chain 1 is not configured',
+    ]);
+    const bad = parseConfig(
+      { RPC_URL_1: 'http://127.0.0.1:8545', EXPLORER_API_URL_1: 'not a url' },
+      () => '',
+    );
     expect(bad.ok ? [] : bad.errors).toEqual(['EXPLORER_API_URL_1: not a URL']);
   });
 });

@@ -22,7 +22,11 @@ interface SourceCodeAnswer {
  * true: verified source; false: the explorer knows the address and has no source; null: no
  * answer worth trusting (network error, rate limit, malformed reply), so a caller keeps what it knew.
  */
-export async function verifiedSource(config: ExplorerConfig, address: string, fetchImpl: typeof fetch = fetch): Promise<boolean | null> {
+export async function verifiedSource(
+  config: ExplorerConfig,
+  address: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<boolean | null> {
   const url = new URL(config.url);
   url.searchParams.set('module', 'contract');
   url.searchParams.set('action', 'getsourcecode');

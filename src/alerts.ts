@@ -20,9 +20,22 @@ import type { EventMessage, TokenUpdatedData } from './events/types.ts';
  * the first snapshot of a token.
  */
 
-export const ALERT_KINDS = ['honeypot', 'liquidity_pull', 'rug', 'owner_changed', 'tax_raised', 'mint_after_launch', 'risk_level_changed'] as const;
+export const ALERT_KINDS = [
+  'honeypot',
+  'liquidity_pull',
+  'rug',
+  'owner_changed',
+  'tax_raised',
+  'mint_after_launch',
+  'risk_level_changed',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
-export const DERIVED_ALERT_KINDS = ['owner_changed', 'tax_raised', 'mint_after_launch', 'risk_level_changed'] as const satisfies readonly AlertKind[];
+export const DERIVED_ALERT_KINDS = [
+  'owner_changed',
+  'tax_raised',
+  'mint_after_launch',
+  'risk_level_changed',
+] as const satisfies readonly AlertKind[];
 
 /** A tax must rise by at least this many percentage points: simulation noise is not an alert. */
 export const TAX_RAISE_MIN_POINTS = 1;
@@ -83,8 +96,10 @@ export function snapshotOf(data: TokenUpdatedData): TokenSnapshot {
     const owner = data.security_hints.owner_address;
     snapshot.owner_address = owner === null ? null : owner.toLowerCase();
     const sim = data.trading_simulation;
-    if (sim?.buy_tax_pct !== null && sim?.buy_tax_pct !== undefined) snapshot.buy_tax_pct = sim.buy_tax_pct;
-    if (sim?.sell_tax_pct !== null && sim?.sell_tax_pct !== undefined) snapshot.sell_tax_pct = sim.sell_tax_pct;
+    if (sim?.buy_tax_pct !== null && sim?.buy_tax_pct !== undefined)
+      snapshot.buy_tax_pct = sim.buy_tax_pct;
+    if (sim?.sell_tax_pct !== null && sim?.sell_tax_pct !== undefined)
+      snapshot.sell_tax_pct = sim.sell_tax_pct;
   }
   const supply = data.full_token_data.token.total_supply;
   if (supply !== null && DECIMAL.test(supply)) snapshot.total_supply = supply;
@@ -95,20 +110,42 @@ export function snapshotOf(data: TokenUpdatedData): TokenSnapshot {
  * Compares a token.updated payload with the token's previous snapshot: the derived alerts and the
  * next snapshot (the previous one overlaid with the fields present now).
  */
-export function compareSnapshots(previous: TokenSnapshot | undefined, data: TokenUpdatedData): { alerts: DerivedAlert[]; next: TokenSnapshot } {
+export function compareSnapshots(
+  previous: TokenSnapshot | undefined,
+  data: TokenUpdatedData,
+): { alerts: DerivedAlert[]; next: TokenSnapshot } {
   const current = snapshotOf(data);
   const next: TokenSnapshot = { ...previous, ...current };
   const alerts: DerivedAlert[] = [];
 
   const previousScore = data.source === 'risk' ? data.previous.current_risk_score : null;
-  const before = previous?.risk_level ?? (previousScore !== null ? riskLevelOf(previousScore) : undefined);
-  if (current.risk_level !== undefined && before !== undefined && current.risk_level !== before && current.risk_level !== 'honeypot') {
-    alerts.push({ kind: 'risk_level_changed', message: `risk level changed from ${before} to ${current.risk_level}`, detail: { previous_risk_level: before, current_risk_level: current.risk_level } });
+  const before =
+    previous?.risk_level ?? (previousScore !== null ? riskLevelOf(previousScore) : undefined);
+  if (
+    current.risk_level !== undefined &&
+    before !== undefined &&
+    current.risk_level !== before &&
+    current.risk_level !== 'honeypot'
+  ) {
+    alerts.push({
+      kind: 'risk_level_changed',
+      message: `risk level changed from ${before} to ${current.risk_level}`,
+      detail: { previous_risk_level: before, current_risk_level: current.risk_level },
+    });
   }
   if (!previous) return { alerts, next };
 
-  if (current.owner_address !== undefined && previous.owner_address !== undefined && current.owner_address !== null && current.owner_address !== previous.owner_address) {
-    alerts.push({ kind: 'owner_changed', message: `owner changed from ${previous.owner_address ?? 'none'} to ${current.owner_address}`, detail: { previous_owner: previous.owner_address, owner_address: current.owner_address } });
+  if (
+    current.owner_address !== undefined &&
+    previous.owner_address !== undefined &&
+    current.owner_address !== null &&
+    current.owner_address !== previous.owner_address
+  ) {
+    alerts.push({
+      kind: 'owner_changed',
+      message: `owner changed from ${previous.owner_address ?? 'none'} to ${current.owner_address}`,
+      detail: { previous_owner: previous.owner_address, owner_address: current.owner_address },
+    });
   }
   const raised = (['sell', 'buy'] as const).filter((side) => {
     const now = current[`${side}_tax_pct`];
@@ -116,21 +153,41 @@ export function compareSnapshots(previous: TokenSnapshot | undefined, data: Toke
     return now !== undefined && then !== undefined && now - then >= TAX_RAISE_MIN_POINTS;
   });
   if (raised.length > 0) {
-    const parts = raised.map((side) => `${side} tax ${previous[`${side}_tax_pct`]}% → ${current[`${side}_tax_pct`]}%`);
+    const parts = raised.map(
+      (side) => `${side} tax ${previous[`${side}_tax_pct`]}% → ${current[`${side}_tax_pct`]}%`,
+    );
     alerts.push({
       kind: 'tax_raised',
       message: `tax raised: ${parts.join(', ')}`,
-      detail: Object.fromEntries(raised.flatMap((side) => [[`previous_${side}_tax_pct`, previous[`${side}_tax_pct`] ?? null], [`${side}_tax_pct`, current[`${side}_tax_pct`] ?? null]])),
+      detail: Object.fromEntries(
+        raised.flatMap((side) => [
+          [`previous_${side}_tax_pct`, previous[`${side}_tax_pct`] ?? null],
+          [`${side}_tax_pct`, current[`${side}_tax_pct`] ?? null],
+        ]),
+      ),
     });
   }
-  if (current.total_supply !== undefined && previous.total_supply !== undefined && BigInt(current.total_supply) > BigInt(previous.total_supply)) {
-    alerts.push({ kind: 'mint_after_launch', message: `total supply rose from ${previous.total_supply} to ${current.total_supply}`, detail: { previous_total_supply: previous.total_supply, total_supply: current.total_supply } });
+  if (
+    current.total_supply !== undefined &&
+    previous.total_supply !== undefined &&
+    BigInt(current.total_supply) > BigInt(previous.total_supply)
+  ) {
+    alerts.push({
+      kind: 'mint_after_launch',
+      message: `total supply rose from ${previous.total_supply} to ${current.total_supply}`,
+      detail: { previous_total_supply: previous.total_supply, total_supply: current.total_supply },
+    });
   }
   return { alerts, next };
 }
 
 /** The key of an alert derived from the token.updated entry `streamId`: re-processing it yields the same key. */
-export function derivedAlertKey(kind: AlertKind, chainId: number, address: string, streamId: string): string {
+export function derivedAlertKey(
+  kind: AlertKind,
+  chainId: number,
+  address: string,
+  streamId: string,
+): string {
   return `${kind}:${chainId}:${address}:${streamId}`;
 }
 
@@ -141,18 +198,35 @@ export function derivedAlertKey(kind: AlertKind, chainId: number, address: strin
  */
 export function alertOf(event: EventMessage): TokenAlert | undefined {
   if (event.type !== 'alert') return undefined;
-  const { type: kind, chain_id: chainId, contract_address: address, alert_key: alertKey, bucket_at: bucketAt, message } = event.data;
+  const {
+    type: kind,
+    chain_id: chainId,
+    contract_address: address,
+    alert_key: alertKey,
+    bucket_at: bucketAt,
+    message,
+  } = event.data;
   if (!isAlertKind(kind)) return undefined;
   let key: string;
   if (alertKey) key = alertKey;
   else if (kind === 'honeypot') key = `honeypot:${chainId}:${address}`;
-  else if ((kind === 'liquidity_pull' || kind === 'rug') && bucketAt) key = `${kind}:${chainId}:${address}:${bucketAt}`;
+  else if ((kind === 'liquidity_pull' || kind === 'rug') && bucketAt)
+    key = `${kind}:${chainId}:${address}:${bucketAt}`;
   else key = `${event.id}:${kind}`;
-  return { kind, key, chainId, address, message: message.length > 0 ? message : KIND_TITLES[kind], streamId: event.id };
+  return {
+    kind,
+    key,
+    chainId,
+    address,
+    message: message.length > 0 ? message : KIND_TITLES[kind],
+    streamId: event.id,
+  };
 }
 
 /** users.preferences as the alerts read it: `alert_kinds` absent means every kind. */
-export const alertPreferencesSchema = z.object({ alert_kinds: z.array(z.enum(ALERT_KINDS)).optional() });
+export const alertPreferencesSchema = z.object({
+  alert_kinds: z.array(z.enum(ALERT_KINDS)).optional(),
+});
 
 export function alertKindsOf(preferences: unknown): AlertKind[] {
   const parsed = alertPreferencesSchema.safeParse(preferences ?? {});
@@ -163,7 +237,11 @@ export function wantsAlert(preferences: unknown, kind: AlertKind): boolean {
   return alertKindsOf(preferences).includes(kind);
 }
 
-export function alertEmail(alert: TokenAlert, to: string, from: string): { from: string; to: string; subject: string; text: string } {
+export function alertEmail(
+  alert: TokenAlert,
+  to: string,
+  from: string,
+): { from: string; to: string; subject: string; text: string } {
   const title = KIND_TITLES[alert.kind];
   return {
     from,

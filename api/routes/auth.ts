@@ -1,17 +1,34 @@
-import { z } from 'zod';
+import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { AccountRepository, ApiKeyRow, UserRow } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import {
-  MASKED_KEY_PATTERN, dummyPasswordHash, generateApiKey, hashPassword, sha256Hex, verifyPassword,
+  dummyPasswordHash,
+  generateApiKey,
+  hashPassword,
+  MASKED_KEY_PATTERN,
+  sha256Hex,
+  verifyPassword,
 } from '../../src/accounts/credentials.ts';
-import { DAY_MS, PLAN_FEATURES, PRO_KEY_FEATURES, effectivePlan, planState } from '../../src/plans.ts';
-import { principalOf, signToken, type Auth, type JwtConfig } from '../auth.ts';
-import { HttpError, MESSAGES } from '../errors.ts';
-import { route, type RouteSpec } from '../route.ts';
-import type { Clock, Limits } from '../rate-limit.ts';
 import {
-  apiKeyCreated, apiKeyList, apiKeyRevoked, signinResponse, signupResponse, userSchema,
+  DAY_MS,
+  effectivePlan,
+  PLAN_FEATURES,
+  PRO_KEY_FEATURES,
+  planState,
+} from '../../src/plans.ts';
+import { type Auth, type JwtConfig, principalOf, signToken } from '../auth.ts';
+import { HttpError, MESSAGES } from '../errors.ts';
+import type { Clock, Limits } from '../rate-limit.ts';
+import { type RouteSpec, route } from '../route.ts';
+import {
+  apiKeyCreated,
+  apiKeyList,
+  apiKeyRevoked,
+  signinResponse,
+  signupResponse,
+  userSchema,
 } from '../schemas.ts';
 import type { UsageCounter } from '../usage.ts';
 
@@ -27,23 +44,47 @@ const KEY_PLAN = 'pro';
 export const ANONYMOUS_LIMITS: Limits = { perMinute: 20, perHour: 200, perDay: 2_000 };
 
 const credentialsBody = z.strictObject({
-  email: z.email('must be an email address').max(254, 'must be at most 254 characters').transform((e) => e.toLowerCase()),
-  password: z.string().min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
+  email: z
+    .email('must be an email address')
+    .max(254, 'must be at most 254 characters')
+    .transform((e) => e.toLowerCase()),
+  password: z
+    .string()
+    .min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`)
+    .max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
 });
 const signinBody = z.strictObject({
-  email: z.string().max(254, 'must be at most 254 characters').transform((e) => e.toLowerCase()),
+  email: z
+    .string()
+    .max(254, 'must be at most 254 characters')
+    .transform((e) => e.toLowerCase()),
   password: z.string().max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
 });
 const generateBody = z.strictObject({
-  plan: z.literal(KEY_PLAN, `must be "${KEY_PLAN}" (the only plan with API keys)`).optional().describe('"pro", the only plan supported'),
+  plan: z
+    .literal(KEY_PLAN, `must be "${KEY_PLAN}" (the only plan with API keys)`)
+    .optional()
+    .describe('"pro", the only plan supported'),
   name: z.string().trim().min(1).max(100).optional(),
   description: z.string().max(500).optional(),
-  expires_in_days: z.number().int().min(1).max(MAX_KEY_EXPIRY_DAYS).optional().describe('default: no expiry'),
+  expires_in_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_KEY_EXPIRY_DAYS)
+    .optional()
+    .describe('default: no expiry'),
 });
 /** Any `svc_pro_<hex>` (the document fixes no length), or the masked form exactly as listed. */
 const ANY_KEY_PATTERN = /^svc_pro_[0-9a-f]{1,128}$/;
 const revokeParams = z.object({
-  apiKey: z.string().max(200).refine((k) => ANY_KEY_PATTERN.test(k) || MASKED_KEY_PATTERN.test(k), 'must be an API key (svc_pro_<hex>) or its masked form as listed'),
+  apiKey: z
+    .string()
+    .max(200)
+    .refine(
+      (k) => ANY_KEY_PATTERN.test(k) || MASKED_KEY_PATTERN.test(k),
+      'must be an API key (svc_pro_<hex>) or its masked form as listed',
+    ),
 });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -63,7 +104,11 @@ export function toUser(user: UserRow, now: Date) {
   };
 }
 
-const rateLimitOf = (key: ApiKeyRow) => ({ requests_per_day: key.requestsPerDay, requests_per_hour: key.requestsPerHour, requests_per_minute: key.requestsPerMinute });
+const rateLimitOf = (key: ApiKeyRow) => ({
+  requests_per_day: key.requestsPerDay,
+  requests_per_hour: key.requestsPerHour,
+  requests_per_minute: key.requestsPerMinute,
+});
 
 export interface AuthRouterDeps {
   accounts: AccountRepository;
@@ -76,28 +121,50 @@ export interface AuthRouterDeps {
 }
 
 export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
-  const { auth, accounts, clock } = deps;
-  const jwtOnly = auth.authenticate({ apiKey: false });
   // Computed now, so that even the first signin of an unknown email costs one scrypt, not two.
   void dummyPasswordHash();
-  const anonymous = auth.limitAnonymous(ANONYMOUS_LIMITS);
-  const tooMany = { description: 'Too many attempts from this address' };
+  const jwtOnly = deps.auth.authenticate({ apiKey: false });
+  return [...signRoutes(deps), ...meAndGenerateRoutes(deps, jwtOnly), ...keyRoutes(deps, jwtOnly)];
+}
 
+/** Signup and signin, throttled per client address. */
+function signRoutes(deps: AuthRouterDeps): RouteSpec[] {
+  const { accounts, clock } = deps;
+  const anonymous = deps.auth.limitAnonymous(ANONYMOUS_LIMITS);
+  const tooMany = { description: 'Too many attempts from this address' };
   return [
     route({
-      method: 'post', path: '/api/auth/signup', tag: 'Accounts', auth: 'none', summary: 'Create an account (plan FREE)',
-      guard: [anonymous], body: credentialsBody,
-      responses: { 201: { description: 'Created', schema: signupResponse }, 409: { description: '`Email already registered`' }, 429: tooMany },
+      method: 'post',
+      path: '/api/auth/signup',
+      tag: 'Accounts',
+      auth: 'none',
+      summary: 'Create an account (plan FREE)',
+      guard: [anonymous],
+      body: credentialsBody,
+      responses: {
+        201: { description: 'Created', schema: signupResponse },
+        409: { description: '`Email already registered`' },
+        429: tooMany,
+      },
       async handler({ body }) {
-        const user = await accounts.createUser({ email: body.email, passwordHash: await hashPassword(body.password), plan: 'FREE' });
+        const user = await accounts.createUser({
+          email: body.email,
+          passwordHash: await hashPassword(body.password),
+          plan: 'FREE',
+        });
         if (!user) throw new HttpError(409, MESSAGES.emailTaken);
         return { user: toUser(user, clock()) };
       },
     }),
 
     route({
-      method: 'post', path: '/api/auth/signin', tag: 'Accounts', auth: 'none', summary: 'Sign in: a JWT (HS256) for the Bearer header',
-      guard: [anonymous], body: signinBody,
+      method: 'post',
+      path: '/api/auth/signin',
+      tag: 'Accounts',
+      auth: 'none',
+      summary: 'Sign in: a JWT (HS256) for the Bearer header',
+      guard: [anonymous],
+      body: signinBody,
       responses: {
         200: { description: 'Signed in', schema: signinResponse },
         401: { description: 'Wrong email or password: `Unauthorized. Please log in again.`' },
@@ -106,7 +173,10 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
       async handler({ body }) {
         const user = await accounts.userByEmail(body.email);
         // The same scrypt work for an unknown email: answer time does not tell which emails exist.
-        const ok = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+        const ok = await verifyPassword(
+          body.password,
+          user?.passwordHash ?? (await dummyPasswordHash()),
+        );
         if (!user || !ok) throw new HttpError(401, MESSAGES.unauthorized);
         const now = clock();
         const { token, expiresIn } = signToken(user, deps.jwt, now);
@@ -114,33 +184,60 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
           token,
           token_type: 'Bearer',
           expires_in: expiresIn,
-          user: { id: user.id, email: user.email, plan: effectivePlan(user, now), trial_ends_at: iso(user.trialEndsAt) },
+          user: {
+            id: user.id,
+            email: user.email,
+            plan: effectivePlan(user, now),
+            trial_ends_at: iso(user.trialEndsAt),
+          },
         };
       },
     }),
+  ];
+}
 
+function meAndGenerateRoutes(deps: AuthRouterDeps, jwtOnly: RequestHandler): RouteSpec[] {
+  const { auth, accounts, clock } = deps;
+  return [
     route({
-      method: 'get', path: '/api/auth/me', tag: 'Accounts', auth: 'bearer', summary: 'The signed-in user with plan state (JWT)',
+      method: 'get',
+      path: '/api/auth/me',
+      tag: 'Accounts',
+      auth: 'bearer',
+      summary: 'The signed-in user with plan state (JWT)',
       guard: [jwtOnly],
       responses: { 200: { description: 'The user', schema: userSchema } },
       handler: (_input, _req, res) => toUser(principalOf(res).user, clock()),
     }),
 
     route({
-      method: 'post', path: '/api/auth/generate-api-key', tag: 'API keys', auth: 'bearer', body: generateBody,
+      method: 'post',
+      path: '/api/auth/generate-api-key',
+      tag: 'API keys',
+      auth: 'bearer',
+      body: generateBody,
       guard: [jwtOnly, auth.requirePlan('api_keys')],
       summary: 'Generate a PRO API key (JWT, PRO); the previous active key is revoked',
       responses: {
-        201: { description: 'The new key; api_key and api_secret are shown this once', schema: apiKeyCreated },
+        201: {
+          description: 'The new key; api_key and api_secret are shown this once',
+          schema: apiKeyCreated,
+        },
         403: { description: '`PRO plan required`' },
       },
       async handler({ body }, _req, res) {
         const { user } = principalOf(res);
         const now = clock();
         const key = generateApiKey();
-        const expiresAt = body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * DAY_MS) : null;
+        const expiresAt = body.expires_in_days
+          ? new Date(now.getTime() + body.expires_in_days * DAY_MS)
+          : null;
         const row = await accounts.generateKey(user.id, key, {
-          name: body.name ?? DEFAULT_KEY_NAME, description: body.description ?? '', plan: 'PRO', now, expiresAt,
+          name: body.name ?? DEFAULT_KEY_NAME,
+          description: body.description ?? '',
+          plan: 'PRO',
+          now,
+          expiresAt,
         });
         // The previous key is revoked: no instance may keep accepting it from its memo.
         await bumpAuthGeneration(deps.redis, deps.redisPrefix);
@@ -158,9 +255,19 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
         };
       },
     }),
+  ];
+}
 
+/** The caller's active keys, and revocation. */
+function keyRoutes(deps: AuthRouterDeps, jwtOnly: RequestHandler): RouteSpec[] {
+  const { accounts, clock } = deps;
+  return [
     route({
-      method: 'get', path: '/api/auth/api-keys', tag: 'API keys', auth: 'bearer', summary: "The caller's active API keys, masked (JWT)",
+      method: 'get',
+      path: '/api/auth/api-keys',
+      tag: 'API keys',
+      auth: 'bearer',
+      summary: "The caller's active API keys, masked (JWT)",
       guard: [jwtOnly],
       responses: { 200: { description: 'Active keys only', schema: apiKeyList } },
       async handler(_input, _req, res) {
@@ -169,7 +276,10 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
         const usage = await deps.usage.read(keys.map((k) => k.id));
         const items = keys.map((k) => {
           const u = usage.get(k.id);
-          const lastUsed = [k.lastUsed, u?.lastUsed].filter((d): d is Date => !!d).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+          const lastUsed =
+            [k.lastUsed, u?.lastUsed]
+              .filter((d): d is Date => !!d)
+              .sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
           return {
             api_key: k.maskedKey,
             name: k.name,
@@ -190,7 +300,11 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
     }),
 
     route({
-      method: 'delete', path: '/api/auth/api-keys/:apiKey', tag: 'API keys', auth: 'bearer', params: revokeParams,
+      method: 'delete',
+      path: '/api/auth/api-keys/:apiKey',
+      tag: 'API keys',
+      auth: 'bearer',
+      params: revokeParams,
       guard: [jwtOnly],
       summary: 'Revoke an active key of the caller, named in full or masked as listed (JWT)',
       responses: {
@@ -201,7 +315,9 @@ export function authRoutes(deps: AuthRouterDeps): RouteSpec[] {
         const { apiKey } = params;
         const { user } = principalOf(res);
         // Any svc_pro_<hex> is a well-formed name; one that is no key of ours simply finds nothing.
-        const by = MASKED_KEY_PATTERN.test(apiKey) ? { maskedKey: apiKey } : { keyHash: sha256Hex(apiKey) };
+        const by = MASKED_KEY_PATTERN.test(apiKey)
+          ? { maskedKey: apiKey }
+          : { keyHash: sha256Hex(apiKey) };
         const row = await accounts.revokeKey(user.id, by, clock());
         if (!row) throw new HttpError(404, MESSAGES.apiKeyNotFound);
         await bumpAuthGeneration(deps.redis, deps.redisPrefix);

@@ -63,7 +63,10 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:8px;ov
 })().catch((e) => { document.getElementById('desc').textContent = 'Could not load the document: ' + e.message; });
 </script></body></html>`;
 
-export function docsRouter(routes: readonly RouteSpec[], info: { title: string; version: string; description?: string }): Router {
+export function docsRouter(
+  routes: readonly RouteSpec[],
+  info: { title: string; version: string; description?: string },
+): Router {
   const router = Router();
   let document: Record<string, unknown> | undefined;
   router.get('/docs/openapi.json', (_req, res) => {
@@ -72,7 +75,13 @@ export function docsRouter(routes: readonly RouteSpec[], info: { title: string; 
     res.json(document);
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
-    res.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'").type('html').send(PAGE);
+    res
+      .set(
+        'Content-Security-Policy',
+        "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+      )
+      .type('html')
+      .send(PAGE);
   });
   return router;
 }

@@ -2,12 +2,17 @@ import { once } from 'node:events';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { tokenKey, type HistoryRow, type TokenRepository, type TokenRow } from '../../db/repositories/tokens.ts';
+import {
+  type HistoryRow,
+  type TokenRepository,
+  type TokenRow,
+  tokenKey,
+} from '../../db/repositories/tokens.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { isHoneypotOf, lastUpdatedOf, qualityInputOf, toNumber } from '../../src/tokens/view.ts';
-import { route, type RouteSpec } from '../route.ts';
+import { type RouteSpec, route } from '../route.ts';
 import { historyItem } from '../token-view.ts';
-import { includeFlag, proFilterShape, toProListQuery } from './pro.ts';
+import { includeFlag, proFilterShape, toProListQuery } from './pro-filters.ts';
 
 /**
  * `GET /api/pro/export`: every token the PRO list's filters match, as NDJSON or CSV, streamed
@@ -23,13 +28,39 @@ export const EXPORT_HISTORY_LIMIT = 100;
 
 /** The columns of an export record, in CSV order. */
 export const EXPORT_COLUMNS = [
-  'contract_address', 'chain_id', 'name', 'symbol', 'decimals', 'total_supply', 'creator', 'born_block', 'block_timestamp',
-  'current_risk_score', 'current_risk_level', 'is_honeypot', 'current_liquidity_usd', 'price_usd', 'market_cap_usd',
-  'volume_24h_usd', 'is_actively_traded', 'data_quality_score', 'last_updated',
+  'contract_address',
+  'chain_id',
+  'name',
+  'symbol',
+  'decimals',
+  'total_supply',
+  'creator',
+  'born_block',
+  'block_timestamp',
+  'current_risk_score',
+  'current_risk_level',
+  'is_honeypot',
+  'current_liquidity_usd',
+  'price_usd',
+  'market_cap_usd',
+  'volume_24h_usd',
+  'is_actively_traded',
+  'data_quality_score',
+  'last_updated',
 ] as const;
-const HISTORY_COLUMNS = ['timestamp', 'risk_score', 'price_usd', 'liquidity_usd', 'volume_24h_usd', 'market_cap_usd'] as const;
+const HISTORY_COLUMNS = [
+  'timestamp',
+  'risk_score',
+  'price_usd',
+  'liquidity_usd',
+  'volume_24h_usd',
+  'market_cap_usd',
+] as const;
 
-export function exportRecord(row: TokenRow, nowMs: number): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+export function exportRecord(
+  row: TokenRow,
+  nowMs: number,
+): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
   return {
     contract_address: row.address,
     chain_id: row.chainId,
@@ -39,7 +70,9 @@ export function exportRecord(row: TokenRow, nowMs: number): Record<(typeof EXPOR
     total_supply: row.totalSupply,
     creator: row.creator,
     born_block: row.creationBlockNumber,
-    block_timestamp: row.creationTimestamp ? Math.floor(row.creationTimestamp.getTime() / 1000) : null,
+    block_timestamp: row.creationTimestamp
+      ? Math.floor(row.creationTimestamp.getTime() / 1000)
+      : null,
     current_risk_score: row.currentRiskScore,
     current_risk_level: row.currentRiskLevel,
     is_honeypot: isHoneypotOf(row),
@@ -63,7 +96,12 @@ export function csvField(value: unknown): string {
 const csvLine = (values: readonly unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
 /** What one batch becomes on the wire. */
-function encodeBatch(format: 'ndjson' | 'csv', rows: TokenRow[], histories: Map<string, HistoryRow[]> | undefined, nowMs: number): string {
+function encodeBatch(
+  format: 'ndjson' | 'csv',
+  rows: TokenRow[],
+  histories: Map<string, HistoryRow[]> | undefined,
+  nowMs: number,
+): string {
   let out = '';
   for (const row of rows) {
     const record = exportRecord(row, nowMs);
@@ -75,7 +113,11 @@ function encodeBatch(format: 'ndjson' | 'csv', rows: TokenRow[], histories: Map<
     } else {
       // One line per snapshot (the token's columns repeated); a token without snapshots gets one line.
       const snapshots = history.length > 0 ? history : [undefined];
-      for (const s of snapshots) out += csvLine([...EXPORT_COLUMNS.map((c) => record[c]), ...HISTORY_COLUMNS.map((c) => s?.[c] ?? null)]);
+      for (const s of snapshots)
+        out += csvLine([
+          ...EXPORT_COLUMNS.map((c) => record[c]),
+          ...HISTORY_COLUMNS.map((c) => s?.[c] ?? null),
+        ]);
     }
   }
   return out;
@@ -96,20 +138,33 @@ export interface ExportDeps {
 
 export function exportRoute(deps: ExportDeps): RouteSpec {
   const query = z.object({
-    format: z.enum(['ndjson', 'csv'], 'must be ndjson or csv').default('ndjson').describe('ndjson (default) or csv'),
+    format: z
+      .enum(['ndjson', 'csv'], 'must be ndjson or csv')
+      .default('ndjson')
+      .describe('ndjson (default) or csv'),
     ...proFilterShape(deps.knownChainIds),
-    include_history: includeFlag(false).describe(`default false: up to ${EXPORT_HISTORY_LIMIT} snapshots per token (CSV: one line per snapshot)`),
+    include_history: includeFlag(false).describe(
+      `default false: up to ${EXPORT_HISTORY_LIMIT} snapshots per token (CSV: one line per snapshot)`,
+    ),
   });
   return route({
-    method: 'get', path: '/api/pro/export', tag: 'PRO', auth: 'pro', guard: deps.guard, query,
+    method: 'get',
+    path: '/api/pro/export',
+    tag: 'PRO',
+    auth: 'pro',
+    guard: deps.guard,
+    query,
     summary: 'Every token the PRO list filters match, streamed as NDJSON or CSV (PRO key)',
-    description: 'Newest first. One request against the key\'s limits, however many rows. NDJSON: one export record per line (with token_history when asked). CSV: a header line, then one line per token, or per snapshot with include_history=true.',
+    description:
+      "Newest first. One request against the key's limits, however many rows. NDJSON: one export record per line (with token_history when asked). CSV: a header line, then one line per token, or per snapshot with include_history=true.",
     responses: {
       200: {
         description: 'The stream',
         content: {
           'application/x-ndjson': { description: 'one JSON export record per line' },
-          'text/csv': { description: `header: ${EXPORT_COLUMNS.join(',')} (then ${HISTORY_COLUMNS.map((c) => `snapshot_${c}`).join(',')} with history)` },
+          'text/csv': {
+            description: `header: ${EXPORT_COLUMNS.join(',')} (then ${HISTORY_COLUMNS.map((c) => `snapshot_${c}`).join(',')} with history)`,
+          },
         },
       },
       403: { description: '`PRO plan required`' },
@@ -117,19 +172,27 @@ export function exportRoute(deps: ExportDeps): RouteSpec {
     async handler({ query: q }, req, res) {
       const withHistory = q.include_history;
       res.status(200);
-      res.type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+      res.type(
+        q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      );
       res.set('Content-Disposition', `attachment; filename="tokens.${q.format}"`);
       res.set('Cache-Control', 'no-store');
       res.flushHeaders();
       if (q.format === 'csv') {
-        const header = [...EXPORT_COLUMNS, ...(withHistory ? HISTORY_COLUMNS.map((c) => `snapshot_${c}`) : [])];
+        const header = [
+          ...EXPORT_COLUMNS,
+          ...(withHistory ? HISTORY_COLUMNS.map((c) => `snapshot_${c}`) : []),
+        ];
         if (!(await write(res, csvLine(header)))) return undefined;
       }
       const batches = deps.tokens.listBatches(toProListQuery(q), EXPORT_BATCH_SIZE);
       try {
         for await (const rows of batches) {
           const histories = withHistory
-            ? await deps.tokens.histories(rows.map((r) => ({ chainId: r.chainId, address: r.address })), EXPORT_HISTORY_LIMIT)
+            ? await deps.tokens.histories(
+                rows.map((r) => ({ chainId: r.chainId, address: r.address })),
+                EXPORT_HISTORY_LIMIT,
+              )
             : undefined;
           // A client that went away ends the cursor (the for-await's return closes it).
           if (!(await write(res, encodeBatch(q.format, rows, histories, Date.now())))) break;

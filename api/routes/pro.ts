@@ -1,15 +1,29 @@
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { tokenKey, type TokenKey, type TokenListQuery, type TokenRepository } from '../../db/repositories/tokens.ts';
-import type { TokenCache, createListCache } from '../../infra/token-cache.ts';
+import {
+  type TokenKey,
+  type TokenListQuery,
+  type TokenRepository,
+  tokenKey,
+} from '../../db/repositories/tokens.ts';
+import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
 import { tokenSummary } from '../../src/tokens/view.ts';
 import type { Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import { route, type RouteSpec } from '../route.ts';
+import { type RouteSpec, route } from '../route.ts';
 import { bulkResponse, completeToken, proTokenList } from '../schemas.ts';
-import { COMPLETE_FIELDS, DETAIL_HISTORY_LIMIT, assembleComplete, shapeComplete, type CompleteRecord, type IncludeOptions } from '../token-view.ts';
+import {
+  assembleComplete,
+  COMPLETE_FIELDS,
+  type CompleteRecord,
+  DETAIL_HISTORY_LIMIT,
+  type IncludeOptions,
+  shapeComplete,
+} from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 import { exportRoute } from './pro-export.ts';
+import { includeFlag, proFilterShape, toProListQuery } from './pro-filters.ts';
 
 /**
  * The PRO operations (docs/api.md, "PRO token data"; header X-API-Key): the complete token object,
@@ -27,37 +41,7 @@ export const DEFAULT_DETAIL_CHAIN_ID = 56;
 export const PRO_LIST_DEFAULT_LIMIT = 50;
 export const PRO_LIST_MAX_LIMIT = 100;
 const MAX_OFFSET = 10_000_000;
-const MAX_LIST_VALUES = 100;
 const ALWAYS_LISTED = ['contract_address', 'chain_id'] as const;
-
-export const includeFlag = (fallback: boolean) => z.enum(['true', 'false'], 'must be true or false').optional()
-  .transform((v) => (v === undefined ? fallback : v === 'true')).describe(`default ${fallback}`);
-
-/** The PRO list's filters, shared by the list and the export. */
-export function proFilterShape(knownChainIds: ReadonlySet<number>) {
-  const split = z.string().max(MAX_LIST_VALUES * 50).transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean));
-  const list = <T extends z.ZodType<unknown, string>>(item: T, what: string) => split
-    .pipe(z.array(item).min(1, `must name at least one ${what}`).max(MAX_LIST_VALUES, `at most ${MAX_LIST_VALUES} values`));
-  return {
-    addresses: list(addressParam, 'address').optional().describe('comma-separated token addresses'),
-    chain_ids: list(chainIdParam(knownChainIds), 'chain id').optional().describe('comma-separated chain ids'),
-    min_liquidity: z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a non-negative decimal number').transform(Number).optional()
-      .describe('minimum current liquidity in USD'),
-    max_risk_score: integerParam(0, 100).optional().describe('maximum current risk score (higher = riskier)'),
-  };
-}
-
-export type ProFilters = z.output<z.ZodObject<ReturnType<typeof proFilterShape>>>;
-
-export function toProListQuery(filters: ProFilters): Omit<TokenListQuery, 'page' | 'limit'> {
-  return {
-    addresses: filters.addresses ? [...new Set(filters.addresses)] : undefined,
-    chainIds: filters.chain_ids ? [...new Set(filters.chain_ids)] : undefined,
-    minLiquidityUsd: filters.min_liquidity,
-    maxRiskScore: filters.max_risk_score,
-    sort: { field: 'detected_at', direction: 'desc' },
-  };
-}
 
 export interface ProRouterDeps {
   tokens: TokenRepository;
@@ -68,42 +52,16 @@ export interface ProRouterDeps {
   logger: Logger;
 }
 
-export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
-  const { tokens, cache } = deps;
-  const guard = [deps.auth.authenticate({ apiKeyHeader: true }), deps.auth.requirePlan('pro_api')];
-  const chainId = chainIdParam(deps.knownChainIds);
-  const addressParams = z.object({ address: addressParam.describe('contract address, case-insensitive') });
-  const detailQuery = z.object({
-    chain_id: chainId.optional().transform((id) => id ?? DEFAULT_DETAIL_CHAIN_ID).describe(`default ${DEFAULT_DETAIL_CHAIN_ID}`),
-    include_history: includeFlag(true).describe(`default true: token_history, up to ${DETAIL_HISTORY_LIMIT} snapshots`),
-    include_analyses: includeFlag(true),
-    include_admin_functions: includeFlag(true),
-  });
-  const fieldsParam = z.string().max(1_000).transform((v) => v.split(',').map((f) => f.trim()).filter(Boolean))
-    .refine((fields) => fields.length > 0, 'must name at least one field')
-    .superRefine((fields, ctx) => {
-      const unknown = fields.filter((f) => !(COMPLETE_FIELDS as readonly string[]).includes(f));
-      if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown field ${JSON.stringify(unknown[0]!.slice(0, 40))} (known: ${COMPLETE_FIELDS.join(', ')})` });
-    });
-  const listQuery = z.object({
-    ...proFilterShape(deps.knownChainIds),
-    include_history: includeFlag(false).describe(`default false: token_history, up to ${LIST_HISTORY_LIMIT} snapshots per token`),
-    limit: integerParam(1, PRO_LIST_MAX_LIMIT).default(PRO_LIST_DEFAULT_LIMIT).describe(`1-${PRO_LIST_MAX_LIMIT} (default ${PRO_LIST_DEFAULT_LIMIT})`),
-    offset: integerParam(0, MAX_OFFSET).default(0).describe('tokens to skip (default 0)'),
-    fields: fieldsParam.optional().describe('comma-separated fields of the complete object; contract_address and chain_id are always included'),
-  });
-  const bulkBody = z.strictObject({
-    tokens: z.array(z.strictObject({
-      address: addressParam,
-      chain_id: z.number().int().refine((id) => deps.knownChainIds.has(id), 'unknown chain_id'),
-    }), 'must be an array of {address, chain_id}').min(1, 'must contain at least 1 token').max(MAX_BULK, `must contain at most ${MAX_BULK} tokens`),
-    include_history: z.boolean().default(true).describe(`default true: up to ${BULK_HISTORY_LIMIT} snapshots per token`),
-    include_analyses: z.boolean().default(true),
-    include_admin_functions: z.boolean().default(true),
-  });
+export interface ProContext {
+  deps: ProRouterDeps;
+  guard: RequestHandler[];
+  chainId: ReturnType<typeof chainIdParam>;
+  loadComplete: ReturnType<typeof createCompleteLoader>;
+}
 
-  /** Complete records from the cache, the misses from Postgres. */
-  async function loadComplete(keys: TokenKey[]) {
+/** Complete records from the cache, the misses from Postgres. */
+function createCompleteLoader(tokens: TokenRepository, cache: TokenCache<CompleteRecord>) {
+  return async function loadComplete(keys: TokenKey[]) {
     const { hits, versions } = await cache.get(keys);
     const misses = keys.filter((k) => !hits.has(tokenKey(k)));
     const found = new Map(hits);
@@ -116,32 +74,168 @@ export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
       await cache.set(fresh);
     }
     return { found, hits: hits.size, versions };
-  }
+  };
+}
 
+function listQuerySchema(knownChainIds: ReadonlySet<number>) {
+  const fieldsParam = z
+    .string()
+    .max(1_000)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    )
+    .refine((fields) => fields.length > 0, 'must name at least one field')
+    .superRefine((fields, ctx) => {
+      const unknown = fields.filter((f) => !(COMPLETE_FIELDS as readonly string[]).includes(f));
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field ${JSON.stringify(unknown[0]!.slice(0, 40))} (known: ${COMPLETE_FIELDS.join(', ')})`,
+        });
+    });
+  return z.object({
+    ...proFilterShape(knownChainIds),
+    include_history: includeFlag(false).describe(
+      `default false: token_history, up to ${LIST_HISTORY_LIMIT} snapshots per token`,
+    ),
+    limit: integerParam(1, PRO_LIST_MAX_LIMIT)
+      .default(PRO_LIST_DEFAULT_LIMIT)
+      .describe(`1-${PRO_LIST_MAX_LIMIT} (default ${PRO_LIST_DEFAULT_LIMIT})`),
+    offset: integerParam(0, MAX_OFFSET).default(0).describe('tokens to skip (default 0)'),
+    fields: fieldsParam
+      .optional()
+      .describe(
+        'comma-separated fields of the complete object; contract_address and chain_id are always included',
+      ),
+  });
+}
+
+export type ProListQuery = z.output<ReturnType<typeof listQuerySchema>>;
+
+/** One page of the PRO list: summaries, or complete objects narrowed to `fields`. */
+async function listTokens(ctx: ProContext, query: ProListQuery, res: Response): Promise<undefined> {
+  const { deps, loadComplete } = ctx;
+  const { tokens } = deps;
+  const cacheKey = `pro:${JSON.stringify(query)}`;
+  const cached = await deps.listCache.get(cacheKey);
+  if (cached.body !== undefined) {
+    res.type('application/json').send(cached.body);
+    return undefined;
+  }
+  const { items, total } = await tokens.list({
+    ...toProListQuery(query),
+    page: 1,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  const nowMs = Date.now();
+  let listed: Record<string, unknown>[];
+  if (!query.fields && !query.include_history) {
+    listed = items.map((row) => tokenSummary(row, nowMs));
+  } else {
+    const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
+    const { found } = await loadComplete(keys);
+    const fields = query.fields ? new Set<string>([...ALWAYS_LISTED, ...query.fields]) : undefined;
+    const include: IncludeOptions = {
+      history: query.include_history,
+      analyses: true,
+      adminFunctions: true,
+      historyLimit: LIST_HISTORY_LIMIT,
+    };
+    listed = items.map((row) => {
+      const record = found.get(tokenKey({ chainId: row.chainId, address: row.address }));
+      const summary: Record<string, unknown> = tokenSummary(row, nowMs);
+      if (!record) return summary;
+      const full: Record<string, unknown> = shapeComplete(record, include, nowMs);
+      const base = fields
+        ? Object.fromEntries(Object.entries(full).filter(([k]) => fields.has(k)))
+        : summary;
+      return query.include_history ? { ...base, token_history: full.token_history } : base;
+    });
+  }
+  const body = JSON.stringify({
+    tokens: listed,
+    pagination: {
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      has_more: query.offset + items.length < total,
+    },
+  });
+  deps.listCache.set(cacheKey, cached.version, body);
+  res.type('application/json').send(body);
+  return undefined;
+}
+
+function detailRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const addressParams = z.object({
+    address: addressParam.describe('contract address, case-insensitive'),
+  });
+  const detailQuery = z.object({
+    chain_id: ctx.chainId
+      .optional()
+      .transform((id) => id ?? DEFAULT_DETAIL_CHAIN_ID)
+      .describe(`default ${DEFAULT_DETAIL_CHAIN_ID}`),
+    include_history: includeFlag(true).describe(
+      `default true: token_history, up to ${DETAIL_HISTORY_LIMIT} snapshots`,
+    ),
+    include_analyses: includeFlag(true),
+    include_admin_functions: includeFlag(true),
+  });
   /** Serialized detail answers of hot tokens, per include flags, valid for one token version and quality score. */
-  const serialized = new Map<string, { v: string; src: CompleteRecord; quality: number; body: string }>();
+  const serialized = new Map<
+    string,
+    { v: string; src: CompleteRecord; quality: number; body: string }
+  >();
   const SERIALIZED_MAX = 5_000;
 
-  const detail = route({
-    method: 'get', path: '/api/pro/tokens/:address', tag: 'PRO', auth: 'pro', guard, params: addressParams, query: detailQuery,
+  return route({
+    method: 'get',
+    path: '/api/pro/tokens/:address',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    params: addressParams,
+    query: detailQuery,
     summary: 'The complete token object (PRO key)',
     description: `History: at most ${DETAIL_HISTORY_LIMIT} snapshots, most recent first. Parts the analysis stages have not filled yet are null.`,
-    responses: { 200: { description: 'The token', schema: completeToken }, 403: { description: '`PRO plan required`' }, 404: { description: '`Token not found`' } },
+    responses: {
+      200: { description: 'The token', schema: completeToken },
+      403: { description: '`PRO plan required`' },
+      404: { description: '`Token not found`' },
+    },
     async handler({ params, query }, _req, res) {
       const key = { chainId: query.chain_id, address: params.address };
       const { found, versions } = await loadComplete([key]);
       const record = found.get(tokenKey(key));
       if (!record) throw new HttpError(404, MESSAGES.tokenNotFound);
       const include: IncludeOptions = {
-        history: query.include_history, analyses: query.include_analyses, adminFunctions: query.include_admin_functions, historyLimit: DETAIL_HISTORY_LIMIT,
+        history: query.include_history,
+        analyses: query.include_analyses,
+        adminFunctions: query.include_admin_functions,
+        historyLimit: DETAIL_HISTORY_LIMIT,
       };
       const shaped = shapeComplete(record, include, Date.now());
       const memoKey = `${tokenKey(key)}|${+include.history}${+include.analyses}${+include.adminFunctions}`;
       const version = versions.get(tokenKey(key)) ?? '0';
       let memo = serialized.get(memoKey);
       // Same version, the very record the cache holds, and the same (time-dependent) quality score.
-      if (!memo || memo.v !== version || memo.src !== record || memo.quality !== shaped.data_quality_score) {
-        memo = { v: version, src: record, quality: shaped.data_quality_score, body: JSON.stringify(shaped) };
+      if (
+        !memo ||
+        memo.v !== version ||
+        memo.src !== record ||
+        memo.quality !== shaped.data_quality_score
+      ) {
+        memo = {
+          v: version,
+          src: record,
+          quality: shaped.data_quality_score,
+          body: JSON.stringify(shaped),
+        };
         if (serialized.size >= SERIALIZED_MAX) serialized.clear();
         serialized.set(memoKey, memo);
       }
@@ -149,53 +243,66 @@ export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
       return undefined;
     },
   });
+}
 
-  const list = route({
-    method: 'get', path: '/api/pro/tokens', tag: 'PRO', auth: 'pro', guard, query: listQuery,
+function listRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const listQuery = listQuerySchema(ctx.deps.knownChainIds);
+  return route({
+    method: 'get',
+    path: '/api/pro/tokens',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    query: listQuery,
     summary: 'Tokens with filters, offset pagination and field selection (PRO key)',
-    description: 'Newest first. Without `fields`, each token carries the summary fields; `fields` selects among every field of the complete object.',
-    responses: { 200: { description: 'A page of tokens', schema: proTokenList }, 403: { description: '`PRO plan required`' } },
-    async handler({ query }, _req, res) {
-      const cacheKey = `pro:${JSON.stringify(query)}`;
-      const cached = await deps.listCache.get(cacheKey);
-      if (cached.body !== undefined) {
-        res.type('application/json').send(cached.body);
-        return undefined;
-      }
-      const { items, total } = await tokens.list({ ...toProListQuery(query), page: 1, limit: query.limit, offset: query.offset });
-      const nowMs = Date.now();
-      let listed: Record<string, unknown>[];
-      if (!query.fields && !query.include_history) {
-        listed = items.map((row) => tokenSummary(row, nowMs));
-      } else {
-        const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
-        const { found } = await loadComplete(keys);
-        const fields = query.fields ? new Set<string>([...ALWAYS_LISTED, ...query.fields]) : undefined;
-        const include: IncludeOptions = { history: query.include_history, analyses: true, adminFunctions: true, historyLimit: LIST_HISTORY_LIMIT };
-        listed = items.map((row) => {
-          const record = found.get(tokenKey({ chainId: row.chainId, address: row.address }));
-          const summary: Record<string, unknown> = tokenSummary(row, nowMs);
-          if (!record) return summary;
-          const full: Record<string, unknown> = shapeComplete(record, include, nowMs);
-          const base = fields ? Object.fromEntries(Object.entries(full).filter(([k]) => fields.has(k))) : summary;
-          return query.include_history ? { ...base, token_history: full.token_history } : base;
-        });
-      }
-      const body = JSON.stringify({
-        tokens: listed,
-        pagination: { total, limit: query.limit, offset: query.offset, has_more: query.offset + items.length < total },
-      });
-      deps.listCache.set(cacheKey, cached.version, body);
-      res.type('application/json').send(body);
-      return undefined;
+    description:
+      'Newest first. Without `fields`, each token carries the summary fields; `fields` selects among every field of the complete object.',
+    responses: {
+      200: { description: 'A page of tokens', schema: proTokenList },
+      403: { description: '`PRO plan required`' },
     },
+    handler: ({ query }, _req, res) => listTokens(ctx, query, res),
+  });
+}
+
+function bulkRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const bulkBody = z.strictObject({
+    tokens: z
+      .array(
+        z.strictObject({
+          address: addressParam,
+          chain_id: z
+            .number()
+            .int()
+            .refine((id) => ctx.deps.knownChainIds.has(id), 'unknown chain_id'),
+        }),
+        'must be an array of {address, chain_id}',
+      )
+      .min(1, 'must contain at least 1 token')
+      .max(MAX_BULK, `must contain at most ${MAX_BULK} tokens`),
+    include_history: z
+      .boolean()
+      .default(true)
+      .describe(`default true: up to ${BULK_HISTORY_LIMIT} snapshots per token`),
+    include_analyses: z.boolean().default(true),
+    include_admin_functions: z.boolean().default(true),
   });
 
-  const bulk = route({
-    method: 'post', path: '/api/pro/tokens/bulk', tag: 'PRO', auth: 'pro', guard, body: bulkBody,
+  return route({
+    method: 'post',
+    path: '/api/pro/tokens/bulk',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    body: bulkBody,
     summary: `Up to ${MAX_BULK} complete token objects in one call (PRO key)`,
     description: `Unknown tokens are left out of \`tokens\` and listed in \`metadata.not_found\`; duplicates are answered once. More than ${MAX_BULK} entries: 400. History: at most ${BULK_HISTORY_LIMIT} snapshots per token.`,
-    responses: { 200: { description: 'The tokens found', schema: bulkResponse }, 403: { description: '`PRO plan required`' } },
+    responses: {
+      200: { description: 'The tokens found', schema: bulkResponse },
+      403: { description: '`PRO plan required`' },
+    },
     async handler({ body }) {
       const started = performance.now();
       const seen = new Set<string>();
@@ -208,11 +315,18 @@ export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
       }
       const { found, hits } = await loadComplete(keys);
       const include: IncludeOptions = {
-        history: body.include_history, analyses: body.include_analyses, adminFunctions: body.include_admin_functions, historyLimit: BULK_HISTORY_LIMIT,
+        history: body.include_history,
+        analyses: body.include_analyses,
+        adminFunctions: body.include_admin_functions,
+        historyLimit: BULK_HISTORY_LIMIT,
       };
       const nowMs = Date.now();
-      const result = keys.filter((k) => found.has(tokenKey(k))).map((k) => shapeComplete(found.get(tokenKey(k))!, include, nowMs));
-      const notFound = keys.filter((k) => !found.has(tokenKey(k))).map((k) => ({ address: k.address, chain_id: k.chainId }));
+      const result = keys
+        .filter((k) => found.has(tokenKey(k)))
+        .map((k) => shapeComplete(found.get(tokenKey(k))!, include, nowMs));
+      const notFound = keys
+        .filter((k) => !found.has(tokenKey(k)))
+        .map((k) => ({ address: k.address, chain_id: k.chainId }));
       return {
         tokens: result,
         metadata: {
@@ -225,6 +339,25 @@ export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
       };
     },
   });
+}
 
-  return [detail, list, bulk, exportRoute({ tokens, knownChainIds: deps.knownChainIds, guard, logger: deps.logger })];
+export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
+  const guard = [deps.auth.authenticate({ apiKeyHeader: true }), deps.auth.requirePlan('pro_api')];
+  const ctx: ProContext = {
+    deps,
+    guard,
+    chainId: chainIdParam(deps.knownChainIds),
+    loadComplete: createCompleteLoader(deps.tokens, deps.cache),
+  };
+  return [
+    detailRoute(ctx),
+    listRoute(ctx),
+    bulkRoute(ctx),
+    exportRoute({
+      tokens: deps.tokens,
+      knownChainIds: deps.knownChainIds,
+      guard,
+      logger: deps.logger,
+    }),
+  ];
 }

@@ -1,8 +1,18 @@
 import type {
-  DexHintsView, FullTokenData, SecurityHintsCore, StoredToken, TradingSimulationView,
+  DexHintsView,
+  FullTokenData,
+  SecurityHintsCore,
+  StoredToken,
+  TradingSimulationView,
 } from '../tokens/view.ts';
 import {
-  dexHintsView, fullTokenData, isHoneypotOf, lastUpdatedOf, securityHintsCore, toNumber, tradingSimulationView,
+  dexHintsView,
+  fullTokenData,
+  isHoneypotOf,
+  lastUpdatedOf,
+  securityHintsCore,
+  toNumber,
+  tradingSimulationView,
 } from '../tokens/view.ts';
 
 /**
@@ -90,13 +100,20 @@ export type EventType = ServiceEvent['type'];
 /** The message a WebSocket client receives: the event with its stream id and time. */
 export type EventMessage = ServiceEvent & { id: string; ts: string };
 
-export const EVENT_TYPES: readonly EventType[] = ['token.created', 'token.updated', 'alert', 'token.removed'];
+export const EVENT_TYPES: readonly EventType[] = [
+  'token.created',
+  'token.updated',
+  'alert',
+  'token.removed',
+];
 
 export function chainIdOf(event: Pick<EventMessage, 'data'>): number {
   return event.data.chain_id;
 }
 
-export function tokenCreatedData(t: StoredToken & { detectionSource: string; detectedAt: Date }): TokenCreatedData {
+export function tokenCreatedData(
+  t: StoredToken & { detectionSource: string; detectedAt: Date },
+): TokenCreatedData {
   return {
     contract_address: t.address,
     chain_id: t.chainId,

@@ -1,4 +1,4 @@
-import { REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, type RefreshTier } from '../dex/refresh.ts';
+import { REFRESH_INTERVAL_MS, type RefreshTier, SLOW_REFRESH_INTERVAL_MS } from '../dex/refresh.ts';
 
 /**
  * `data_quality_score` of the complete token object: the share of the token's four facts that
@@ -37,7 +37,10 @@ function intervalOf(tier: QualityInput['refreshTier']): number | undefined {
   return undefined;
 }
 
-export function dexStateFresh(input: Pick<QualityInput, 'dexUpdatedAt' | 'refreshTier'>, nowMs: number): boolean {
+export function dexStateFresh(
+  input: Pick<QualityInput, 'dexUpdatedAt' | 'refreshTier'>,
+  nowMs: number,
+): boolean {
   if (input.dexUpdatedAt === null) return false;
   const interval = intervalOf(input.refreshTier);
   if (interval === undefined) return true;
@@ -46,7 +49,10 @@ export function dexStateFresh(input: Pick<QualityInput, 'dexUpdatedAt' | 'refres
 
 export function measuredFacts(input: QualityInput, nowMs: number): QualityFact[] {
   const present: Record<QualityFact, boolean> = {
-    creation: input.creationTxHash !== null && input.creationBlockNumber !== null && input.creationTimestamp !== null,
+    creation:
+      input.creationTxHash !== null &&
+      input.creationBlockNumber !== null &&
+      input.creationTimestamp !== null,
     code_analysis: input.codeAnalysed,
     simulation: input.simulated,
     dex_state: dexStateFresh(input, nowMs),

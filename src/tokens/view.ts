@@ -46,40 +46,89 @@ export interface StoredToken {
 }
 
 /** numeric columns arrive as strings: a JSON number, or null. */
-export const toNumber = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
-const unixSeconds = (date: Date | null) => (date === null ? null : Math.floor(date.getTime() / 1000));
+export const toNumber = (value: string | null | undefined): number | null =>
+  value === null || value === undefined ? null : Number(value);
+const unixSeconds = (date: Date | null) =>
+  date === null ? null : Math.floor(date.getTime() / 1000);
 
 const flag = z.boolean().nullable().catch(null);
 const maybeNumber = z.number().nullable().catch(null);
 const maybeText = z.string().nullable().catch(null);
 
 /** security_hints as the risk stage stores it (src/analysis/types.ts SecurityHints), read leniently. */
-const storedHints = z.object({
-  is_proxy: flag, is_mintable: flag, can_blacklist: flag, can_pause: flag, fee_modifiable: flag, has_max_tx_limit: flag,
-  trading_restricted: flag, owner_can_change_balance: flag, hidden_owner: flag, ownership_renounced: flag,
-  owner_address: maybeText, creator_reputation_score: maybeNumber, verified_contract: flag,
-}).partial();
+const storedHints = z
+  .object({
+    is_proxy: flag,
+    is_mintable: flag,
+    can_blacklist: flag,
+    can_pause: flag,
+    fee_modifiable: flag,
+    has_max_tx_limit: flag,
+    trading_restricted: flag,
+    owner_can_change_balance: flag,
+    hidden_owner: flag,
+    ownership_renounced: flag,
+    owner_address: maybeText,
+    creator_reputation_score: maybeNumber,
+    verified_contract: flag,
+  })
+  .partial();
 
 const storedLock = z.object({
   locked_pct: maybeNumber,
   burned_pct: maybeNumber,
-  lockers: z.array(z.object({ name: z.string(), address: z.string(), pair_address: z.string(), locked_pct: z.number() })).catch([]),
+  lockers: z
+    .array(
+      z.object({
+        name: z.string(),
+        address: z.string(),
+        pair_address: z.string(),
+        locked_pct: z.number(),
+      }),
+    )
+    .catch([]),
 });
 
-const storedSimulation = z.object({
-  is_buyable: flag, is_sellable: flag, buy_tax_pct: maybeNumber, sell_tax_pct: maybeNumber, transfer_tax_pct: maybeNumber,
-  max_tx_amount: z.union([z.string(), z.number()]).nullable().catch(null).transform((v) => (v === null ? null : String(v))),
-  simulated_at: maybeText, error: maybeText, is_honeypot: flag,
-}).partial();
+const storedSimulation = z
+  .object({
+    is_buyable: flag,
+    is_sellable: flag,
+    buy_tax_pct: maybeNumber,
+    sell_tax_pct: maybeNumber,
+    transfer_tax_pct: maybeNumber,
+    max_tx_amount: z
+      .union([z.string(), z.number()])
+      .nullable()
+      .catch(null)
+      .transform((v) => (v === null ? null : String(v))),
+    simulated_at: maybeText,
+    error: maybeText,
+    is_honeypot: flag,
+  })
+  .partial();
 
 const tradingPair = z.object({
-  dex: z.string(), pair_address: z.string(), quote_token: z.string(), liquidity_usd: z.number().nullable(), price_usd: z.number().nullable(),
+  dex: z.string(),
+  pair_address: z.string(),
+  quote_token: z.string(),
+  liquidity_usd: z.number().nullable(),
+  price_usd: z.number().nullable(),
 });
-const storedDex = z.object({
-  is_tradable: flag, has_liquidity: flag, has_v3_liquidity: flag, total_liquidity_usd: maybeNumber, token_price_usd: maybeNumber,
-  buy_url: maybeText, num_trading_pairs: maybeNumber, main_trading_pair: maybeText, trading_pairs: z.array(tradingPair).catch([]),
-  recommended_dex: maybeText, volume_24h_usd: maybeNumber,
-}).partial();
+const storedDex = z
+  .object({
+    is_tradable: flag,
+    has_liquidity: flag,
+    has_v3_liquidity: flag,
+    total_liquidity_usd: maybeNumber,
+    token_price_usd: maybeNumber,
+    buy_url: maybeText,
+    num_trading_pairs: maybeNumber,
+    main_trading_pair: maybeText,
+    trading_pairs: z.array(tradingPair).catch([]),
+    recommended_dex: maybeText,
+    volume_24h_usd: maybeNumber,
+  })
+  .partial();
 
 const parsed = <T extends z.ZodType>(schema: T, value: unknown): z.output<T> | null => {
   if (value === null || value === undefined) return null;
@@ -109,13 +158,17 @@ export type FullTokenData = ReturnType<typeof fullTokenData>;
 
 export function liquidityLockView(value: unknown) {
   const lock = parsed(storedLock, value);
-  return lock ? { locked_pct: lock.locked_pct, burned_pct: lock.burned_pct, lockers: lock.lockers } : null;
+  return lock
+    ? { locked_pct: lock.locked_pct, burned_pct: lock.burned_pct, lockers: lock.lockers }
+    : null;
 }
 
 /** Catalog risk levels as the integer the interface document asks for: low 1 … critical 4. */
 export const ADMIN_RISK_LEVELS = { low: 1, medium: 2, high: 3, critical: 4 } as const;
 
-export function adminFunctionView(f: Pick<AdminFunction, 'name' | 'selector' | 'access_control' | 'risk_level' | 'description'>) {
+export function adminFunctionView(
+  f: Pick<AdminFunction, 'name' | 'selector' | 'access_control' | 'risk_level' | 'description'>,
+) {
   return {
     name: f.name,
     selector: f.selector.replace(/^0x/, ''),
@@ -192,7 +245,11 @@ export type DexHintsView = ReturnType<typeof dexHintsView>;
 
 export function isHoneypotOf(t: StoredToken): boolean | null {
   const simulated = parsed(storedSimulation, t.tradingSimulation)?.is_honeypot ?? null;
-  return t.isHoneypot ?? simulated ?? (t.currentRiskLevel === null ? null : t.currentRiskLevel === 'honeypot');
+  return (
+    t.isHoneypot ??
+    simulated ??
+    (t.currentRiskLevel === null ? null : t.currentRiskLevel === 'honeypot')
+  );
 }
 
 export function qualityInputOf(t: StoredToken): QualityInput {
@@ -211,7 +268,9 @@ export function qualityInputOf(t: StoredToken): QualityInput {
 
 /** The newest write of any stage to the token. */
 export function lastUpdatedOf(t: StoredToken): string {
-  const times = [t.updatedAt, t.dexUpdatedAt, t.riskUpdatedAt].filter((d): d is Date => d !== null).map((d) => d.getTime());
+  const times = [t.updatedAt, t.dexUpdatedAt, t.riskUpdatedAt]
+    .filter((d): d is Date => d !== null)
+    .map((d) => d.getTime());
   return new Date(Math.max(...times)).toISOString();
 }
 
