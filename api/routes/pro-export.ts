@@ -125,7 +125,14 @@ function encodeBatch(
 
 async function write(res: Response, chunk: string): Promise<boolean> {
   if (res.destroyed) return false;
-  if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  if (!res.write(chunk)) {
+    // Whichever comes first; the other listener is removed, so listeners never pile up.
+    const settled = new AbortController();
+    await Promise.race([
+      once(res, 'drain', { signal: settled.signal }),
+      once(res, 'close', { signal: settled.signal }),
+    ]).finally(() => settled.abort());
+  }
   return !res.destroyed;
 }
 

@@ -8,6 +8,7 @@ import {
   tokenKey,
 } from '../../db/repositories/tokens.ts';
 import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
+import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { tokenSummary } from '../../src/tokens/view.ts';
 import type { Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
@@ -219,23 +220,16 @@ function detailRoute(ctx: ProContext): RouteSpec {
         adminFunctions: query.include_admin_functions,
         historyLimit: DETAIL_HISTORY_LIMIT,
       };
-      const shaped = shapeComplete(record, include, Date.now());
+      const nowMs = Date.now();
+      // Cheap to compute: the memo is checked before the object is shaped and serialized again.
+      const quality = dataQualityScore(record.quality, nowMs);
       const memoKey = `${tokenKey(key)}|${+include.history}${+include.analyses}${+include.adminFunctions}`;
       const version = versions.get(tokenKey(key)) ?? '0';
       let memo = serialized.get(memoKey);
       // Same version, the very record the cache holds, and the same (time-dependent) quality score.
-      if (
-        !memo ||
-        memo.v !== version ||
-        memo.src !== record ||
-        memo.quality !== shaped.data_quality_score
-      ) {
-        memo = {
-          v: version,
-          src: record,
-          quality: shaped.data_quality_score,
-          body: JSON.stringify(shaped),
-        };
+      if (!memo || memo.v !== version || memo.src !== record || memo.quality !== quality) {
+        const body = JSON.stringify(shapeComplete(record, include, nowMs));
+        memo = { v: version, src: record, quality, body };
         if (serialized.size >= SERIALIZED_MAX) serialized.clear();
         serialized.set(memoKey, memo);
       }
