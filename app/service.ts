@@ -30,6 +30,7 @@ import { createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } f
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
+import { checkDexFactories } from '../workers/dex-factories.ts';
 import { createDetectProcessor } from '../workers/detect.ts';
 import { createChainRuntimes, type ChainRuntime } from '../workers/chain-runtime.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
@@ -125,6 +126,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
+    // Advisory and in the background: a slow node must not hold up the start.
+    void checkDexFactories(chains, logger).catch((error: unknown) => logger.warn({ err: error }, 'DEX factory check failed'));
     const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo, onChanged: tokenChanged });
     pool = startWorkers({
       connection: workerConnection,
@@ -211,7 +214,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       redisPrefix: keys.prefix,
       jwt,
       usage,
-      submit: createSubmitter({ chains, tokens, producer, events, redis: commandRedis, redisPrefix: keys.prefix }),
+      submit: createSubmitter({ chains, tokens, producer, events, redis: commandRedis, redisPrefix: keys.prefix, logger }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await commandRedis.ping()) },

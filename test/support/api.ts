@@ -54,6 +54,7 @@ export function testAppDeps(options: {
       events: createEventPublisher(options.redis, `${options.prefix}:events`),
       redis: options.redis,
       redisPrefix: options.prefix,
+      logger: options.logger ?? silentLogger,
     }),
   };
 }
