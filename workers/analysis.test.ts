@@ -42,6 +42,8 @@ let stable: CorpusToken;
 /** A local Etherscan-compatible explorer: it reports verified source for these addresses only. */
 let explorer: Server;
 const verifiedAtExplorer = new Set<string>();
+/** Addresses the explorer was asked about. */
+const askedExplorer: string[] = [];
 
 type TokenRow = typeof tokens.$inferSelect;
 
@@ -78,6 +80,7 @@ beforeAll(async () => {
   verifiedAtExplorer.add(corpus[0]!.address.toLowerCase());
   explorer = createServer((req, res) => {
     const address = new URL(req.url!, 'http://x').searchParams.get('address') ?? '';
+    askedExplorer.push(address.toLowerCase());
     const source = verifiedAtExplorer.has(address.toLowerCase()) ? 'contract T {}' : '';
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: source }] }));
   });
@@ -146,7 +149,9 @@ describe('analysis pipeline on the corpus', () => {
   });
 
   it('verified_contract: true only where the configured explorer reports verified source', async () => {
-    const verified = corpus.filter((t) => (rows.get(t.address)!.securityHints as { verified_contract?: boolean }).verified_contract === true);
+    // Asked once per code analysis of every corpus token.
+    for (const t of corpus) expect(askedExplorer).toContain(t.address.toLowerCase());
+    const verified = corpus.filter((t) => (rows.get(t.address)!.securityHints as { explorer?: { verified?: boolean } }).explorer?.verified === true);
     expect(verified.map((t) => t.address.toLowerCase())).toEqual([...verifiedAtExplorer]);
   });
 

@@ -90,11 +90,13 @@ export function createRiskProcessor(deps: RiskDeps) {
       creator,
       similarHoneypots,
     });
-    // verified_contract rides on the stored hints; a pass without an explorer answer keeps the last one.
-    const stored = (token?.securityHints ?? null) as { verified_contract?: boolean } | null;
+    // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
+    // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
+    const stored = (token?.securityHints ?? null) as { explorer?: { verified?: boolean | null } } | null;
+    const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
     const hints = {
       ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
-      verified_contract: details.explorer?.verified ?? stored?.verified_contract ?? false,
+      explorer: { verified },
     };
     const isHoneypot = assessment.level === 'honeypot';
 

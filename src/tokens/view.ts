@@ -70,7 +70,7 @@ const storedHints = z
     ownership_renounced: flag,
     owner_address: maybeText,
     creator_reputation_score: maybeNumber,
-    verified_contract: flag,
+    explorer: z.object({ verified: flag }).partial().nullable().catch(null),
   })
   .partial();
 
@@ -190,7 +190,7 @@ export function securityHintsCore(t: StoredToken, creatorReputation: number | nu
     contract_template: t.template,
     security_risk_score: t.currentRiskScore,
     ownership_renounced: h.ownership_renounced ?? null,
-    verified_contract: h.verified_contract ?? false,
+    verified_contract: h.explorer?.verified ?? false,
     has_pause_function: h.can_pause ?? null,
     has_blacklist_function: h.can_blacklist ?? null,
     has_mint_function: h.is_mintable ?? null,
