@@ -31,6 +31,8 @@ export function testAppDeps(options: {
   producer?: Producer;
   chains?: ReadonlyMap<number, ChainRuntime>;
   jwtSecret?: string;
+  /** Tests play many clients from one host through X-Forwarded-For, as behind a proxy on loopback. */
+  trustProxy?: AppDeps['trustProxy'];
 }): AppDeps {
   const tokens = createTokenRepository(options.db);
   const producer = options.producer ?? refusingProducer();
@@ -47,6 +49,7 @@ export function testAppDeps(options: {
     clock: options.clock,
     // Every answer is checked against its route's declared schema: a disagreement fails the test.
     validateResponses: true,
+    trustProxy: options.trustProxy ?? 'loopback',
     submit: createSubmitter({
       chains: options.chains ?? new Map(),
       tokens,
