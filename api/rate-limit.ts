@@ -159,7 +159,10 @@ export function createRateLimiter(options: {
 }): RateLimiter {
   const limiter = createLimiterPool(options.redis, options.prefix);
   const leases = new Map<string, Lease>();
-  /** In-flight lease requests: concurrent requests of one subject wait for one lease, not take one each. */
+  /**
+   * In-flight lease requests: concurrent requests of one subject wait for one lease, not take one
+   * each.
+   */
   const inFlight = new Map<string, Promise<unknown>>();
 
   /** One point from the local lease, or a new lease from Redis. */
@@ -209,7 +212,8 @@ export function createRateLimiter(options: {
     };
     if (leases.size >= MAX_LEASES) leases.clear();
     leases.set(leaseKey, lease);
-    // A single point goes back to Redis at once (exact limits across processes); a larger lease keeps it.
+    // A single point goes back to Redis at once (exact limits across processes); a larger lease
+    // keeps it.
     const giveBack =
       taken.granted === 1
         ? async () => {
@@ -238,7 +242,8 @@ export function createRateLimiter(options: {
       ]);
       const refused = outcomes.filter((o) => !o.ok);
       if (refused.length > 0) {
-        // A refused request does not use up the other windows' quota: their point goes back to the lease.
+        // A refused request does not use up the other windows' quota: their point goes back to
+        // the lease.
         await Promise.all(outcomes.map((o) => (o.ok ? o.giveBack() : undefined)));
         return refusal(refused, nowMs);
       }

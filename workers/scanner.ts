@@ -19,7 +19,10 @@ import type { Producer } from './queues.ts';
 
 const DEFAULT_LEASE_TTL_MS = 15_000;
 const DEFAULT_MAX_BLOCKS_PER_TICK = 100;
-/** Polling continues while newHeads is connected, as a safety net, at this multiple of the interval. */
+/**
+ * Polling continues while newHeads is connected, as a safety net, at this multiple of the
+ * interval.
+ */
 const POLL_SLOWDOWN_WITH_HEADS = 5;
 
 export interface ScannerDeps {
@@ -116,7 +119,8 @@ function createGenesisCheck(deps: ScannerDeps, log: Logger): () => Promise<strin
     if (cursor?.genesisHash && cursor.genesisHash !== genesis.hash) {
       if (!chain.config.ephemeral) {
         throw new Error(
-          `chain ${chainId}: the RPC serves another chain (genesis ${genesis.hash}, recorded ${cursor.genesisHash})`,
+          `chain ${chainId}: the RPC serves another chain ` +
+            `(genesis ${genesis.hash}, recorded ${cursor.genesisHash})`,
         );
       }
       log.warn('development chain was restarted: forgetting its previous data');
@@ -285,7 +289,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
     const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;
     const breakAt = firstBreak(blocks, previousHash);
     if (breakAt === 0) return handleReorg(deps, log, next);
-    // A break inside the batch: the node switched branch while answering; the next tick sees it whole.
+    // A break inside the batch: the node switched branch while answering; the next tick sees it
+    // whole.
     if (breakAt > 0) blocks = blocks.slice(0, breakAt);
     if (blocks.length === 0) return { status: 'idle', head, next };
     if (!leadership.holds()) return { status: 'not-leader' };

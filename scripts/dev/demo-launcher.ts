@@ -96,7 +96,7 @@ interface LaunchContext {
   shared(): Promise<SharedContracts>;
 }
 
-/** Deploys the contracts every factory, proxy and clone launch shares, once (again after a failure). */
+/** Deploys the contracts factory, proxy and clone launches share: once, again after a failure. */
 function sharedContractsOnce(writer: ChainWriter, log: Logger): () => Promise<SharedContracts> {
   let shared: Promise<SharedContracts> | undefined;
   return () => {

@@ -14,7 +14,10 @@ const CACHE_TTL_MS = 60_000;
 const STALE_TTL_MS = 10 * 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const REQUEST_TIMEOUT_MS = 5_000;
-/** How long a call may wait for a rate-limit slot before giving up (the caller falls back to chain data). */
+/**
+ * How long a call may wait for a rate-limit slot before giving up (the caller falls back to chain
+ * data).
+ */
 const MAX_WAIT_FOR_SLOT_MS = 2_000;
 /** After a 429 without Retry-After, and after a 5xx, no request for this long. */
 const COOLDOWN_AFTER_429_MS = 60_000;
@@ -62,7 +65,10 @@ const finiteOrNull = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-/** Reads the pairs where `address` is the base token: price of the deepest, summed volume and liquidity. */
+/**
+ * Reads the pairs where `address` is the base token: price of the deepest, summed volume and
+ * liquidity.
+ */
 export function summarizePairs(body: unknown, address: string): AggregatorQuote | null {
   const list = Array.isArray(body) ? body : (body as { pairs?: unknown } | null)?.pairs;
   if (!Array.isArray(list)) return null;

@@ -27,8 +27,10 @@ export type RpcErrorKind =
 
 const EVM_HALT =
   /^evm error|invalid jump|stack underflow|stack overflow|invalidfeopcode|opcodenotfound/;
-const UNSUPPORTED_METHOD =
-  /method[^,;]* (not found|does not exist|not available|not supported|is not supported)|not supported|unsupported method/;
+const UNSUPPORTED_METHOD = new RegExp(
+  'method[^,;]* (not found|does not exist|not available|not supported|is not supported)' +
+    '|not supported|unsupported method',
+);
 
 const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set([
   'rate-limited',
@@ -93,7 +95,10 @@ export interface RpcClientOptions {
   endpoints?: EndpointPool;
 }
 
-/** Whether the answer is immutable: asked by block hash (the same hash always names the same block). */
+/**
+ * Whether the answer is immutable: asked by block hash (the same hash always names the same
+ * block).
+ */
 export function isImmutableRequest(method: string, params: readonly unknown[]): boolean {
   switch (method) {
     case 'eth_chainId':
@@ -128,7 +133,8 @@ export function classifyJsonRpcError(error: {
   const code = typeof error.code === 'number' ? error.code : undefined;
   const lower = message.toLowerCase();
   let kind: RpcErrorKind = 'server';
-  // Anvil reports EVM halts as -32603 "EVM error InvalidJump" and the like: an answer, not a failure.
+  // Anvil reports EVM halts as -32603 "EVM error InvalidJump" and the like: an answer, not a
+  // failure.
   if (
     code === 3 ||
     lower.includes('revert') ||
@@ -208,7 +214,7 @@ async function fetchText(
   }
 }
 
-/** The JSON of an HTTP answer, or the RpcError it amounts to (429, not JSON, an HTTP error page). */
+/** The JSON of an HTTP answer, or the RpcError it amounts to (429, not JSON, an error page). */
 function parseHttpAnswer(response: Response, text: string, label: string): unknown {
   if (response.status === 429) throw new RpcError('rate-limited', `${label}: HTTP 429`);
   let json: unknown;
