@@ -68,7 +68,7 @@ const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdic
   access: 'none',
   evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: the code never reads CALLER or ORIGIN, so no function can check who calls it` }],
   checks: [],
-  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0 },
+  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0, traces: [] },
 });
 
 function judgeFunctions(model: CodeModel | null, functions: readonly DispatchedFunction[]): Judged[] {
