@@ -89,7 +89,7 @@ export function unwrapBool(x: Sym): Sym {
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
-function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
+export function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
   const ua = unwrap(a);
   const ub = unwrap(b);
   for (const [callerSide, other] of [[ua, ub], [ub, ua]] as const) {

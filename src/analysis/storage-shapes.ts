@@ -1,0 +1,173 @@
+import { comparison, MIN_HASHED_SLOT, unwrap } from './caller-patterns.ts';
+import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
+import { isPowerOfTwo, log2 } from './u256.ts';
+
+/**
+ * What a storage slot expression of the symbolic walk stands for, in Solidity's layout terms:
+ * a plain variable (a constant slot), an entry of a mapping (`keccak(key . base)`), of a mapping
+ * of mappings (`keccak(key2 . keccak(key1 . base))`), a member of a struct or a dynamic array kept
+ * in such an entry (`keccak(entry) + i`, MiniMe's checkpoints). And, for a branch condition,
+ * whether taking it proves the caller privileged.
+ */
+
+export type SlotShape =
+  | { kind: 'slot'; slot: bigint }
+  | { kind: 'map'; base: bigint; key: Sym }
+  | { kind: 'map2'; base: bigint; outer: Sym; inner: Sym };
+
+const MAX_SHAPE_DEPTH = 4;
+const ADDRESS_MASK = (1n << 160n) - 1n;
+
+/** The mapping key without the address cleaning around it. */
+export const keyCore = (k: Sym): Sym => unwrap(k).core;
+
+export function slotShape(slot: Sym, depth = 0): SlotShape | null {
+  if (typeof slot === 'bigint') return slot < MIN_HASHED_SLOT ? { kind: 'slot', slot } : null;
+  if (depth > MAX_SHAPE_DEPTH) return null;
+  if (slot.op === 'sha3' && slot.args.length === 2) {
+    const [key, base] = slot.args as [Sym, Sym];
+    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT) return { kind: 'map', base, key: keyCore(key) };
+    const inner = slotShape(base, depth + 1);
+    if (inner?.kind === 'map') return { kind: 'map2', base: inner.base, outer: inner.key, inner: keyCore(key) };
+    return null;
+  }
+  // A struct member or array element inside an entry: keccak(entry) + i, or entry + i.
+  if (slot.op === 'sha3' && slot.args.length === 1) return slotShape(slot.args[0]!, depth + 1);
+  if (slot.op === 'add' && slot.args.length === 2) {
+    const [a, b] = slot.args as [Sym, Sym];
+    const sa = slotShape(a, depth + 1);
+    if (sa && (sa.kind !== 'slot' || typeof b === 'bigint')) return sa.kind === 'slot' ? null : sa;
+    const sb = slotShape(b, depth + 1);
+    if (sb && sb.kind !== 'slot') return sb;
+  }
+  return null;
+}
+
+/** The account a balance-like entry is keyed by: for a mapping of mappings, the outer key. */
+export const entryKey = (shape: SlotShape): Sym | null =>
+  shape.kind === 'map' ? shape.key : shape.kind === 'map2' ? shape.outer : null;
+
+export const asAddress = (k: Sym | null): bigint | null =>
+  typeof k === 'bigint' && (k & ADDRESS_MASK) === k ? k : null;
+
+/** Does `expr` contain a node with operator `op` (bounded search)? */
+export function contains(expr: Sym, pred: (n: Node) => boolean, budget = 200): boolean {
+  const stack: Sym[] = [expr];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < budget) {
+    const x = stack.pop()!;
+    if (!isNode(x)) continue;
+    if (pred(x)) return true;
+    stack.push(...x.args);
+  }
+  return false;
+}
+
+/**
+ * Whether a path that took (`want` = true) or did not take (`want` = false) a branch on `cond`
+ * can only be a privileged caller's: `msg.sender == owner` held, `isAdmin[msg.sender]` was true,
+ * `hasRole(role, msg.sender)` answered yes. `!frozen[msg.sender]` is no privilege.
+ */
+export function privilegedBy(cond: Sym, want: boolean, depth = 0): boolean {
+  if (!isNode(cond) || depth > 10) return false;
+  const [a, b] = cond.args;
+  switch (cond.op) {
+    case 'iszero': return privilegedBy(a!, !want, depth + 1);
+    case 'eq':
+      if (a === 0n) return privilegedBy(b!, !want, depth + 1);
+      if (b === 0n) return privilegedBy(a!, !want, depth + 1);
+      if (a === 1n) return privilegedBy(b!, want, depth + 1);
+      if (b === 1n) return privilegedBy(a!, want, depth + 1);
+      return want && comparison(a!, b!, 0) !== null;
+    case 'sub': case 'xor': return !want && comparison(a!, b!, 0) !== null;
+    case 'and':
+      if (typeof a === 'bigint') return privilegedBy(b!, want, depth + 1);
+      if (typeof b === 'bigint') return privilegedBy(a!, want, depth + 1);
+      return want
+        ? privilegedBy(a!, true, depth + 1) || privilegedBy(b!, true, depth + 1)
+        : privilegedBy(a!, false, depth + 1) && privilegedBy(b!, false, depth + 1);
+    case 'or':
+      return want
+        ? privilegedBy(a!, true, depth + 1) && privilegedBy(b!, true, depth + 1)
+        : privilegedBy(a!, false, depth + 1) || privilegedBy(b!, false, depth + 1);
+    case 'div': case 'shr': {
+      const inner = cond.op === 'div' ? (typeof b === 'bigint' && isPowerOfTwo(b) ? a : undefined) : b;
+      return inner !== undefined && privilegedBy(inner, want, depth + 1);
+    }
+    case 'sload': return want && callerKeyed(cond);
+    case 'retdata': return want && cond.callerArg === true;
+    default: return false;
+  }
+}
+
+/** sload(keccak(caller . base)) or a role table keyed by the caller. */
+function callerKeyed(load: Node): boolean {
+  const shape = slotShape(load.args[0]!);
+  if (!shape || shape.kind === 'slot') return false;
+  return shape.kind === 'map' ? isCallerLeaf(shape.key) : isCallerLeaf(shape.inner) || isCallerLeaf(shape.outer);
+}
+
+/** A value read as a flag: the loaded slot, the bit it sits at, and the polarity peeled off. */
+export interface FlagRead {
+  load: Node;
+  shift: number;
+}
+
+/**
+ * The storage reads a branch condition tests as a flag (`paused`, `frozen[from]`, packed flags
+ * `sload(s) / 2^160 & 0xff`), and reads compared with the block time or number (time locks).
+ */
+export function flagReads(cond: Sym, out: FlagRead[] = [], shift = 0, depth = 0): FlagRead[] {
+  if (!isNode(cond) || depth > 12) return out;
+  const [a, b] = cond.args;
+  switch (cond.op) {
+    case 'sload': out.push({ load: cond, shift }); break;
+    case 'iszero': flagReads(a!, out, shift, depth + 1); break;
+    case 'eq':
+      if (typeof a === 'bigint' && a <= 1n) flagReads(b!, out, shift, depth + 1);
+      else if (typeof b === 'bigint' && b <= 1n) flagReads(a!, out, shift, depth + 1);
+      break;
+    case 'and': case 'or':
+      flagReads(a!, out, shift, depth + 1);
+      flagReads(b!, out, shift, depth + 1);
+      break;
+    case 'div':
+      if (typeof b === 'bigint' && isPowerOfTwo(b)) flagReads(a!, out, shift + log2(b), depth + 1);
+      break;
+    case 'shr':
+      if (typeof a === 'bigint') flagReads(b!, out, shift + Number(a), depth + 1);
+      break;
+    case 'lt': case 'gt': case 'slt': case 'sgt': {
+      const timed = [a!, b!].some((x) => contains(x, (n) => n.op === 'timestamp' || n.op === 'number', 20));
+      if (timed) for (const x of [a!, b!]) collectLoads(x, out);
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+function collectLoads(x: Sym, out: FlagRead[]): void {
+  contains(x, (n) => {
+    if (n.op === 'sload') out.push({ load: n, shift: 0 });
+    return false;
+  }, 40);
+}
+
+/**
+ * The bits of `slot` a write of `value` may change: a packed write keeps the rest of the word,
+ * `or(and(sload(slot), keep), new)`; any other value replaces the whole word.
+ */
+export function changedBits(value: Sym, slot: bigint): bigint {
+  const all = (1n << 256n) - 1n;
+  let keep: bigint | null = null;
+  contains(value, (n) => {
+    if (n.op !== 'and' || n.args.length !== 2) return false;
+    const [a, b] = n.args as [Sym, Sym];
+    const [mask, other] = typeof a === 'bigint' ? [a, b] : typeof b === 'bigint' ? [b, a] : [null, null];
+    if (mask === null || !isNode(other) || other.op !== 'sload' || other.args[0] !== slot) return false;
+    keep = mask;
+    return true;
+  }, 60);
+  return keep === null ? all : all & ~(keep as bigint);
+}
