@@ -2,7 +2,7 @@ import { AbiCoder, ParamType } from 'ethers';
 import { describeCheck } from './access-control.ts';
 import { addressFromLabel, splitTypes } from './calldata.ts';
 import { walk, type CodeModel, type PathTrace, type PathWrite } from './interpreter.ts';
-import { asAddress, changedBits, contains, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
+import { asAddress, callerIs, changedBits, contains, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
 import { isCallerLeaf, T_CALLER, type Sym } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
 
@@ -93,6 +93,8 @@ function keyName(k: Sym): string | null {
   if (a !== null && ARG_VALUES.has(a)) return `argument ${ARG_VALUES.get(a)! + 1}`;
   return isCallerLeaf(k) ? 'the caller' : null;
 }
+/** `msg.sender == holder` with the holder from the call data is the holder acting, no privilege. */
+const isArgument = (address: bigint) => ARG_VALUES.has(address);
 const fromCalldata = (k: Sym) => { const a = asAddress(k); return a !== null && ARG_VALUES.has(a); };
 
 interface Budget { left: number }
@@ -169,7 +171,7 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
 /** The condition on `t` that proves the caller privileged, with the guard it matched. */
 function privilege(t: PathTrace): string | null {
   for (const c of t.conditions) {
-    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken)) continue;
+    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, isArgument)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
     return guard ? `${describeCheck(guard)} (JUMPI at pc ${c.pc})` : `branches on the caller at pc ${c.pc}`;
   }
@@ -205,13 +207,16 @@ function balanceFindings(t: PathTrace, f: PathFacts, out: Map<Capability, Capabi
   const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w) }));
   const base = `balances (the mapping at slot ${hex(layout.balances!)} that balanceOf reads)`;
   const supply = t.writes.find((w) => { const s = slotShape(w.slot); return s?.kind === 'slot' && s.slot === layout.totalSupply; });
-  if (changes.some((c) => c.grow === 'increase') && !changes.some((c) => c.grow === 'decrease') && !out.has('mint')) {
-    const to = changes.find((c) => c.grow === 'increase')!;
+  const to = changes.find((c) => c.grow === 'increase');
+  // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
+  const moved = to !== undefined && changes.some((c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key));
+  if (to && !moved && !out.has('mint')) {
     const supplyText = supply ? ` and writes totalSupply (slot ${hex(layout.totalSupply!)}) at pc ${supply.pc}` : ', with no balance taken from anyone';
     out.set('mint', finding(fn, 'mint', 'mint', `${f.label}, on a path that ${f.guard}, adds to ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`));
   }
   for (const c of changes) {
     if (c.grow === 'increase' || !fromCalldata(c.shape.key) || readsAllowance(t, c.shape.key) || out.has('leak')) continue;
+    if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
     const moved = changes.some((o) => o !== c && o.grow === 'increase');
     const how = c.grow === 'decrease' ? 'takes from' : 'overwrites';
     const detail = `${f.label}, on a path that ${f.guard}, ${how} ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} without reading any allowance that holder gave the caller${moved ? ', and credits another account' : ''}`;

@@ -102,7 +102,7 @@ interface State {
   /** Some word was written at an offset that is not a multiple of 32. */
   unaligned: boolean;
   returnSize: Sym;
-  visits: Map<number, number>;
+  visits: Map<string, number>;
   steps: number;
   /** This path branched on a caller check (one of the CallerCheck shapes). */
   guarded: boolean;
@@ -335,12 +335,13 @@ function jumpi(w: Walk, s: State): boolean {
       s.trace?.guards.push(...w.found.slice(before));
     }
   }
-  const visits = (s.visits.get(pc) ?? 0) + 1;
+  const key = visitKey(w, s, pc);
+  const visits = (s.visits.get(key) ?? 0) + 1;
   if (visits > MAX_BRANCH_VISITS) {
     w.result.complete = false;
     return false;
   }
-  s.visits.set(pc, visits);
+  s.visits.set(key, visits);
   if (destOk) {
     if (w.result.paths >= MAX_PATHS) {
       w.result.complete = false;
@@ -353,6 +354,19 @@ function jumpi(w: Walk, s: State): boolean {
   s.trace?.conditions.push({ cond, pc, taken: false });
   s.pc++;
   return true;
+}
+
+/**
+ * A branch is counted per calling context: the code addresses on the stack (return addresses of
+ * internal calls) tell SafeMath's one `assert` reached from three call sites from a loop that
+ * comes back to the same branch with the same stack.
+ */
+function visitKey(w: Walk, s: State, pc: number): string {
+  let context = 0;
+  for (const v of s.stack) {
+    if (typeof v === 'bigint' && v < BigInt(w.code.bytes.length) && w.code.jumpdests[Number(v)] === 1) context = (context * 31 + Number(v)) | 0;
+  }
+  return `${pc}:${context}`;
 }
 
 function fork(s: State, pc: number, cond: Node, at: number): State {

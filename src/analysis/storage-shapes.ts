@@ -1,4 +1,4 @@
-import { comparison, MIN_HASHED_SLOT, unwrap } from './caller-patterns.ts';
+import { comparison, MIN_HASHED_SLOT, unwrap, type CallerCheck } from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import { isPowerOfTwo, log2 } from './u256.ts';
 
@@ -68,34 +68,49 @@ export function contains(expr: Sym, pred: (n: Node) => boolean, budget = 200): b
  * can only be a privileged caller's: `msg.sender == owner` held, `isAdmin[msg.sender]` was true,
  * `hasRole(role, msg.sender)` answered yes. `!frozen[msg.sender]` is no privilege.
  */
-export function privilegedBy(cond: Sym, want: boolean, depth = 0): boolean {
+export function privilegedBy(cond: Sym, want: boolean, isArgument: (a: bigint) => boolean = () => false): boolean {
+  return impliesCaller(cond, want, (c) => !(c.kind === 'hardcoded-address' && isArgument(BigInt(c.address!))));
+}
+
+/** Whether the branch outcome proves `msg.sender == holder` (the holder acts on its own tokens). */
+export function callerIs(cond: Sym, want: boolean, holder: bigint): boolean {
+  return impliesCaller(cond, want, (c) => c.kind === 'hardcoded-address' && BigInt(c.address!) === holder);
+}
+
+/** Does the branch outcome prove a caller check that `accept` takes? */
+function impliesCaller(cond: Sym, want: boolean, accept: (c: CallerCheck) => boolean, depth = 0): boolean {
   if (!isNode(cond) || depth > 10) return false;
   const [a, b] = cond.args;
+  const p = (x: Sym, w: boolean) => impliesCaller(x, w, accept, depth + 1);
+  const compared = (x: Sym, y: Sym) => {
+    const check = comparison(x, y, 0);
+    return check !== null && accept(check);
+  };
   switch (cond.op) {
-    case 'iszero': return privilegedBy(a!, !want, depth + 1);
+    case 'iszero': return p(a!, !want);
     case 'eq':
-      if (a === 0n) return privilegedBy(b!, !want, depth + 1);
-      if (b === 0n) return privilegedBy(a!, !want, depth + 1);
-      if (a === 1n) return privilegedBy(b!, want, depth + 1);
-      if (b === 1n) return privilegedBy(a!, want, depth + 1);
-      return want && comparison(a!, b!, 0) !== null;
-    case 'sub': case 'xor': return !want && comparison(a!, b!, 0) !== null;
+      if (a === 0n) return p(b!, !want);
+      if (b === 0n) return p(a!, !want);
+      if (a === 1n) return p(b!, want);
+      if (b === 1n) return p(a!, want);
+      return want && compared(a!, b!);
+    case 'sub': case 'xor': return !want && compared(a!, b!);
     case 'and':
-      if (typeof a === 'bigint') return privilegedBy(b!, want, depth + 1);
-      if (typeof b === 'bigint') return privilegedBy(a!, want, depth + 1);
+      if (typeof a === 'bigint') return p(b!, want);
+      if (typeof b === 'bigint') return p(a!, want);
       return want
-        ? privilegedBy(a!, true, depth + 1) || privilegedBy(b!, true, depth + 1)
-        : privilegedBy(a!, false, depth + 1) && privilegedBy(b!, false, depth + 1);
+        ? p(a!, true) || p(b!, true)
+        : p(a!, false) && p(b!, false);
     case 'or':
       return want
-        ? privilegedBy(a!, true, depth + 1) && privilegedBy(b!, true, depth + 1)
-        : privilegedBy(a!, false, depth + 1) || privilegedBy(b!, false, depth + 1);
+        ? p(a!, true) && p(b!, true)
+        : p(a!, false) || p(b!, false);
     case 'div': case 'shr': {
       const inner = cond.op === 'div' ? (typeof b === 'bigint' && isPowerOfTwo(b) ? a : undefined) : b;
-      return inner !== undefined && privilegedBy(inner, want, depth + 1);
+      return inner !== undefined && p(inner, want);
     }
-    case 'sload': return want && callerKeyed(cond);
-    case 'retdata': return want && cond.callerArg === true;
+    case 'sload': return want && callerKeyed(cond) && accept({ kind: 'caller-mapping', pc: 0 });
+    case 'retdata': return want && cond.callerArg === true && accept({ kind: 'external-call', pc: 0 });
     default: return false;
   }
 }
