@@ -3,6 +3,7 @@ import { describeCheck } from './access-control.ts';
 import { addressFromLabel, splitTypes } from './calldata.ts';
 import { walk, type CodeModel, type PathTrace, type PathWrite } from './interpreter.ts';
 import { asAddress, callerIs, changedBits, contains, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
+import type { CallerCheck } from './caller-patterns.ts';
 import { isCallerLeaf, T_CALLER, type Sym } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
 
@@ -95,6 +96,8 @@ function keyName(k: Sym): string | null {
 }
 /** `msg.sender == holder` with the holder from the call data is the holder acting, no privilege. */
 const isArgument = (address: bigint) => ARG_VALUES.has(address);
+/** Per-record ownership (`grants[id].granter == msg.sender`) is no admin's privilege. */
+const isAdminCheck = (c: CallerCheck) => !(c.kind === 'stored-address' && c.slot === null) && !(c.kind === 'hardcoded-address' && isArgument(BigInt(c.address!)));
 const fromCalldata = (k: Sym) => { const a = asAddress(k); return a !== null && ARG_VALUES.has(a); };
 
 interface Budget { left: number }
@@ -171,7 +174,7 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
 /** The condition on `t` that proves the caller privileged, with the guard it matched. */
 function privilege(t: PathTrace): string | null {
   for (const c of t.conditions) {
-    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, isArgument)) continue;
+    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, isAdminCheck)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
     return guard ? `${describeCheck(guard)} (JUMPI at pc ${c.pc})` : `branches on the caller at pc ${c.pc}`;
   }
@@ -217,6 +220,8 @@ function balanceFindings(t: PathTrace, f: PathFacts, out: Map<Capability, Capabi
   for (const c of changes) {
     if (c.grow === 'increase' || !fromCalldata(c.shape.key) || readsAllowance(t, c.shape.key) || out.has('leak')) continue;
     if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
+    // Zeroing a new array element or struct member inside the entry (a checkpoint push) takes nothing.
+    if (c.grow === 'set' && c.w.value === 0n && !c.shape.direct) continue;
     const moved = changes.some((o) => o !== c && o.grow === 'increase');
     const how = c.grow === 'decrease' ? 'takes from' : 'overwrites';
     const detail = `${f.label}, on a path that ${f.guard}, ${how} ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} without reading any allowance that holder gave the caller${moved ? ', and credits another account' : ''}`;
@@ -273,8 +278,6 @@ export function analyzeCapabilities(model: CodeModel, functions: readonly Extrac
       if (layout.balances !== null) balanceFindings(t, facts, out, fn);
       limitFindings(t, facts, out, fn);
     }
-    // A payable function that credits balances is a sale, not a mint at will.
-    if (fn.state_mutability === 'payable') out.delete('mint');
     findings.push(...out.values());
   }
   return { layout, findings, conclusive, steps: CAPABILITY_BUDGET - budget.left };

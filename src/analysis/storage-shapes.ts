@@ -12,7 +12,7 @@ import { isPowerOfTwo, log2 } from './u256.ts';
 
 export type SlotShape =
   | { kind: 'slot'; slot: bigint }
-  | { kind: 'map'; base: bigint; key: Sym }
+  | { kind: 'map'; base: bigint; key: Sym; direct?: boolean }
   | { kind: 'map2'; base: bigint; outer: Sym; inner: Sym };
 
 const MAX_SHAPE_DEPTH = 4;
@@ -26,7 +26,7 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
   if (depth > MAX_SHAPE_DEPTH) return null;
   if (slot.op === 'sha3' && slot.args.length === 2) {
     const [key, base] = slot.args as [Sym, Sym];
-    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT) return { kind: 'map', base, key: keyCore(key) };
+    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT) return { kind: 'map', base, key: keyCore(key), direct: depth === 0 };
     const inner = slotShape(base, depth + 1);
     if (inner?.kind === 'map') return { kind: 'map2', base: inner.base, outer: inner.key, inner: keyCore(key) };
     return null;
@@ -68,8 +68,8 @@ export function contains(expr: Sym, pred: (n: Node) => boolean, budget = 200): b
  * can only be a privileged caller's: `msg.sender == owner` held, `isAdmin[msg.sender]` was true,
  * `hasRole(role, msg.sender)` answered yes. `!frozen[msg.sender]` is no privilege.
  */
-export function privilegedBy(cond: Sym, want: boolean, isArgument: (a: bigint) => boolean = () => false): boolean {
-  return impliesCaller(cond, want, (c) => !(c.kind === 'hardcoded-address' && isArgument(BigInt(c.address!))));
+export function privilegedBy(cond: Sym, want: boolean, accept: (c: CallerCheck) => boolean = () => true): boolean {
+  return impliesCaller(cond, want, accept);
 }
 
 /** Whether the branch outcome proves `msg.sender == holder` (the holder acts on its own tokens). */
