@@ -2,9 +2,9 @@ import { AbiCoder, ParamType } from 'ethers';
 import { describeCheck } from './access-control.ts';
 import { addressFromLabel, splitTypes } from './calldata.ts';
 import { walk, type CodeModel, type PathTrace, type PathWrite } from './interpreter.ts';
-import { asAddress, callerIs, changedBits, contains, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
+import { asAddress, callerIs, changedBits, contains, evaluate, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
 import type { CallerCheck } from './caller-patterns.ts';
-import { isCallerLeaf, T_CALLER, type Sym } from './symbolic.ts';
+import { isCallerLeaf, T_CALLER, type Node, type Sym } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
 
 /**
@@ -48,6 +48,8 @@ export interface CapabilityReport {
   findings: CapabilityFinding[];
   /** Selectors walked to the end: for these, no finding means none of the effects. */
   conclusive: string[];
+  /** transfer() was walked to the end, so what it checks before failing is known. */
+  limitsKnown: boolean;
   steps: number;
 }
 
@@ -59,6 +61,8 @@ const FUNCTION_BUDGET = 12_000;
 const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) => addressFromLabel(`token-monitor.effect.argument.${i}`));
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
 const AMOUNT = 1000n;
+/** Steps from a blocking check to the failure it causes (building an Error(string) included). */
+const MAX_FAILURE_DISTANCE = 100;
 const abi = AbiCoder.defaultAbiCoder();
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -143,15 +147,21 @@ interface Blockers {
   mappings: Map<bigint, string>;
 }
 
-function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>, layout: TokenLayout, budget: Budget): Blockers {
+function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>, layout: TokenLayout, budget: Budget): { blockers: Blockers; complete: boolean } {
   const blockers: Blockers = { slots: new Map(), mappings: new Map() };
+  let complete = byId.has(SELECTORS.transfer);
   for (const [name, selector] of [['transfer', SELECTORS.transfer], ['transferFrom', SELECTORS.transferFrom]] as const) {
     const fn = byId.get(selector);
     if (!fn) continue;
     const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
-    for (const t of walkRecorded(model, { ...fn, arguments: args }, budget).traces) {
+    const result = walkRecorded(model, { ...fn, arguments: args }, budget);
+    complete &&= result.complete;
+    for (const t of result.traces) {
       if (!isFailure(t) || t.conditions.length === 0) continue;
       const last = t.conditions[t.conditions.length - 1]!;
+      // A check fails at once (`require`, `if (…) return false`); a branch followed by a long
+      // stretch of code before some other failure decided something else (a fee, a route).
+      if (t.steps - last.step > MAX_FAILURE_DISTANCE) continue;
       const where = `${name}() branches on it at pc ${last.pc} to a path that fails`;
       const timed = contains(last.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
       for (const read of flagReads(last.cond)) {
@@ -162,13 +172,23 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
           const entry = blockers.slots.get(shape.slot) ?? { shifts: new Set<number>(), timed, where };
           entry.shifts.add(read.shift);
           blockers.slots.set(shape.slot, entry);
-        } else if (shape.kind === 'map' && shape.base !== layout.balances && keyName(shape.key) !== null) {
+        } else if (shape.kind === 'map' && shape.base !== layout.balances && keyName(shape.key) !== null && blocksWhenSet(last, read.load, timed)) {
           if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
         }
       }
     }
   }
-  return blockers;
+  return { blockers, complete };
+}
+
+/**
+ * Does an account's entry block when it is set? A blacklist (`frozen[from]`) fails when true; an
+ * exemption list (`whitelisted[from]`) fails when false and is no freeze. Unknown counts as yes.
+ */
+function blocksWhenSet(branch: PathTrace['conditions'][number], load: Node, timed: boolean): boolean {
+  if (timed) return true;
+  const outcome = evaluate(branch.cond, load, 1n);
+  return outcome === null || (outcome !== 0n) === branch.taken;
 }
 
 /** The condition on `t` that proves the caller privileged, with the guard it matched. */
@@ -262,7 +282,7 @@ export function analyzeCapabilities(model: CodeModel, functions: readonly Extrac
   const budget: Budget = { left: CAPABILITY_BUDGET };
   const byId = new Map(functions.map((f) => [f.selector, f]));
   const layout = discoverLayout(model, byId, budget);
-  const blockers = collectBlockers(model, byId, layout, budget);
+  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget);
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
   for (const fn of functions) {
@@ -280,5 +300,5 @@ export function analyzeCapabilities(model: CodeModel, functions: readonly Extrac
     }
     findings.push(...out.values());
   }
-  return { layout, findings, conclusive, steps: CAPABILITY_BUDGET - budget.left };
+  return { layout, findings, conclusive, limitsKnown, steps: CAPABILITY_BUDGET - budget.left };
 }

@@ -67,8 +67,10 @@ export interface PathTrace {
   /** Storage slots read (SLOAD arguments), in order. */
   reads: Sym[];
   writes: PathWrite[];
-  /** Symbolic branch conditions the path passed, with the direction it took. */
-  conditions: { cond: Node; pc: number; taken: boolean }[];
+  /** Symbolic branch conditions the path passed, with the direction it took and the step count. */
+  conditions: { cond: Node; pc: number; taken: boolean; step: number }[];
+  /** Steps from pc 0 to the end of the path. */
+  steps: number;
 }
 
 export interface WalkResult {
@@ -86,12 +88,7 @@ export interface WalkResult {
   traces: PathTrace[];
 }
 
-interface Trace {
-  guards: CallerCheck[];
-  reads: Sym[];
-  writes: PathWrite[];
-  conditions: PathTrace['conditions'];
-}
+type Trace = Omit<PathTrace, 'end' | 'returnedZero' | 'steps'>;
 
 interface State {
   pc: number;
@@ -195,7 +192,7 @@ function calldataWord(w: Walk, o: Sym, i = 0): Sym {
 function finish(w: Walk, s: State, end: PathEnd, returnedZero = false): false {
   if ((end === 'stop' || end === 'return') && s.stateChanged && !s.guarded) w.result.unguardedStateChange = true;
   if (end === 'selfdestruct' && !s.guarded) w.result.unguardedStateChange = true;
-  if (s.trace) w.result.traces.push({ end, returnedZero, ...s.trace });
+  if (s.trace) w.result.traces.push({ end, returnedZero, steps: s.steps, ...s.trace });
   return false;
 }
 
@@ -351,7 +348,7 @@ function jumpi(w: Walk, s: State): boolean {
     w.result.paths++;
     w.pending.push(fork(s, Number(dest), cond, pc));
   }
-  s.trace?.conditions.push({ cond, pc, taken: false });
+  s.trace?.conditions.push({ cond, pc, taken: false, step: s.steps });
   s.pc++;
   return true;
 }
@@ -374,7 +371,7 @@ function fork(s: State, pc: number, cond: Node, at: number): State {
     guards: [...s.trace.guards],
     reads: [...s.trace.reads],
     writes: [...s.trace.writes],
-    conditions: [...s.trace.conditions, { cond, pc: at, taken: true }],
+    conditions: [...s.trace.conditions, { cond, pc: at, taken: true, step: s.steps }],
   };
   return { ...s, pc, stack: [...s.stack], memory: new Map(s.memory), visits: new Map(s.visits), trace };
 }

@@ -1,6 +1,6 @@
 import { comparison, MIN_HASHED_SLOT, unwrap, type CallerCheck } from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
-import { isPowerOfTwo, log2 } from './u256.ts';
+import { fold, isPowerOfTwo, log2 } from './u256.ts';
 
 /**
  * What a storage slot expression of the symbolic walk stands for, in Solidity's layout terms:
@@ -17,6 +17,8 @@ export type SlotShape =
 
 const MAX_SHAPE_DEPTH = 4;
 const ADDRESS_MASK = (1n << 160n) - 1n;
+/** A flag is masked with at most a byte (bool, uint8 enum); wider masks extract addresses or amounts. */
+const MAX_FLAG_MASK = 0xffn;
 
 /** The mapping key without the address cleaning around it. */
 export const keyCore = (k: Sym): Sym => unwrap(k).core;
@@ -142,7 +144,17 @@ export function flagReads(cond: Sym, out: FlagRead[] = [], shift = 0, depth = 0)
       if (typeof a === 'bigint' && a <= 1n) flagReads(b!, out, shift, depth + 1);
       else if (typeof b === 'bigint' && b <= 1n) flagReads(a!, out, shift, depth + 1);
       break;
-    case 'and': case 'or':
+    case 'and':
+      // and(x, 0xff…ff) with 160 bits or more extracts an address, not a flag.
+      if (typeof a === 'bigint' || typeof b === 'bigint') {
+        const [mask, inner] = typeof a === 'bigint' ? [a, b!] : [b as bigint, a!];
+        if (mask <= MAX_FLAG_MASK) flagReads(inner, out, shift, depth + 1);
+        break;
+      }
+      flagReads(a!, out, shift, depth + 1);
+      flagReads(b!, out, shift, depth + 1);
+      break;
+    case 'or':
       flagReads(a!, out, shift, depth + 1);
       flagReads(b!, out, shift, depth + 1);
       break;
@@ -185,4 +197,25 @@ export function changedBits(value: Sym, slot: bigint): bigint {
     return true;
   }, 60);
   return keep === null ? all : all & ~(keep as bigint);
+}
+
+const BINARY_OPS: Record<string, number> = { add: 0x01, mul: 0x02, sub: 0x03, div: 0x04, lt: 0x10, gt: 0x11, eq: 0x14, and: 0x16, or: 0x17, xor: 0x18, shl: 0x1b, shr: 0x1c };
+
+/**
+ * The value of `expr` when `target` (a storage read) holds `value`, or null when something else
+ * it depends on is unknown. A boolean `and`/`or` with one side known may still be decided.
+ */
+export function evaluate(expr: Sym, target: Node, value: bigint, depth = 0): bigint | null {
+  if (typeof expr === 'bigint') return expr;
+  if (expr === target) return value;
+  if (depth > 16) return null;
+  const args = expr.args.map((a) => evaluate(a, target, value, depth + 1));
+  if (expr.op === 'iszero') return args[0] === null || args[0] === undefined ? null : args[0] === 0n ? 1n : 0n;
+  if (expr.op === 'not') return args[0] === null || args[0] === undefined ? null : ((1n << 256n) - 1n) ^ args[0];
+  const code = BINARY_OPS[expr.op];
+  if (code === undefined || args.length !== 2) return null;
+  const [x, y] = args as [bigint | null, bigint | null];
+  if (x !== null && y !== null) return fold(code, x, y);
+  if (expr.op === 'and' && (x === 0n || y === 0n)) return 0n;
+  return null;
 }
