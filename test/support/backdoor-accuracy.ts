@@ -39,6 +39,7 @@ const RECEIPT_TIMEOUT_MS = 30_000;
 /** Owner slots are among the first declared variables. */
 const OWNER_SLOT_SCAN = 32;
 const ADDRESS_MASK = (1n << 160n) - 1n;
+const OWNER_SELECTOR = '0x8da5cb5b';
 
 async function receipt(chain: TestChain, hash: string): Promise<{ status: string; contractAddress: string | null }> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
@@ -59,14 +60,34 @@ async function deployWithConstructor(chain: TestChain, e: BackdoorEntry): Promis
   return r.contractAddress.toLowerCase();
 }
 
-/** The slot (and bit offset) of a deployed instance that holds the deployer: its owner slot. */
-async function ownerSlot(chain: TestChain, address: string): Promise<{ slot: number; shift: bigint } | null> {
-  const owner = BigInt(chain.account);
+/** What owner() of a deployed instance answers (a hard-coded owner), else the deployer. */
+async function ownerOf(chain: TestChain, address: string): Promise<bigint> {
+  try {
+    const word = BigInt(await chain.provider.call({ to: address, data: OWNER_SELECTOR }));
+    if (word !== 0n && word <= ADDRESS_MASK) return word;
+  } catch {
+    // no owner() getter: the deployer
+  }
+  return BigInt(chain.account);
+}
+
+/**
+ * The slots (and bit offsets) of a deployed instance that hold its owner, and that owner. Every
+ * match is kept: a token may keep its owner twice (a creator and an Ownable owner).
+ */
+async function ownerSlots(chain: TestChain, address: string): Promise<{ slot: number; shift: bigint; owner: bigint }[]> {
+  const owner = await ownerOf(chain, address);
+  const found: { slot: number; shift: bigint; owner: bigint }[] = [];
   for (let slot = 0; slot < OWNER_SLOT_SCAN; slot++) {
     const word = BigInt(await chain.provider.getStorage(address, slot));
-    for (let shift = 0n; shift <= 96n; shift += 8n) if (((word >> shift) & ADDRESS_MASK) === owner) return { slot, shift };
+    for (let shift = 0n; shift <= 96n; shift += 8n) {
+      if (((word >> shift) & ADDRESS_MASK) === owner) {
+        found.push({ slot, shift, owner });
+        break;
+      }
+    }
   }
-  return null;
+  return found;
 }
 
 /** Places one entry; for set-code, `template` is a constructor-deployed instance to find the owner slot in. */
@@ -74,9 +95,8 @@ export async function placeEntry(chain: TestChain, e: BackdoorEntry, mode: Place
   if (mode === 'constructor') return deployWithConstructor(chain, e);
   const address = addressFromLabel(`token-monitor.backdoor-set.${e.id}`);
   await chain.provider.send('anvil_setCode', [address, e.runtime_bytecode]);
-  const slot = template ? await ownerSlot(chain, template) : null;
-  if (slot) {
-    const word = `0x${(BigInt(chain.account) << slot.shift).toString(16).padStart(64, '0')}`;
+  for (const slot of template ? await ownerSlots(chain, template) : []) {
+    const word = `0x${(slot.owner << slot.shift).toString(16).padStart(64, '0')}`;
     await chain.provider.send('anvil_setStorageAt', [address, `0x${slot.slot.toString(16)}`, word]);
   }
   return address;
