@@ -2,7 +2,7 @@ import { AbiCoder, ParamType } from 'ethers';
 import { describeCheck } from './access-control.ts';
 import { addressFromLabel, splitTypes } from './calldata.ts';
 import { walk, type CodeModel, type PathTrace, type PathWrite } from './interpreter.ts';
-import { asAddress, callerIs, changedBits, contains, evaluate, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
+import { asAddress, callerIs, changedBits, comparedReads, contains, entryKey, evaluate, flagReads, privilegedBy, slotShape, type SlotShape } from './storage-shapes.ts';
 import type { CallerCheck } from './caller-patterns.ts';
 import { isCallerLeaf, T_CALLER, type Node, type Sym } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
@@ -57,6 +57,8 @@ const SELECTORS = { balanceOf: '70a08231', totalSupply: '18160ddd', transfer: 'a
 /** Steps for all capability walks of one contract, and per function. */
 export const CAPABILITY_BUDGET = 150_000;
 const FUNCTION_BUDGET = 12_000;
+/** Forks per function: old tokens branch on every SafeMath check and modifier. */
+const MAX_PATHS = 160;
 /** Address arguments get these, by position: distinct, recognisable, owned by no one. */
 const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) => addressFromLabel(`token-monitor.effect.argument.${i}`));
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
@@ -107,7 +109,7 @@ const fromCalldata = (k: Sym) => { const a = asAddress(k); return a !== null && 
 interface Budget { left: number }
 
 function walkRecorded(model: CodeModel, fn: ExtractedFunction, budget: Budget) {
-  const result = walk(model, effectCalldata(fn.selector, fn.arguments), { budget: Math.max(1, Math.min(FUNCTION_BUDGET, budget.left)), record: true });
+  const result = walk(model, effectCalldata(fn.selector, fn.arguments), { budget: Math.max(1, Math.min(FUNCTION_BUDGET, budget.left)), record: true, maxPaths: MAX_PATHS });
   budget.left -= result.steps;
   return result;
 }
@@ -142,7 +144,7 @@ function discoverLayout(model: CodeModel, byId: Map<string, ExtractedFunction>, 
 /** What transfer()/transferFrom() test on their failing paths. */
 interface Blockers {
   /** Plain slots tested as a flag or against the block time: slot → bit offset and how. */
-  slots: Map<bigint, { shifts: Set<number>; timed: boolean; where: string }>;
+  slots: Map<bigint, { shifts: Set<number>; timed: boolean; where: string; blocksWhenSet: boolean }>;
   /** Mappings tested with an account key: base → where. */
   mappings: Map<bigint, string>;
 }
@@ -156,6 +158,9 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
     const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
     const result = walkRecorded(model, { ...fn, arguments: args }, budget);
     complete &&= result.complete;
+    // Mappings the transfer itself moves amounts in are balances (however many), not locks.
+    const moved = new Set(result.traces.filter(isSuccess).flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
+      .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])));
     for (const t of result.traces) {
       if (!isFailure(t) || t.conditions.length === 0) continue;
       const last = t.conditions[t.conditions.length - 1]!;
@@ -169,12 +174,22 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
         if (!shape) continue;
         if (shape.kind === 'slot') {
           if (shape.slot === layout.totalSupply) continue;
-          const entry = blockers.slots.get(shape.slot) ?? { shifts: new Set<number>(), timed, where };
+          const entry = blockers.slots.get(shape.slot) ?? { shifts: new Set<number>(), timed, where, blocksWhenSet: false };
           entry.shifts.add(read.shift);
+          entry.blocksWhenSet ||= blocksWhenSet(last, read.load, timed, 1n << BigInt(read.shift));
           blockers.slots.set(shape.slot, entry);
         } else if (shape.kind === 'map' && shape.base !== layout.balances && keyName(shape.key) !== null && blocksWhenSet(last, read.load, timed)) {
           if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
         }
+      }
+      // An amount held back per account (`balance - locked[from] >= value`): a lock.
+      for (const load of comparedReads(last.cond)) {
+        const shape = slotShape(load.args[0]!);
+        if (!shape || shape.kind === 'slot' || shape.base === layout.balances || moved.has(shape.base)) continue;
+        const key = entryKey(shape);
+        // An allowance is keyed by the holder and the caller; that is the holder's own limit.
+        if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
+        if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, `${where} (an amount held back per account)`);
       }
     }
   }
@@ -185,9 +200,9 @@ function collectBlockers(model: CodeModel, byId: Map<string, ExtractedFunction>,
  * Does an account's entry block when it is set? A blacklist (`frozen[from]`) fails when true; an
  * exemption list (`whitelisted[from]`) fails when false and is no freeze. Unknown counts as yes.
  */
-function blocksWhenSet(branch: PathTrace['conditions'][number], load: Node, timed: boolean): boolean {
+function blocksWhenSet(branch: PathTrace['conditions'][number], load: Node, timed: boolean, bit = 1n): boolean {
   if (timed) return true;
-  const outcome = evaluate(branch.cond, load, 1n);
+  const outcome = evaluate(branch.cond, load, bit);
   return outcome === null || (outcome !== 0n) === branch.taken;
 }
 
@@ -258,13 +273,17 @@ function limitFindings(t: PathTrace, f: PathFacts, out: Map<Capability, Capabili
       if (!blocker) continue;
       const bits = changedBits(w.value, shape.slot);
       if (![...blocker.shifts].some((s) => (bits >> BigInt(s)) & 1n)) continue;
-      const what = blocker.timed ? 'a time that transfers are checked against' : 'a flag';
-      out.set('limit', finding(fn, 'limit', blocker.timed ? 'trading-switch' : 'pause', `${f.label}, on a path that ${f.guard}, writes ${what} in slot ${hex(shape.slot)} at pc ${w.pc}; ${blocker.where}`));
+      // A flag that stops transfers when set is a pause; one they need set (tradingOpen,
+      // released) or a time they wait for is a trading switch.
+      const pause = !blocker.timed && blocker.blocksWhenSet;
+      const what = blocker.timed ? 'a time that transfers are checked against' : pause ? 'a flag that stops transfers when set' : 'a flag that transfers need set';
+      out.set('limit', finding(fn, 'limit', pause ? 'pause' : 'trading-switch', `${f.label}, on a path that ${f.guard}, writes ${what} in slot ${hex(shape.slot)} at pc ${w.pc}; ${blocker.where}`));
       return;
     }
-    if (shape?.kind === 'map' && fromCalldata(shape.key) && f.blockers.mappings.has(shape.base)) {
+    const key = shape ? entryKey(shape) : null;
+    if (shape && key !== null && fromCalldata(key) && f.blockers.mappings.has(shape.base)) {
       const where = f.blockers.mappings.get(shape.base)!;
-      out.set('limit', finding(fn, 'limit', 'blacklist', `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(shape.key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc}; ${where}`));
+      out.set('limit', finding(fn, 'limit', 'blacklist', `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc}; ${where}`));
       return;
     }
   }

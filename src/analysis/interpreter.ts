@@ -111,6 +111,7 @@ interface State {
 
 interface Walk {
   code: CodeModel;
+  maxPaths: number;
   calldata: Uint8Array;
   budget: number;
   total: number;
@@ -340,7 +341,7 @@ function jumpi(w: Walk, s: State): boolean {
   }
   s.visits.set(key, visits);
   if (destOk) {
-    if (w.result.paths >= MAX_PATHS) {
+    if (w.result.paths >= w.maxPaths) {
       w.result.complete = false;
       s.pc++;
       return true;
@@ -470,6 +471,8 @@ export interface WalkOptions {
   budget?: number;
   /** Keep a trace of every path (storage reads and writes, conditions, end). */
   record?: boolean;
+  /** Paths allowed (forks at symbolic branches). */
+  maxPaths?: number;
 }
 
 /** Walks the function that `calldataHex` (0x hex: selector + arguments) dispatches to. */
@@ -477,6 +480,7 @@ export function walk(code: CodeModel, calldataHex: string, options: WalkOptions 
   const budget = options.budget ?? MAX_TOTAL_STEPS;
   const w: Walk = {
     code,
+    maxPaths: options.maxPaths ?? MAX_PATHS,
     calldata: Uint8Array.from(Buffer.from(calldataHex.replace(/^0x/, ''), 'hex')),
     budget,
     total: 0,

@@ -219,3 +219,18 @@ export function evaluate(expr: Sym, target: Node, value: bigint, depth = 0): big
   if (expr.op === 'and' && (x === 0n || y === 0n)) return 0n;
   return null;
 }
+
+/** Storage reads compared by size in a condition (`balance - locked[from] >= value`). */
+export function comparedReads(cond: Sym): Node[] {
+  const out: Node[] = [];
+  contains(cond, (n) => {
+    if (n.op === 'lt' || n.op === 'gt' || n.op === 'slt' || n.op === 'sgt') {
+      for (const side of n.args) contains(side, (m) => {
+        if (m.op === 'sload') out.push(m);
+        return false;
+      }, 60);
+    }
+    return false;
+  }, 60);
+  return out;
+}
