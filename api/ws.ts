@@ -11,7 +11,7 @@ import { PLAN_FEATURES, type Plan } from '../src/plans.ts';
 import type { EventMessage } from '../src/events/types.ts';
 
 /**
- * The WebSocket broadcaster (DESIGN §5): one stream reader per API instance, fanned out to its
+ * The WebSocket broadcaster (docs/websocket.md): one stream reader per API instance, fanned out to its
  * clients, each with its own subscription filter. Slow clients are cut off rather than buffered.
  */
 
@@ -45,7 +45,7 @@ interface Subscription {
   watchlist?: ReadonlySet<string>;
 }
 
-/** Who may connect, how many connections each may hold, and their watchlists (DESIGN §5). */
+/** Who may connect, how many connections each may hold, and their watchlists (docs/websocket.md). */
 export interface WebSocketAccess {
   principalFor(credential: string): Promise<{ user: { id: number }; plan: Plan } | undefined>;
   slots: ConnectionSlots;

@@ -17,7 +17,7 @@ import { printTable, progress, writeResults, type BenchRow } from './report.ts';
 
 const RESULTS_PATH = fileURLToPath(new URL('./results.json', import.meta.url));
 const quick = process.argv.includes('--quick');
-const onlyArg = process.argv.find((a, i) => process.argv[i - 1] === '--only');
+const onlyArg = process.argv.find((_a, i) => process.argv[i - 1] === '--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 
 const parameters = {

@@ -13,7 +13,7 @@ import { createTestDatabase, createTestRedis, eventually } from '../../test/supp
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 6: fan-out latency with many connected clients receiving a burst of events, and the API
+ * WebSocket benchmark: fan-out latency with many connected clients receiving a burst of events, and the API
  * process's memory per connection. The API runs in its own process (`start --role api`), the
  * clients in this one; latency is from the append to the stream to the client's receipt.
  */
@@ -82,7 +82,7 @@ export async function websocketFanout(options: { clients: number; events: number
     const connectedMemory = await apiMemory(base);
 
     progress(`websocket: burst of ${options.events} events`);
-    const publisher = createRedis(redis.url, 'general');
+    const publisher = createRedis(redis.url, 'commands');
     const streamKey = keySpace(redis.prefix).events;
     const pipeline = publisher.pipeline();
     for (let i = 0; i < options.events; i++) {
