@@ -1,4 +1,4 @@
-import { walk, type CodeModel, type WalkResult } from './interpreter.ts';
+import { type CodeModel, type WalkResult, walk } from './interpreter.ts';
 
 /**
  * Which checks on the caller guard a function: a light symbolic walk of it (interpreter.ts) whose
@@ -6,8 +6,8 @@ import { walk, type CodeModel, type WalkResult } from './interpreter.ts';
  * (caller-patterns.ts). The values are symbolic.ts, the arithmetic u256.ts.
  */
 
-export { prepareCode, type CodeModel, type PathTrace, type WalkResult } from './interpreter.ts';
 export type { CallerCheck, CallerCheckKind } from './caller-patterns.ts';
+export { type CodeModel, type PathTrace, prepareCode, type WalkResult } from './interpreter.ts';
 
 /**
  * Walks the function that `calldata` (0x hex: selector + arguments) dispatches to.

@@ -1,5 +1,5 @@
 import { keccak256 } from 'ethers';
-import { isCallerLeaf, isNode, T_CALLER, type Node, type Sym } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Node, type Sym, T_CALLER } from './symbolic.ts';
 import { isPowerOfTwo, log2, U256 } from './u256.ts';
 
 /**
@@ -23,7 +23,11 @@ export const MIN_HASHED_SLOT = 1n << 160n;
 const MAX_INSPECT_DEPTH = 8;
 
 export type CallerCheckKind =
-  | 'stored-address' | 'hardcoded-address' | 'external-address' | 'role-mapping' | 'caller-mapping'
+  | 'stored-address'
+  | 'hardcoded-address'
+  | 'external-address'
+  | 'role-mapping'
+  | 'caller-mapping'
   | 'external-call';
 
 export interface CallerCheck {
@@ -92,19 +96,33 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 export function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
   const ua = unwrap(a);
   const ub = unwrap(b);
-  for (const [callerSide, other] of [[ua, ub], [ub, ua]] as const) {
+  for (const [callerSide, other] of [
+    [ua, ub],
+    [ub, ua],
+  ] as const) {
     if (!isCallerLeaf(callerSide.core)) continue;
     const origin = callerSide.core.op === 'origin' ? { origin: true } : {};
     const core = other.core;
     if (typeof core === 'bigint') {
       const value = core & ADDRESS_MASK;
       if (core === value && value >= MIN_HARDCODED_ADDRESS) {
-        return { kind: 'hardcoded-address', pc, address: `0x${value.toString(16).padStart(40, '0')}`, ...origin };
+        return {
+          kind: 'hardcoded-address',
+          pc,
+          address: `0x${value.toString(16).padStart(40, '0')}`,
+          ...origin,
+        };
       }
     } else if (core.op === 'sload') {
       const slot = slotValue(core.args[0]);
       // A mapping value compared with the caller (owners[id] == msg.sender) has no constant slot.
-      return { kind: 'stored-address', pc, slot: slot === null ? null : hex(slot), shift: other.shift, ...origin };
+      return {
+        kind: 'stored-address',
+        pc,
+        slot: slot === null ? null : hex(slot),
+        shift: other.shift,
+        ...origin,
+      };
     } else if (core.op === 'retdata') {
       // require(msg.sender == registry.owner()): an address another contract holds.
       return { kind: 'external-address', pc, ...origin };
@@ -115,8 +133,9 @@ export function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
 
 /** A word of a hash input that is itself a hashed slot: the inner level of a nested mapping. */
 const isHashedWord = (w: Sym) =>
-  (typeof w === 'bigint' && w >= MIN_HASHED_SLOT)
-  || (isNode(w) && (w.op === 'sha3' || (w.op === 'add' && w.args.some((a) => isNode(a) && a.op === 'sha3'))));
+  (typeof w === 'bigint' && w >= MIN_HASHED_SLOT) ||
+  (isNode(w) &&
+    (w.op === 'sha3' || (w.op === 'add' && w.args.some((a) => isNode(a) && a.op === 'sha3'))));
 
 function mappingCheck(cond: Sym, pc: number): CallerCheck | null {
   const core = unwrapBool(cond);
@@ -138,7 +157,8 @@ export function inspect(cond: Node, pc: number, found: CallerCheck[]): void {
   if (mapped) found.push(mapped);
   const seen = new Set<Node>();
   const visit = (x: Sym, depth: number) => {
-    if (!isNode(x) || depth > MAX_INSPECT_DEPTH || seen.has(x) || (x.taint & T_CALLER) === 0) return;
+    if (!isNode(x) || depth > MAX_INSPECT_DEPTH || seen.has(x) || (x.taint & T_CALLER) === 0)
+      return;
     seen.add(x);
     if ((x.op === 'eq' || x.op === 'sub' || x.op === 'xor') && x.args.length === 2) {
       const check = comparison(x.args[0]!, x.args[1]!, pc);

@@ -1,5 +1,5 @@
 import type { BytecodeVerdict } from './access-control.ts';
-import type { CapabilityReport, Capability } from './capabilities.ts';
+import type { Capability, CapabilityReport } from './capabilities.ts';
 import type { DispatchedFunction } from './selectors.ts';
 import type { AdminFamily, CatalogEntry, Evidence, FunctionRisk } from './types.ts';
 
@@ -21,10 +21,20 @@ export interface Judged {
 
 /** Which capability each catalog family claims. */
 const CLAIMS: Partial<Record<AdminFamily, Capability>> = {
-  mint: 'mint', 'burn-from': 'leak', 'balance-change': 'leak', blacklist: 'limit', pause: 'limit', 'trading-switch': 'limit',
+  mint: 'mint',
+  'burn-from': 'leak',
+  'balance-change': 'leak',
+  blacklist: 'limit',
+  pause: 'limit',
+  'trading-switch': 'limit',
 };
 const RISK: Partial<Record<AdminFamily, FunctionRisk>> = {
-  mint: 'critical', 'burn-from': 'critical', 'balance-change': 'critical', blacklist: 'high', pause: 'high', 'trading-switch': 'high',
+  mint: 'critical',
+  'burn-from': 'critical',
+  'balance-change': 'critical',
+  blacklist: 'high',
+  pause: 'high',
+  'trading-switch': 'high',
 };
 const DESCRIPTION: Record<Capability, string> = {
   mint: 'Creates tokens: a privileged path adds to a balance without taking from another.',
@@ -32,7 +42,11 @@ const DESCRIPTION: Record<Capability, string> = {
   limit: 'Writes a flag, an account entry or a time that transfers check before they fail.',
 };
 
-function syntheticEntry(fn: DispatchedFunction, family: AdminFamily, capability: Capability): CatalogEntry {
+function syntheticEntry(
+  fn: DispatchedFunction,
+  family: AdminFamily,
+  capability: Capability,
+): CatalogEntry {
   return {
     name: `0x${fn.selector}`,
     signature: `0x${fn.selector}(${fn.arguments})`,
@@ -66,16 +80,27 @@ export function applyCapabilities(
       out.push(j);
       continue;
     }
-    const proof = report.findings.find((f) => f.selector === j.fn.selector && f.capability === claim);
+    const proof = report.findings.find(
+      (f) => f.selector === j.fn.selector && f.capability === claim,
+    );
     if (proof) {
       claimed.add(`${proof.selector}|${proof.capability}`);
-      out.push({ ...j, entry: { ...j.entry, family: proof.family }, verdict: withEvidence(j.verdict, proof.evidence) });
+      out.push({
+        ...j,
+        entry: { ...j.entry, family: proof.family },
+        verdict: withEvidence(j.verdict, proof.evidence),
+      });
     } else if (decides(report, claim, j.fn.selector)) {
       const why: Evidence = {
-        kind: 'bytecode', selector: j.fn.selector,
+        kind: 'bytecode',
+        selector: j.fn.selector,
         detail: `${j.entry.signature} is named like a ${j.entry.family} function, but no privileged path of it ${absence(claim)}: not counted`,
       };
-      out.push({ ...j, entry: { ...j.entry, family: 'other', risk_level: 'low' }, verdict: withEvidence(j.verdict, [why]) });
+      out.push({
+        ...j,
+        entry: { ...j.entry, family: 'other', risk_level: 'low' },
+        verdict: withEvidence(j.verdict, [why]),
+      });
     } else out.push(j);
   }
   for (const f of report.findings) {
@@ -102,4 +127,7 @@ function absence(capability: Capability): string {
   return 'writes anything transfer() or transferFrom() checks before failing';
 }
 
-const withEvidence = (v: BytecodeVerdict, extra: readonly Evidence[]): BytecodeVerdict => ({ ...v, evidence: [...extra, ...v.evidence] });
+const withEvidence = (v: BytecodeVerdict, extra: readonly Evidence[]): BytecodeVerdict => ({
+  ...v,
+  evidence: [...extra, ...v.evidence],
+});

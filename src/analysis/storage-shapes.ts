@@ -1,4 +1,4 @@
-import { comparison, MIN_HASHED_SLOT, unwrap, type CallerCheck } from './caller-patterns.ts';
+import { type CallerCheck, comparison, MIN_HASHED_SLOT, unwrap } from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import { fold, isPowerOfTwo, log2 } from './u256.ts';
 
@@ -28,9 +28,11 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
   if (depth > MAX_SHAPE_DEPTH) return null;
   if (slot.op === 'sha3' && slot.args.length === 2) {
     const [key, base] = slot.args as [Sym, Sym];
-    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT) return { kind: 'map', base, key: keyCore(key), direct: depth === 0 };
+    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT)
+      return { kind: 'map', base, key: keyCore(key), direct: depth === 0 };
     const inner = slotShape(base, depth + 1);
-    if (inner?.kind === 'map') return { kind: 'map2', base: inner.base, outer: inner.key, inner: keyCore(key) };
+    if (inner?.kind === 'map')
+      return { kind: 'map2', base: inner.base, outer: inner.key, inner: keyCore(key) };
     return null;
   }
   // A struct member or array element inside an entry: keccak(entry) + i, or entry + i.
@@ -70,17 +72,30 @@ export function contains(expr: Sym, pred: (n: Node) => boolean, budget = 200): b
  * can only be a privileged caller's: `msg.sender == owner` held, `isAdmin[msg.sender]` was true,
  * `hasRole(role, msg.sender)` answered yes. `!frozen[msg.sender]` is no privilege.
  */
-export function privilegedBy(cond: Sym, want: boolean, accept: (c: CallerCheck) => boolean = () => true): boolean {
+export function privilegedBy(
+  cond: Sym,
+  want: boolean,
+  accept: (c: CallerCheck) => boolean = () => true,
+): boolean {
   return impliesCaller(cond, want, accept);
 }
 
 /** Whether the branch outcome proves `msg.sender == holder` (the holder acts on its own tokens). */
 export function callerIs(cond: Sym, want: boolean, holder: bigint): boolean {
-  return impliesCaller(cond, want, (c) => c.kind === 'hardcoded-address' && BigInt(c.address!) === holder);
+  return impliesCaller(
+    cond,
+    want,
+    (c) => c.kind === 'hardcoded-address' && BigInt(c.address!) === holder,
+  );
 }
 
 /** Does the branch outcome prove a caller check that `accept` takes? */
-function impliesCaller(cond: Sym, want: boolean, accept: (c: CallerCheck) => boolean, depth = 0): boolean {
+function impliesCaller(
+  cond: Sym,
+  want: boolean,
+  accept: (c: CallerCheck) => boolean,
+  depth = 0,
+): boolean {
   if (!isNode(cond) || depth > 10) return false;
   const [a, b] = cond.args;
   const p = (x: Sym, w: boolean) => impliesCaller(x, w, accept, depth + 1);
@@ -89,31 +104,35 @@ function impliesCaller(cond: Sym, want: boolean, accept: (c: CallerCheck) => boo
     return check !== null && accept(check);
   };
   switch (cond.op) {
-    case 'iszero': return p(a!, !want);
+    case 'iszero':
+      return p(a!, !want);
     case 'eq':
       if (a === 0n) return p(b!, !want);
       if (b === 0n) return p(a!, !want);
       if (a === 1n) return p(b!, want);
       if (b === 1n) return p(a!, want);
       return want && compared(a!, b!);
-    case 'sub': case 'xor': return !want && compared(a!, b!);
+    case 'sub':
+    case 'xor':
+      return !want && compared(a!, b!);
     case 'and':
       if (typeof a === 'bigint') return p(b!, want);
       if (typeof b === 'bigint') return p(a!, want);
-      return want
-        ? p(a!, true) || p(b!, true)
-        : p(a!, false) && p(b!, false);
+      return want ? p(a!, true) || p(b!, true) : p(a!, false) && p(b!, false);
     case 'or':
-      return want
-        ? p(a!, true) && p(b!, true)
-        : p(a!, false) || p(b!, false);
-    case 'div': case 'shr': {
-      const inner = cond.op === 'div' ? (typeof b === 'bigint' && isPowerOfTwo(b) ? a : undefined) : b;
+      return want ? p(a!, true) && p(b!, true) : p(a!, false) || p(b!, false);
+    case 'div':
+    case 'shr': {
+      const inner =
+        cond.op === 'div' ? (typeof b === 'bigint' && isPowerOfTwo(b) ? a : undefined) : b;
       return inner !== undefined && p(inner, want);
     }
-    case 'sload': return want && callerKeyed(cond) && accept({ kind: 'caller-mapping', pc: 0 });
-    case 'retdata': return want && cond.callerArg === true && accept({ kind: 'external-call', pc: 0 });
-    default: return false;
+    case 'sload':
+      return want && callerKeyed(cond) && accept({ kind: 'caller-mapping', pc: 0 });
+    case 'retdata':
+      return want && cond.callerArg === true && accept({ kind: 'external-call', pc: 0 });
+    default:
+      return false;
   }
 }
 
@@ -121,7 +140,9 @@ function impliesCaller(cond: Sym, want: boolean, accept: (c: CallerCheck) => boo
 function callerKeyed(load: Node): boolean {
   const shape = slotShape(load.args[0]!);
   if (!shape || shape.kind === 'slot') return false;
-  return shape.kind === 'map' ? isCallerLeaf(shape.key) : isCallerLeaf(shape.inner) || isCallerLeaf(shape.outer);
+  return shape.kind === 'map'
+    ? isCallerLeaf(shape.key)
+    : isCallerLeaf(shape.inner) || isCallerLeaf(shape.outer);
 }
 
 /** A value read as a flag: the loaded slot, the bit it sits at, and the polarity peeled off. */
@@ -138,8 +159,12 @@ export function flagReads(cond: Sym, out: FlagRead[] = [], shift = 0, depth = 0)
   if (!isNode(cond) || depth > 12) return out;
   const [a, b] = cond.args;
   switch (cond.op) {
-    case 'sload': out.push({ load: cond, shift }); break;
-    case 'iszero': flagReads(a!, out, shift, depth + 1); break;
+    case 'sload':
+      out.push({ load: cond, shift });
+      break;
+    case 'iszero':
+      flagReads(a!, out, shift, depth + 1);
+      break;
     case 'eq':
       if (typeof a === 'bigint' && a <= 1n) flagReads(b!, out, shift, depth + 1);
       else if (typeof b === 'bigint' && b <= 1n) flagReads(a!, out, shift, depth + 1);
@@ -164,21 +189,31 @@ export function flagReads(cond: Sym, out: FlagRead[] = [], shift = 0, depth = 0)
     case 'shr':
       if (typeof a === 'bigint') flagReads(b!, out, shift + Number(a), depth + 1);
       break;
-    case 'lt': case 'gt': case 'slt': case 'sgt': {
-      const timed = [a!, b!].some((x) => contains(x, (n) => n.op === 'timestamp' || n.op === 'number', 20));
+    case 'lt':
+    case 'gt':
+    case 'slt':
+    case 'sgt': {
+      const timed = [a!, b!].some((x) =>
+        contains(x, (n) => n.op === 'timestamp' || n.op === 'number', 20),
+      );
       if (timed) for (const x of [a!, b!]) collectLoads(x, out);
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return out;
 }
 
 function collectLoads(x: Sym, out: FlagRead[]): void {
-  contains(x, (n) => {
-    if (n.op === 'sload') out.push({ load: n, shift: 0 });
-    return false;
-  }, 40);
+  contains(
+    x,
+    (n) => {
+      if (n.op === 'sload') out.push({ load: n, shift: 0 });
+      return false;
+    },
+    40,
+  );
 }
 
 /**
@@ -188,18 +223,37 @@ function collectLoads(x: Sym, out: FlagRead[]): void {
 export function changedBits(value: Sym, slot: bigint): bigint {
   const all = (1n << 256n) - 1n;
   let keep: bigint | null = null;
-  contains(value, (n) => {
-    if (n.op !== 'and' || n.args.length !== 2) return false;
-    const [a, b] = n.args as [Sym, Sym];
-    const [mask, other] = typeof a === 'bigint' ? [a, b] : typeof b === 'bigint' ? [b, a] : [null, null];
-    if (mask === null || !isNode(other) || other.op !== 'sload' || other.args[0] !== slot) return false;
-    keep = mask;
-    return true;
-  }, 60);
+  contains(
+    value,
+    (n) => {
+      if (n.op !== 'and' || n.args.length !== 2) return false;
+      const [a, b] = n.args as [Sym, Sym];
+      const [mask, other] =
+        typeof a === 'bigint' ? [a, b] : typeof b === 'bigint' ? [b, a] : [null, null];
+      if (mask === null || !isNode(other) || other.op !== 'sload' || other.args[0] !== slot)
+        return false;
+      keep = mask;
+      return true;
+    },
+    60,
+  );
   return keep === null ? all : all & ~(keep as bigint);
 }
 
-const BINARY_OPS: Record<string, number> = { add: 0x01, mul: 0x02, sub: 0x03, div: 0x04, lt: 0x10, gt: 0x11, eq: 0x14, and: 0x16, or: 0x17, xor: 0x18, shl: 0x1b, shr: 0x1c };
+const BINARY_OPS: Record<string, number> = {
+  add: 0x01,
+  mul: 0x02,
+  sub: 0x03,
+  div: 0x04,
+  lt: 0x10,
+  gt: 0x11,
+  eq: 0x14,
+  and: 0x16,
+  or: 0x17,
+  xor: 0x18,
+  shl: 0x1b,
+  shr: 0x1c,
+};
 
 /**
  * The value of `expr` when `target` (a storage read) holds `value`, or null when something else
@@ -210,8 +264,10 @@ export function evaluate(expr: Sym, target: Node, value: bigint, depth = 0): big
   if (expr === target) return value;
   if (depth > 16) return null;
   const args = expr.args.map((a) => evaluate(a, target, value, depth + 1));
-  if (expr.op === 'iszero') return args[0] === null || args[0] === undefined ? null : args[0] === 0n ? 1n : 0n;
-  if (expr.op === 'not') return args[0] === null || args[0] === undefined ? null : ((1n << 256n) - 1n) ^ args[0];
+  if (expr.op === 'iszero')
+    return args[0] === null || args[0] === undefined ? null : args[0] === 0n ? 1n : 0n;
+  if (expr.op === 'not')
+    return args[0] === null || args[0] === undefined ? null : ((1n << 256n) - 1n) ^ args[0];
   const code = BINARY_OPS[expr.op];
   if (code === undefined || args.length !== 2) return null;
   const [x, y] = args as [bigint | null, bigint | null];
@@ -223,14 +279,23 @@ export function evaluate(expr: Sym, target: Node, value: bigint, depth = 0): big
 /** Storage reads compared by size in a condition (`balance - locked[from] >= value`). */
 export function comparedReads(cond: Sym): Node[] {
   const out: Node[] = [];
-  contains(cond, (n) => {
-    if (n.op === 'lt' || n.op === 'gt' || n.op === 'slt' || n.op === 'sgt') {
-      for (const side of n.args) contains(side, (m) => {
-        if (m.op === 'sload') out.push(m);
-        return false;
-      }, 60);
-    }
-    return false;
-  }, 60);
+  contains(
+    cond,
+    (n) => {
+      if (n.op === 'lt' || n.op === 'gt' || n.op === 'slt' || n.op === 'sgt') {
+        for (const side of n.args)
+          contains(
+            side,
+            (m) => {
+              if (m.op === 'sload') out.push(m);
+              return false;
+            },
+            60,
+          );
+      }
+      return false;
+    },
+    60,
+  );
   return out;
 }

@@ -23,7 +23,11 @@ export type Sym = bigint | Node;
 
 /** An answer computed from the caller (callerArg) depends on the caller, like the caller itself. */
 export const leaf = (op: string, taint = 0, callerArg?: boolean): Node => ({
-  op, args: [], taint: callerArg ? taint | T_CALLER : taint, depth: 1, callerArg,
+  op,
+  args: [],
+  taint: callerArg ? taint | T_CALLER : taint,
+  depth: 1,
+  callerArg,
 });
 export const CALLER: Node = leaf('caller', T_CALLER);
 export const ORIGIN: Node = leaf('origin', T_CALLER);
@@ -42,4 +46,5 @@ export function node(op: string, args: readonly Sym[], extraTaint = 0): Node {
 }
 
 export const isNode = (x: Sym | undefined): x is Node => x !== undefined && typeof x !== 'bigint';
-export const isCallerLeaf = (x: Sym): x is Node => isNode(x) && (x.op === 'caller' || x.op === 'origin');
+export const isCallerLeaf = (x: Sym): x is Node =>
+  isNode(x) && (x.op === 'caller' || x.op === 'origin');

@@ -10,9 +10,27 @@ export const log2 = (n: bigint) => n.toString(2).length - 1;
 
 /** The two-operand opcodes, by the name their symbolic nodes carry. */
 export const BINARY_NAMES: Readonly<Record<number, string>> = {
-  0x01: 'add', 0x02: 'mul', 0x03: 'sub', 0x04: 'div', 0x05: 'sdiv', 0x06: 'mod', 0x07: 'smod',
-  0x0a: 'exp', 0x0b: 'signextend', 0x10: 'lt', 0x11: 'gt', 0x12: 'slt', 0x13: 'sgt', 0x14: 'eq',
-  0x16: 'and', 0x17: 'or', 0x18: 'xor', 0x1a: 'byte', 0x1b: 'shl', 0x1c: 'shr', 0x1d: 'sar',
+  1: 'add',
+  2: 'mul',
+  3: 'sub',
+  4: 'div',
+  5: 'sdiv',
+  6: 'mod',
+  7: 'smod',
+  10: 'exp',
+  11: 'signextend',
+  16: 'lt',
+  17: 'gt',
+  18: 'slt',
+  19: 'sgt',
+  20: 'eq',
+  22: 'and',
+  23: 'or',
+  24: 'xor',
+  26: 'byte',
+  27: 'shl',
+  28: 'shr',
+  29: 'sar',
 };
 
 function signExtend(a: bigint, b: bigint): bigint {
@@ -31,26 +49,48 @@ function shift(op: number, a: bigint, b: bigint): bigint {
 /** The result of a binary opcode (one of BINARY_NAMES) on two concrete operands. */
 export function fold(op: number, a: bigint, b: bigint): bigint {
   switch (op) {
-    case 0x01: return (a + b) & U256;
-    case 0x02: return (a * b) & U256;
-    case 0x03: return (a - b) & U256;
-    case 0x04: return b === 0n ? 0n : a / b;
-    case 0x05: return b === 0n ? 0n : toUnsigned(toSigned(a) / toSigned(b));
-    case 0x06: return b === 0n ? 0n : a % b;
-    case 0x07: return b === 0n ? 0n : toUnsigned(toSigned(a) % toSigned(b));
-    case 0x0a: return modPow(a, b);
-    case 0x0b: return signExtend(a, b);
-    case 0x10: return a < b ? 1n : 0n;
-    case 0x11: return a > b ? 1n : 0n;
-    case 0x12: return toSigned(a) < toSigned(b) ? 1n : 0n;
-    case 0x13: return toSigned(a) > toSigned(b) ? 1n : 0n;
-    case 0x14: return a === b ? 1n : 0n;
-    case 0x16: return a & b;
-    case 0x17: return a | b;
-    case 0x18: return a ^ b;
-    case 0x1a: return a >= 32n ? 0n : (b >> (8n * (31n - a))) & 0xffn;
-    case 0x1b: case 0x1c: case 0x1d: return shift(op, a, b);
-    default: return 0n;
+    case 0x01:
+      return (a + b) & U256;
+    case 0x02:
+      return (a * b) & U256;
+    case 0x03:
+      return (a - b) & U256;
+    case 0x04:
+      return b === 0n ? 0n : a / b;
+    case 0x05:
+      return b === 0n ? 0n : toUnsigned(toSigned(a) / toSigned(b));
+    case 0x06:
+      return b === 0n ? 0n : a % b;
+    case 0x07:
+      return b === 0n ? 0n : toUnsigned(toSigned(a) % toSigned(b));
+    case 0x0a:
+      return modPow(a, b);
+    case 0x0b:
+      return signExtend(a, b);
+    case 0x10:
+      return a < b ? 1n : 0n;
+    case 0x11:
+      return a > b ? 1n : 0n;
+    case 0x12:
+      return toSigned(a) < toSigned(b) ? 1n : 0n;
+    case 0x13:
+      return toSigned(a) > toSigned(b) ? 1n : 0n;
+    case 0x14:
+      return a === b ? 1n : 0n;
+    case 0x16:
+      return a & b;
+    case 0x17:
+      return a | b;
+    case 0x18:
+      return a ^ b;
+    case 0x1a:
+      return a >= 32n ? 0n : (b >> (8n * (31n - a))) & 0xffn;
+    case 0x1b:
+    case 0x1c:
+    case 0x1d:
+      return shift(op, a, b);
+    default:
+      return 0n;
   }
 }
 

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBackdoors, type BackdoorEntry } from '../support/backdoors.ts';
-import { runDevelopmentSet, scoreDevelopmentSet, type PlaceMode } from '../support/backdoor-accuracy.ts';
+import {
+  type PlaceMode,
+  runDevelopmentSet,
+  scoreDevelopmentSet,
+} from '../support/backdoor-accuracy.ts';
+import { type BackdoorEntry, loadBackdoors } from '../support/backdoors.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 
 /**
@@ -27,18 +31,24 @@ beforeAll(async () => {
 afterAll(async () => chain?.stop());
 
 describe.each<PlaceMode>(['constructor', 'set-code'])('development set placed by %s', (mode) => {
-  it(`recall ≥ ${MIN_RECALL * 100} % per capability, precision ≥ ${MIN_PRECISION * 100} %`, async () => {
-    const results = await runDevelopmentSet(chain, entries, mode);
-    const scores = scoreDevelopmentSet(entries, results);
-    for (const s of scores.capabilities) {
-      console.log(`${mode} ${s.label}: tp ${s.tp} fp ${s.fp} fn ${s.fn} precision ${s.precision.toFixed(3)} recall ${s.recall.toFixed(3)} F1 ${s.f1.toFixed(3)}`);
-    }
-    for (const m of scores.misses) console.log(`${mode} ${m.kind}: ${m.id} ${m.name} ${m.label}`);
-    // Every entry deploys from its own creation code and constructor arguments (fixture README).
-    expect(scores.placed).toBe(entries.length);
-    for (const s of scores.capabilities) {
-      expect.soft(s.recall, `${s.label} recall`).toBeGreaterThanOrEqual(MIN_RECALL);
-      expect.soft(s.precision, `${s.label} precision`).toBeGreaterThanOrEqual(MIN_PRECISION);
-    }
-  }, TIMEOUT_MS);
+  it(
+    `recall ≥ ${MIN_RECALL * 100} % per capability, precision ≥ ${MIN_PRECISION * 100} %`,
+    async () => {
+      const results = await runDevelopmentSet(chain, entries, mode);
+      const scores = scoreDevelopmentSet(entries, results);
+      for (const s of scores.capabilities) {
+        console.log(
+          `${mode} ${s.label}: tp ${s.tp} fp ${s.fp} fn ${s.fn} precision ${s.precision.toFixed(3)} recall ${s.recall.toFixed(3)} F1 ${s.f1.toFixed(3)}`,
+        );
+      }
+      for (const m of scores.misses) console.log(`${mode} ${m.kind}: ${m.id} ${m.name} ${m.label}`);
+      // Every entry deploys from its own creation code and constructor arguments (fixture README).
+      expect(scores.placed).toBe(entries.length);
+      for (const s of scores.capabilities) {
+        expect.soft(s.recall, `${s.label} recall`).toBeGreaterThanOrEqual(MIN_RECALL);
+        expect.soft(s.precision, `${s.label} precision`).toBeGreaterThanOrEqual(MIN_PRECISION);
+      }
+    },
+    TIMEOUT_MS,
+  );
 });

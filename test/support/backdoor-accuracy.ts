@@ -1,16 +1,23 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
-import { assessRisk } from '../../src/analysis/risk.ts';
-import { deriveHints } from '../../src/analysis/hints.ts';
 import { addressFromLabel } from '../../src/analysis/calldata.ts';
+import { deriveHints } from '../../src/analysis/hints.ts';
+import { assessRisk } from '../../src/analysis/risk.ts';
 import { analyzeStatic } from '../../src/analysis/static.ts';
+import type { SecurityHints } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';
-import type { SecurityHints } from '../../src/analysis/types.ts';
-import type { TestChain } from './chain.ts';
 import {
-  CAPABILITIES, STUDY_LABELS, hasCapability, hasLabel, score,
-  type BackdoorEntry, type CapabilityLabel, type Score, type StudyLabel,
+  type BackdoorEntry,
+  CAPABILITIES,
+  type CapabilityLabel,
+  hasCapability,
+  hasLabel,
+  type Score,
+  STUDY_LABELS,
+  type StudyLabel,
+  score,
 } from './backdoors.ts';
+import type { TestChain } from './chain.ts';
 
 /**
  * Runs the analyser over the labelled development set on Anvil, two ways:
@@ -41,10 +48,16 @@ const OWNER_SLOT_SCAN = 32;
 const ADDRESS_MASK = (1n << 160n) - 1n;
 const OWNER_SELECTOR = '0x8da5cb5b';
 
-async function receipt(chain: TestChain, hash: string): Promise<{ status: string; contractAddress: string | null }> {
+async function receipt(
+  chain: TestChain,
+  hash: string,
+): Promise<{ status: string; contractAddress: string | null }> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const r = (await chain.provider.send('eth_getTransactionReceipt', [hash])) as { status: string; contractAddress: string | null } | null;
+    const r = (await chain.provider.send('eth_getTransactionReceipt', [hash])) as {
+      status: string;
+      contractAddress: string | null;
+    } | null;
     if (r) return r;
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
@@ -75,7 +88,10 @@ async function ownerOf(chain: TestChain, address: string): Promise<bigint> {
  * The slots (and bit offsets) of a deployed instance that hold its owner, and that owner. Every
  * match is kept: a token may keep its owner twice (a creator and an Ownable owner).
  */
-async function ownerSlots(chain: TestChain, address: string): Promise<{ slot: number; shift: bigint; owner: bigint }[]> {
+async function ownerSlots(
+  chain: TestChain,
+  address: string,
+): Promise<{ slot: number; shift: bigint; owner: bigint }[]> {
   const owner = await ownerOf(chain, address);
   const found: { slot: number; shift: bigint; owner: bigint }[] = [];
   for (let slot = 0; slot < OWNER_SLOT_SCAN; slot++) {
@@ -91,7 +107,12 @@ async function ownerSlots(chain: TestChain, address: string): Promise<{ slot: nu
 }
 
 /** Places one entry; for set-code, `template` is a constructor-deployed instance to find the owner slot in. */
-export async function placeEntry(chain: TestChain, e: BackdoorEntry, mode: PlaceMode, template?: string): Promise<string> {
+export async function placeEntry(
+  chain: TestChain,
+  e: BackdoorEntry,
+  mode: PlaceMode,
+  template?: string,
+): Promise<string> {
   if (mode === 'constructor') return deployWithConstructor(chain, e);
   const address = addressFromLabel(`token-monitor.backdoor-set.${e.id}`);
   await chain.provider.send('anvil_setCode', [address, e.runtime_bytecode]);
@@ -103,21 +124,39 @@ export async function placeEntry(chain: TestChain, e: BackdoorEntry, mode: Place
 }
 
 export function capabilitiesOf(h: SecurityHints): Record<CapabilityLabel, boolean> {
-  return { mint: h.is_mintable, leak: h.owner_can_change_balance, limit: h.can_blacklist || h.can_pause || h.trading_restricted };
+  return {
+    mint: h.is_mintable,
+    leak: h.owner_can_change_balance,
+    limit: h.can_blacklist || h.can_pause || h.trading_restricted,
+  };
 }
 
 export function labelsOf(h: SecurityHints): Record<StudyLabel, boolean> {
   return {
-    mint: h.is_mintable, freeze: h.can_blacklist, disable_transfer: h.can_pause || h.trading_restricted,
-    burn_from: h.owner_can_change_balance, arbitrary_transfer: h.owner_can_change_balance,
+    mint: h.is_mintable,
+    freeze: h.can_blacklist,
+    disable_transfer: h.can_pause || h.trading_restricted,
+    burn_from: h.owner_can_change_balance,
+    arbitrary_transfer: h.owner_can_change_balance,
   };
 }
 
-const NONE = Object.fromEntries(CAPABILITIES.map((c) => [c, false])) as Record<CapabilityLabel, boolean>;
-const NO_LABELS = Object.fromEntries(STUDY_LABELS.map((l) => [l, false])) as Record<StudyLabel, boolean>;
+const NONE = Object.fromEntries(CAPABILITIES.map((c) => [c, false])) as Record<
+  CapabilityLabel,
+  boolean
+>;
+const NO_LABELS = Object.fromEntries(STUDY_LABELS.map((l) => [l, false])) as Record<
+  StudyLabel,
+  boolean
+>;
 
 /** Places and analyses every entry in one mode. */
-export async function runDevelopmentSet(chain: TestChain, entries: readonly BackdoorEntry[], mode: PlaceMode, onProgress?: (n: number) => void): Promise<EntryResult[]> {
+export async function runDevelopmentSet(
+  chain: TestChain,
+  entries: readonly BackdoorEntry[],
+  mode: PlaceMode,
+  onProgress?: (n: number) => void,
+): Promise<EntryResult[]> {
   const rpc = createRpcClient({ urls: [chain.anvil.rpcUrl] });
   const reader = createChainReader(rpc);
   const out: EntryResult[] = [];
@@ -125,18 +164,44 @@ export async function runDevelopmentSet(chain: TestChain, entries: readonly Back
     const base = { id: e.id, name: e.contract_name, mode };
     let address: string;
     try {
-      const template = mode === 'set-code' ? await deployWithConstructor(chain, e).catch(() => undefined) : undefined;
+      const template =
+        mode === 'set-code'
+          ? await deployWithConstructor(chain, e).catch(() => undefined)
+          : undefined;
       address = await placeEntry(chain, e, mode, template);
     } catch (error) {
-      out.push({ ...base, error: (error as Error).message, hints: null, observed: NONE, observedLabels: NO_LABELS, ms: 0 });
+      out.push({
+        ...base,
+        error: (error as Error).message,
+        hints: null,
+        observed: NONE,
+        observedLabels: NO_LABELS,
+        ms: 0,
+      });
       continue;
     }
     const started = performance.now();
     const code = await reader.code(address, 'latest');
-    const analysis = await analyzeStatic({ rpc, reader }, { chainId: chain.anvil.chainId, address, code });
-    const assessment = assessRisk({ trusted: false, static: analysis, behaviour: [], simulation: null, similarHoneypots: 0 });
+    const analysis = await analyzeStatic(
+      { rpc, reader },
+      { chainId: chain.anvil.chainId, address, code },
+    );
+    const assessment = assessRisk({
+      trusted: false,
+      static: analysis,
+      behaviour: [],
+      simulation: null,
+      similarHoneypots: 0,
+    });
     const hints = deriveHints({ assessment, static: analysis });
-    out.push({ ...base, error: null, hints, observed: capabilitiesOf(hints), observedLabels: labelsOf(hints), ms: performance.now() - started });
+    out.push({
+      ...base,
+      error: null,
+      hints,
+      observed: capabilitiesOf(hints),
+      observedLabels: labelsOf(hints),
+      ms: performance.now() - started,
+    });
     onProgress?.(out.length);
   }
   return out;
@@ -149,15 +214,29 @@ export interface DevelopmentScores {
   placed: number;
 }
 
-export function scoreDevelopmentSet(entries: readonly BackdoorEntry[], results: readonly EntryResult[]): DevelopmentScores {
+export function scoreDevelopmentSet(
+  entries: readonly BackdoorEntry[],
+  results: readonly EntryResult[],
+): DevelopmentScores {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const placed = results.filter((r) => r.error === null);
   const misses: DevelopmentScores['misses'] = [];
-  const capabilities = CAPABILITIES.map((c) => score(c, placed.map((r) => {
-    const truth = hasCapability(byId.get(r.id)!, c);
-    if (truth !== r.observed[c]) misses.push({ id: r.id, name: r.name, label: c, kind: truth ? 'missed' : 'false alarm' });
-    return { truth, observed: r.observed[c] };
-  })));
-  const labels = STUDY_LABELS.map((l) => score(l, placed.map((r) => ({ truth: hasLabel(byId.get(r.id)!, l), observed: r.observedLabels[l] }))));
+  const capabilities = CAPABILITIES.map((c) =>
+    score(
+      c,
+      placed.map((r) => {
+        const truth = hasCapability(byId.get(r.id)!, c);
+        if (truth !== r.observed[c])
+          misses.push({ id: r.id, name: r.name, label: c, kind: truth ? 'missed' : 'false alarm' });
+        return { truth, observed: r.observed[c] };
+      }),
+    ),
+  );
+  const labels = STUDY_LABELS.map((l) =>
+    score(
+      l,
+      placed.map((r) => ({ truth: hasLabel(byId.get(r.id)!, l), observed: r.observedLabels[l] })),
+    ),
+  );
   return { capabilities, labels, misses, placed: placed.length };
 }

@@ -18,14 +18,24 @@ import { gunzipSync } from 'node:zlib';
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const BACKDOORS_FILE = resolve(REPO_ROOT, 'test/fixtures/backdoors/backdoors.json.gz');
 
-export const STUDY_LABELS = ['mint', 'freeze', 'disable_transfer', 'burn_from', 'arbitrary_transfer'] as const;
+export const STUDY_LABELS = [
+  'mint',
+  'freeze',
+  'disable_transfer',
+  'burn_from',
+  'arbitrary_transfer',
+] as const;
 export type StudyLabel = (typeof STUDY_LABELS)[number];
 export const CAPABILITIES = ['mint', 'leak', 'limit'] as const;
 export type CapabilityLabel = (typeof CAPABILITIES)[number];
 
 /** The study's labels mapped to the three capabilities the analyser reports. */
 export const CAPABILITY_OF: Record<StudyLabel, CapabilityLabel> = {
-  mint: 'mint', burn_from: 'leak', arbitrary_transfer: 'leak', freeze: 'limit', disable_transfer: 'limit',
+  mint: 'mint',
+  burn_from: 'leak',
+  arbitrary_transfer: 'leak',
+  freeze: 'limit',
+  disable_transfer: 'limit',
 };
 
 export interface BackdoorEntry {
@@ -68,7 +78,10 @@ export interface Score {
   f1: number;
 }
 
-export function score(label: string, pairs: readonly { truth: boolean; observed: boolean }[]): Score {
+export function score(
+  label: string,
+  pairs: readonly { truth: boolean; observed: boolean }[],
+): Score {
   let tp = 0;
   let fp = 0;
   let fn = 0;
