@@ -48,9 +48,12 @@ const RESULTS = 'bench/results.json';
 
 const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const cell = (text: string) => text.replaceAll('|', '\\|');
-const valueCell = (row: { value: number; unit: string }) => (row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`);
-const ratioOf = (row: BenchRow) => (row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '');
-const baselineOf = (row: BenchRow) => (row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '');
+const valueCell = (row: { value: number; unit: string }) =>
+  row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`;
+const ratioOf = (row: BenchRow) =>
+  row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '';
+const baselineOf = (row: BenchRow) =>
+  row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '';
 
 function provenance(results: BenchResults): string {
   const m = results.machine;
@@ -60,11 +63,16 @@ function provenance(results: BenchResults): string {
 }
 
 export function renderSummary(results: BenchResults): string {
-  const rows = HEADLINES.flatMap(({ suite, metric }) => results.results.filter((r) => r.suite === suite && r.metric === metric));
+  const rows = HEADLINES.flatMap(({ suite, metric }) =>
+    results.results.filter((r) => r.suite === suite && r.metric === metric),
+  );
   const lines = [
     '| suite | metric | value | baseline in the same run | ratio |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`,
+    ),
     '',
     provenance(results),
   ];
@@ -82,7 +90,10 @@ export function renderResults(results: BenchResults): string {
       ...(parameters ? [`Parameters: \`${JSON.stringify(parameters)}\``, ''] : []),
       '| metric | value | baseline in the same run | ratio | note |',
       '|---|---|---|---|---|',
-      ...rows.map((r) => `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`),
+      ...rows.map(
+        (r) =>
+          `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`,
+      ),
     ].join('\n');
   });
   return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
@@ -90,19 +101,40 @@ export function renderResults(results: BenchResults): string {
 
 /** Precision, recall and F1 per capability and study label, per set (docs/risk-model.md). */
 export function renderAccuracy(results: BenchResults): string {
-  const value = (metric: string) => results.results.find((r) => r.suite === 'accuracy' && r.metric === metric)?.value;
+  const value = (metric: string) =>
+    results.results.find((r) => r.suite === 'accuracy' && r.metric === metric)?.value;
   const sets = ['dev set (set-code)', 'dev set (constructor)', 'own corpus'];
-  const labels = ['mint', 'leak', 'limit', 'label mint', 'label freeze', 'label disable_transfer', 'label burn_from', 'label arbitrary_transfer'];
+  const labels = [
+    'mint',
+    'leak',
+    'limit',
+    'label mint',
+    'label freeze',
+    'label disable_transfer',
+    'label burn_from',
+    'label arbitrary_transfer',
+  ];
   const rows: string[] = [];
   for (const set of sets) {
     for (const label of labels) {
       const [p, r, f] = ['precision', 'recall', 'F1'].map((m) => value(`${set} ${label} ${m}`));
       if (p === undefined || r === undefined || f === undefined) continue;
-      const note = results.results.find((x) => x.suite === 'accuracy' && x.metric === `${set} ${label} precision`)?.note ?? '';
-      rows.push(`| ${set} | ${label.replace('label ', 'study label ')} | ${decimal.format(p)} | ${decimal.format(r)} | ${decimal.format(f)} | ${note} |`);
+      const note =
+        results.results.find(
+          (x) => x.suite === 'accuracy' && x.metric === `${set} ${label} precision`,
+        )?.note ?? '';
+      rows.push(
+        `| ${set} | ${label.replace('label ', 'study label ')} | ${decimal.format(p)} | ${decimal.format(r)} | ${decimal.format(f)} | ${note} |`,
+      );
     }
   }
-  const p99 = sets.slice(0, 2).map((set) => `${set}: ${decimal.format(value(`${set} analysis per token, p99`) ?? Number.NaN)} ms`).join(', ');
+  const p99 = sets
+    .slice(0, 2)
+    .map(
+      (set) =>
+        `${set}: ${decimal.format(value(`${set} analysis per token, p99`) ?? Number.NaN)} ms`,
+    )
+    .join(', ');
   return [
     '| set | label | precision | recall | F1 | counts |',
     '|---|---|---|---|---|---|',
@@ -135,11 +167,17 @@ export function loadResults(root = ROOT): BenchResults {
 }
 
 /** Each target's committed text and the text this renders. */
-export function renderTargets(root = ROOT): { file: string; committed: string; rendered: string }[] {
+export function renderTargets(
+  root = ROOT,
+): { file: string; committed: string; rendered: string }[] {
   const results = loadResults(root);
   return TARGETS.map((target) => {
     const committed = readFileSync(`${root}/${target.file}`, 'utf8');
-    return { file: target.file, committed, rendered: replaceBetweenMarkers(committed, target.marker, target.render(results)) };
+    return {
+      file: target.file,
+      committed,
+      rendered: replaceBetweenMarkers(committed, target.marker, target.render(results)),
+    };
   });
 }
 

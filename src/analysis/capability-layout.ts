@@ -186,55 +186,70 @@ export function collectBlockers(
         .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
     );
     for (const t of result.traces) {
-      if (!isFailure(t) || t.conditions.length === 0) continue;
-      const last = t.conditions[t.conditions.length - 1]!;
-      // A check fails at once (`require`, `if (…) return false`); a branch followed by a long
-      // stretch of code before some other failure decided something else (a fee, a route).
-      if (t.steps - last.step > MAX_FAILURE_DISTANCE) continue;
-      const where = `${name}() branches on it at pc ${last.pc} to a path that fails`;
-      const timed = contains(last.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
-      for (const read of flagReads(last.cond)) {
-        const shape = slotShape(read.load.args[0]!);
-        if (!shape) continue;
-        if (shape.kind === 'slot') {
-          if (shape.slot === layout.totalSupply) continue;
-          const entry = blockers.slots.get(shape.slot) ?? {
-            shifts: new Set<number>(),
-            timed,
-            where,
-            blocksWhenSet: false,
-          };
-          entry.shifts.add(read.shift);
-          entry.blocksWhenSet ||= blocksWhenSet(last, read.load, timed, 1n << BigInt(read.shift));
-          blockers.slots.set(shape.slot, entry);
-        } else if (
-          shape.kind === 'map' &&
-          shape.base !== layout.balances &&
-          keyName(shape.key) !== null &&
-          blocksWhenSet(last, read.load, timed)
-        ) {
-          if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
-        }
-      }
-      // An amount held back per account (`balance - locked[from] >= value`): a lock.
-      for (const load of comparedReads(last.cond)) {
-        const shape = slotShape(load.args[0]!);
-        if (
-          !shape ||
-          shape.kind === 'slot' ||
-          shape.base === layout.balances ||
-          moved.has(shape.base)
-        )
-          continue;
-        const key = entryKey(shape);
-        // An allowance is keyed by the holder and the caller; that is the holder's own limit.
-        if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
-        if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base))
-          blockers.mappings.set(shape.base, `${where} (an amount held back per account)`);
+      if (!isFailure(t)) continue;
+      // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
+      // before the failure decided it; one followed by a long stretch of code decided something
+      // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
+      for (let i = t.conditions.length - 1; i >= 0; i--) {
+        const branch = t.conditions[i]!;
+        if (t.steps - branch.step > MAX_FAILURE_DISTANCE) break;
+        const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
+        // Before the last branch only global flags count: per-account entries tested earlier
+        // are exemptions the failing check then overrides (fee exclusions, whitelists).
+        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1);
       }
     }
   }
   return { blockers, complete };
+}
+
+type Branch = PathTrace['conditions'][number];
+
+/** The flags, times and per-account amounts one branch on a failing path tests. */
+function addBlockers(
+  blockers: Blockers,
+  branch: Branch,
+  where: string,
+  layout: TokenLayout,
+  moved: ReadonlySet<bigint>,
+  last: boolean,
+): void {
+  const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
+  for (const read of flagReads(branch.cond)) {
+    const shape = slotShape(read.load.args[0]!);
+    if (shape?.kind === 'slot') {
+      if (shape.slot === layout.totalSupply || (!last && blockers.slots.has(shape.slot))) continue;
+      const entry = blockers.slots.get(shape.slot) ?? {
+        shifts: new Set<number>(),
+        timed,
+        where,
+        blocksWhenSet: false,
+      };
+      entry.shifts.add(read.shift);
+      entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
+      blockers.slots.set(shape.slot, entry);
+    } else if (
+      last &&
+      shape?.kind === 'map' &&
+      shape.base !== layout.balances &&
+      keyName(shape.key) !== null &&
+      blocksWhenSet(branch, read.load, timed)
+    ) {
+      if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
+    }
+  }
+  // An amount held back per account (`balance - locked[from] >= value`): a lock.
+  for (const load of last ? comparedReads(branch.cond) : []) {
+    const shape = slotShape(load.args[0]!);
+    if (!shape || shape.kind === 'slot' || shape.base === layout.balances || moved.has(shape.base))
+      continue;
+    // An allowance is keyed by the holder and the caller; that is the holder's own limit.
+    if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
+    const key = entryKey(shape);
+    if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
+      blockers.mappings.set(shape.base, `${where} (an amount held back per account)`);
+    }
+  }
 }
 
 /**
