@@ -256,7 +256,11 @@ export function analyzeCapabilities(
   const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget);
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
-  for (const fn of functions) {
+  // No balances to take or make and nothing transfer checks: no function can have an effect
+  // (a non-token, or code too odd to read), so none is walked and none is demoted.
+  const nothingToFind =
+    layout.balances === null && blockers.slots.size === 0 && blockers.mappings.size === 0;
+  for (const fn of nothingToFind ? [] : functions) {
     if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector) || budget.left <= 0) continue;
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
