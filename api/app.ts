@@ -1,18 +1,20 @@
-import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Metrics } from '../infra/metrics.ts';
-import { adminRouter } from './admin.ts';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
+import { adminRouter } from './admin.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
+import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
+import { bearerGuard } from './bearer-guard.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { createRegistry } from './openapi.ts';
-import { createRateLimiter, type Clock } from './rate-limit.ts';
+import { type Clock, createRateLimiter } from './rate-limit.ts';
 import { authRouter } from './routes/auth.ts';
 import { creatorsRouter } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
@@ -59,6 +61,17 @@ export interface AppDeps {
   clock?: Clock;
   /** The usage counter whose flusher the caller runs; one is made when absent. */
   usage?: UsageCounter;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which hops may set X-Forwarded-For. Off by default,
+   * so the client address is the socket's and nobody can choose theirs.
+   */
+  trustProxy?: boolean | number | string;
+  /** METRICS_TOKEN: /metrics then wants `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+  /** Failed authentication per client address; one on Redis is made when absent. */
+  failedAuth?: FailedAuthThrottle;
+  /** Size of the per-process principal cache (tests make it small). */
+  principalCacheMax?: number;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -77,7 +90,7 @@ export function createApp(deps: AppDeps): Express {
   const clock = deps.clock ?? (() => new Date());
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', deps.trustProxy ?? false);
   // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
   app.set('query parser', 'simple');
   app.set('etag', false);
@@ -85,21 +98,28 @@ export function createApp(deps: AppDeps): Express {
   if (deps.metrics) {
     const metrics = deps.metrics;
     app.use(httpMetrics(metrics));
-    app.get('/metrics', async (_req, res) => {
+    app.get('/metrics', bearerGuard(deps.metricsToken), async (_req, res) => {
       res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }
-  if (deps.admin) app.use(adminRouter(deps.admin.queues, deps.admin.credentials));
+  const failedAuth = deps.failedAuth ?? createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix });
+  if (deps.admin) {
+    const adminThrottle = createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix, scope: 'admin' });
+    app.use(adminRouter(deps.admin.queues, deps.admin.credentials, adminThrottle));
+  }
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
   const registry = createRegistry();
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
   const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
-  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
+  const auth = createAuth({
+    accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix,
+    failedAuth, principalCacheMax: deps.principalCacheMax,
+  });
   const common = { knownChainIds: deps.knownChainIds, auth, registry };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
-  app.use(healthRouter(deps.readiness));
+  app.use(healthRouter(deps.readiness, deps.logger));
   app.use(docsRouter(registry, {
     title: 'token-monitor API',
     version: API_VERSION,

@@ -560,7 +560,7 @@ describe('rate limits', () => {
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     }
     // Refused requests did not use up the hour window: 100 - 10.
-    const hourKey = await redisA.get(`${testRedis.prefix}:rl:hour:key:${(await handle.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(key))))[0]!.id}`);
+    const hourKey = await redisA.get(`${testRedis.prefix}:rl:hour:account:${user.user.id}`);
     expect(Number(hourKey)).toBe(10);
   });
 

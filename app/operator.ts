@@ -201,7 +201,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
   const tokens = createTokenRepository(handle.db);
   try {
     const submit = createSubmitter({
-      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(commandRedis, keys.events), redis: commandRedis, redisPrefix: keys.prefix,
+      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(commandRedis, keys.events), redis: commandRedis, redisPrefix: keys.prefix, logger,
     });
     const submittedAt = new Date();
     const result = await submit(input.chain_id, input.address);

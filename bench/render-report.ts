@@ -17,7 +17,7 @@ export interface BenchResults {
   notes?: string;
 }
 
-/** The figures the README shows, by suite and metric name; a metric absent from the results is left out. */
+/** The figures the README shows, by suite and metric; one absent from the results is left out. */
 export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'detection', metric: 'replay blocks/s (pipeline)' },
   { suite: 'detection', metric: 'block → token.created on WS, p50' },
@@ -52,6 +52,7 @@ const valueCell = (row: { value: number; unit: string }) =>
   row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`;
 const ratioOf = (row: BenchRow) =>
   row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '';
+const noteOf = (row: BenchRow) => cell(row.note ?? '');
 const baselineOf = (row: BenchRow) =>
   row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '';
 
@@ -59,7 +60,9 @@ function provenance(results: BenchResults): string {
   const m = results.machine;
   const when = results.generated_at.slice(0, 10);
   const notes = results.notes ? ` (${results.notes})` : '';
-  return `_Rendered from \`${RESULTS}\` by \`npm run bench:report\`: run of ${when} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}${notes}._`;
+  const machine = `${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}`;
+  const source = `Rendered from \`${RESULTS}\` by \`npm run bench:report\``;
+  return `_${source}: run of ${when} on ${machine}${notes}._`;
 }
 
 export function renderSummary(results: BenchResults): string {
@@ -92,7 +95,7 @@ export function renderResults(results: BenchResults): string {
       '|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`,
+          `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${noteOf(r)} |`,
       ),
     ].join('\n');
   });

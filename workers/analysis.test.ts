@@ -17,6 +17,7 @@ import {
   type CorpusToken, type Flag,
 } from '../test/support/token-corpus.ts';
 import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
+import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
 
 /**
  * Accuracy on real parts: the whole corpus deployed on Anvil with Uniswap V2 liquidity, found by
@@ -130,7 +131,8 @@ describe('analysis pipeline on the corpus', () => {
     }
   });
 
-  it('backs every true flag with a risk factor that carries evidence', async () => {
+  it('backs every true flag with its own risk factor, which carries evidence', async () => {
+    let checked = 0;
     for (const t of corpus) {
       const row = rows.get(t.address)!;
       const factors = await latestFactors(t.address);
@@ -138,10 +140,17 @@ describe('analysis pipeline on the corpus', () => {
       const hints = row.securityHints as Record<string, unknown>;
       for (const [name, value] of Object.entries(hints)) {
         if (value !== true) continue;
-        const codes = factors.map((f) => f.code);
-        expect(codes.length, `${t.kind}: ${name} without factors`).toBeGreaterThan(0);
+        // Every boolean flag has named sources; a flag without any would escape this check.
+        expect(Object.keys(HINT_SOURCES), `${t.kind}: ${name} has no factor codes`).toContain(name);
+        const sources: readonly string[] = HINT_SOURCES[name as HintFlag];
+        const own = factors.filter((f) => sources.includes(f.code));
+        expect(own.map((f) => f.code), `${t.kind}: ${name} is true without a ${sources.join(' or ')} factor`).not.toEqual([]);
+        for (const f of own) expect(f.evidence.length, `${t.kind}: ${name} backed by ${f.code} without evidence`).toBeGreaterThan(0);
+        checked++;
       }
     }
+    // The corpus has flagged tokens: the loop above ran.
+    expect(checked).toBeGreaterThan(corpus.length / 2);
   });
 
   it('levels: honeypots 91+, honest tokens low, capability-only tokens never honeypot', () => {

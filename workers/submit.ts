@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
@@ -15,6 +16,9 @@ import type { Producer } from './queues.ts';
  * (detection_source 'submitted'), announced like a detected one, and sent through every stage.
  */
 
+/** The log message of every refusal; its fields say why (docs/risk-model.md). */
+const REFUSED = 'submitted contract refused: not a token';
+
 export type SubmitResult =
   | { status: 'queued'; known: boolean; jobId: string }
   | { status: 'not-found'; reason: string };
@@ -27,6 +31,8 @@ export interface SubmitDeps {
   redis: Redis;
   redisPrefix: string;
   clock?: () => Date;
+  /** Each refusal is logged with the surface call that failed (docs/risk-model.md). */
+  logger?: Logger;
 }
 
 export function createSubmitter(deps: SubmitDeps) {
@@ -42,9 +48,18 @@ export function createSubmitter(deps: SubmitDeps) {
     // A built-in chain without an RPC endpoint: nothing can be probed, so the token stays unknown.
     if (!chain) return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
     const code = await chain.reader.code(address, 'latest');
-    if (code === '0x') return { status: 'not-found', reason: 'no contract code at this address' };
+    if (code === '0x') {
+      const reason = 'no contract code at this address';
+      deps.logger?.info({ chain: chainId, address, missing: 'code', reason }, REFUSED);
+      return { status: 'not-found', reason };
+    }
     const probe = await probeContract(chain.rpc, address, 'latest');
-    if (probe.kind !== 'token') return { status: 'not-found', reason: probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason };
+    if (probe.kind !== 'token') {
+      const reason = probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason;
+      const missing = probe.kind === 'pair' ? null : probe.missing;
+      deps.logger?.info({ chain: chainId, address, missing, reason }, REFUSED);
+      return { status: 'not-found', reason };
+    }
     const { row, announced } = await deps.tokens.upsertSubmitted({
       chainId, address, name: probe.name, symbol: probe.symbol, decimals: probe.decimals, totalSupply: probe.totalSupply,
     });

@@ -1,5 +1,5 @@
-import type { TokenSummary } from '../src/events/types.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
+import type { TokenSummary } from '../src/events/types.ts';
 
 /** The token fields every event carries (`token.created`, `token.updated`), from its stored row. */
 export function toSummary(row: TokenRow): TokenSummary {

@@ -34,7 +34,8 @@ export interface DetectedToken {
   name: string | null;
   symbol: string | null;
   decimals: number | null;
-  totalSupply: string;
+  /** Null when totalSupply() is routed by the dispatcher but reverted at first sight. */
+  totalSupply: string | null;
   creationTxHash: string | null;
   creator: string | null;
   creatorIsContract: boolean | null;
@@ -294,7 +295,7 @@ export function createTokenRepository(db: Database) {
     },
 
     /** A token submitted by a user (refresh or analyze of an unknown contract): no creation data. */
-    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string }) {
+    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string | null }) {
       const outcome = await this.upsertDetected({
         ...token,
         creationTxHash: null, creator: null, creatorIsContract: null, txOrigin: null, creationBlockNumber: null,

@@ -268,5 +268,10 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * JSON-RPC quantities (0x-prefixed hex without leading zeros) to and from numbers: the one place
+ * they are parsed. Block numbers, timestamps and counts fit a double; token amounts are uint256
+ * words and are read as bigint where they are decoded, never through here.
+ */
 export const toQuantity = (n: number | bigint): string => `0x${n.toString(16)}`;
 export const fromQuantity = (hex: string): number => Number.parseInt(hex, 16);
