@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { developmentSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
 import { exportThroughput } from './suites/export.ts';
@@ -23,7 +24,8 @@ const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 const parameters = {
   detection: { tokens: quick ? 40 : 200, filler_blocks_per_token: 2, latency_deployments: quick ? 10 : 50 },
   bytecode: { contracts: quick ? 300 : 2_000 },
-  analysis: { tokens: quick ? 110 : 1_012, accuracy_replicas: 1 },
+  analysis: { tokens: quick ? 110 : 1_012 },
+  accuracy: { corpus_replicas: 1 },
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
   export: { tokens: quick ? 100_000 : 200_000 },
@@ -38,9 +40,10 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
     ...(await detectionLatency({ deployments: parameters.detection.latency_deployments })),
   ]],
   ['bytecode', () => bytecodeStages({ limit: parameters.bytecode.contracts })],
-  ['analysis', async () => [
-    ...(await analysisThroughput({ tokens: parameters.analysis.tokens })),
-    ...(await accuracyTable({ replicas: parameters.analysis.accuracy_replicas })),
+  ['analysis', () => analysisThroughput({ tokens: parameters.analysis.tokens })],
+  ['accuracy', async () => [
+    ...(await developmentSetAccuracy()),
+    ...(await accuracyTable({ replicas: parameters.accuracy.corpus_replicas })),
   ]],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
