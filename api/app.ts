@@ -13,17 +13,17 @@ import { createAuth, type JwtConfig } from './auth.ts';
 import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
 import { bearerGuard } from './bearer-guard.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
-import { createRegistry } from './openapi.ts';
 import { type Clock, createRateLimiter } from './rate-limit.ts';
-import { authRouter } from './routes/auth.ts';
-import { creatorsRouter } from './routes/creators.ts';
+import { mountRoutes, type RouteSpec } from './route.ts';
+import { authRoutes } from './routes/auth.ts';
+import { creatorsRoutes } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
-import { preferencesRouter } from './routes/preferences.ts';
-import { proRouter } from './routes/pro.ts';
-import { tokensRouter } from './routes/tokens.ts';
-import { watchlistRouter } from './routes/watchlist.ts';
-import type { CompleteToken } from './token-view.ts';
+import { preferencesRoutes } from './routes/preferences.ts';
+import { proRoutes } from './routes/pro.ts';
+import { tokensRoutes } from './routes/tokens.ts';
+import { watchlistRoutes } from './routes/watchlist.ts';
+import type { CompleteRecord } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 import { webRouter } from './web.ts';
 
@@ -35,7 +35,8 @@ const REQUEST_DEADLINE_MS = 5_000;
 
 const deadline: RequestHandler = (_req, res, next) => {
   const timer = setTimeout(() => {
-    if (!res.headersSent) res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
+    if (!res.headersSent)
+      res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
   }, REQUEST_DEADLINE_MS);
   res.on('close', () => clearTimeout(timer));
   next();
@@ -75,6 +76,8 @@ export interface AppDeps {
   failedAuth?: FailedAuthThrottle;
   /** Size of the per-process principal cache (tests make it small). */
   principalCacheMax?: number;
+  /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
+  validateResponses?: boolean;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -83,7 +86,10 @@ function httpMetrics(metrics: Metrics): RequestHandler {
     res.on('finish', () => {
       // The route pattern, never the raw path: label values stay bounded.
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpDuration.observe(
+        { method: req.method, route, status: String(res.statusCode) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };
@@ -105,35 +111,84 @@ export function createApp(deps: AppDeps): Express {
       res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }
-  const failedAuth = deps.failedAuth ?? createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix });
+  const failedAuth =
+    deps.failedAuth ?? createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix });
   if (deps.admin) {
-    const adminThrottle = createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix, scope: 'admin' });
+    const adminThrottle = createFailedAuthThrottle({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      scope: 'admin',
+    });
     app.use(adminRouter(deps.admin.queues, deps.admin.credentials, adminThrottle));
   }
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const registry = createRegistry();
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
-  const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
+  const usage =
+    deps.usage ??
+    createUsageCounter({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      accounts: deps.accounts,
+      clock,
+      logger: deps.logger,
+    });
   const auth = createAuth({
-    accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix,
-    failedAuth, principalCacheMax: deps.principalCacheMax,
+    accounts: deps.accounts,
+    jwt: deps.jwt,
+    rateLimiter,
+    usage,
+    clock,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    failedAuth,
+    principalCacheMax: deps.principalCacheMax,
   });
-  const common = { knownChainIds: deps.knownChainIds, auth, registry };
+  const common = { knownChainIds: deps.knownChainIds, auth };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
+  // Every route, declared once: mounted, validated and documented from the same declaration.
+  const routes: RouteSpec[] = [
+    ...authRoutes({
+      accounts: deps.accounts,
+      auth,
+      jwt: deps.jwt,
+      usage,
+      clock,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+    }),
+    ...proRoutes({
+      ...common,
+      tokens: deps.tokens,
+      cache: createTokenCache<CompleteRecord>(deps.redis, deps.redisPrefix),
+      listCache,
+      logger: deps.logger,
+    }),
+    ...tokensRoutes({
+      ...common,
+      tokens: deps.tokens,
+      submit: deps.submit,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      listCache,
+    }),
+    ...creatorsRoutes({ ...common, creators: deps.creators }),
+    ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
+    ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+  ];
+  app.locals.routes = routes;
+
   app.use(healthRouter(deps.readiness, deps.logger));
-  app.use(docsRouter(registry, {
-    title: 'token-monitor API',
-    version: API_VERSION,
-    description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
-  }));
-  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
-  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix), listCache }));
-  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
-  app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
-  app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
-  app.use('/api', preferencesRouter({ accounts: deps.accounts, auth, registry, clock }));
+  app.use(
+    docsRouter(routes, {
+      title: 'token-monitor API',
+      version: API_VERSION,
+      description:
+        'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
+    }),
+  );
+  mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   // The web app (docs/web.md) last: any GET the API does not answer is a page of the app.
   if (deps.web !== false) app.use(webRouter(deps.web?.distDir));

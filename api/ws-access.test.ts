@@ -1,3 +1,5 @@
+import { tokenCreatedData } from '../src/events/types.ts';
+import { storedToken } from '../test/support/events.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createDb, type DbHandle } from '../db/client.ts';
@@ -186,7 +188,7 @@ describe('WebSocket access', () => {
     while (!messages.some((m) => m.type === 'subscribed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const client = createRedis(redis.url, 'commands');
     const publisher = createEventPublisher(client, keySpace(redis.prefix).events);
-    const summary = (address: string) => ({ contract_address: address, chain_id: 1, name: null, symbol: null, decimals: null, total_supply: null, creator: null, creation_tx_hash: null, creation_block_number: null, detection_source: 'receipt', detected_at: new Date().toISOString() });
+    const summary = (address: string) => tokenCreatedData(storedToken(address));
     await publisher.publish({ type: 'token.created', data: summary(OTHER) });
     await publisher.publish({ type: 'token.created', data: summary(WATCHED) });
     while (!messages.some((m) => m.type === 'token.created') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

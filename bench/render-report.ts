@@ -24,6 +24,10 @@ export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'bytecode-stages', metric: 'analyzeBytecode throughput (2000 mainnet contracts)' },
   { suite: 'analysis', metric: 'analysis tokens/s (selectors → simulate → risk)' },
   { suite: 'accuracy', metric: 'honeypot recall' },
+  { suite: 'accuracy', metric: 'dev set (set-code) mint F1' },
+  { suite: 'accuracy', metric: 'dev set (set-code) leak F1' },
+  { suite: 'accuracy', metric: 'dev set (set-code) limit F1' },
+  { suite: 'accuracy', metric: 'dev set (set-code) analysis per token, p99' },
   { suite: 'dex', metric: 'refresh tokens/s (Multicall3)' },
   { suite: 'dex', metric: 'RPC requests per token (Multicall3)' },
   { suite: 'api', metric: 'GET /api/pro/tokens/{address} req/s' },
@@ -98,9 +102,57 @@ export function renderResults(results: BenchResults): string {
   return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
 }
 
+/** Precision, recall and F1 per capability and study label, per set (docs/risk-model.md). */
+export function renderAccuracy(results: BenchResults): string {
+  const value = (metric: string) =>
+    results.results.find((r) => r.suite === 'accuracy' && r.metric === metric)?.value;
+  const sets = ['dev set (set-code)', 'dev set (constructor)', 'own corpus'];
+  const labels = [
+    'mint',
+    'leak',
+    'limit',
+    'label mint',
+    'label freeze',
+    'label disable_transfer',
+    'label burn_from',
+    'label arbitrary_transfer',
+  ];
+  const rows: string[] = [];
+  for (const set of sets) {
+    for (const label of labels) {
+      const [p, r, f] = ['precision', 'recall', 'F1'].map((m) => value(`${set} ${label} ${m}`));
+      if (p === undefined || r === undefined || f === undefined) continue;
+      const note =
+        results.results.find(
+          (x) => x.suite === 'accuracy' && x.metric === `${set} ${label} precision`,
+        )?.note ?? '';
+      rows.push(
+        `| ${set} | ${label.replace('label ', 'study label ')} | ${decimal.format(p)} | ${decimal.format(r)} | ${decimal.format(f)} | ${note} |`,
+      );
+    }
+  }
+  const p99 = sets
+    .slice(0, 2)
+    .map(
+      (set) =>
+        `${set}: ${decimal.format(value(`${set} analysis per token, p99`) ?? Number.NaN)} ms`,
+    )
+    .join(', ');
+  return [
+    '| set | label | precision | recall | F1 | counts |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Analysis per token in process (analyzeStatic + score), p99: ${p99}.`,
+    '',
+    provenance(results),
+  ].join('\n');
+}
+
 export const TARGETS: readonly Target[] = [
   { file: 'README.md', marker: 'bench:summary', render: renderSummary },
   { file: 'docs/benchmarks.md', marker: 'bench:results', render: renderResults },
+  { file: 'docs/risk-model.md', marker: 'bench:accuracy', render: renderAccuracy },
 ];
 
 /** `text` with the block between `<!-- marker -->` and `<!-- /marker -->` replaced by `content`. */

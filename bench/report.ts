@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
 /** Benchmark reporting: a table on stdout and bench/results.json. */
@@ -35,7 +35,20 @@ export function printTable(rows: BenchRow[]) {
   for (const row of body) console.log(line(row));
 }
 
+/**
+ * Writes the run's rows; rows of suites that did not run (`--only`) are kept from the previous
+ * file, so a partial run updates its own figures without erasing the others.
+ */
 export function writeResults(path: string, rows: BenchRow[], parameters: Record<string, unknown>) {
   const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gib: round(totalmem() / 2 ** 30, 1), node: process.version };
-  writeFileSync(path, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, parameters, results: rows }, null, 2)}\n`);
+  const ran = new Set(rows.map((r) => r.suite));
+  let kept: BenchRow[] = [];
+  if (existsSync(path)) {
+    try {
+      kept = (JSON.parse(readFileSync(path, 'utf8')) as { results?: BenchRow[] }).results?.filter((r) => !ran.has(r.suite)) ?? [];
+    } catch {
+      kept = [];
+    }
+  }
+  writeFileSync(path, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, parameters, results: [...kept, ...rows] }, null, 2)}\n`);
 }

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import { developmentSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
+import { exportThroughput } from './suites/export.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
@@ -22,9 +24,11 @@ const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 const parameters = {
   detection: { tokens: quick ? 40 : 200, filler_blocks_per_token: 2, latency_deployments: quick ? 10 : 50 },
   bytecode: { contracts: quick ? 300 : 2_000 },
-  analysis: { tokens: quick ? 110 : 1_012, accuracy_replicas: 1 },
+  analysis: { tokens: quick ? 110 : 1_012 },
+  accuracy: { corpus_replicas: 1 },
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
+  export: { tokens: quick ? 100_000 : 200_000 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
   websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
@@ -36,12 +40,14 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
     ...(await detectionLatency({ deployments: parameters.detection.latency_deployments })),
   ]],
   ['bytecode', () => bytecodeStages({ limit: parameters.bytecode.contracts })],
-  ['analysis', async () => [
-    ...(await analysisThroughput({ tokens: parameters.analysis.tokens })),
-    ...(await accuracyTable({ replicas: parameters.analysis.accuracy_replicas })),
+  ['analysis', () => analysisThroughput({ tokens: parameters.analysis.tokens })],
+  ['accuracy', async () => [
+    ...(await developmentSetAccuracy()),
+    ...(await accuracyTable({ replicas: parameters.accuracy.corpus_replicas })),
   ]],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
+  ['export', () => exportThroughput({ tokens: parameters.export.tokens })],
   ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
   ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { and, eq } from 'drizzle-orm';
@@ -37,6 +39,11 @@ let corpus: CorpusToken[];
 let dry: CorpusToken;
 /** A blacklisting token configured as the chain's stablecoin (the trust list), like USDT. */
 let stable: CorpusToken;
+/** A local Etherscan-compatible explorer: it reports verified source for these addresses only. */
+let explorer: Server;
+const verifiedAtExplorer = new Set<string>();
+/** Addresses the explorer was asked about. */
+const askedExplorer: string[] = [];
 
 type TokenRow = typeof tokens.$inferSelect;
 
@@ -70,12 +77,21 @@ beforeAll(async () => {
   corpus = await deployCorpus(chain);
   dry = await deployCorpusToken(chain, 'simple', 99, { liquidity: false });
   stable = await deployCorpusToken(chain, 'blacklist', 98);
+  verifiedAtExplorer.add(corpus[0]!.address.toLowerCase());
+  explorer = createServer((req, res) => {
+    const address = new URL(req.url!, 'http://x').searchParams.get('address') ?? '';
+    askedExplorer.push(address.toLowerCase());
+    const source = verifiedAtExplorer.has(address.toLowerCase()) ? 'contract T {}' : '';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: source }] }));
+  });
+  await new Promise<void>((resolve) => explorer.listen(0, '127.0.0.1', () => resolve()));
+  const explorerApiUrl = `http://127.0.0.1:${(explorer.address() as AddressInfo).port}/api`;
   service = await startService({
     roles: new Set(['worker', 'scanner']),
     databaseUrl: database.url,
     redisUrl: redis.url,
     redisPrefix: redis.prefix,
-    chains: [chain.chainConfig({ stablecoins: [stable.address] })],
+    chains: [{ ...chain.chainConfig({ stablecoins: [stable.address] }), explorerApiUrl }],
     knownChainIds: new Set([chain.anvil.chainId]),
     port: 0,
     host: '127.0.0.1',
@@ -86,6 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
+  await new Promise((resolve) => explorer?.close(resolve));
   await handle?.close();
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
@@ -129,6 +146,13 @@ describe('analysis pipeline on the corpus', () => {
       }
       expect(sim.transfer_tax_pct, t.kind).toBe(t.truth.transfer_tax_pct);
     }
+  });
+
+  it('verified_contract: true only where the configured explorer reports verified source', async () => {
+    // Asked once per code analysis of every corpus token.
+    for (const t of corpus) expect(askedExplorer).toContain(t.address.toLowerCase());
+    const verified = corpus.filter((t) => (rows.get(t.address)!.securityHints as { explorer?: { verified?: boolean } }).explorer?.verified === true);
+    expect(verified.map((t) => t.address.toLowerCase())).toEqual([...verifiedAtExplorer]);
   });
 
   it('backs every true flag with its own risk factor, which carries evidence', async () => {
@@ -220,7 +244,7 @@ describe('analysis pipeline on the corpus', () => {
     // token.updated only where the score moved (the creator's reputation now counts every honeypot).
     for (const e of fresh) {
       expect(e.type).toBe('token.updated');
-      expect(e.data.previous_risk_score).not.toBe(e.data.current_risk_score);
+      expect((e.data.previous as { current_risk_score: number | null }).current_risk_score).not.toBe(e.data.current_risk_score);
     }
     const again = await rowsAtRisk(corpus.map((t) => t.address));
     for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);

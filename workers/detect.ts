@@ -2,13 +2,13 @@ import type { Logger } from 'pino';
 import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
-import { toSummary } from './token-summary.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -118,7 +118,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     await deps.onChanged?.(chainId, d.address);
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
       await deps.tokens.markAnnounced(chainId, d.address);
     }
     return { kind: 'token' as const };

@@ -5,7 +5,7 @@ import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
-import { toSummary } from './token-summary.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -65,7 +65,7 @@ export function createSubmitter(deps: SubmitDeps) {
     });
     // Announce before marking: at-least-once, as in the detect stage.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
       await deps.tokens.markAnnounced(chainId, address);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });

@@ -18,6 +18,7 @@ import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type CorpusToken } from '../../test/support/token-corpus.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { score } from '../../test/support/backdoors.ts';
 import { passFor } from '../../src/run-key.ts';
 
 /**
@@ -177,6 +178,21 @@ export async function accuracyTable(options: { replicas?: number } = {}): Promis
       const support = `${s.tp + s.fn} of ${corpus.length} tokens have it; tp ${s.tp}, fp ${s.fp}, fn ${s.fn}`;
       out.push({ suite: 'accuracy', metric: `${s.flag} precision`, value: round(s.precision, 3), unit: 'ratio', note: support });
       out.push({ suite: 'accuracy', metric: `${s.flag} recall`, value: round(s.recall, 3), unit: 'ratio' });
+      const f1 = s.precision + s.recall === 0 ? 0 : (2 * s.precision * s.recall) / (s.precision + s.recall);
+      out.push({ suite: 'accuracy', metric: `${s.flag} F1`, value: round(f1, 3), unit: 'ratio' });
+    }
+    // The three owner capabilities of the real-world study, on the project's own corpus.
+    const capability = {
+      mint: (f: Record<string, boolean>) => f.mintable === true,
+      leak: (f: Record<string, boolean>) => f.balance_change === true,
+      limit: (f: Record<string, boolean>) => f.blacklist === true || f.pause === true || f.trading_restricted === true,
+    };
+    for (const [name, of] of Object.entries(capability)) {
+      const s = score(name, results.map((r) => ({ truth: of(r.truth as unknown as Record<string, boolean>), observed: of(r.observed) })));
+      const note = `tp ${s.tp}, fp ${s.fp}, fn ${s.fn} of ${corpus.length} tokens`;
+      out.push({ suite: 'accuracy', metric: `own corpus ${name} precision`, value: round(s.precision, 3), unit: 'ratio', note });
+      out.push({ suite: 'accuracy', metric: `own corpus ${name} recall`, value: round(s.recall, 3), unit: 'ratio' });
+      out.push({ suite: 'accuracy', metric: `own corpus ${name} F1`, value: round(s.f1, 3), unit: 'ratio' });
     }
     // Taxes: the largest absolute error against the contract's configured rate.
     let worst = 0;

@@ -34,7 +34,7 @@ export interface BytecodeVerdict {
 export const functionLabel = (selector: string, signature?: string) =>
   signature ? `${signature} (0x${selector})` : `0x${selector}`;
 
-function describeCheck(c: CallerCheck): string {
+export function describeCheck(c: CallerCheck): string {
   const who = c.origin ? 'tx.origin' : 'the caller';
   switch (c.kind) {
     case 'stored-address':

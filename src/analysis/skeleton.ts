@@ -1,4 +1,5 @@
 import { keccak256 } from 'ethers';
+import { pushDataSize } from '../evm/opcodes.ts';
 import { normalizeCode } from './selectors.ts';
 
 /**
@@ -8,8 +9,6 @@ import { normalizeCode } from './selectors.ts';
  * so a new token can be compared with earlier honeypots by one hash lookup.
  */
 
-const PUSH1 = 0x60;
-const PUSH32 = 0x7f;
 /** solc and Vyper end the code with a CBOR map followed by its length as two big-endian bytes. */
 const CBOR_LENGTH_BYTES = 2;
 /** A CBOR map of 1 to 8 pairs starts with 0xa1..0xa8 (solc writes ipfs/bzzr, solc, experimental). */
@@ -35,9 +34,8 @@ export function skeletonBytes(code: string): Uint8Array {
   const end = bytes.length - metadataLength(bytes);
   const out = bytes.slice(0, end);
   for (let pc = 0; pc < end; pc++) {
-    const op = out[pc]!;
-    if (op >= PUSH1 && op <= PUSH32) {
-      const size = op - PUSH1 + 1;
+    const size = pushDataSize(out[pc]!);
+    if (size > 0) {
       out.fill(0, pc + 1, Math.min(end, pc + 1 + size));
       pc += size;
     }

@@ -4,6 +4,8 @@ import {
   STRANGER, bytecodeVerdict, combineVerdicts, functionLabel, probeCalls, probeRequests, simulationVerdict,
   type BytecodeVerdict, type SimulationVerdict,
 } from './access-control.ts';
+import { analyzeCapabilities } from './capabilities.ts';
+import { applyCapabilities, type Judged } from './capability-verdicts.ts';
 import { prepareCode, type CodeModel } from './caller-checks.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
 import {
@@ -50,12 +52,6 @@ export type BytecodeAnalysis = Omit<StaticAnalysis, 'ownership' | 'privileged_fu
   error: string | null;
 };
 
-/** One function judged from the code, before any simulation. */
-interface Judged {
-  fn: DispatchedFunction;
-  entry: CatalogEntry | null;
-  verdict: BytecodeVerdict;
-}
 
 interface CodeAnalysis {
   public: BytecodeAnalysis;
@@ -68,7 +64,7 @@ const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdic
   access: 'none',
   evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: the code never reads CALLER or ORIGIN, so no function can check who calls it` }],
   checks: [],
-  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0 },
+  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0, traces: [] },
 });
 
 function judgeFunctions(model: CodeModel | null, functions: readonly DispatchedFunction[]): Judged[] {
@@ -97,7 +93,11 @@ function analyzeCode(code: string): CodeAnalysis {
   const extraction = extractFunctions(code);
   const hex = normalizeCode(code);
   const model = hex && extraction.error === null ? prepareCode(hex) : null;
-  const judged = judgeFunctions(model, extraction.functions);
+  const labelOf = (f: ExtractedFunction) => functionLabel(f.selector, catalogEntry(f.selector)?.signature);
+  // What the code does decides the families: named or not, proven or demoted.
+  const capabilities = model?.readsCaller ? analyzeCapabilities(model, extraction.functions, labelOf) : null;
+  const judged = applyCapabilities(judgeFunctions(model, extraction.functions), capabilities, extraction.functions,
+    (fn) => bytecodeVerdict(model!, fn, labelOf(fn), WALK_BUDGET_PER_FUNCTION));
   const template = identifyTemplate(code, extraction.functions.map((f) => f.selector));
   const analysis: BytecodeAnalysis = {
     functions: extraction.functions.map(toExtracted),

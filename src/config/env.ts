@@ -8,6 +8,7 @@ import {
 /** The process environment (docs/configuration.md), validated once at start-up. */
 
 const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
+const EXPLORER_URL_VARIABLE = /^EXPLORER_API_URL_(\d+)$/;
 const WS_URL_VARIABLE = /^WS_URL_(\d+)$/;
 const MIN_JWT_SECRET_LENGTH = 32;
 const MIN_METRICS_TOKEN_LENGTH = 16;
@@ -111,6 +112,11 @@ export function parseConfig(raw: Record<string, string | undefined>, readFile: R
   for (const [chainId, url] of wsUrls) {
     const chain = byId.get(chainId);
     if (chain) chain.wsUrl = url;
+  }
+  for (const [chainId, url] of collectUrlVariables(raw, EXPLORER_URL_VARIABLE, errors)) {
+    const chain = byId.get(chainId);
+    if (chain) chain.explorerApiUrl = url;
+    else errors.push(`EXPLORER_API_URL_${chainId}: chain ${chainId} is not configured`);
   }
   for (const hidden of ANNOUNCED_HIDDEN_CHAINS) {
     if (byId.has(hidden.chainId)) errors.push(`chain ${hidden.chainId} (${hidden.name}) is announced but not supported yet`);

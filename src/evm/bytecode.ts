@@ -1,4 +1,5 @@
 import { keccak256 } from 'ethers';
+import { pushDataSize } from './opcodes.ts';
 
 /** Facts read from runtime bytecode alone. */
 
@@ -13,8 +14,6 @@ const PROXY_SLOT_CONSTANTS = [
   '7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3',
 ];
 const DELEGATECALL = 0xf4;
-const PUSH1 = 0x60;
-const PUSH32 = 0x7f;
 /** Hand-rolled proxies are small; a large contract using DELEGATECALL is more likely a library user. */
 const SMALL_PROXY_MAX_BYTES = 2_048;
 
@@ -51,7 +50,7 @@ export function hasOpcode(hex: string, opcode: number): boolean {
   for (let pc = 0; pc < bytes.length; pc++) {
     const op = bytes[pc]!;
     if (op === opcode) return true;
-    if (op >= PUSH1 && op <= PUSH32) pc += op - PUSH1 + 1;
+    pc += pushDataSize(op);
   }
   return false;
 }

@@ -47,6 +47,8 @@ export function testAppDeps(options: {
     redisPrefix: options.prefix,
     jwt: { secret: options.jwtSecret ?? TEST_JWT_SECRET },
     clock: options.clock,
+    // Every answer is checked against its route's declared schema: a disagreement fails the test.
+    validateResponses: true,
     trustProxy: options.trustProxy ?? 'loopback',
     submit: createSubmitter({
       chains: options.chains ?? new Map(),

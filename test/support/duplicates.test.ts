@@ -4,8 +4,21 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
-import { repeatedAlerts, repeatedAnalyses, repeatedEmails, repeatedHistory, repeatedTokenCreated } from './duplicates.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from './services.ts';
+import { tokenCreatedData } from '../../src/events/types.ts';
+import {
+  repeatedAlerts,
+  repeatedAnalyses,
+  repeatedEmails,
+  repeatedHistory,
+  repeatedTokenCreated,
+} from './duplicates.ts';
+import { storedToken } from './events.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from './services.ts';
 
 /**
  * The fault suite's duplicate checks can fail: on real Postgres and Redis, each one reports
@@ -15,10 +28,7 @@ import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis 
 const TOKEN = `0x${'ab'.repeat(20)}`;
 const OTHER = `0x${'cd'.repeat(20)}`;
 const BUCKET = Date.UTC(2031, 0, 1, 12, 0);
-const summary = (address: string) => ({
-  contract_address: address, chain_id: 31337, name: null, symbol: null, decimals: null, total_supply: null, creator: null,
-  creation_tx_hash: null, creation_block_number: null, detection_source: 'receipt', detected_at: new Date().toISOString(),
-});
+const summary = (address: string) => tokenCreatedData(storedToken(address, 31337));
 
 let database: TestDatabase;
 let testRedis: TestRedis;
@@ -43,10 +53,15 @@ describe('duplicate checks catch an injected duplicate', () => {
     const events = createEventPublisher(redis, streamKey);
     await events.publish({ type: 'token.created', data: summary(TOKEN) });
     await events.publish({ type: 'token.created', data: summary(OTHER) });
-    await events.publish({ type: 'token.updated', data: { ...summary(TOKEN), current_risk_score: 10 } as never });
+    await events.publish({
+      type: 'token.updated',
+      data: { ...summary(TOKEN), current_risk_score: 10 } as never,
+    });
     expect(await repeatedTokenCreated(redis, streamKey)).toEqual([]);
     await events.publish({ type: 'token.created', data: summary(TOKEN) });
-    expect(await repeatedTokenCreated(redis, streamKey)).toEqual([{ what: `31337:${TOKEN}`, count: 2 }]);
+    expect(await repeatedTokenCreated(redis, streamKey)).toEqual([
+      { what: `31337:${TOKEN}`, count: 2 },
+    ]);
   });
 
   it('a second analyses row for the same (token, run)', async () => {
@@ -56,7 +71,9 @@ describe('duplicate checks catch an injected duplicate', () => {
     await insert('h2', 'refresh-1');
     expect(await repeatedAnalyses(handle.sql)).toEqual([]);
     await insert('h3', 'initial');
-    expect(await repeatedAnalyses(handle.sql)).toEqual([{ what: `31337:${TOKEN} run initial`, count: 2 }]);
+    expect(await repeatedAnalyses(handle.sql)).toEqual([
+      { what: `31337:${TOKEN} run initial`, count: 2 },
+    ]);
   });
 
   it('two history rows in one refresh bucket', async () => {
@@ -66,11 +83,17 @@ describe('duplicate checks catch an injected duplicate', () => {
     await insert(BUCKET + 60_000);
     expect(await repeatedHistory(handle.sql)).toEqual([]);
     await insert(BUCKET + 5_000);
-    expect(await repeatedHistory(handle.sql)).toEqual([{ what: `31337:${TOKEN} bucket ${BUCKET / 60_000}`, count: 2 }]);
+    expect(await repeatedHistory(handle.sql)).toEqual([
+      { what: `31337:${TOKEN} bucket ${BUCKET / 60_000}`, count: 2 },
+    ]);
   });
 
   it('an alert recorded twice for one user, token and kind in a window; a honeypot twice ever', async () => {
-    const user = (await createAccountRepository(handle.db).createUser({ email: 'dup@example.com', passwordHash: await hashPassword('a long password'), plan: 'PRO' }))!;
+    const user = (await createAccountRepository(handle.db).createUser({
+      email: 'dup@example.com',
+      passwordHash: await hashPassword('a long password'),
+      plan: 'PRO',
+    }))!;
     const insert = (key: string, kind: string, at: number) => handle.sql`
       insert into alert_deliveries (user_id, alert_key, kind, chain_id, address, stream_id, message, created_at)
       values (${user.id}, ${key}, ${kind}, 31337, ${TOKEN}, '1-0', 'm', ${new Date(at).toISOString()}::timestamptz)`;
@@ -81,12 +104,17 @@ describe('duplicate checks catch an injected duplicate', () => {
     await insert('d', 'liquidity_pull', BUCKET + 1_000);
     await insert('e', 'honeypot', BUCKET + 3_600_000);
     const repeats = await repeatedAlerts(handle.sql);
-    expect(repeats.map((r) => r.what).sort()).toEqual([`${user.id} 31337:${TOKEN} honeypot`, `${user.id} 31337:${TOKEN} liquidity_pull`]);
+    expect(repeats.map((r) => r.what).sort()).toEqual([
+      `${user.id} 31337:${TOKEN} honeypot`,
+      `${user.id} 31337:${TOKEN} liquidity_pull`,
+    ]);
   });
 
   it('an email delivered twice for one alert', () => {
     const mail = (subject: string) => ({ to: 'a@example.com', subject });
     expect(repeatedEmails([mail('honeypot 0xab'), mail('rug 0xab')])).toEqual([]);
-    expect(repeatedEmails([mail('honeypot 0xab'), mail('rug 0xab'), mail('honeypot 0xab')])).toEqual([{ what: 'a@example.com honeypot 0xab', count: 2 }]);
+    expect(
+      repeatedEmails([mail('honeypot 0xab'), mail('rug 0xab'), mail('honeypot 0xab')]),
+    ).toEqual([{ what: 'a@example.com honeypot 0xab', count: 2 }]);
   });
 });
