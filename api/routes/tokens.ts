@@ -14,6 +14,7 @@ import { type Auth, principalOf } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
+import { completeToken } from '../token-schemas.ts';
 import { assembleComplete, toDetail, toListItem, withoutRisk } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
@@ -206,7 +207,10 @@ export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
       query: detailQuery,
       summary: 'General detail view of a token (risk fields: BASIC or PRO)',
       responses: {
-        200: { description: 'The token', schema: tokenDetail },
+        200: {
+          description: 'The token; with view=complete (BASIC, PRO) the complete token object',
+          schema: z.union([tokenDetail, completeToken, completeToken.omit({ token_history: true })]),
+        },
         404: { description: '`Token not found`' },
       },
       async handler({ params, query }, _req, res) {
