@@ -172,7 +172,9 @@ export const tokens = {
     request<TokenPage>('GET', '/api/tokens', { query: { ...filters } }),
   detail: async (chainId: number, address: string) =>
     normalizeToken(
-      await request<unknown>('GET', `/api/tokens/${address}`, { query: { chain_id: chainId, view: 'complete' } }),
+      await request<unknown>('GET', `/api/tokens/${address}`, {
+        query: { chain_id: chainId, view: 'complete' },
+      }),
     ),
   refresh: (chainId: number, address: string) =>
     request<{ status: string }>('POST', `/api/tokens/${address}/refresh`, {

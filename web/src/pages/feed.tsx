@@ -62,6 +62,10 @@ export function applyEvent(rows: Map<string, FeedRow>, event: LiveEvent): Map<st
     if (existing) next.set(key, { ...existing, alert: typeof d.message === 'string' ? d.message : 'Alert' });
   } else {
     const patch: Partial<FeedRow> = {};
+    // Events carry the name and symbol under full_token_data.token (older ones at the top).
+    const meta = (d.full_token_data as { token?: { name?: unknown; symbol?: unknown } } | undefined)?.token;
+    if (typeof meta?.name === 'string') patch.name = meta.name;
+    if (typeof meta?.symbol === 'string') patch.symbol = meta.symbol;
     for (const field of ['name', 'symbol', 'current_risk_score', 'current_risk_level', 'current_liquidity_usd', 'is_honeypot', 'detected_at'] as const) {
       if (field in d) (patch as Record<string, unknown>)[field] = d[field];
     }
