@@ -7,16 +7,19 @@ import { dexRefresh } from './suites/dex.ts';
 import { redisSoak } from './suites/soak.ts';
 import { websocketFanout } from './suites/websocket.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
-import { printTable, progress, writeResults, type BenchRow } from './report.ts';
+import { printTable, progress, recordSuite, type BenchRow } from './report.ts';
 
 /**
  * `npm run bench`: every suite, a table on stdout, and bench/results.json.
- * `npm run bench -- --quick` for a short run; `-- --only detection,dex` for some suites.
+ * `npm run bench -- --quick` for a short run; `-- --only detection,dex` for some suites;
+ * `-- --results /tmp/r.json` to write elsewhere.
  */
 
-const RESULTS_PATH = fileURLToPath(new URL('./results.json', import.meta.url));
+const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
+/** `--results other.json` keeps development runs out of the committed results. */
+const RESULTS_PATH = argument('--results') ?? fileURLToPath(new URL('./results.json', import.meta.url));
 const quick = process.argv.includes('--quick');
-const onlyArg = process.argv.find((a, i) => process.argv[i - 1] === '--only');
+const onlyArg = argument('--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 
 const parameters = {
@@ -47,19 +50,36 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
 ];
 
-async function main() {
+/**
+ * Each suite's rows go to bench/results.json the moment the suite finishes; a suite that throws is
+ * recorded as failed (with its error) and the run goes on with the next one.
+ */
+async function main(): Promise<number> {
   const rows: BenchRow[] = [];
+  const failed: string[] = [];
   for (const [name, run] of suites) {
     if (only && !only.has(name)) continue;
     progress(`suite ${name}`);
-    rows.push(...(await run()));
+    const started = performance.now();
+    const seconds = () => Math.round((performance.now() - started) / 100) / 10;
+    try {
+      const suiteRows = await run();
+      rows.push(...suiteRows);
+      recordSuite(RESULTS_PATH, name, suiteRows, parameters[name], { status: 'ok', finished_at: new Date().toISOString(), seconds: seconds() });
+      progress(`suite ${name}: ${suiteRows.length} rows written to ${RESULTS_PATH}`);
+    } catch (error) {
+      failed.push(name);
+      const message = error instanceof Error ? error.stack ?? error.message : String(error);
+      console.error(`[bench] suite ${name} failed:`, message);
+      recordSuite(RESULTS_PATH, name, [], parameters[name], { status: 'failed', finished_at: new Date().toISOString(), seconds: seconds(), error: message.split('\n')[0]! });
+    }
   }
   printTable(rows);
-  writeResults(RESULTS_PATH, rows, parameters);
-  progress(`results written to ${RESULTS_PATH}`);
+  if (failed.length > 0) progress(`failed suites: ${failed.join(', ')} (the others' rows are in ${RESULTS_PATH})`);
+  return failed.length > 0 ? 1 : 0;
 }
 
-main().then(() => process.exit(0), (error: Error) => {
+main().then((code) => process.exit(code), (error: Error) => {
   console.error(error);
   process.exit(1);
 });

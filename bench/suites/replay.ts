@@ -10,6 +10,7 @@ import { startService } from '../../scripts/service.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { replayRange } from '../../workers/replay.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { mined } from '../receipts.ts';
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
@@ -28,7 +29,7 @@ async function deploy(rpcUrl: string, key: string, count: number): Promise<void>
   const pending: Promise<unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Replay ${i}`, `RP${i}`, 1000n);
-    pending.push(token.deploymentTransaction()!.wait());
+    pending.push(mined(provider, token.deploymentTransaction()));
   }
   await Promise.all(pending);
   provider.destroy();
