@@ -41,6 +41,8 @@ export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
     max_risk_score: integerParam(0, 100).optional(),
     is_honeypot: booleanParam.optional().describe('true: risk level honeypot; false: anything else, unscored included'),
     min_liquidity_usd: usdParam.optional(),
+    has_liquidity: booleanParam.optional().describe('true: current liquidity above 0; false: none or unknown'),
+    is_actively_traded: booleanParam.optional(),
     created_after: timeParam.optional().describe('creation time (or detection time when unknown) at or after'),
     created_before: timeParam.optional().describe('creation time (or detection time when unknown) before'),
     q: z.string().trim().min(1, 'must not be empty').max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`).optional()
@@ -72,6 +74,8 @@ export function toListQuery(filters: TokenFilters): TokenListQuery {
     maxRiskScore: filters.max_risk_score,
     isHoneypot: filters.is_honeypot,
     minLiquidityUsd: filters.min_liquidity_usd,
+    hasLiquidity: filters.has_liquidity,
+    isActivelyTraded: filters.is_actively_traded,
     createdAfter: filters.created_after,
     createdBefore: filters.created_before,
     q: filters.q,
