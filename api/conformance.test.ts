@@ -64,6 +64,8 @@ let B: string;
 let clockOverride: Date | undefined;
 const clock = () => clockOverride ?? new Date();
 
+/** Recent snapshots: history retention (docs/scale.md) keeps 60 s snapshots for 24 h only. */
+const HISTORY_START = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 3_600_000;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const CREATOR = addr(0xc0ffee);
 let serial = 0;
@@ -190,7 +192,7 @@ beforeAll(async () => {
     },
   });
   await handle.db.insert(tokenHistory).values(Array.from({ length: 120 }, (_, i) => ({
-    chainId: 1, address: addr(0xa001), bucketAt: new Date(Date.UTC(2024, 4, 1, 0, i)), riskScore: 10, priceUsd: String(1 + i / 1000), liquidityUsd: '250000', volume24hUsd: '100', marketCapUsd: '1000000',
+    chainId: 1, address: addr(0xa001), bucketAt: new Date(HISTORY_START + i * 60_000), riskScore: 10, priceUsd: String(1 + i / 1000), liquidityUsd: '250000', volume24hUsd: '100', marketCapUsd: '1000000',
   })));
 
   pro = await makeUser('PRO');
@@ -672,7 +674,7 @@ describe('PRO operations', () => {
     expect(full.history).toHaveLength(100);
     const times = full.history!.map((x) => Date.parse(x.timestamp));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    expect(full.history![0]!.timestamp).toBe(new Date(Date.UTC(2024, 4, 1, 0, 119)).toISOString());
+    expect(full.history![0]!.timestamp).toBe(new Date(HISTORY_START + 119 * 60_000).toISOString());
   });
 
   it('a token the analysis stages have not reached: every analysis part null, never absent', async () => {

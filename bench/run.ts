@@ -7,6 +7,7 @@ import { dexRefresh } from './suites/dex.ts';
 import { redisSoak } from './suites/soak.ts';
 import { websocketFanout } from './suites/websocket.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
+import { scaleGrowth } from './suites/scale.ts';
 import { printTable, progress, recordSuite, type BenchRow } from './report.ts';
 
 /**
@@ -30,6 +31,10 @@ const parameters = {
   api: { seconds: quick ? 3 : 5 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
   websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
+  scale: {
+    tokens: quick ? 100_000 : 1_000_000, active_tokens: quick ? 1_000 : 10_000, history_days: 30,
+    fanout_tokens: quick ? 10_000 : 100_000, samples: quick ? 60 : 200,
+  },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
 
@@ -47,6 +52,10 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
   ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
   ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
+  ['scale', () => scaleGrowth({
+    tokens: parameters.scale.tokens, activeTokens: parameters.scale.active_tokens, historyDays: parameters.scale.history_days,
+    fanoutTokens: parameters.scale.fanout_tokens, samples: parameters.scale.samples,
+  })],
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
 ];
 

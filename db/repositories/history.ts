@@ -96,6 +96,13 @@ export function createHistoryRepository(db: Database) {
   return {
     watermark: () => watermark(db),
 
+    /** Creates one dated partition now (a bulk load of old rows wants its partitions first). */
+    async ensurePartition(spec: PartitionSpec): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (!(await existingPartitions(tx, spec.table)).includes(spec.name)) await createPartition(tx, spec);
+      });
+    },
+
     /** One maintenance pass at `now`; returns undefined when another scheduler holds the lock. */
     async maintain(now: Date): Promise<MaintenanceResult | undefined> {
       const result: MaintenanceResult = { created: [], rolledUpDays: [], dropped: [], deletedFromDefault: 0 };
