@@ -202,7 +202,7 @@ async function explainQueries(sql: ReturnType<typeof createDb>['sql'], shape: Sc
     captured.length = 0;
     await run();
     const plans: string[] = [];
-    for (const { query, params } of captured) {
+    for (const { query, params } of captured.filter((c) => !/^\s*explain/i.test(c.query))) {
       const plan = await sql.unsafe(`explain (analyze, buffers, costs off) ${query}`, params as never[]);
       plans.push(`${query}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
     }

@@ -216,9 +216,11 @@ export function createTokenRepository(db: Database) {
     const [row] = await db.select({ n: count() }).from(capped);
     const exact = row?.n ?? 0;
     if (exact <= EXACT_TOTAL_LIMIT) return exact;
-    const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-      sql`explain (format json) ${db.select({ one: sql`1` }).from(tokens).where(where)}`);
-    const estimate = Math.round([...plan][0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? exact);
+    // EXPLAIN takes a statement, not a subquery: the builder's SQL text with its parameters.
+    const statement = db.select({ one: sql`1` }).from(tokens).where(where).getSQL();
+    const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(sql`explain (format json) ${statement}`);
+    const planRows = [...plan][0]?.['QUERY PLAN'][0].Plan['Plan Rows'];
+    const estimate = Math.round(planRows ?? exact);
     return Math.max(estimate, exact);
   }
 
