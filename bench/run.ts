@@ -30,7 +30,7 @@ const parameters = {
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
-  websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
+  websocket: { clients: quick ? 1_000 : 10_000, steady_seconds: quick ? 10 : 60, events_per_second: 10, burst: quick ? 100 : 1_000 },
   scale: {
     tokens: quick ? 100_000 : 1_000_000, active_tokens: quick ? 1_000 : 10_000, history_days: 30,
     fanout_tokens: quick ? 10_000 : 100_000, samples: quick ? 60 : 200,
@@ -50,7 +50,10 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ]],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
-  ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
+  ['websocket', () => websocketFanout({
+    clients: parameters.websocket.clients, steadySeconds: parameters.websocket.steady_seconds,
+    eventsPerSecond: parameters.websocket.events_per_second, burst: parameters.websocket.burst,
+  })],
   ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
   ['scale', () => scaleGrowth({
     tokens: parameters.scale.tokens, activeTokens: parameters.scale.active_tokens, historyDays: parameters.scale.history_days,
