@@ -15,7 +15,7 @@ import { createRpcClient } from '../../src/evm/rpc.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { startRpcProxy } from '../../test/support/rpc-proxy.ts';
+import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type CorpusToken } from '../../test/support/token-corpus.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
@@ -133,12 +133,13 @@ async function rawSimulationCalls(chain: TestChain, corpus: CorpusToken[]): Prom
  */
 async function callsPerToken(chain: TestChain, sample: CorpusToken[]): Promise<{ inProcess: RpcCount; pipeline: RpcCount }> {
   const count = async (run: (url: string) => Promise<unknown>): Promise<RpcCount> => {
-    const proxy = await startRpcProxy(chain.anvil.rpcUrl);
+    // The fault proxy without faults: it counts calls per method and HTTP round trips.
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
     try {
       await run(proxy.url);
       const total = [...proxy.calls.values()].reduce((a, b) => a + b, 0);
       const top = [...proxy.calls].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([m, n]) => `${m} ${round(n / sample.length, 1)}`).join(', ');
-      return { perToken: total / sample.length, breakdown: top };
+      return { perToken: total / sample.length, roundTrips: proxy.forwarded() / sample.length, breakdown: top };
     } finally {
       await proxy.close();
     }
@@ -149,7 +150,7 @@ async function callsPerToken(chain: TestChain, sample: CorpusToken[]): Promise<{
   };
 }
 
-interface RpcCount { perToken: number; breakdown: string }
+interface RpcCount { perToken: number; roundTrips: number; breakdown: string }
 
 export async function analysisThroughput(options: { tokens?: number } = {}): Promise<BenchRow[]> {
   const wanted = Math.max(options.tokens ?? MIN_TOKENS, 1);
@@ -174,7 +175,7 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
       {
         suite: SUITE, metric: 'JSON-RPC calls per token (pipeline)', value: round(calls.pipeline.perToken, 1), unit: 'calls',
         baseline: { metric: 'in-process analysis calls per token', value: round(calls.inProcess.perToken, 1), ratio: calls.pipeline.perToken / calls.inProcess.perToken },
-        note: `batched entries counted one by one; ${calls.pipeline.breakdown}`,
+        note: `batched entries counted one by one (HTTP round trips per token: pipeline ${round(calls.pipeline.roundTrips, 1)}, in process ${round(calls.inProcess.roundTrips, 1)}); per method: ${calls.pipeline.breakdown}`,
       },
       {
         suite: SUITE, metric: 'analysis tokens/s beside the raw eth_call ceiling', value: round(n / piped.seconds), unit: 'tokens/s',
