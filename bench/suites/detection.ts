@@ -59,7 +59,7 @@ async function deployTokens(anvil: AnvilHandle, count: number, fillerEvery: numb
 }
 
 /** The same receipt, trace, probe and code calls the pipeline makes, straight from the node. */
-async function rawCeiling(anvil: AnvilHandle, first: number, last: number): Promise<{ seconds: number; tokens: number }> {
+export async function rawCeiling(anvil: Pick<AnvilHandle, 'rpcUrl'>, first: number, last: number): Promise<{ seconds: number; tokens: number }> {
   const rpc = createRpcClient({ urls: [anvil.rpcUrl] });
   const reader = createChainReader(rpc);
   let found = 0;
