@@ -16,6 +16,7 @@ COPY src ./src
 COPY workers ./workers
 COPY api ./api
 COPY db ./db
+COPY app ./app
 COPY scripts ./scripts
 COPY contracts ./contracts
 COPY infra ./infra

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createTokenRepository, type DetectedToken } from '../db/repositories/tokens.ts';
-import { silentLogger } from '../infra/logger.ts';
 import { createRedis, waitForRedis } from '../infra/redis.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
@@ -12,7 +11,7 @@ import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import { testAppDeps } from '../test/support/api.ts';
 
-/** The HTTP API (DESIGN §4) on real Postgres and Redis, over a real HTTP server. */
+/** The HTTP API (docs/api.md) on real Postgres and Redis, over a real HTTP server. */
 
 const KNOWN_CHAINS = new Set([1, 56, 137, 42161, 8453, 31337]);
 const SOLANA_CHAIN_ID = 1_399_811_149;
@@ -107,7 +106,7 @@ function expectErrorShape(result: { status: number; type: string; body: unknown;
   return (result.body as { error: string }).error;
 }
 
-/** Postgres and Redis checks as scripts/service.ts wires them, on a connected producer client. */
+/** Postgres and Redis checks as app/service.ts wires them, on a connected producer client. */
 async function readiness(extra: ReadinessCheck[] = []): Promise<ReadinessCheck[]> {
   const redis = createRedis(testRedis.url, 'producer');
   redisClients.push(redis);
@@ -148,7 +147,7 @@ beforeAll(async () => {
   expect(new Set(seeded.map((s) => s.detectedAt.getTime())).size).toBe(plan.length);
   expect(seeded.map((s) => s.symbol)).toEqual([...plan].reverse().map(([, , s]) => s));
 
-  appRedis = createRedis(testRedis.url, 'general');
+  appRedis = createRedis(testRedis.url, 'commands');
   redisClients.push(appRedis);
   const accounts = createAccountRepository(handle.db);
   const owner = await accounts.createUser({ email: 'app-test@example.com', passwordHash: await hashPassword('app-test-password'), plan: 'PRO' });
@@ -236,7 +235,7 @@ describe('health', () => {
 });
 
 describe('GET /api/tokens', () => {
-  it('answers {items, total, page, limit} with exactly the DESIGN §4 item fields, newest first', async () => {
+  it('answers {items, total, page, limit} with exactly the documented item fields (docs/api.md), newest first', async () => {
     const result = await getJson(`${base}/api/tokens`);
     expect(result.status).toBe(200);
     expect(result.type).toMatch(/^application\/json/);

@@ -24,7 +24,7 @@ import { watchlistRouter } from './routes/watchlist.ts';
 import type { CompleteToken } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
-/** The Express application: routes only; the HTTP server and WebSocket live in scripts/service.ts. */
+/** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */

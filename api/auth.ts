@@ -10,7 +10,7 @@ import { rateLimitHeaders, type Clock, type Limits, type RateLimiter } from './r
 import type { UsageCounter } from './usage.ts';
 
 /**
- * Credentials (DESIGN §4): `Authorization: Bearer <JWT or PRO API key>` everywhere, and
+ * Credentials (docs/api.md): `Authorization: Bearer <JWT or PRO API key>` everywhere, and
  * `X-API-Key: <PRO API key>` on the PRO operations. JWTs are HS256 only (the algorithm is pinned
  * on verification, so `alg: none` and RS/HS confusion are refused), carry an expiry and an issuer,
  * and name the user; the user's plan is read on every request, so a downgrade takes effect at once.
@@ -20,7 +20,7 @@ import type { UsageCounter } from './usage.ts';
 export const JWT_ALGORITHM = 'HS256';
 export const JWT_ISSUER = 'token-monitor';
 export const JWT_TTL_SECONDS = 24 * 3_600;
-/** Limits for people behind a JWT (the web app); API keys carry their own (DESIGN §4 defaults). */
+/** Limits for people behind a JWT (the web app); API keys carry their own (docs/api.md defaults). */
 export const JWT_LIMITS: Limits = { perMinute: 60, perHour: 1_000, perDay: 10_000 };
 const MAX_CREDENTIAL_LENGTH = 4_096;
 /** Looked-up keys and users are reused while the auth generation is unchanged, at most this long. */
@@ -116,8 +116,8 @@ export function createAuth(deps: AuthDeps) {
     // Looked up by SHA-256 of the presented key: timing reveals nothing about stored keys.
     const hash = sha256Hex(key);
     const found = await cached<KeyPrincipal | undefined>(`key:${hash}`, () => deps.accounts.principalByKeyHash(hash));
-    if (!found || found.key.status !== 'active') throw unauthorized();
-    if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw unauthorized();
+    if (found?.key.status !== 'active') throw unauthorized();
+    if ((found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= now.getTime()) throw unauthorized();
     const plan = effectivePlan(found.user, now);
     if (plan !== 'PRO') throw unauthorized();
     return {

@@ -16,7 +16,7 @@ import { DAY_MS, type Plan } from '../src/plans.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import { ACCOUNTS_SCHEDULER } from '../workers/catalog.ts';
 import { createProducer, type Producer } from '../workers/queues.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import { closeServer, listen, request, TEST_JWT_SECRET, testAppDeps, type JsonResult } from '../test/support/api.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
@@ -25,7 +25,7 @@ import * as S from './schemas.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
 /**
- * The conformance suite of DESIGN §4 and §7: every endpoint's success shape (strict schemas:
+ * The conformance suite of docs/api.md: every endpoint's success shape (strict schemas:
  * exact field names and types), every error status with its message, the API key state machine,
  * plan gating, rate limits across two app instances sharing Redis, the daily reset on an
  * injected clock, and the security cases. Real Postgres, real Redis, real HTTP servers.
@@ -152,8 +152,8 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: database.embedded ? 1 : 6 });
   accounts = createAccountRepository(handle.db);
   tokenRepo = createTokenRepository(handle.db);
-  redisA = createRedis(testRedis.url, 'general');
-  redisB = createRedis(testRedis.url, 'general');
+  redisA = createRedis(testRedis.url, 'commands');
+  redisB = createRedis(testRedis.url, 'commands');
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const deps = (redis: typeof redisA) => testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS, clock, producer });
@@ -246,7 +246,7 @@ describe('accounts: signup, signin, me', () => {
     expect(me).toMatchObject({ id: body.user.id, email: 'signin@example.com', plan: 'FREE' });
   });
 
-  it('signin with a wrong password or an unknown email → 401 with the DESIGN message', async () => {
+  it('signin with a wrong password or an unknown email → 401 with the documented message', async () => {
     expectError(await call(A, 'POST', '/api/auth/signin', { body: { email: pro.email, password: 'wrong password' } }), 401, MSG.unauthorized);
     expectError(await call(A, 'POST', '/api/auth/signin', { body: { email: 'nobody@example.com', password: 'whatever1' } }), 401, MSG.unauthorized);
   });
@@ -277,7 +277,7 @@ describe('JWT security', () => {
       jwt.sign(claims(), TEST_JWT_SECRET, { algorithm: 'HS512' }),
       jwt.sign((({ exp: _e, ...rest }) => rest)(claims()), TEST_JWT_SECRET, { algorithm: 'HS256' }),
       jwt.sign({ ...claims(), sub: '999999' }, TEST_JWT_SECRET, { algorithm: 'HS256' }),
-      'eyJhbGciOiJIUzI1NiJ9.e30.' + 'x'.repeat(43),
+      `eyJhbGciOiJIUzI1NiJ9.e30.${'x'.repeat(43)}`,
       'x'.repeat(5000),
     ];
     for (const token of forged) {
@@ -298,7 +298,7 @@ describe('JWT security', () => {
 });
 
 describe('API keys: generate, list, revoke', () => {
-  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the DESIGN key object', async () => {
+  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the documented key object', async () => {
     for (const plan of ['FREE', 'BASIC'] as const) {
       const user = await makeUser(plan);
       expectError(await call(A, 'POST', '/api/auth/generate-api-key', { headers: bearer(user.jwt) }), 403, MSG.pro);
@@ -890,7 +890,7 @@ describe('500 Internal server error', () => {
   it('a real failure that is not an outage (a missing table) answers 500 with no detail, and the service goes on', async () => {
     const broken = await createTestDatabase();
     const brokenHandle = createDb(broken.url, { max: 1 });
-    const redis = createRedis(testRedis.url, 'general');
+    const redis = createRedis(testRedis.url, 'commands');
     let s: Server | undefined;
     try {
       const brokenAccounts = createAccountRepository(brokenHandle.db);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { isConnectionError } from '../db/client.ts';
 
-/** Errors in the DESIGN §4 shape: `{"error": "<message>"}`, never HTML, never a stack trace. */
+/** Errors in the documented shape (docs/api.md): `{"error": "<message>"}`, never HTML, never a stack trace. */
 
 export class HttpError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../scripts/service.ts';
-import { issueDemoKey } from '../scripts/operator.ts';
+import { startService, type Service } from '../app/service.ts';
+import { issueDemoKey } from '../app/operator.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 

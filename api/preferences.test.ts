@@ -45,7 +45,7 @@ beforeAll(async () => {
   [database, testRedis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: 4 });
   accounts = createAccountRepository(handle.db);
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
   ({ server, base } = await listen(createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: new Set([1]) }))));
 });
 

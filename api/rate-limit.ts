@@ -98,7 +98,9 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
     const held = leases.get(leaseKey);
     if (held && held.limit === limit && held.left > 0 && nowMs < held.resetAt) {
       held.left -= 1;
-      return { ok: true, lease: held, giveBack: async () => void (held.left += 1), state: { window, limit, remaining: Math.max(0, limit - held.consumedAtLease + held.left), resetAt: held.resetAt } };
+      return { ok: true, lease: held, giveBack: async () => {
+        held.left += 1;
+      }, state: { window, limit, remaining: Math.max(0, limit - held.consumedAtLease + held.left), resetAt: held.resetAt } };
     }
     const chunk = Math.max(1, Math.floor(limit * LEASE_FRACTION));
     if (chunk === 1) return fetchLease(window, key, leaseKey, limit, chunk, nowMs, customDuration);
@@ -141,7 +143,9 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
         leases.delete(leaseKey);
         await l.reward(key, 1, opts);
       }
-      : async () => void (lease.left += 1);
+      : async () => {
+          lease.left += 1;
+        };
     return { ok: true, lease, giveBack, state: { window, limit, remaining: Math.max(0, limit - consumedAtLease + lease.left), resetAt } };
   }
 

@@ -15,7 +15,8 @@ import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import { createProducer, type Producer } from '../workers/queues.ts';
-import { createChainRuntimes, startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
@@ -23,7 +24,7 @@ import { createApp } from './app.ts';
 import * as S from './schemas.ts';
 
 /**
- * DESIGN §4 refresh and §6 analyze on a real chain: an unknown contract is probed; a token is
+ * The refresh endpoint (docs/api.md) and `analyze` (docs/operations.md) on a real chain: an unknown contract is probed; a token is
  * recorded (detection_source 'submitted', no creation data), announced and run through the
  * pipeline; no code, a non-token or a DEX pair answer 404 Token not found.
  */
@@ -45,7 +46,7 @@ let auth: Record<string, string>;
 beforeAll(async () => {
   [chain, database, testRedis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const config = chain.chainConfig();
@@ -127,7 +128,7 @@ describe('token-monitor analyze', () => {
         chain_id: config.chainId, name: 'Test', rpc_urls: config.rpcUrls, wrapped_native: config.wrappedNative,
         dexes: config.dexes.map((d) => ({ name: d.name, kind: d.kind, factory: d.factory, router: d.router })),
       }] }));
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'analyze', '--chain-id', String(config.chainId), '--address', address], {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', 'analyze', '--chain-id', String(config.chainId), '--address', address], {
         env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, CHAINS_FILE: chainsFile, LOG_LEVEL: 'silent', DATA_DIR: dir },
         timeout: 90_000,
       });
@@ -136,7 +137,7 @@ describe('token-monitor analyze', () => {
       // The DEX stage follows risk and may already have written the token's first snapshot.
       expect(printed.history?.length ?? 0).toBeLessThanOrEqual(1);
       expect(printed.trading_simulation).toMatchObject({ error: 'no liquidity' });
-      const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'analyze', '--chain-id', String(config.chainId), '--address', `0x${'34'.repeat(20)}`], {
+      const failed = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', 'analyze', '--chain-id', String(config.chainId), '--address', `0x${'34'.repeat(20)}`], {
         env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, CHAINS_FILE: chainsFile, LOG_LEVEL: 'silent', DATA_DIR: dir },
         timeout: 90_000,
       }).then(() => undefined, (error: { code: number; stderr: string }) => error);

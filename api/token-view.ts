@@ -1,7 +1,7 @@
 import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from '../db/repositories/tokens.ts';
 
 /**
- * Token representations of DESIGN §4: the list item, the general detail view, and the complete
+ * Token representations (docs/api.md): the list item, the general detail view, and the complete
  * token object of the PRO operations. Addresses are lower-case in every answer.
  *
  * The stages keep their latest results on the token row (trading_simulation, security_hints,
@@ -9,8 +9,8 @@ import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from
  * (risk_factors, actionable_insights, alerts). What a stage has not filled yet is null.
  */
 
-const num = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
-const iso = (value: Date | null) => value?.toISOString() ?? null;
+const numericToNumber = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+const isoOrNull = (value: Date | null) => value?.toISOString() ?? null;
 
 export const RISK_FIELDS = ['current_risk_score', 'current_risk_level'] as const;
 
@@ -22,7 +22,7 @@ export function toListItem(row: TokenListRow) {
     symbol: row.symbol,
     current_risk_score: row.currentRiskScore,
     current_risk_level: row.currentRiskLevel,
-    current_liquidity_usd: num(row.currentLiquidityUsd),
+    current_liquidity_usd: numericToNumber(row.currentLiquidityUsd),
     is_actively_traded: row.isActivelyTraded,
     detected_at: row.detectedAt.toISOString(),
   };
@@ -39,16 +39,16 @@ export function toDetail(row: TokenRow) {
     creation_tx_hash: row.creationTxHash,
     creation_block_number: row.creationBlockNumber,
     creation_block_hash: row.creationBlockHash,
-    creation_timestamp: iso(row.creationTimestamp),
+    creation_timestamp: isoOrNull(row.creationTimestamp),
     creation_gas_used: row.creationGasUsed,
     detection_source: row.detectionSource,
     bytecode_hash: row.bytecodeHash,
     code_length: row.codeLength,
     proxy_like: row.proxyLike,
-    price_usd: num(row.priceUsd),
-    market_cap_usd: num(row.marketCapUsd),
-    initial_liquidity_usd: num(row.initialLiquidityUsd),
-    volume_24h_usd: num(row.volume24hUsd),
+    price_usd: numericToNumber(row.priceUsd),
+    market_cap_usd: numericToNumber(row.marketCapUsd),
+    initial_liquidity_usd: numericToNumber(row.initialLiquidityUsd),
+    volume_24h_usd: numericToNumber(row.volume24hUsd),
     analysis_stage: row.stage,
     updated_at: row.updatedAt.toISOString(),
   };
@@ -61,13 +61,13 @@ export function withoutRisk<T extends Record<string, unknown>>(item: T): Omit<T,
 }
 
 type Json = Record<string, unknown>;
-const obj = (value: unknown): Json | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null);
+const jsonObjectOrNull = (value: unknown): Json | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null);
 const bool = (value: unknown) => (typeof value === 'boolean' ? value : null);
 const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : null);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 export function tradingSimulation(details: Json | null) {
-  const sim = obj(details?.trading_simulation);
+  const sim = jsonObjectOrNull(details?.trading_simulation);
   if (!sim) return null;
   return {
     is_buyable: bool(sim.is_buyable),
@@ -87,18 +87,18 @@ export const SECURITY_FLAGS = [
 ] as const;
 
 export function securityHints(row: TokenRow, details: Json | null, creator: CreatorRow | undefined) {
-  const hints = obj(details?.security_hints);
+  const hints = jsonObjectOrNull(details?.security_hints);
   const flags = Object.fromEntries(SECURITY_FLAGS.map((f) => [f, bool(hints?.[f])])) as Record<(typeof SECURITY_FLAGS)[number], boolean | null>;
   // Before the selectors stage, the bytecode stage's proxy hint is the best knowledge there is.
   if (flags.is_proxy === null && row.proxyLike !== null) flags.is_proxy = row.proxyLike;
   // The DEX stage measures the lock on chain; the risk stage's copy is a snapshot of it.
-  const lock = obj(row.liquidityLock) ?? obj(hints?.liquidity_lock);
+  const lock = jsonObjectOrNull(row.liquidityLock) ?? jsonObjectOrNull(hints?.liquidity_lock);
   return {
     ...flags,
     owner_address: text(hints?.owner_address) ?? row.ownerAddress,
     creator_reputation_score: number(hints?.creator_reputation_score) ?? creator?.reputationScore ?? null,
     liquidity_lock: lock
-      ? { locked_pct: number(lock.locked_pct), burned_pct: number(lock.burned_pct), lockers: Array.isArray(lock.lockers) ? lock.lockers.filter((l) => typeof l === 'string' || obj(l) !== null) : [] }
+      ? { locked_pct: number(lock.locked_pct), burned_pct: number(lock.burned_pct), lockers: Array.isArray(lock.lockers) ? lock.lockers.filter((l) => typeof l === 'string' || jsonObjectOrNull(l) !== null) : [] }
       : null,
   };
 }
@@ -109,7 +109,7 @@ export const DEX_FIELDS = [
 ] as const;
 
 export function dexHints(details: Json | null) {
-  const dex = obj(details?.dex_hints);
+  const dex = jsonObjectOrNull(details?.dex_hints);
   if (!dex) return null;
   return Object.fromEntries(DEX_FIELDS.map((f) => [f, dex[f] ?? null])) as Record<(typeof DEX_FIELDS)[number], unknown>;
 }
@@ -130,23 +130,23 @@ export function historyItem(row: HistoryRow) {
   return {
     timestamp: row.bucketAt.toISOString(),
     risk_score: row.riskScore,
-    price_usd: num(row.priceUsd),
-    liquidity_usd: num(row.liquidityUsd),
-    volume_24h_usd: num(row.volume24hUsd),
-    market_cap_usd: num(row.marketCapUsd),
+    price_usd: numericToNumber(row.priceUsd),
+    liquidity_usd: numericToNumber(row.liquidityUsd),
+    volume_24h_usd: numericToNumber(row.volume24hUsd),
+    market_cap_usd: numericToNumber(row.marketCapUsd),
   };
 }
 
 /** The complete token object, with every optional part present; callers drop what was not asked for. */
 export function toComplete(row: TokenRow, analysis: AnalysisRow | undefined, creator: CreatorRow | undefined, history: HistoryRow[]) {
-  const stored = obj(analysis?.details);
+  const stored = jsonObjectOrNull(analysis?.details);
   const details: Json = {
     trading_simulation: row.tradingSimulation ?? stored?.trading_simulation,
     security_hints: row.securityHints ?? stored?.security_hints,
     dex_hints: row.dexHints ?? stored?.dex_hints,
   };
   const simulation = tradingSimulation(details);
-  const simHoneypot = bool(obj(details.trading_simulation)?.is_honeypot);
+  const simHoneypot = bool(jsonObjectOrNull(details.trading_simulation)?.is_honeypot);
   return {
     ...toDetail(row),
     is_honeypot: row.isHoneypot ?? simHoneypot ?? (row.currentRiskLevel === null ? null : row.currentRiskLevel === 'honeypot'),

@@ -6,12 +6,12 @@ import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
-import { startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { signToken } from './auth.ts';
 
 /**
- * WebSocket access on real API processes (DESIGN §5): credentials by `?token=` (JWT or PRO key)
+ * WebSocket access on real API processes (docs/websocket.md): credentials by `?token=` (JWT or PRO key)
  * or Authorization header, FREE refused, per-user connection limits (BASIC 1, PRO 10) counted
  * across two API instances through Redis, and watchlist_only subscriptions.
  */
@@ -120,7 +120,7 @@ describe('WebSocket access', () => {
     socket.send(JSON.stringify({ type: 'subscribe', watchlist_only: true }));
     const deadline = Date.now() + 5_000;
     while (!messages.some((m) => m.type === 'subscribed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const client = createRedis(redis.url, 'general');
+    const client = createRedis(redis.url, 'commands');
     const publisher = createEventPublisher(client, keySpace(redis.prefix).events);
     const summary = (address: string) => ({ contract_address: address, chain_id: 1, name: null, symbol: null, decimals: null, total_supply: null, creator: null, creation_tx_hash: null, creation_block_number: null, detection_source: 'receipt', detected_at: new Date().toISOString() });
     await publisher.publish({ type: 'token.created', data: summary(OTHER) });

@@ -3,7 +3,6 @@ import { createServer as createTcpServer, connect as tcpConnect, type AddressInf
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace, waitForRedis } from '../infra/redis.ts';
@@ -13,7 +12,7 @@ import { createApp } from './app.ts';
 import { testAppDeps } from '../test/support/api.ts';
 import { createBroadcaster, type Broadcaster } from './ws.ts';
 
-/** The WebSocket broadcaster (DESIGN §5) on a real HTTP server, real Redis stream and `ws` clients. */
+/** The WebSocket broadcaster (docs/websocket.md) on a real HTTP server, real Redis stream and `ws` clients. */
 
 const KNOWN_CHAINS = new Set([1, 56, 137, 42161, 8453, 31337]);
 const STREAM_ID = /^\d+-\d+$/;
@@ -187,7 +186,7 @@ function refusedUpgrade(url: string): Promise<{ status: number; type: string | u
 beforeAll(async () => {
   [database, testRedis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   handle = createDb(database.url, { max: 2 });
-  redis = createRedis(testRedis.url, 'general');
+  redis = createRedis(testRedis.url, 'commands');
   await waitForRedis(redis);
   main = await startStack('main');
 });

@@ -14,7 +14,7 @@ import { createFanout, matches, type FanoutMember, type Subscription } from './w
 export { matches };
 
 /**
- * The WebSocket broadcaster (DESIGN §5): one stream reader per API instance, fanned out to its
+ * The WebSocket broadcaster (docs/websocket.md): one stream reader per API instance, fanned out to its
  * clients, each with its own subscription filter. Slow clients are cut off rather than buffered.
  */
 
@@ -41,7 +41,7 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 
-/** Who may connect, how many connections each may hold, and their watchlists (DESIGN §5). */
+/** Who may connect, how many connections each may hold, and their watchlists (docs/websocket.md). */
 export interface WebSocketAccess {
   principalFor(credential: string): Promise<{ user: { id: number }; plan: Plan } | undefined>;
   slots: ConnectionSlots;

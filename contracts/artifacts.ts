@@ -27,7 +27,7 @@ export const CONTRACT_NAMES = [
   'LyingDecimalsToken',
   'V3PoolHelper',
   'DevStablecoin',
-  // Issue 3: the trade simulator (placed by eth_call state override, never deployed) and the
+  // The trade simulator (placed by eth_call state override, never deployed) and the
   // rest of the analysis corpus.
   'TradeSimulator',
   'AdminProbe',

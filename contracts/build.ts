@@ -98,7 +98,7 @@ function main(): void {
       bytecode: `0x${c.evm.bytecode.object}`,
       deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
     };
-    writeFileSync(path.join(ARTIFACTS_DIR, `${contractName}.json`), JSON.stringify(artifact, null, 2) + '\n');
+    writeFileSync(path.join(ARTIFACTS_DIR, `${contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`);
     console.log(`  ${contractName.padEnd(20)} ${(c.evm.deployedBytecode.object.length / 2).toString().padStart(6)} bytes  (${unit})`);
   }
   console.log(`wrote ${written.size} artifacts to ${path.relative(process.cwd(), ARTIFACTS_DIR)}`);

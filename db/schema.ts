@@ -68,7 +68,7 @@ export const tokens = pgTable('tokens', {
   stage: text('stage').notNull().default('detected'),
   currentRiskScore: integer('current_risk_score'),
   currentRiskLevel: text('current_risk_level'),
-  // Analysis results (issue 3), copied from the latest analysis for listing and filtering.
+  // Analysis results (docs/risk-model.md), copied from the latest analysis for listing and filtering.
   isProxy: boolean('is_proxy'),
   implementationAddress: text('implementation_address'),
   /** keccak of the code with metadata and PUSH constants masked: clones share it. */
@@ -76,7 +76,7 @@ export const tokens = pgTable('tokens', {
   template: text('template'),
   isHoneypot: boolean('is_honeypot'),
   ownerAddress: text('owner_address'),
-  /** DESIGN §4 trading_simulation and security_hints of the latest analysis. */
+  /** trading_simulation (docs/api.md) and security_hints of the latest analysis. */
   tradingSimulation: jsonb('trading_simulation'),
   securityHints: jsonb('security_hints'),
   riskUpdatedAt: timestamp('risk_updated_at', { withTimezone: true }),
@@ -305,7 +305,7 @@ export const watchlist = pgTable('watchlist', {
 }, (t) => [primaryKey({ columns: [t.userId, t.chainId, t.address] })]);
 
 /**
- * One row per alert per user (DESIGN §5 alerts): the unique (user_id, alert_key) makes delivery
+ * One row per alert per user (docs/websocket.md, alerts): the unique (user_id, alert_key) makes delivery
  * idempotent — a re-delivered stream entry or a second consumer inserts nothing. `emailedAt` is
  * set once the email went out; `emailClaimedAt` is a short lease so that two consumers retrying
  * the same pending email do not both send it.

@@ -3,9 +3,11 @@ import { Redis, type RedisOptions } from 'ioredis';
 /**
  * Redis connections by role, following BullMQ's production checklist: blocking worker
  * connections retry forever (maxRetriesPerRequest null); producers fail fast when Redis is down
- * (enableOfflineQueue false) so that callers can answer "not ready" instead of hanging.
+ * (enableOfflineQueue false) so that callers can answer "not ready" instead of hanging;
+ * `commands` connections (events, leases, cache versions, rate limits) keep ioredis's defaults:
+ * commands issued while reconnecting are queued and sent once the connection is back.
  */
-export type RedisRole = 'worker' | 'producer' | 'general';
+export type RedisRole = 'worker' | 'producer' | 'commands';
 
 const MAX_RECONNECT_DELAY_MS = 2_000;
 

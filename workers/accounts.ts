@@ -3,7 +3,7 @@ import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { JobData } from './catalog.ts';
 
 /**
- * The account job (DESIGN §7): downgrade ended trials and accounts 3 days after a failed payment,
+ * The account job (docs/api.md): downgrade ended trials and accounts 3 days after a failed payment,
  * purge watchlist and preferences 30 days after a downgrade. Idempotent: each step changes only
  * rows still due, so a retried or doubled run does nothing more.
  */

@@ -7,7 +7,7 @@ import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
 import { findFreePort } from '../scripts/dev/anvil.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { ALERTS_GROUP, createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } from './alerts.ts';
 
@@ -83,7 +83,7 @@ beforeAll(async () => {
   accounts = createAccountRepository(handle.db);
   alerts = createAlertRepository(handle.db);
   streamKey = `${testRedis.prefix}:events`;
-  general = createRedis(testRedis.url, 'general');
+  general = createRedis(testRedis.url, 'commands');
   events = createEventPublisher(general, streamKey);
 
   smtp = new SMTPServer({

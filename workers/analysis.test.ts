@@ -7,7 +7,7 @@ import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
 import { createProducer } from './queues.ts';
 import { HONEYPOT_ALERT_MESSAGE } from './risk.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
@@ -54,7 +54,7 @@ async function latestFactors(address: string): Promise<RiskFactor[]> {
 }
 
 async function streamEvents(): Promise<{ type: string; data: Record<string, unknown> }[]> {
-  const client = createRedis(redis.url, 'general');
+  const client = createRedis(redis.url, 'commands');
   try {
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
     return entries.map(([, fields]) => ({ type: fields[fields.indexOf('type') + 1]!, data: JSON.parse(fields[fields.indexOf('data') + 1]!) }));

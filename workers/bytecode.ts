@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { bytecodeFacts } from '../src/evm/bytecode.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /** The bytecode stage: runtime code → hash, length, proxy hint; then the selectors stage of the same pass. */
@@ -15,16 +16,12 @@ export function createBytecodeProcessor(deps: {
   onChanged?: (chainId: number, address: string) => Promise<void>;
 }) {
   return async function processBytecode(data: JobData<'bytecode'>) {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const code = await chain.reader.code(data.address, 'latest');
     const facts = bytecodeFacts(code);
     await deps.tokens.updateBytecode(data.chainId, data.address, facts);
     await deps.onChanged?.(data.chainId, data.address);
-    // A manual refresh carries its run key through every stage, so the whole pipeline runs again.
-    await deps.producer.enqueue('selectors', {
-      chainId: data.chainId, address: data.address, reason: data.run ? 'manual' : 'pipeline', run: data.run ?? 'initial',
-    });
+    await routeOutcome(deps.producer, 'bytecode', data, {});
     deps.logger.debug({ chain: data.chainId, address: data.address, ...facts }, 'bytecode recorded');
     return facts;
   };

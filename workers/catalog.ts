@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
+import { INITIAL_RUN, PASS_REASONS, RUN_KEY_PATTERN } from '../src/run-key.ts';
 
 /**
  * The job catalog: every queue's name, the schema of its job data, its options and its
@@ -37,15 +38,15 @@ const retrying = (attempts: number, delayMs: number): JobsOptions => ({
 });
 
 /**
- * Token-stage jobs. `run` names one pass of the pipeline over a token: 'initial' for the pass that
- * follows detection; re-runs (first liquidity, refresh, manual refresh) use their own run key
- * (e.g. a time bucket), so that they are neither dropped as duplicates nor repeated within a bucket.
+ * Token-stage jobs: one pass of the pipeline over a token, named by its run key and started for a
+ * reason (src/run-key.ts mints both; workers/pipeline.ts routes them).
  */
 const tokenStage = z.object({
   chainId,
   address,
-  reason: z.enum(['pipeline', 'liquidity', 'refresh', 'manual']).default('pipeline'),
-  run: z.string().regex(/^[a-z0-9_.-]{1,40}$/).default('initial'),
+  reason: z.enum(PASS_REASONS).default('pipeline'),
+  run: z.string().regex(RUN_KEY_PATTERN).default(INITIAL_RUN),
+  bucketMs: z.number().int().min(0).optional(),
 });
 type TokenStageData = { chainId: number; address: string; run: string };
 const tokenStageId = (stage: string) => (d: TokenStageData) => `${stage}-${d.chainId}-${d.address}-${d.run}`;
@@ -75,18 +76,18 @@ export const jobCatalog = {
     jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   bytecode: {
-    // `run` is absent for the pass that follows detection; a manual refresh names its own run.
-    schema: z.object({ chainId, address, run: z.string().regex(/^[a-z0-9_.-]{1,40}$/).optional() }),
+    schema: tokenStage,
     options: retrying(8, SECOND),
     concurrency: 8,
-    jobId: (d: { chainId: number; address: string; run?: string }) => `bytecode-${d.chainId}-${d.address}${d.run ? `-${d.run}` : ''}`,
+    // The initial pass's id has no run suffix (ids of jobs already queued stay valid).
+    jobId: (d: TokenStageData) => `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
   },
   selectors: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('selectors') },
   simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },
   risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
   dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
   /**
-   * Account maintenance (DESIGN §7): downgrades and purges. Run by a BullMQ job scheduler that the
+   * Account maintenance (docs/api.md): downgrades and purges. Run by a BullMQ job scheduler that the
    * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
    */
   accounts: {
@@ -102,4 +103,6 @@ export const ACCOUNTS_SCHEDULER = { id: 'accounts-maintenance', everyMs: 15 * 60
 
 export type QueueName = keyof typeof jobCatalog;
 export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;
+/** What a producer passes: defaults (reason, run) are filled in by the schema. */
+export type JobInput<N extends QueueName> = z.input<(typeof jobCatalog)[N]['schema']>;
 export const QUEUE_NAMES = Object.keys(jobCatalog) as QueueName[];

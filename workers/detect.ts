@@ -1,16 +1,15 @@
 import type { Logger } from 'pino';
 import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
-import type { ChainReader } from '../src/evm/chain-reader.ts';
 import { probeContract } from '../src/evm/probe.ts';
-import type { RpcClient } from '../src/evm/rpc.ts';
-import { toQuantity } from '../src/evm/rpc.ts';
-import type { ChainConfig } from '../src/config/chains.ts';
-import type { TokenSummary } from '../src/events/types.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -21,12 +20,6 @@ import type { Producer } from './queues.ts';
 /** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
 const PROBE_CONCURRENCY = 8;
-
-export interface ChainRuntime {
-  config: ChainConfig;
-  rpc: RpcClient;
-  reader: ChainReader;
-}
 
 export interface DetectDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
@@ -44,27 +37,14 @@ export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
   | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number; poolsCreated?: number };
 
-export function toSummary(row: TokenRow): TokenSummary {
-  return {
-    contract_address: row.address,
-    chain_id: row.chainId,
-    name: row.name,
-    symbol: row.symbol,
-    decimals: row.decimals,
-    total_supply: row.totalSupply,
-    creator: row.creator,
-    creation_tx_hash: row.creationTxHash,
-    creation_block_number: row.creationBlockNumber,
-    detection_source: row.detectionSource,
-    detected_at: row.detectedAt.toISOString(),
-  };
-}
-
 export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = new Map<number, Set<string>>();
   const rememberOld = (chainId: number, address: string) => {
     let set = oldContracts.get(chainId);
-    if (!set) oldContracts.set(chainId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      oldContracts.set(chainId, set);
+    }
     if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
     set.add(address);
   };
@@ -134,13 +114,12 @@ export function createDetectProcessor(deps: DetectDeps) {
       await deps.events.publish({ type: 'token.created', data: toSummary(row) });
       await deps.tokens.markAnnounced(chainId, d.address);
     }
-    await deps.producer.enqueue('bytecode', { chainId, address: d.address });
     return { kind: 'token' as const };
   }
 
   /**
    * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
-   * tokens already known gets a `dex` job (a pool created long after the token's deployment is
+   * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
    * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
    * token deployed and paired in the same block is known by then.
    */
@@ -148,26 +127,23 @@ export function createDetectProcessor(deps: DetectDeps) {
     const dex = deps.dex!;
     const chainId = chain.config.chainId;
     const created = poolCreations(receipts, chain.config.dexes);
-    if (created.length === 0) return 0;
+    if (created.length === 0) return { created: 0, pooledTokens: [] };
     for (const { txHash, ...pool } of created) {
       await dex.recordPoolCreated({ chainId, ...pool, creationBlockNumber: block.number, creationTxHash: txHash });
     }
     const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
     const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
-    // The run key names the block: a rescan of the block enqueues nothing new, a later pool does.
-    await deps.producer.enqueueBulk('dex', [...known].map((address) => ({ chainId, address, reason: 'liquidity' as const, run: `p${block.number}` })));
-    return created.length;
+    return { created: created.length, pooledTokens: [...known] };
   }
 
   return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
     const header = await chain.reader.blockByHash(data.blockHash);
     // The block left the canonical chain: the scanner enqueues its replacement under another id.
     if (!header) return { status: 'orphaned', blockHash: data.blockHash };
-    const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000) };
+    const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(fromQuantity(header.timestamp) * 1000) };
 
     const [receipts, traces] = await Promise.all([chain.reader.receipts(header), chain.reader.traces(header)]);
     let deployments = findDeployments(receipts, traces);
@@ -184,9 +160,13 @@ export function createDetectProcessor(deps: DetectDeps) {
         else if (r.kind === 'orphaned') outcome.orphaned++;
         else outcome.skipped++;
       });
+      // Each slice's tokens go on at once; a retry records nothing twice and routes them again.
+      const recorded = slice.filter((_, j) => results[j]!.kind === 'token').map((d) => d.address);
+      await routeOutcome(deps.producer, 'detect', data, { tokens: recorded, pooledTokens: [] });
     }
     if (deployments.length > 0) log.info({ deployments: deployments.length, tokens: outcome.tokens.length, pairs: outcome.pairs.length }, 'block deployments');
-    const poolsCreated = deps.dex ? await recordPoolCreations(chain, receipts, block) : 0;
-    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated };
+    const pools = deps.dex ? await recordPoolCreations(chain, receipts, block) : { created: 0, pooledTokens: [] };
+    await routeOutcome(deps.producer, 'detect', data, { tokens: [], pooledTokens: pools.pooledTokens });
+    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated: pools.created };
   };
 }

@@ -1,7 +1,8 @@
 import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { REFRESH_INTERVAL_MS, bucketStart, refreshRunKey } from '../src/dex/refresh.ts';
+import { REFRESH_INTERVAL_MS, bucketStart } from '../src/dex/refresh.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
+import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -52,9 +53,10 @@ export function scheduledTime(job: Pick<Job, 'id' | 'timestamp'>): number {
   return Number.isFinite(millis) && millis > 0 ? millis : job.timestamp;
 }
 
-/** A manual refresh (issue 5's endpoint and the CLI call this): one dex job, its own run key. */
+/** A manual refresh (POST /api/tokens/:address/refresh and the CLI call this): one dex job, its own run key. */
 export async function enqueueRefresh(producer: Producer, token: { chainId: number; address: string }, nowMs = Date.now()): Promise<string> {
-  return producer.enqueue('dex', { chainId: token.chainId, address: token.address.toLowerCase(), reason: 'manual', run: `m${nowMs}` });
+  const [jobId] = await startPasses(producer, 'dex', [token], { kind: 'manual-refresh', atMs: nowMs });
+  return jobId!;
 }
 
 export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexScheduler> {
@@ -65,14 +67,13 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
 
   async function tick(atMs: number) {
     const bucketMs = bucketStart(atMs, intervalMs);
-    const run = refreshRunKey(bucketMs);
     const until = new Date(bucketMs);
     let enqueued = 0;
     let after: { chainId: number; address: string } | undefined;
     for (;;) {
       const due = await deps.dex.dueTokens(deps.chainIds, until, FANOUT_PAGE_SIZE, after);
       if (due.length === 0) break;
-      await deps.producer.enqueueBulk('dex', due.map((t) => ({ chainId: t.chainId, address: t.address, reason: 'refresh' as const, run })));
+      await startPasses(deps.producer, 'dex', due, { kind: 'scheduled-refresh', bucketMs });
       enqueued += due.length;
       after = due[due.length - 1];
       if (due.length < FANOUT_PAGE_SIZE) break;
@@ -81,7 +82,7 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
       for (const chainId of deps.chainIds) {
         const changeable = await deps.dueForResimulation(chainId, until, FANOUT_PAGE_SIZE);
         // Same bucketed run key: a tick delivered twice re-simulates nothing twice.
-        await deps.producer.enqueueBulk('simulate', changeable.map((t) => ({ chainId, address: t.address, reason: 'refresh' as const, run })));
+        await startPasses(deps.producer, 'simulate', changeable.map((t) => ({ chainId, address: t.address })), { kind: 'scheduled-refresh', bucketMs });
         enqueued += changeable.length;
       }
     }

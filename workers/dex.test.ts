@@ -12,10 +12,13 @@ import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { deployUniswapV3, seedStablecoinPool, type UniswapV3Deployment } from '../scripts/dev/uniswap.ts';
-import { startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import type { DexHints, LiquidityLock } from '../src/dex/hints.ts';
-import { SLOW_REFRESH_INTERVAL_MS, bucketStart, refreshRunKey } from '../src/dex/refresh.ts';
+import { SLOW_REFRESH_INTERVAL_MS, bucketStart } from '../src/dex/refresh.ts';
+import { passFor } from '../src/run-key.ts';
+
+const scheduled = (bucketMs: number) => passFor({ kind: 'scheduled-refresh', bucketMs });
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { mockPair, startDexScreenerMock, type DexScreenerMock } from '../test/support/dexscreener.ts';
@@ -24,7 +27,7 @@ import { createTestDatabase, createTestRedis, eventually, type TestDatabase, typ
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { enqueueRefresh, startDexScheduler, type DexScheduler } from './dex-scheduler.ts';
 import { createDexProcessor, type DexResult } from './dex.ts';
-import type { ChainRuntime } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
 import { createProducer, type Producer } from './queues.ts';
 
 /**
@@ -75,7 +78,7 @@ function processor(overrides: Partial<Parameters<typeof createDexProcessor>[0]> 
 }
 
 async function refresh(address: string, k: number, process = processor()): Promise<Extract<DexResult, { status: 'done' }>> {
-  const result = await process({ chainId: config.chainId, address, reason: 'refresh', run: refreshRunKey(bucket(k)) });
+  const result = await process({ chainId: config.chainId, address, ...scheduled(bucket(k)) });
   if (result.status !== 'done') throw new Error(`refresh of ${address}: ${result.status}`);
   return result;
 }
@@ -140,7 +143,7 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: database.embedded ? 1 : 5 });
   dex = createDexRepository(handle.db);
   producerRedis = createRedis(redis.url, 'producer');
-  general = createRedis(redis.url, 'general');
+  general = createRedis(redis.url, 'commands');
   producer = createProducer(producerRedis, redis.prefix);
 }, 120_000);
 
@@ -436,8 +439,8 @@ describe('refresh scheduler', () => {
     const dexQueue = new Queue('dex', { connection: { url: redis.url }, prefix });
     for (const t of sorted) {
       expect(t.enqueued).toBeGreaterThanOrEqual(1);
-      const job = await dexQueue.getJob(`dex-${config.chainId}-${token}-${refreshRunKey(t.bucketMs)}`);
-      expect(job?.data).toMatchObject({ reason: 'refresh', run: refreshRunKey(t.bucketMs) });
+      const job = await dexQueue.getJob(`dex-${config.chainId}-${token}-${scheduled(t.bucketMs).run}`);
+      expect(job?.data).toMatchObject({ reason: 'refresh', run: scheduled(t.bucketMs).run, bucketMs: t.bucketMs });
     }
     // A tick delivered twice for a bucket enqueues nothing new.
     const counts = await dexQueue.getJobCounts('waiting');
@@ -473,7 +476,7 @@ describe('re-simulation on the refresh cadence', () => {
       const jobs = await simulate.getJobs(['waiting', 'delayed', 'prioritized']);
       const mine = jobs.filter((j) => j.data.chainId === config.chainId);
       expect(mine.map((j) => j.data.address)).toEqual([changeable]);
-      expect(mine[0]!.data).toMatchObject({ reason: 'refresh', run: refreshRunKey(bucket) });
+      expect(mine[0]!.data).toMatchObject({ reason: 'refresh', run: scheduled(bucket).run, bucketMs: bucket });
       await simulate.obliterate({ force: true });
     } finally {
       await scheduler.close();
@@ -522,8 +525,7 @@ describe('a crashed refresh', () => {
     const processA = processor({ dex: dyingRepo, producer: crashProducer });
     const connA = createRedis(redis.url, 'worker');
     const workerA = new Worker('dex', (job) => processA(job.data), { connection: connA, prefix, ...lockOptions });
-    const run = refreshRunKey(bucket(30));
-    const jobId = await crashProducer.enqueue('dex', { chainId: config.chainId, address: token, reason: 'refresh', run });
+    const jobId = await crashProducer.enqueue('dex', { chainId: config.chainId, address: token, ...scheduled(bucket(30)) });
     await committedPromise;
     await workerA.close(true);
     connA.disconnect();

@@ -6,19 +6,21 @@ import { dexHints, liquidityLock, valueToken, type TokenDexFigures } from '../sr
 import type { PoolRef } from '../src/dex/pricing.ts';
 import { createDexReader, type DexReader, type PoolState } from '../src/dex/reader.ts';
 import {
-  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketOfRunKey, bucketStart, nextRefreshAt, refreshTier,
+  ACTIVE_TRADING_WINDOW_MS, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange, bucketStart, nextRefreshAt, refreshTier,
 } from '../src/dex/refresh.ts';
 import {
   DAY_SECONDS, INITIAL_LOOKBACK_BLOCKS, addToBuckets, logTimestamp, pruneBuckets, scanRanges, swapQuoteAmount, volume24h, type VolumeBuckets,
 } from '../src/dex/volume.ts';
 import { createCallBatcher } from '../src/evm/multicall.ts';
-import { toQuantity } from '../src/evm/rpc.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcLog } from '../src/evm/types.ts';
 import { toUnits } from '../src/dex/pricing.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import { price, usd, type DexRepository, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
+import { priceNumeric, usdNumeric, type DexRepository, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
 import type { JobData } from './catalog.ts';
-import { toSummary, type ChainRuntime } from './detect.ts';
+import { toSummary } from './token-summary.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -106,7 +108,7 @@ export function createDexProcessor(deps: DexDeps) {
     if (cached && now() - cached.at < (deps.headCacheMs ?? HEAD_CACHE_MS)) return cached.promise;
     const promise = chain.reader.block('latest').then((b) => {
       if (!b) throw new Error(`chain ${chain.config.chainId}: no latest block`);
-      return { number: Number.parseInt(b.number, 16), timestamp: Number.parseInt(b.timestamp, 16) };
+      return { number: fromQuantity(b.number), timestamp: fromQuantity(b.timestamp) };
     });
     promise.catch(() => heads.delete(chain.config.chainId));
     heads.set(chain.config.chainId, { at: now(), promise });
@@ -128,7 +130,7 @@ export function createDexProcessor(deps: DexDeps) {
       if (stored === null) {
         // Counting from genesis or from the pool's creation misses nothing; a lookback misses what came before it.
         const header = fromCreation || lookbackStart < 0 ? null : await chain.reader.block(start + 1);
-        fromAt = header ? new Date(Number.parseInt(header.timestamp, 16) * 1000) : new Date(0);
+        fromAt = header ? new Date(fromQuantity(header.timestamp) * 1000) : new Date(0);
       }
       scans.set(pool.ref.address, {
         cursor: start, cursorBefore: stored, fromAt: fromAt ?? new Date(0),
@@ -154,7 +156,7 @@ export function createDexProcessor(deps: DexDeps) {
         }]);
         if (logs.some((l) => !l.blockTimestamp) && !anchor) {
           const b = await chain.reader.block(range.from);
-          anchor = { n: range.from, t: b ? Number.parseInt(b.timestamp, 16) : tip.timestamp };
+          anchor = { n: range.from, t: b ? fromQuantity(b.timestamp) : tip.timestamp };
         }
         for (const log of logs) {
           if (log.removed) continue;
@@ -165,7 +167,7 @@ export function createDexProcessor(deps: DexDeps) {
           const scan = scans.get(pool.ref.address)!;
           const ts = logTimestamp(log, { from: anchor ?? { n: tip.number, t: tip.timestamp }, to: { n: tip.number, t: tip.timestamp } });
           addToBuckets(scan.buckets, ts, toUnits(amount, decimals.get(pool.quote) ?? 18));
-          const block = Number.parseInt(log.blockNumber ?? '0x0', 16);
+          const block = fromQuantity(log.blockNumber ?? '0x0');
           if (scan.lastSwapBlock === null || block >= scan.lastSwapBlock) {
             scan.lastSwapBlock = block;
             scan.lastSwapAt = new Date(ts * 1000);
@@ -183,14 +185,13 @@ export function createDexProcessor(deps: DexDeps) {
   }
 
   return async function processDex(data: JobData<'dex'>, _job?: Job): Promise<DexResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const token = await deps.dex.token(data.chainId, data.address);
     if (!token) return { status: 'unknown-token' };
     const log = deps.logger.child({ chain: data.chainId, token: data.address, run: data.run });
     const nowMs = now();
     // A scheduled refresh writes the snapshot of its own bucket, even when it runs late or again.
-    const bucketMs = (data.reason === 'refresh' ? bucketOfRunKey(data.run) : null) ?? bucketStart(nowMs, intervalMs);
+    const bucketMs = data.bucketMs ?? bucketStart(nowMs, intervalMs);
     const bucketAt = new Date(bucketMs);
 
     const reader = readerFor(chain);
@@ -216,9 +217,9 @@ export function createDexProcessor(deps: DexDeps) {
         token0: p.pool.ref.token0, token1: p.pool.ref.token1, quoteToken: p.pool.quote,
         reserve0: p.pool.reading.amount0.toString(), reserve1: p.pool.reading.amount1.toString(),
         sqrtPriceX96: p.pool.reading.sqrtPriceX96?.toString() ?? null, liquidity: p.pool.reading.liquidity?.toString() ?? null,
-        liquidityUsd: usd(p.liquidityUsd), priceUsd: price(p.priceUsd), stateBlock: tip.number,
+        liquidityUsd: usdNumeric(p.liquidityUsd), priceUsd: priceNumeric(p.priceUsd), stateBlock: tip.number,
         volume: {
-          cursorBefore: scan.cursorBefore, cursor: scan.cursor, fromAt: scan.fromAt, buckets: scan.buckets, volume24hUsd: usd(pairVolume),
+          cursorBefore: scan.cursorBefore, cursor: scan.cursor, fromAt: scan.fromAt, buckets: scan.buckets, volume24hUsd: usdNumeric(pairVolume),
           lastSwapBlock: scan.lastSwapBlock, lastSwapAt: scan.lastSwapAt,
         },
       };
@@ -279,21 +280,21 @@ export function createDexProcessor(deps: DexDeps) {
       log.warn({ alert: change.alert }, 'liquidity alert');
       await deps.onLiquidityPulled?.(data.chainId, data.address);
     }
-    // First liquidity: trading can now be simulated and the risk re-scored. The run key is fixed,
-    // so a retried job (or a PairCreated seen twice) never enqueues it twice.
-    if (firstLiquidity) await deps.producer.enqueue('simulate', { chainId: data.chainId, address: data.address, reason: 'liquidity', run: 'liquidity' });
+    // First liquidity: trading can now be simulated and the risk re-scored. Routed before the commit:
+    // after it, a retry would no longer see the liquidity as new.
+    await routeOutcome(deps.producer, 'dex', data, { firstLiquidity });
 
     await deps.dex.saveRefresh({
       pairs: pairUpdates,
       token: {
-        chainId: data.chainId, address: data.address, priceUsd: price(priceUsd), marketCapUsd: usd(marketCapUsd),
-        currentLiquidityUsd: usd(figures.liquidityUsd), hasLiquidity: figures.hasLiquidity, firstLiquidityUsd: usd(figures.liquidityUsd),
-        volume24hUsd: usd(volumeUsd), lastTradeAt, isActivelyTraded, dexHints: hints, liquidityLock: lock,
+        chainId: data.chainId, address: data.address, priceUsd: priceNumeric(priceUsd), marketCapUsd: usdNumeric(marketCapUsd),
+        currentLiquidityUsd: usdNumeric(figures.liquidityUsd), hasLiquidity: figures.hasLiquidity, firstLiquidityUsd: usdNumeric(figures.liquidityUsd),
+        volume24hUsd: usdNumeric(volumeUsd), lastTradeAt, isActivelyTraded, dexHints: hints, liquidityLock: lock,
         refreshTier: tier, nextRefreshAt: nextRefreshAt(tier, bucketMs, intervalMs, slowMs),
       },
       snapshot: {
-        chainId: data.chainId, address: data.address, bucketAt, riskScore: token.currentRiskScore, priceUsd: price(priceUsd),
-        liquidityUsd: usd(figures.liquidityUsd), volume24hUsd: usd(volumeUsd), marketCapUsd: usd(marketCapUsd),
+        chainId: data.chainId, address: data.address, bucketAt, riskScore: token.currentRiskScore, priceUsd: priceNumeric(priceUsd),
+        liquidityUsd: usdNumeric(figures.liquidityUsd), volume24hUsd: usdNumeric(volumeUsd), marketCapUsd: usdNumeric(marketCapUsd),
       },
     });
     log.debug({ pairs: pairUpdates.length, priceUsd, liquidityUsd: figures.liquidityUsd, events: published }, 'dex refreshed');

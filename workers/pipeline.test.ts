@@ -7,7 +7,7 @@ import { creators, pairs, tokens } from '../db/schema.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
 import { addLiquidity, encodeBytes32String, parseEther, startTestChain, type TestChain } from '../test/support/chain.ts';
 import { startRpcProxy, type RpcProxy } from '../test/support/rpc-proxy.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
@@ -61,7 +61,7 @@ async function runPipeline(rpcUrl: string, prefix: string): Promise<Service> {
 }
 
 async function streamLength(): Promise<number> {
-  const client = createRedis(redis.url, 'general');
+  const client = createRedis(redis.url, 'commands');
   try {
     return await client.xlen(keySpace(redis.prefix).events);
   } finally {
@@ -156,7 +156,7 @@ describe('scanner → detect → bytecode', () => {
   });
 
   it('announces each token once on the event stream and counts creators', async () => {
-    const client = createRedis(redis.url, 'general');
+    const client = createRedis(redis.url, 'commands');
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
     client.disconnect();
     const created = entries.filter(([, fields]) => fields[fields.indexOf('type') + 1] === 'token.created');

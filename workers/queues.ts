@@ -1,13 +1,13 @@
 import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { CAPPED_BACKOFF, cappedBackoff, jobCatalog, QUEUE_NAMES, type JobData, type QueueName } from './catalog.ts';
+import { CAPPED_BACKOFF, cappedBackoff, jobCatalog, QUEUE_NAMES, type JobData, type JobInput, type QueueName } from './catalog.ts';
 
 /** Typed producers and workers over the catalog. */
 
 export interface Producer {
-  enqueue<N extends QueueName>(name: N, data: JobData<N>, options?: { priority?: number; delay?: number }): Promise<string>;
+  enqueue<N extends QueueName>(name: N, data: JobInput<N>, options?: { priority?: number; delay?: number }): Promise<string>;
   /** One round trip for many jobs; ids stay deterministic, so duplicates are dropped by BullMQ. */
-  enqueueBulk<N extends QueueName>(name: N, data: JobData<N>[], options?: { priority?: number }): Promise<string[]>;
+  enqueueBulk<N extends QueueName>(name: N, data: JobInput<N>[], options?: { priority?: number }): Promise<string[]>;
   queue(name: QueueName): Queue;
   close(): Promise<void>;
 }

@@ -10,7 +10,8 @@ import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createLogger, silentLogger } from '../infra/logger.ts';
 import { ReorgTooDeepError } from '../src/evm/reorg.ts';
-import { createChainRuntimes, startService, type Service } from '../scripts/service.ts';
+import { startService, type Service } from '../app/service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createProducer } from './queues.ts';
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 async function removedEvents(): Promise<string[]> {
-  const client = createRedis(redis.url, 'general');
+  const client = createRedis(redis.url, 'commands');
   try {
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
     return entries
@@ -100,7 +101,7 @@ describe('reorg handling', () => {
   it('fails loudly when the reorg is deeper than the finality window', async () => {
     const snapshot = await rpc<string>('evm_snapshot');
     for (let i = 0; i < 4; i++) await rpc('evm_mine');
-    const connection = createRedis(redis.url, 'general');
+    const connection = createRedis(redis.url, 'commands');
     const producerConnection = createRedis(redis.url, 'producer');
     const producer = createProducer(producerConnection, redis.prefix);
     const [runtime] = createChainRuntimes([chain.chainConfig({ finalityDepth: 2 })], silentLogger).values();

@@ -7,7 +7,8 @@ import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { createChainRuntimes, startService } from '../scripts/service.ts';
+import { startService } from '../app/service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createDetectProcessor } from './detect.ts';
@@ -43,7 +44,7 @@ afterAll(async () => {
 });
 
 function replayHarness() {
-  const general = createRedis(redis.url, 'general');
+  const general = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
   const producer = createProducer(producerConnection, redis.prefix);
@@ -63,7 +64,7 @@ function replayHarness() {
 }
 
 async function announcedCounts(): Promise<Map<string, number>> {
-  const client = createRedis(redis.url, 'general');
+  const client = createRedis(redis.url, 'commands');
   const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
   client.disconnect();
   const counts = new Map<string, number>();

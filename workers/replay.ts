@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { pendingChunks, type BlockRange } from '../src/evm/ranges.ts';
-import { toQuantity } from '../src/evm/rpc.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcBlockHeader } from '../src/evm/types.ts';
 import type { ReplayRepository } from '../db/repositories/replay.ts';
-import type { ChainRuntime } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -89,7 +89,7 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
     const jobs = outcomes.map((o, i) => {
       if (!o.ok) throw o.error;
       if (!o.result) throw new Error(`block ${numbers[i]} not available`);
-      if (Number.parseInt(o.result.number, 16) !== numbers[i]) throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
+      if (fromQuantity(o.result.number) !== numbers[i]) throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
       return { chainId, blockNumber: numbers[i]!, blockHash: o.result.hash.toLowerCase(), source: 'replay' as const };
     });
     return producer.enqueueBulk('replay', jobs);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 import type { BehaviourReport } from '../src/analysis/behaviour.ts';
 import { deriveHints } from '../src/analysis/hints.ts';
@@ -11,8 +12,8 @@ import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
-import { toSummary } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
 
 /**
  * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
@@ -34,10 +35,28 @@ export interface RiskDeps {
   logger: Logger;
   /** Liquidity level and lock, when the DEX stage knows them. */
   liquidity?: (chainId: number, address: string) => Promise<LiquidityInput | null>;
-  /** Hands the pass on to the DEX stage (the last stage of DESIGN §2). */
+  /** Hands the pass on to the DEX stage (the last stage: workers/pipeline.ts). */
   producer?: Producer;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;
+}
+
+/**
+ * The risk stage's liquidity input: the level and lock the DEX stage last stored on the token
+ * (null until the DEX stage has seen liquidity).
+ */
+export function createLiquidityInput(tokens: TokenRepository) {
+  return async function liquidityOf(chainId: number, address: string): Promise<LiquidityInput | null> {
+    const row = await tokens.get(chainId, address);
+    if (!row || row.currentLiquidityUsd === null) return null;
+    const lock = (row.liquidityLock ?? {}) as { locked_pct?: number | null; burned_pct?: number | null; lockers?: { name?: string }[] };
+    return {
+      usd: Number(row.currentLiquidityUsd),
+      locked_pct: lock.locked_pct ?? null,
+      burned_pct: lock.burned_pct ?? null,
+      lockers: (lock.lockers ?? []).map((l) => l.name ?? 'locker'),
+    };
+  };
 }
 
 interface PassDetails {
@@ -48,8 +67,7 @@ interface PassDetails {
 
 export function createRiskProcessor(deps: RiskDeps) {
   return async function processRisk(data: JobData<'risk'>): Promise<{ score: number; level: string; changed: boolean }> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     const row = await deps.analyses.get(key);
     const details = (row?.details ?? {}) as PassDetails;
@@ -101,11 +119,8 @@ export function createRiskProcessor(deps: RiskDeps) {
     await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, { creator_reputation: creator, similar_honeypots: similarHoneypots });
     if (token?.creator) await deps.creators.refresh(data.chainId, token.creator);
     await deps.onChanged?.(data.chainId, data.address);
-    // The detection pass and manual refreshes continue to the DEX stage. Passes started by the DEX
-    // stage itself (first liquidity) or by the refresh cadence do not, or they would loop.
-    if (data.reason === 'pipeline' || data.reason === 'manual') {
-      await deps.producer?.enqueue('dex', { chainId: data.chainId, address: data.address, reason: data.reason, run: data.run });
-    }
+    // Whether the pass continues to the DEX stage is the map's loop-breaking rule (workers/pipeline.ts).
+    if (deps.producer) await routeOutcome(deps.producer, 'risk', data, {});
     deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, score: assessment.score, level: assessment.level }, 'risk recorded');
     return { score: assessment.score, level: assessment.level, changed };
   };

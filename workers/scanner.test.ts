@@ -4,7 +4,7 @@ import { createScanRepository } from '../db/repositories/scan.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { createChainRuntimes } from '../scripts/service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createProducer } from './queues.ts';
@@ -29,7 +29,7 @@ afterAll(async () => {
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
 
-function scannerFor(holderId: string, connection = createRedis(redis.url, 'general')): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
+function scannerFor(holderId: string, connection = createRedis(redis.url, 'commands')): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
   const producerConnection = createRedis(redis.url, 'producer');
   const producer = createProducer(producerConnection, redis.prefix);
   const [runtime] = createChainRuntimes([chain.chainConfig()], silentLogger).values();

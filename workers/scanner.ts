@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import { subscribeNewHeads, type HeadSubscription } from '../src/evm/heads.ts';
 import { firstBreak, ReorgTooDeepError } from '../src/evm/reorg.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import { sleep, toQuantity } from '../src/evm/rpc.ts';
+import { sleep, fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcBlockHeader } from '../src/evm/types.ts';
 import { createLease, type Lease } from '../infra/lease.ts';
 import type { BlockRecord, ScanRepository } from '../db/repositories/scan.ts';
-import type { ChainRuntime } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -116,10 +116,10 @@ export function createScanner(deps: ScannerDeps): Scanner {
 
   const toRecord = (header: RpcBlockHeader): BlockRecord => ({
     chainId,
-    blockNumber: Number.parseInt(header.number, 16),
+    blockNumber: fromQuantity(header.number),
     blockHash: header.hash.toLowerCase(),
     parentHash: header.parentHash.toLowerCase(),
-    timestamp: new Date(Number.parseInt(header.timestamp, 16) * 1000),
+    timestamp: new Date(fromQuantity(header.timestamp) * 1000),
   });
 
   /**
@@ -172,7 +172,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
       if (!outcome.ok) throw outcome.error;
       const header = outcome.result;
       // Validation: a node behind a load balancer may answer for a block it does not have yet.
-      if (!header || Number.parseInt(header.number, 16) !== numbers[i]) break;
+      if (!header || fromQuantity(header.number) !== numbers[i]) break;
       blocks.push(toRecord(header));
     }
     const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;

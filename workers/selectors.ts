@@ -4,7 +4,8 @@ import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysi
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -29,13 +30,13 @@ export type SelectorsResult = { status: 'no-code' } | { status: 'done'; adminFun
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     const code = await chain.reader.code(data.address, 'latest');
     // Self-destructed (or never a contract): nothing to analyse, nothing to trade.
     if (code === '0x') {
       await deps.analyses.mergeDetails(key, { run: data.run, reason: data.reason, error: 'no code' });
+      await routeOutcome(deps.producer, 'selectors', data, { hasCode: false });
       return { status: 'no-code' };
     }
     const analysis = await analyze({ rpc: chain.rpc, reader: chain.reader }, { chainId: data.chainId, address: data.address, code });
@@ -47,7 +48,7 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       template: analysis.template,
       ownerAddress: owner,
     });
-    await deps.producer.enqueue('simulate', data);
+    await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
     deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, admin: analysis.admin_functions.length }, 'static analysis recorded');
     return { status: 'done', adminFunctions: analysis.admin_functions.length, isProxy: analysis.proxy.is_proxy };
   };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PassReason } from '../src/run-key.ts';
 import { probeAdminBehaviour, type BehaviourReport, type PrivilegedCaller } from '../src/analysis/behaviour.ts';
 import { amountsFor, simulateTrading, type SimulationReport } from '../src/analysis/simulation.ts';
 import { isTrusted } from '../src/analysis/trust.ts';
@@ -6,7 +7,8 @@ import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
-import type { ChainRuntime } from './detect.ts';
+import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
@@ -16,9 +18,6 @@ import type { Producer } from './queues.ts';
  * error 'no liquidity' and simulated again by `resimulate` when liquidity appears.
  */
 
-/** Re-runs within one bucket share a run key, so a burst of triggers runs the pass once. */
-export const RESIMULATE_BUCKET_MS = 60_000;
-
 export interface SimulateDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
   analyses: AnalysisRepository;
@@ -27,7 +26,7 @@ export interface SimulateDeps {
   logger: Logger;
 }
 
-export type ResimulateReason = 'liquidity' | 'refresh' | 'manual';
+export type ResimulateReason = Exclude<PassReason, 'pipeline'>;
 
 /**
  * Enqueues simulate (then risk) for a token under a new run key: for the DEX stage when a token
@@ -35,8 +34,7 @@ export type ResimulateReason = 'liquidity' | 'refresh' | 'manual';
  */
 export function createResimulate(producer: Producer, now: () => number = Date.now) {
   return function resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string> {
-    const run = `${reason}-${Math.floor(now() / RESIMULATE_BUCKET_MS)}`;
-    return producer.enqueue('simulate', { chainId, address: address.toLowerCase(), reason, run });
+    return startPasses(producer, 'simulate', [{ chainId, address }], { kind: 'resimulation', reason, atMs: now() }).then(([id]) => id!);
   };
 }
 
@@ -55,8 +53,7 @@ export function privilegedCallers(analysis: StaticAnalysis | null, token: TokenR
 
 export function createSimulateProcessor(deps: SimulateDeps) {
   return async function processSimulate(data: JobData<'simulate'>): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
-    const chain = deps.chains.get(data.chainId);
-    if (!chain) throw new Error(`chain ${data.chainId} is not configured in this worker`);
+    const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
     const staticOf = (r: { details: unknown } | undefined) => (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
@@ -80,7 +77,7 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     }
     const simulation: SimulationReport = report;
     await deps.analyses.recordSimulation(key, { ...inherited, reason: data.reason, simulation, behaviour });
-    await deps.producer.enqueue('risk', data);
+    await routeOutcome(deps.producer, 'simulate', data, {});
     deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, error: report.error, honeypot: report.is_honeypot }, 'simulation recorded');
     return { error: report.error, honeypot: report.is_honeypot, findings: behaviour?.findings.length ?? 0 };
   };

@@ -3,12 +3,13 @@ import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { probeContract } from '../src/evm/probe.ts';
-import type { ChainRuntime } from './detect.ts';
-import { toSummary } from './detect.ts';
+import type { ChainRuntime } from './chain-runtime.ts';
+import { toSummary } from './token-summary.ts';
+import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
- * Runs one contract through the pipeline now (DESIGN §4 refresh, §6 analyze). A known token gets
+ * Runs one contract through the pipeline now (docs/api.md refresh, docs/operations.md analyze). A known token gets
  * a fresh pass from the bytecode stage; an unknown address is probed first: no code, no token
  * (or a DEX pair's LP token) is "not found"; a token is recorded with null creation data
  * (detection_source 'submitted'), announced like a detected one, and sent through every stage.
@@ -34,8 +35,8 @@ export function createSubmitter(deps: SubmitDeps) {
     const known = await deps.tokens.get(chainId, address);
     if (known) {
       // Its own run key: a retained job of an earlier pass does not swallow this one.
-      const jobId = await deps.producer.enqueue('bytecode', { chainId, address, run: `manual-${clock().getTime()}` });
-      return { status: 'queued', known: true, jobId };
+      const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], { kind: 'reanalysis', atMs: clock().getTime() });
+      return { status: 'queued', known: true, jobId: jobId! };
     }
     const chain = deps.chains.get(chainId);
     // A built-in chain without an RPC endpoint: nothing can be probed, so the token stays unknown.
@@ -53,8 +54,8 @@ export function createSubmitter(deps: SubmitDeps) {
       await deps.tokens.markAnnounced(chainId, address);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });
-    const jobId = await deps.producer.enqueue('bytecode', { chainId, address });
-    return { status: 'queued', known: false, jobId };
+    const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], { kind: 'detected' });
+    return { status: 'queued', known: false, jobId: jobId! };
   };
 }
 

@@ -17,7 +17,7 @@ import {
 import type { UsageCounter } from '../usage.ts';
 import { parseOr400 } from '../validation.ts';
 
-/** Accounts and API keys (DESIGN §4). */
+/** Accounts and API keys (docs/api.md). */
 
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;
@@ -43,7 +43,7 @@ const revokeParams = z.object({
   apiKey: z.string().max(200).refine((k) => API_KEY_PATTERN.test(k) || MASKED_KEY_PATTERN.test(k), 'must be an API key (svc_pro_…) or its masked form as listed'),
 });
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
+const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
 
 export function toUser(user: UserRow, now: Date) {
   const plan = effectivePlan(user, now);
@@ -52,9 +52,9 @@ export function toUser(user: UserRow, now: Date) {
     email: user.email,
     plan,
     plan_state: planState(user, now),
-    trial_ends_at: iso(user.trialEndsAt),
-    payment_failed_at: iso(user.paymentFailedAt),
-    downgraded_at: iso(user.downgradedAt),
+    trial_ends_at: isoOrNull(user.trialEndsAt),
+    payment_failed_at: isoOrNull(user.paymentFailedAt),
+    downgraded_at: isoOrNull(user.downgradedAt),
     features: PLAN_FEATURES[plan],
     created_at: user.createdAt.toISOString(),
   };
@@ -108,7 +108,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
       token,
       token_type: 'Bearer',
       expires_in: expiresIn,
-      user: { id: user.id, email: user.email, plan: effectivePlan(user, now), trial_ends_at: iso(user.trialEndsAt) },
+      user: { id: user.id, email: user.email, plan: effectivePlan(user, now), trial_ends_at: isoOrNull(user.trialEndsAt) },
     });
   });
 
@@ -144,7 +144,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
       features: [...PRO_KEY_FEATURES],
       status: 'active',
       created_at: row.createdAt.toISOString(),
-      expires_at: iso(row.expiresAt),
+      expires_at: isoOrNull(row.expiresAt),
     });
   });
 
@@ -165,12 +165,12 @@ export function authRouter(deps: AuthRouterDeps): Router {
         plan: k.plan,
         status: 'active' as const,
         created_at: k.createdAt.toISOString(),
-        last_used: iso(lastUsed),
+        last_used: isoOrNull(lastUsed),
         usage_stats: {
           requests_today: u?.requestsToday ?? 0,
           requests_this_month: u?.requestsThisMonth ?? 0,
           total_requests: k.totalRequests + (u?.unflushed ?? 0),
-          last_used: iso(lastUsed),
+          last_used: isoOrNull(lastUsed),
         },
       };
     });

@@ -9,7 +9,7 @@ import { creatorDetail, creatorList } from '../schemas.ts';
 import { toListItem } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
 
-/** Creators and their reputation (DESIGN §4), BASIC or PRO. */
+/** Creators and their reputation (docs/api.md), BASIC or PRO. */
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;

@@ -11,7 +11,7 @@ import { addressParam, chainIdParam, parseOr400 } from '../validation.ts';
 import { tokenFilterSchema, toListQuery } from './tokens.ts';
 
 /**
- * The PRO operations (DESIGN §4, header X-API-Key): the complete token object, the filtered list
+ * The PRO operations (docs/api.md, header X-API-Key): the complete token object, the filtered list
  * with field selection, and bulk lookup. Complete objects of hot tokens come from a Redis cache
  * invalidated by version (infra/token-cache.ts).
  */

@@ -12,7 +12,7 @@ import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
 import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
 
-/** General token API (DESIGN §4): list, detail and manual refresh. */
+/** General token API (docs/api.md): list, detail and manual refresh. */
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -9,7 +9,7 @@ import { watchlistItem, watchlistRemoved, watchlistResponse } from '../schemas.t
 import { toListItem } from '../token-view.ts';
 import { addressParam, chainIdParam, parseOr400 } from '../validation.ts';
 
-/** The caller's watchlist (DESIGN §4), BASIC or PRO. */
+/** The caller's watchlist (docs/api.md), BASIC or PRO. */
 
 export const MAX_WATCHLIST = 500;
 

@@ -4,7 +4,7 @@ import { tokens } from '../../db/schema.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { amountsFor, findPool, simulateTrading, simulationRequest, type Pool } from '../../src/analysis/simulation.ts';
@@ -19,9 +19,10 @@ import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type CorpusToken } from '../../test/support/token-corpus.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { passFor } from '../../src/run-key.ts';
 
 /**
- * Issue 3 benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
+ * Analysis benchmarks. Throughput of the analysis stages (selectors → simulate → risk on BullMQ,
  * Postgres, Redis) over the corpus replicated to at least 1,000 tokens on Anvil, against two
  * baselines from the same run: the same analysis in process (no queues, no database) and the
  * raw cost of the simulation's eth_call. And precision/recall per flag on the corpus.
@@ -63,7 +64,7 @@ async function runPipeline(chain: TestChain, corpus: CorpusToken[], rpcUrl?: str
     const connection = createRedis(redis.url, 'producer');
     const producer = createProducer(connection, redis.prefix);
     const started = performance.now();
-    await producer.enqueueBulk('selectors', corpus.map((t) => ({ chainId: chain.anvil.chainId, address: t.address, reason: 'pipeline' as const, run: 'initial' })));
+    await producer.enqueueBulk('selectors', corpus.map((t) => ({ chainId: chain.anvil.chainId, address: t.address, ...passFor({ kind: 'detected' }) })));
     let done = 0;
     let lastReport = 0;
     while (done < corpus.length) {
@@ -71,7 +72,10 @@ async function runPipeline(chain: TestChain, corpus: CorpusToken[], rpcUrl?: str
       await new Promise((r) => setTimeout(r, 100));
       const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.stage, 'risk')));
       done = row?.n ?? 0;
-      if (done - lastReport >= 100) progress(`pipeline: ${(lastReport = done)}/${corpus.length} tokens through risk`);
+      if (done - lastReport >= 100) {
+        lastReport = done;
+        progress(`pipeline: ${done}/${corpus.length} tokens through risk`);
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     await service.stop();

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 
 /**
  * A server process for the API benchmark, so that the load generator and the server do not share
- * an event loop. `app`: the real API role (scripts/service.ts), as `token-monitor start --role api`
+ * an event loop. `app`: the real API role (app/service.ts), as `token-monitor start --role api`
  * runs it. `bare`: a bare Express app answering the same bodies from memory, the baseline.
  * Prints {"port": N} on stdout when listening; stops on SIGTERM.
  */

@@ -13,7 +13,7 @@ import { createTestDatabase, createTestRedis } from '../../test/support/services
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 5 benchmark: throughput and latency of the PRO detail and of the token list (limit 100)
+ * API benchmark: throughput and latency of the PRO detail and of the token list (limit 100)
  * through the whole API role (authentication by API key, three rate-limit windows, usage counting,
  * the token cache, Postgres), against a bare Express route answering the same body from memory,
  * in the same run. autocannon, 50 connections; server and load generator in separate processes.

@@ -12,14 +12,14 @@ import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
-import { startService } from '../../scripts/service.ts';
-import { issueDemoKey } from '../../scripts/operator.ts';
+import { startService } from '../../app/service.ts';
+import { issueDemoKey } from '../../app/operator.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { mined } from '../receipts.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 2 benchmark: detection throughput over a replay of blocks holding deployments, against
+ * Detection benchmark: detection throughput over a replay of blocks holding deployments, against
  * the raw RPC ceiling (the same calls made directly, no queues, no database), and the latency
  * from a deployment's block to token.created on a WebSocket, on a 1 s block-time chain.
  */

@@ -3,7 +3,8 @@ import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';
-import { REFRESH_INTERVAL_MS, bucketStart, refreshRunKey } from '../../src/dex/refresh.ts';
+import { REFRESH_INTERVAL_MS, bucketStart } from '../../src/dex/refresh.ts';
+import { passFor } from '../../src/run-key.ts';
 import { createDb } from '../../db/client.ts';
 import { createDexRepository } from '../../db/repositories/dex.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
@@ -20,7 +21,7 @@ import { mined } from '../receipts.ts';
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 4 benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
+ * DEX benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
  * on a chain configured like Ethereum's built-in one (V2 + V3 with four fee tiers, quotes wrapped
  * native + two stablecoins). Each pass enqueues one `dex` job per token and runs them through one
  * worker process (BullMQ, the stage's concurrency, Postgres), counting every RPC request through
@@ -95,7 +96,7 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const db = createDb(database.url, { max: database.embedded ? 1 : 10 });
   const producerConnection = createRedis(redis.url, 'producer');
-  const general = createRedis(redis.url, 'general');
+  const general = createRedis(redis.url, 'commands');
   const producer = createProducer(producerConnection, redis.prefix);
   try {
     progress(`deploying ${count} tokens with a V2 pool and a swap each`);
@@ -126,7 +127,7 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
       });
       const chains = new Map([[LOCAL_CHAIN_ID, { config: chain, rpc, reader: createChainReader(rpc) }]]);
       const workerConnection = createRedis(redis.url, 'worker');
-      const run = refreshRunKey(baseBucket + bucket * REFRESH_INTERVAL_MS);
+      const pass = passFor({ kind: 'scheduled-refresh', bucketMs: baseBucket + bucket * REFRESH_INTERVAL_MS });
       let done = 0;
       let resolveAll!: () => void;
       const all = new Promise<void>((r) => (resolveAll = r));
@@ -142,7 +143,7 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
           },
         },
       });
-      await producer.enqueueBulk('dex', tokens.map((address) => ({ chainId: LOCAL_CHAIN_ID, address, reason: 'refresh' as const, run })));
+      await producer.enqueueBulk('dex', tokens.map((address) => ({ chainId: LOCAL_CHAIN_ID, address, ...pass })));
       await all;
       const seconds = (performance.now() - started) / 1000;
       await pool.close();

@@ -6,7 +6,7 @@ import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { replayRange } from '../../workers/replay.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
@@ -15,7 +15,7 @@ import { rawCeiling } from './detection.ts';
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
- * Issue 6: replay throughput with live scanning running alongside, against the same replay with
+ * Replay benchmark: replay throughput with live scanning running alongside, against the same replay with
  * nothing else running, in the same run. Live scanning follows a 1 s block-time chain on which
  * tokens keep being deployed while the replay works through the history.
  */

@@ -11,7 +11,7 @@ import { keySpace } from '../../infra/redis.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
-import { startService } from '../../scripts/service.ts';
+import { startService } from '../../app/service.ts';
 import { replayRange } from '../../workers/replay.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { startTestChain } from '../../test/support/chain.ts';

@@ -128,7 +128,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     await new Promise((r) => setTimeout(r, 2_000));
     const connected = await apiMemory(base);
 
-    const publisher = createRedis(redis.url, 'general');
+    const publisher = createRedis(redis.url, 'commands');
     const streamKey = keySpace(redis.prefix).events;
     const append = (pipeline: ReturnType<typeof publisher.pipeline>, data: Record<string, unknown>) =>
       pipeline.xadd(streamKey, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', 'type', 'alert', 'ts', new Date().toISOString(), 'data', JSON.stringify(data));

@@ -112,7 +112,7 @@ export function createAnalysisRepository(db: Database) {
     mergeDetails: (key: AnalysisKey, patch: Record<string, unknown>) => merge(db, key, patch),
 
     /**
-     * Tokens to simulate again on the refresh cadence (issue 3 §3): an owner can still change their
+     * Tokens to simulate again on the refresh cadence (docs/risk-model.md): an owner can still change their
      * fees or limits, or they are not tradable yet, and their last risk pass is older than `before`.
      * Oldest first; the refresh scheduler passes them to `resimulate`.
      */

@@ -101,7 +101,7 @@ export function createCreatorRepository(db: Database) {
     },
 
     /**
-     * For the DEX stage (issue 4): the token's liquidity was pulled. Marks it (the first time
+     * For the DEX stage (docs/dex.md): the token's liquidity was pulled. Marks it (the first time
      * counts) and recomputes its creator's reputation; returns the creator, or null when unknown.
      */
     async recordLiquidityPulled(chainId: number, token: string, at: Date = new Date()): Promise<CreatorReputation | null> {

@@ -18,8 +18,10 @@ export function toNumeric(value: number | null | undefined, intDigits: number, s
   // toFixed keeps the column's scale exactly; tiny prices keep significant digits up to 18 decimals.
   return value.toFixed(scale);
 }
-export const usd = (v: number | null | undefined) => toNumeric(v, USD_INT_DIGITS, 2);
-export const price = (v: number | null | undefined) => toNumeric(v, PRICE_INT_DIGITS, PRICE_SCALE);
+/** A USD amount as the text of a Postgres numeric(30,2) column value. */
+export const usdNumeric = (v: number | null | undefined) => toNumeric(v, USD_INT_DIGITS, 2);
+/** A unit price as the text of a Postgres numeric(40,18) column value. */
+export const priceNumeric = (v: number | null | undefined) => toNumeric(v, PRICE_INT_DIGITS, PRICE_SCALE);
 
 export interface PoolCreated {
   chainId: number;

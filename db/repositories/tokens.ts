@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNull
 import type { Database } from '../client.ts';
 import { analyses, blockHashes, creators, pairs, tokenHistory, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
+import { STAGE_ORDER, type Stage } from '../../workers/pipeline.ts';
 
 export type TokenRow = typeof tokens.$inferSelect;
 export type AnalysisRow = typeof analyses.$inferSelect;
@@ -142,10 +143,6 @@ const LIST_COLUMNS = {
 };
 export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
 
-
-/** Pipeline stages in order; a token's `stage` only moves forward (a re-run never rewinds it). */
-export const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'] as const;
-export type Stage = (typeof STAGE_ORDER)[number];
 
 /** SQL for `stage` advanced to `to` unless it is already there or beyond. */
 export function advancedStage(to: Stage) {

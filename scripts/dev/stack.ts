@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { findFreePort } from './anvil.ts';
 
 /**
- * The embedded default of DESIGN §3: Postgres and Redis when none is configured.
+ * The embedded default (docs/configuration.md): Postgres and Redis when none is configured.
  * Every resolver returns a URL and a `stop` that undoes exactly what it started.
  */
 

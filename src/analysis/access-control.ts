@@ -1,5 +1,5 @@
 import { AbiCoder } from 'ethers';
-import { RpcError, type RpcClient } from '../evm/rpc.ts';
+import { RpcError, type RpcClient, type RpcOutcome } from '../evm/rpc.ts';
 import { ARGUMENT_VARIANTS, addressFromLabel, describeProbeArguments, probeCalldata, type ArgumentVariant } from './calldata.ts';
 import { walkFunction, type CallerCheck, type CodeModel, type WalkResult } from './caller-checks.ts';
 import type { AccessControl, Evidence, ExtractedFunction } from './types.ts';
@@ -107,7 +107,7 @@ export async function probeCalls(rpc: RpcClient, requests: readonly ProbeRequest
   const out: CallOutcome[] = [];
   for (let i = 0; i < requests.length; i += PROBE_BATCH) {
     const chunk = requests.slice(i, i + PROBE_BATCH);
-    let outcomes;
+    let outcomes: RpcOutcome<string>[];
     try {
       outcomes = await rpc.batch<string>(chunk.map((r) => ({
         method: 'eth_call',
@@ -168,6 +168,7 @@ export function describeRevert(data: string): string {
   try {
     if (data.startsWith(ERROR_STRING)) {
       const [reason] = AbiCoder.defaultAbiCoder().decode(['string'], `0x${data.slice(10)}`) as unknown as [string];
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are stripped on purpose
       return `"${reason.replace(/[\u0000-\u001f]/g, '').slice(0, MAX_REASON)}"`;
     }
     if (data.startsWith(PANIC) && data.length >= 74) return `panic 0x${BigInt(`0x${data.slice(10, 74)}`).toString(16)}`;

@@ -1,5 +1,5 @@
 /**
- * Creator reputation (issue 3 §5). Every token a creator deploys ends up in one of three states:
+ * Creator reputation (docs/risk-model.md). Every token a creator deploys ends up in one of three states:
  *
  *  - scam: the token was judged a honeypot (simulation: a sell failed after a buy, or a sell tax
  *    of 90 % or more), or its liquidity was pulled (the DEX stage calls recordLiquidityPulled);

@@ -3,7 +3,7 @@ import type { BehaviourFinding } from './behaviour.ts';
 import type { CreatorInput, LiquidityInput } from './risk.ts';
 
 /**
- * DESIGN §4 security_hints, derived from the risk assessment: every true flag is the presence of a
+ * security_hints (docs/api.md), derived from the risk assessment: every true flag is the presence of a
  * risk factor, so the factor's evidence explains it (which function, which observation). A flag
  * means a power someone can still use (an owner-only mint after a real renounce is not
  * "mintable"). Trusted tokens keep truthful flags; their factors carry 0 points.

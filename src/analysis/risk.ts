@@ -3,7 +3,7 @@ import type { AdminFamily, AdminFunction, Evidence, RiskAssessment, RiskFactor, 
 import { riskLevelOf } from './types.ts';
 
 /**
- * The risk score (issue 3 §4): pure, 0–100, lower is safer. Each factor adds points and carries
+ * The risk score (docs/risk-model.md): pure, 0–100, lower is safer. Each factor adds points and carries
  * its evidence; the README's "Risk score" section explains the weights. Two rules shape it:
  *  - only behaviour proven by simulation (a sell that fails after a buy, a sell tax of 90 % or
  *    more) makes a honeypot: its score is at least 91, and every other token is capped at 90;

@@ -107,8 +107,8 @@ describe('simulateTrading', () => {
 
 describe('decodeRevert', () => {
   it('reads Error(string), Panic(uint256), custom errors and empty data', () => {
-    expect(decodeRevert('0x08c379a0' + '0'.repeat(62) + '20' + '0'.repeat(63) + '2' + '6869' + '0'.repeat(60))).toBe('hi');
-    expect(decodeRevert('0x4e487b71' + '0'.repeat(62) + '11')).toBe('panic 0x11');
+    expect(decodeRevert(`0x08c379a0${'0'.repeat(62)}20${'0'.repeat(63)}26869${'0'.repeat(60)}`)).toBe('hi');
+    expect(decodeRevert(`0x4e487b71${'0'.repeat(62)}11`)).toBe('panic 0x11');
     expect(decodeRevert('0xdeadbeef')).toBe('custom error 0xdeadbeef');
     expect(decodeRevert('0x')).toBe('reverted without a reason');
   });

@@ -6,7 +6,7 @@ import type { RpcClient } from '../evm/rpc.ts';
 import type { SimulationAmount, TradingSimulation } from './types.ts';
 
 /**
- * The honeypot test (issue 3 §3). The TradeSimulator's runtime code is placed at a fresh address
+ * The honeypot test (docs/risk-model.md). The TradeSimulator's runtime code is placed at a fresh address
  * with an eth_call state override (code + native balance): no transaction is ever sent, and any
  * node that honours the override parameter (geth, erigon, reth, anvil, …) can run it. At several
  * amounts, small and large relative to the pool's native reserve, it buys through the main V2
@@ -22,7 +22,7 @@ export const TRANSFER_BPS = 1_000n;
 export const SIMULATION_GAS = 15_000_000;
 /** Bisection steps refining the largest buy that still succeeds, when a larger one fails. */
 export const MAX_TX_BISECTION_STEPS = 10;
-/** A token is a honeypot at or above this sell tax (issue 3 §3). */
+/** A token is a honeypot at or above this sell tax (docs/risk-model.md). */
 export const HONEYPOT_SELL_TAX_PCT = 90;
 
 export const ERRORS = {

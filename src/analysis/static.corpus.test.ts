@@ -7,7 +7,7 @@ import { analyzeBytecode, analyzeStatic } from './static.ts';
 import type { AccessControl } from './types.ts';
 
 /**
- * Robustness on real code (issue 3, Tests): every one of the 2,000 mainnet token contracts of
+ * Robustness on real code: every one of the 2,000 mainnet token contracts of
  * test/fixtures/mainnet-tokens.ndjson.gz goes through the bytecode stages without a crash, a hang or an unbounded time;
  * a sample is placed on Anvil (anvil_setCode, empty storage) and analysed as a user would submit it.
  */

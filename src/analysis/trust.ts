@@ -1,7 +1,7 @@
 import type { ChainConfig } from '../config/chains.ts';
 
 /**
- * The per-chain trust list (issue 3 §4): the wrapped native token and the major stablecoins of
+ * The per-chain trust list (docs/risk-model.md): the wrapped native token and the major stablecoins of
  * the chain's configuration. They are never scored for mere capability (USDT can blacklist and
  * pause; that does not make it a scam), though their behaviour still counts.
  */

@@ -1,5 +1,5 @@
 /**
- * The analysis contract shared by the selectors → simulate → risk stages (issue 3).
+ * The analysis contract shared by the selectors → simulate → risk stages (docs/risk-model.md).
  * Every boolean flag the API shows is backed by evidence: which function, which observation.
  * Addresses are lower-case 0x hex; selectors are 8 lower-case hex characters without 0x.
  */
@@ -81,7 +81,7 @@ export interface SimulationAmount {
   error: string | null;
 }
 
-/** DESIGN §4 `trading_simulation`, plus the per-amount detail behind it. */
+/** `trading_simulation` (docs/api.md), plus the per-amount detail behind it. */
 export interface TradingSimulation {
   is_buyable: boolean | null;
   is_sellable: boolean | null;
@@ -138,7 +138,7 @@ export interface StaticAnalysis {
   template: string | null;
 }
 
-/** DESIGN §4 security_hints flags, derived from the analysis; each true flag has evidence in risk_factors. */
+/** security_hints (docs/api.md) flags, derived from the analysis; each true flag has evidence in risk_factors. */
 export interface SecurityHints {
   is_proxy: boolean;
   is_mintable: boolean;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Chain configuration: the CHAINS_FILE format of DESIGN §3 and the built-in defaults.
+ * Chain configuration: the CHAINS_FILE format (docs/configuration.md) and the built-in defaults.
  * Addresses are stored lower-case: the one form used everywhere inside the service.
  */
 

@@ -4,7 +4,7 @@ import {
   type ChainConfig,
 } from './chains.ts';
 
-/** The process environment of DESIGN §3, validated once at start-up. */
+/** The process environment (docs/configuration.md), validated once at start-up. */
 
 const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
 const WS_URL_VARIABLE = /^WS_URL_(\d+)$/;

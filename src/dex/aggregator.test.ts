@@ -14,7 +14,9 @@ function fakeClock(start = 1_000_000) {
   const slept: number[] = [];
   return {
     now: () => t,
-    advance: (ms: number) => void (t += ms),
+    advance: (ms: number) => {
+      t += ms;
+    },
     sleep: async (ms: number) => {
       slept.push(ms);
       t += ms;

@@ -51,7 +51,7 @@ interface ApiPair {
   liquidity?: { usd?: number | null } | null;
 }
 
-const num = (v: unknown): number | null => {
+const finiteOrNull = (v: unknown): number | null => {
   const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : Number.NaN;
   return Number.isFinite(n) ? n : null;
 };
@@ -62,11 +62,11 @@ export function summarizePairs(body: unknown, address: string): AggregatorQuote 
   if (!Array.isArray(list)) return null;
   const pairs = (list as ApiPair[]).filter((p) => p?.baseToken?.address?.toLowerCase() === address);
   if (pairs.length === 0) return { priceUsd: null, volume24hUsd: null, liquidityUsd: null, pairs: 0 };
-  const deepest = [...pairs].sort((a, b) => (num(b.liquidity?.usd) ?? -1) - (num(a.liquidity?.usd) ?? -1))[0]!;
-  const volumes = pairs.map((p) => num(p.volume?.h24)).filter((v): v is number => v !== null);
-  const liquidity = pairs.map((p) => num(p.liquidity?.usd)).filter((v): v is number => v !== null);
+  const deepest = [...pairs].sort((a, b) => (finiteOrNull(b.liquidity?.usd) ?? -1) - (finiteOrNull(a.liquidity?.usd) ?? -1))[0]!;
+  const volumes = pairs.map((p) => finiteOrNull(p.volume?.h24)).filter((v): v is number => v !== null);
+  const liquidity = pairs.map((p) => finiteOrNull(p.liquidity?.usd)).filter((v): v is number => v !== null);
   return {
-    priceUsd: num(deepest.priceUsd),
+    priceUsd: finiteOrNull(deepest.priceUsd),
     volume24hUsd: volumes.length > 0 ? volumes.reduce((a, b) => a + b, 0) : null,
     liquidityUsd: liquidity.length > 0 ? liquidity.reduce((a, b) => a + b, 0) : null,
     pairs: pairs.length,

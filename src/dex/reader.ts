@@ -132,7 +132,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     const missing = [...new Set(tokens)].filter((t) => !decimalsCache.has(t));
     if (missing.length > 0) {
       const outcomes = await batcher.call(missing.map((t) => calls.decimals(t)), tag(blockNumber));
-      missing.forEach((t, i) => rememberDecimals(t, word(outcomes[i])));
+      for (const [i, t] of missing.entries()) rememberDecimals(t, word(outcomes[i]));
     }
     return new Map(tokens.map((t) => [t, decimalsCache.get(t)!]));
   }
@@ -199,7 +199,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
         ...unknownDecimals.map((t) => calls.decimals(t)),
       ];
       const { states, extra: answers } = await discoverAndRead(token, blockNumber, knownPools, extra);
-      unknownDecimals.forEach((t, i) => rememberDecimals(t, word(answers[3 + i])));
+      for (const [i, t] of unknownDecimals.entries()) rememberDecimals(t, word(answers[3 + i]));
       const dec = await decimals([token, ...states.map((s) => s.quote)], blockNumber);
       return {
         blockNumber,

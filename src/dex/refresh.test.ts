@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   LIQUIDITY_CHANGE_THRESHOLD, NO_LIQUIDITY_WATCH_MS, PRICE_CHANGE_THRESHOLD, REFRESH_INTERVAL_MS, SLOW_REFRESH_INTERVAL_MS, assessChange,
-  bucketOfRunKey, bucketStart, nextRefreshAt, refreshRunKey, refreshTier,
+  bucketStart, nextRefreshAt, refreshTier,
 } from './refresh.ts';
 
-describe('buckets and run keys', () => {
-  it('maps a moment to its minute and back through the run key', () => {
+describe('buckets', () => {
+  it('maps a moment to the start of its minute', () => {
     const at = Date.UTC(2026, 0, 1, 12, 34, 56, 789);
-    const bucket = bucketStart(at);
-    expect(bucket).toBe(Date.UTC(2026, 0, 1, 12, 34));
-    const key = refreshRunKey(bucket);
-    expect(key).toMatch(/^[a-z0-9_.-]{1,40}$/);
-    expect(bucketOfRunKey(key)).toBe(bucket);
-    expect(bucketOfRunKey('initial')).toBeNull();
+    expect(bucketStart(at)).toBe(Date.UTC(2026, 0, 1, 12, 34));
+    expect(bucketStart(at, 10 * 60_000)).toBe(Date.UTC(2026, 0, 1, 12, 30));
   });
 });
 

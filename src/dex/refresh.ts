@@ -1,7 +1,7 @@
 import { relativeChange } from './pricing.ts';
 
 /**
- * Refresh policy: buckets and run keys, cadence tiers, and which changes are worth an event.
+ * Refresh policy: buckets, cadence tiers, and which changes are worth an event.
  */
 
 /** The refresh cadence of a token with recent trades. */
@@ -32,17 +32,6 @@ export type RefreshTier = 'fast' | 'slow' | 'none';
 /** The bucket a moment falls in, for a cadence of `intervalMs`. */
 export function bucketStart(atMs: number, intervalMs = REFRESH_INTERVAL_MS): number {
   return Math.floor(atMs / intervalMs) * intervalMs;
-}
-
-/** The run key of a scheduled refresh: one per bucket, so a bucket's job and snapshot exist once. */
-export function refreshRunKey(bucketMs: number): string {
-  return `r${Math.floor(bucketMs / 1000)}`;
-}
-
-/** The bucket a run key names, back from the key (the snapshot's time). */
-export function bucketOfRunKey(run: string): number | null {
-  const match = /^r(\d{1,15})$/.exec(run);
-  return match ? Number(match[1]) * 1000 : null;
 }
 
 export function refreshTier(input: {

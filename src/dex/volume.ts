@@ -1,6 +1,7 @@
 import type { RpcLog } from '../evm/types.ts';
 import { V2_SWAP_TOPIC, V3_SWAP_TOPIC, dataWord, toSigned256 } from './abi.ts';
 import type { DexKind } from './pricing.ts';
+import { fromQuantity } from '../evm/rpc.ts';
 
 /**
  * 24 h volume from Swap events. Each pool keeps a scan cursor (the last block whose swaps are
@@ -95,8 +96,8 @@ export function scanRanges(cursor: number, head: number): { from: number; to: nu
  * interpolated between two known blocks (block times are steady enough for hour buckets).
  */
 export function logTimestamp(log: RpcLog & { blockTimestamp?: string }, known: { from: { n: number; t: number }; to: { n: number; t: number } }): number {
-  if (log.blockTimestamp) return Number.parseInt(log.blockTimestamp, 16);
-  const n = Number.parseInt(log.blockNumber ?? '0x0', 16);
+  if (log.blockTimestamp) return fromQuantity(log.blockTimestamp);
+  const n = fromQuantity(log.blockNumber ?? '0x0');
   const span = known.to.n - known.from.n;
   if (span <= 0) return known.to.t;
   return Math.round(known.from.t + ((n - known.from.n) * (known.to.t - known.from.t)) / span);

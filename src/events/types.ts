@@ -1,4 +1,4 @@
-/** Events of DESIGN §5: appended by workers to a Redis stream, fanned out by every API instance. */
+/** Events (docs/websocket.md): appended by workers to a Redis stream, fanned out by every API instance. */
 
 export interface TokenSummary {
   contract_address: string;

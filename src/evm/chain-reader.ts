@@ -1,5 +1,5 @@
 import type { BlockTraces } from './deployments.ts';
-import { RpcError, toQuantity, type RpcClient } from './rpc.ts';
+import { RpcError, fromQuantity, toQuantity, type RpcClient } from './rpc.ts';
 import type { ParityTrace, RpcBlockHeader, RpcReceipt, TxCallTrace } from './types.ts';
 
 /**
@@ -63,11 +63,11 @@ export function createChainReader(rpc: RpcClient): ChainReader {
 
   return {
     async blockNumber() {
-      return Number.parseInt(await rpc.request<string>('eth_blockNumber'), 16);
+      return fromQuantity(await rpc.request<string>('eth_blockNumber'));
     },
     block(t) {
       return rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false], {
-        validate: (block) => (block && t !== 'latest' && Number.parseInt(block.number, 16) !== t ? `asked for block ${t}, got ${block.number}` : undefined),
+        validate: (block) => (block && t !== 'latest' && fromQuantity(block.number) !== t ? `asked for block ${t}, got ${block.number}` : undefined),
       });
     },
     blockByHash(hash, withTransactions = false) {
@@ -98,7 +98,7 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     },
     async traces(block) {
       if (block.transactions && block.transactions.length === 0) return { kind: 'none' };
-      const number = toQuantity(Number.parseInt(block.number, 16));
+      const number = toQuantity(fromQuantity(block.number));
       if (traceMethod === undefined || traceMethod === 'callTracer') {
         try {
           const traces = await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }], {

@@ -1,4 +1,5 @@
 import type { CallFrame, ParityTrace, RpcReceipt, TxCallTrace } from './types.ts';
+import { fromQuantity } from './rpc.ts';
 
 /**
  * Finds the contracts created in one block, from its receipts and (when the node offers them)
@@ -30,7 +31,7 @@ const ZERO_TOPIC = `0x${'0'.repeat(64)}`;
 const SUCCESS = '0x1';
 
 const lower = (s: string) => s.toLowerCase();
-const hexToNumber = (hex: string | undefined) => (hex === undefined ? null : Number.parseInt(hex, 16));
+const hexToNumber = (hex: string | undefined) => (hex === undefined ? null : fromQuantity(hex));
 
 export function findDeployments(receipts: readonly RpcReceipt[], traces: BlockTraces): Deployment[] {
   const byAddress = new Map<string, Deployment>();

@@ -92,7 +92,7 @@ export function readText(hex: string | null): string | null {
   if (text === null && hex.length === 2 + WORD_HEX_LENGTH) text = bytes32ToText(hex);
   if (text === null) return null;
   // Cut by code points, not UTF-16 units, so that no character is split in half.
-  const cleaned = [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()].slice(0, MAX_TEXT_LENGTH).join('');
+  const cleaned = [...text.replace(/\p{Cc}/gu, '').trim()].slice(0, MAX_TEXT_LENGTH).join('');
   return cleaned.length > 0 ? cleaned : null;
 }
 

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
+import { fromQuantity } from './rpc.ts';
 
 /**
  * newHeads over WebSocket, used only as a wake-up signal: the scanner reads blocks over HTTP
@@ -37,7 +38,7 @@ export function subscribeNewHeads(wsUrl: string, onHead: (blockNumber: number) =
           return;
         }
         const number = msg.params?.result?.number;
-        if (typeof number === 'string') onHead(Number.parseInt(number, 16));
+        if (typeof number === 'string') onHead(fromQuantity(number));
       } catch {
         // A malformed notification is ignored: polling covers for it.
       }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { silentLogger } from '../../infra/logger.ts';
-import { startService, type Service } from '../../scripts/service.ts';
-import { issueDemoKey } from '../../scripts/operator.ts';
+import { startService, type Service } from '../../app/service.ts';
+import { issueDemoKey } from '../../app/operator.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
 
@@ -18,7 +18,7 @@ const REQUEST_TIMEOUT_MS = 8_000;
 /** Heap growth allowed over the whole run, after a GC: generous, but far below a leak's. */
 const MAX_HEAP_GROWTH_BYTES = 64 * 2 ** 20;
 
-/** The routes of DESIGN §4 (with `:param` holes) plus the operational ones. */
+/** The routes of docs/api.md (with `:param` holes) plus the operational ones. */
 const ROUTES = [
   '/health', '/ready', '/metrics', '/docs', '/docs/openapi.json', '/admin/queues',
   '/api/tokens', '/api/tokens/:address', '/api/tokens/:address/refresh',

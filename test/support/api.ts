@@ -12,7 +12,7 @@ import { createCreatorRepository } from '../../db/repositories/creators.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
-import type { ChainRuntime } from '../../workers/detect.ts';
+import type { ChainRuntime } from '../../workers/chain-runtime.ts';
 import type { Producer } from '../../workers/queues.ts';
 import { createSubmitter } from '../../workers/submit.ts';
 

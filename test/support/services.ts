@@ -10,7 +10,7 @@ import { redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
 import { silentLogger } from '../../infra/logger.ts';
 
 /**
- * Services for integration tests (DESIGN §3, "npm test follows the same rule"): the ones named
+ * Services for integration tests (docs/configuration.md: tests follow the same rule): the ones named
  * by TEST_DATABASE_URL / TEST_REDIS_URL, else the machine's Postgres and Redis on their standard
  * ports in a database and key prefix of the test's own, else embedded ones.
  */
@@ -96,7 +96,7 @@ export async function createTestRedis(): Promise<TestRedis> {
     url: resolved.url,
     prefix,
     async cleanup() {
-      const redis = createRedis(resolved.url, 'general');
+      const redis = createRedis(resolved.url, 'commands');
       try {
         let cursor = '0';
         do {

@@ -3,7 +3,7 @@ import { loadArtifact, uniswapArtifact, type ContractName } from '../../contract
 import type { TestChain } from './chain.ts';
 
 /**
- * The analysis corpus (issue 3 "Tests"): one realistic contract per behaviour, deployed on Anvil
+ * The analysis corpus: one realistic contract per behaviour, deployed on Anvil
  * with Uniswap V2 liquidity, each with the truth about what it does, written from its Solidity
  * source. Tests and benchmarks compare the pipeline's flags with `truth`; nothing in the service
  * ever sees these names.

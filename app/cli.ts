@@ -3,15 +3,15 @@ import { parseArgs } from 'node:util';
 import { parseConfig, knownIds, type AppConfig } from '../src/config/env.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
 import { runMigrations } from '../db/client.ts';
-import { resolveDatabase, resolveRedis, type Resolved } from './dev/stack.ts';
-import { startDevChain, type DevChain } from './dev/devchain.ts';
+import { resolveDatabase, resolveRedis, type Resolved } from '../scripts/dev/stack.ts';
+import { startDevChain, type DevChain } from '../scripts/dev/devchain.ts';
 import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
-import { persistedSecret } from './dev/secrets.ts';
+import { persistedSecret } from '../scripts/dev/secrets.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
 
-/** `token-monitor <command>` (DESIGN §6). Prints JSON when stdout is not a terminal. */
+/** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
 const USAGE = `Usage: token-monitor <command> [options]
 

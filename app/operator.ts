@@ -7,7 +7,8 @@ import { API_KEY_PATTERN, MASKED_KEY_PATTERN, generateApiKey, hashPassword, sha2
 import { DAY_MS, effectivePlan, planState, type Plan } from '../src/plans.ts';
 import { createDb, runMigrations } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
-import { createTokenRepository, STAGE_ORDER, type Stage } from '../db/repositories/tokens.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { STAGE_ORDER, type Stage } from '../workers/pipeline.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { assembleComplete } from '../api/routes/pro.ts';
@@ -15,11 +16,12 @@ import { shapeComplete } from '../api/token-view.ts';
 import { createProducer } from '../workers/queues.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
-import { redisAnswers, resolveDatabase, resolveRedis } from './dev/stack.ts';
-import { createChainRuntimes, startService } from './service.ts';
+import { redisAnswers, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
+import { startService } from './service.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 
 /**
- * Operator commands (DESIGN §6): accounts, key limits, and `analyze`. Arguments are validated
+ * Operator commands (docs/operations.md): accounts, key limits, and `analyze`. Arguments are validated
  * with zod like any other input. With the embedded default (no DATABASE_URL) they open the
  * embedded database themselves, so run them while `start` is stopped, or set DATABASE_URL.
  */
@@ -69,7 +71,7 @@ const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 async function announceAuthChange(config: AppConfig): Promise<void> {
   const url = config.env.REDIS_URL ?? ((await redisAnswers(LOCAL_REDIS_URL)) ? LOCAL_REDIS_URL : undefined);
   if (!url) return;
-  const redis = createRedis(url, 'general');
+  const redis = createRedis(url, 'commands');
   try {
     await bumpAuthGeneration(redis, keySpace(config.env.REDIS_PREFIX).prefix);
   } finally {
@@ -192,14 +194,14 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
     chains: [chain], knownChainIds: config.knownChainIds, port: 0, host: '127.0.0.1', logger, poolMax: io.poolMax,
   });
   const handle = createDb(database.url, { max: 1 });
-  const general = createRedis(redis.url, 'general');
+  const commandRedis = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
   const keys = keySpace(config.env.REDIS_PREFIX);
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(handle.db);
   try {
     const submit = createSubmitter({
-      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(general, keys.events), redis: general, redisPrefix: keys.prefix,
+      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(commandRedis, keys.events), redis: commandRedis, redisPrefix: keys.prefix,
     });
     const submittedAt = new Date();
     const result = await submit(input.chain_id, input.address);
@@ -217,7 +219,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
     io.output(full, JSON.stringify(full, null, 2));
   } finally {
     await producer.close();
-    general.disconnect();
+    commandRedis.disconnect();
     producerConnection.disconnect();
     await handle.close();
     await service.stop();
@@ -229,13 +231,13 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
 export const DEMO_EMAIL = 'demo@token-monitor.local';
 
 /**
- * The embedded default's ready-made demo PRO API key (DESIGN §3): a PRO demo account (created
+ * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
  * once, with a random password nobody knows) gets a fresh key on every start; the previous one
  * is revoked. Only for the embedded default, never with a configured chain.
  */
 export async function issueDemoKey(databaseUrl: string, redisUrl: string, redisPrefix: string): Promise<string> {
   const handle = createDb(databaseUrl, { max: 1 });
-  const redis = createRedis(redisUrl, 'general');
+  const redis = createRedis(redisUrl, 'commands');
   try {
     const accounts = createAccountRepository(handle.db);
     const now = new Date();

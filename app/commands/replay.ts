@@ -8,10 +8,10 @@ import { createRedis, keySpace } from '../../infra/redis.ts';
 import { createDetectProcessor } from '../../workers/detect.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
 import { replayRange, type ReplayProgress } from '../../workers/replay.ts';
-import { resolveDatabase, resolveRedis } from '../dev/stack.ts';
-import { createChainRuntimes } from '../service.ts';
+import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
+import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 
-/** `token-monitor replay --chain-id N --from A --to B` (DESIGN §6). */
+/** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 
 const BAR_WIDTH = 30;
 
@@ -36,7 +36,7 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
   await runMigrations(database.url);
   const keys = keySpace(config.env.REDIS_PREFIX);
   const { db, close } = createDb(database.url, { max: config.env.DATABASE_URL ? 4 : 1 });
-  const general = createRedis(redis.url, 'general');
+  const commandRedis = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
   const producer = createProducer(producerConnection, keys.prefix);
@@ -47,7 +47,7 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
     connection: workerConnection,
     prefix: keys.prefix,
     logger,
-    processors: { replay: createDetectProcessor({ chains, tokens, producer, events: createEventPublisher(general, keys.events), logger }) },
+    processors: { replay: createDetectProcessor({ chains, tokens, producer, events: createEventPublisher(commandRedis, keys.events), logger }) },
   });
 
   let stopping = false;
@@ -88,7 +88,7 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
   } finally {
     await pool.close();
     await producer.close();
-    for (const c of [general, producerConnection, workerConnection]) c.disconnect();
+    for (const c of [commandRedis, producerConnection, workerConnection]) c.disconnect();
     await close();
     await redis.stop();
     await database.stop();

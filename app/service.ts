@@ -3,8 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../src/config/chains.ts';
-import { createChainReader } from '../src/evm/chain-reader.ts';
-import { createRpcClient } from '../src/evm/rpc.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
@@ -19,7 +17,7 @@ import { startHistoryMaintenance, type HistoryMaintenance } from '../workers/his
 import { createHistoryRepository } from '../db/repositories/history.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { createMetrics, rpcMethodLabel, type Metrics } from '../infra/metrics.ts';
+import { createMetrics, type Metrics } from '../infra/metrics.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createApp } from '../api/app.ts';
@@ -34,8 +32,9 @@ import { createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } f
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
-import { createDetectProcessor, type ChainRuntime } from '../workers/detect.ts';
-import { createRiskProcessor } from '../workers/risk.ts';
+import { createDetectProcessor } from '../workers/detect.ts';
+import { createChainRuntimes, type ChainRuntime } from '../workers/chain-runtime.ts';
+import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
 import { createResimulate, createSimulateProcessor, type ResimulateReason } from '../workers/simulate.ts';
 import { createProducer } from '../workers/queues.ts';
@@ -43,7 +42,7 @@ import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
 
 /**
- * Assembles the roles of one process (DESIGN §2): api, worker, scanner, scheduler, or all.
+ * Assembles the roles of one process (docs/architecture.md): api, worker, scanner, scheduler, or all.
  * The same code serves every role; `stop` shuts them down in dependency order.
  */
 
@@ -60,7 +59,7 @@ export interface ServiceOptions {
   port: number;
   host: string;
   logger: Logger;
-  /** HS256 secret of the API's JWTs (scripts/jwt-secret.ts); an ephemeral one when absent. */
+  /** HS256 secret of the API's JWTs (app/jwt-secret.ts); an ephemeral one when absent. */
   jwtSecret?: string;
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
@@ -73,7 +72,7 @@ export interface ServiceOptions {
   alertsClaimIdleMs?: number;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
-  /** DEX refresh settings (DESIGN §1: every 60 s); tests shorten the interval. */
+  /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
   dex?: {
     intervalMs?: number;
     /** DEX_IDLE_AFTER_MINUTES in ms. */
@@ -101,19 +100,6 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export function createChainRuntimes(chains: ChainConfig[], logger: Logger, metrics?: Metrics): Map<number, ChainRuntime> {
-  return new Map(chains.map((config) => {
-    const chain = String(config.chainId);
-    const rpc = createRpcClient({
-      urls: config.rpcUrls,
-      timeoutMs: config.rpcTimeoutMs,
-      logger: logger.child({ chain: config.chainId }),
-      onCall: metrics ? ({ method, errorKind }) => metrics.rpcCalls.inc({ chain, method: rpcMethodLabel(method), outcome: errorKind ?? 'ok' }) : undefined,
-    });
-    return [config.chainId, { config, rpc, reader: createChainReader(rpc) }];
-  }));
-}
-
 function ephemeralSecret(logger: Logger): string {
   logger.warn('no JWT secret given: using an ephemeral one (sessions end with this process)');
   return randomBytes(48).toString('hex');
@@ -123,7 +109,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const { logger, roles } = options;
   const keys = keySpace(options.redisPrefix);
   const { db, sql, close: closeDb } = createDb(options.databaseUrl, { max: options.poolMax });
-  const general = createRedis(options.redisUrl, 'general');
+  const commandRedis = createRedis(options.redisUrl, 'commands');
   const producerConnection = createRedis(options.redisUrl, 'producer');
   const workerConnection = roles.has('worker') ? createRedis(options.redisUrl, 'worker') : undefined;
   const producer = createProducer(producerConnection, keys.prefix);
@@ -132,12 +118,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const analyses = createAnalysisRepository(db);
   const creators = createCreatorRepository(db);
   const scan = createScanRepository(db);
-  const events = createEventPublisher(general, keys.events);
+  const events = createEventPublisher(commandRedis, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
   const dexRepo = createDexRepository(db);
   const dexOptions = options.dex ?? {};
-  const tokenChanged = (chainId: number, address: string) => bumpTokenVersion(general, keys.prefix, { chainId, address });
+  const tokenChanged = (chainId: number, address: string) => bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
@@ -155,19 +141,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         simulate: createSimulateProcessor({ chains, analyses, tokens, producer, logger }),
         risk: createRiskProcessor({
           chains, analyses, tokens, creators, events, logger, producer, onChanged: tokenChanged,
-          liquidity: async (chainId, address) => {
-            const row = await tokens.get(chainId, address);
-            if (!row || row.currentLiquidityUsd === null) return null;
-            const lock = (row.liquidityLock ?? {}) as { locked_pct?: number | null; burned_pct?: number | null; lockers?: { name?: string }[] };
-            return {
-              usd: Number(row.currentLiquidityUsd),
-              locked_pct: lock.locked_pct ?? null,
-              burned_pct: lock.burned_pct ?? null,
-              lockers: (lock.lockers ?? []).map((l) => l.name ?? 'locker'),
-            };
-          },
+          liquidity: createLiquidityInput(tokens),
         }),
-        accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(general, keys.prefix) }),
+        accounts: createAccountsProcessor({ accounts, logger, onPlansChanged: () => bumpAuthGeneration(commandRedis, keys.prefix) }),
         dex: createDexProcessor({
           chains, dex: dexRepo, producer, events, logger,
           onLiquidityPulled: (chainId, address) => creators.recordLiquidityPulled(chainId, address),
@@ -201,7 +177,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     for (const chain of chains.values()) {
       const label = { chain: String(chain.config.chainId) };
       const scanner = createScanner({
-        chain, scan, producer, redis: general, events, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger,
+        chain, scan, producer, redis: commandRedis, events, leaseKey: keys.lease(`scanner:${chain.config.chainId}`), holderId, logger,
         onLag: (blocks) => metrics.scannerLag.set(label, blocks),
         onReorg: () => metrics.reorgs.inc(label),
       });
@@ -221,7 +197,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     metrics.watchQueues(queues);
     // Auto-pipelining: the rate-limit windows, the auth generation and the cache version of many
     // concurrent requests share one write to Redis.
-    apiRedis = createRedis(options.redisUrl, 'general', { enableAutoPipelining: true });
+    apiRedis = createRedis(options.redisUrl, 'commands', { enableAutoPipelining: true });
     usage = createUsageCounter({ redis: apiRedis, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
     usage.start();
     const jwt = { secret: options.jwtSecret ?? ephemeralSecret(logger) };
@@ -237,10 +213,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       redisPrefix: keys.prefix,
       jwt,
       usage,
-      submit: createSubmitter({ chains, tokens, producer, events, redis: general, redisPrefix: keys.prefix }),
+      submit: createSubmitter({ chains, tokens, producer, events, redis: commandRedis, redisPrefix: keys.prefix }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
-        { name: 'redis', check: async () => void (await general.ping()) },
+        { name: 'redis', check: async () => void (await commandRedis.ping()) },
         { name: 'queues', check: async () => void (await producer.queue('detect').getJobCounts('waiting')) },
       ],
     });
@@ -252,10 +228,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       rateLimiter: createRateLimiter({ redis: apiRedis, prefix: keys.prefix, clock: () => new Date() }),
     });
     broadcaster = createBroadcaster({
-      server, redis: general, tailRedis, streamKey: keys.events, logger,
+      server, redis: commandRedis, tailRedis, streamKey: keys.events, logger,
       access: {
         principalFor: (credential) => wsAuth.principalFor(credential),
-        slots: createConnectionSlots(general, keys.prefix),
+        slots: createConnectionSlots(commandRedis, keys.prefix),
         watchlist: async (userId) => new Set((await accounts.watchlist(userId)).map(({ entry }) => `${entry.chainId}:${entry.address}`)),
       },
     });
@@ -311,7 +287,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await producer.close();
-      for (const connection of [general, producerConnection, workerConnection, tailRedis, schedulerConnection, apiRedis, alertsRedis]) {
+      for (const connection of [commandRedis, producerConnection, workerConnection, tailRedis, schedulerConnection, apiRedis, alertsRedis]) {
         connection?.disconnect();
       }
       await closeDb();

@@ -1,0 +1,129 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BenchRow } from './report.ts';
+
+/**
+ * `npm run bench:report`: renders the README's benchmark summary and the tables of
+ * docs/benchmarks.md from bench/results.json, between marker comments, so the figures quoted in the
+ * documentation are the measured ones and cannot drift. `--check` writes nothing and exits 1 when a
+ * committed table differs from what this renders (bench/render-report.test.ts runs it in npm test).
+ */
+
+export interface BenchResults {
+  generated_at: string;
+  machine: { cpus: number; cpu_model: string; memory_gib: number; node: string };
+  parameters: Record<string, unknown>;
+  results: BenchRow[];
+  notes?: string;
+}
+
+/** The figures the README shows, by suite and metric name; a metric absent from the results is left out. */
+export const HEADLINES: readonly { suite: string; metric: string }[] = [
+  { suite: 'detection', metric: 'replay blocks/s (pipeline)' },
+  { suite: 'detection', metric: 'block → token.created on WS, p50' },
+  { suite: 'bytecode-stages', metric: 'analyzeBytecode throughput (2000 mainnet contracts)' },
+  { suite: 'analysis', metric: 'analysis tokens/s (selectors → simulate → risk)' },
+  { suite: 'accuracy', metric: 'honeypot recall' },
+  { suite: 'dex', metric: 'refresh tokens/s (Multicall3)' },
+  { suite: 'dex', metric: 'RPC requests per token (Multicall3)' },
+  { suite: 'api', metric: 'GET /api/pro/tokens/{address} req/s' },
+  { suite: 'api', metric: 'GET /api/tokens?limit=100 req/s' },
+  { suite: 'websocket', metric: 'fan-out latency p50 (1000 clients, 100-event burst)' },
+  { suite: 'replay', metric: 'replay blocks/s with live scanning alongside' },
+  { suite: 'soak', metric: 'growth over the second half of the run' },
+];
+
+export interface Target {
+  file: string;
+  marker: string;
+  render(results: BenchResults): string;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = 'bench/results.json';
+
+const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const cell = (text: string) => text.replaceAll('|', '\\|');
+const valueCell = (row: { value: number; unit: string }) => (row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`);
+const ratioOf = (row: BenchRow) => (row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '');
+const baselineOf = (row: BenchRow) => (row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '');
+
+function provenance(results: BenchResults): string {
+  const m = results.machine;
+  const when = results.generated_at.slice(0, 10);
+  const notes = results.notes ? ` (${results.notes})` : '';
+  return `_Rendered from \`${RESULTS}\` by \`npm run bench:report\`: run of ${when} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}${notes}._`;
+}
+
+export function renderSummary(results: BenchResults): string {
+  const rows = HEADLINES.flatMap(({ suite, metric }) => results.results.filter((r) => r.suite === suite && r.metric === metric));
+  const lines = [
+    '| suite | metric | value | baseline in the same run | ratio |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`),
+    '',
+    provenance(results),
+  ];
+  return lines.join('\n');
+}
+
+export function renderResults(results: BenchResults): string {
+  const suites = [...new Set(results.results.map((r) => r.suite))];
+  const sections = suites.map((suite) => {
+    const rows = results.results.filter((r) => r.suite === suite);
+    const parameters = results.parameters[suite];
+    return [
+      `### ${suite}`,
+      '',
+      ...(parameters ? [`Parameters: \`${JSON.stringify(parameters)}\``, ''] : []),
+      '| metric | value | baseline in the same run | ratio | note |',
+      '|---|---|---|---|---|',
+      ...rows.map((r) => `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`),
+    ].join('\n');
+  });
+  return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
+}
+
+export const TARGETS: readonly Target[] = [
+  { file: 'README.md', marker: 'bench:summary', render: renderSummary },
+  { file: 'docs/benchmarks.md', marker: 'bench:results', render: renderResults },
+];
+
+/** `text` with the block between `<!-- marker -->` and `<!-- /marker -->` replaced by `content`. */
+export function replaceBetweenMarkers(text: string, marker: string, content: string): string {
+  const open = `<!-- ${marker} -->`;
+  const close = `<!-- /${marker} -->`;
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`markers ${open} … ${close} not found`);
+  return `${text.slice(0, start + open.length)}\n${content}\n${text.slice(end)}`;
+}
+
+export function loadResults(root = ROOT): BenchResults {
+  return JSON.parse(readFileSync(`${root}/${RESULTS}`, 'utf8')) as BenchResults;
+}
+
+/** Each target's committed text and the text this renders. */
+export function renderTargets(root = ROOT): { file: string; committed: string; rendered: string }[] {
+  const results = loadResults(root);
+  return TARGETS.map((target) => {
+    const committed = readFileSync(`${root}/${target.file}`, 'utf8');
+    return { file: target.file, committed, rendered: replaceBetweenMarkers(committed, target.marker, target.render(results)) };
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const { file, committed, rendered } of renderTargets()) {
+    if (committed === rendered) continue;
+    if (check) {
+      stale++;
+      console.error(`${file}: benchmark tables differ from ${RESULTS}; run npm run bench:report`);
+    } else {
+      writeFileSync(`${ROOT}/${file}`, rendered);
+      console.log(`${file}: tables rendered from ${RESULTS}`);
+    }
+  }
+  process.exit(stale > 0 ? 1 : 0);
+}

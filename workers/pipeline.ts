@@ -1,0 +1,133 @@
+import { passFor, type Pass, type PassTrigger } from '../src/run-key.ts';
+import type { JobData, JobInput, QueueName } from './catalog.ts';
+import type { Producer } from './queues.ts';
+
+/**
+ * The pipeline's map: every stage, what it consumes, and what it may enqueue next under which
+ * reason. Processors (workers/<stage>.ts) do their stage's work and hand their outcome to
+ * `routeOutcome`; the routes below decide which jobs follow. No processor names the next queue
+ * or mints a run key (src/run-key.ts does, from a typed trigger).
+ *
+ *   scanner ──block──▶ detect ─┬─ token ──────────────▶ bytecode ─▶ selectors ─▶ simulate ─▶ risk ─┐
+ *   replay ───block──▶ replay ─┤  (pass 'initial')                    (no code: stop)               │
+ *                              └─ pool of a known token ─▶ dex ◀── reason pipeline|manual ──────────┘
+ *                                 (reason liquidity, p<block>)  │
+ *                                                               └─ first liquidity ─▶ simulate ─▶ risk (stop)
+ *   entries: analyze ─▶ bytecode (manual-<ms>) · refresh ─▶ dex (m<ms>) · scheduler tick ─▶ dex,
+ *            simulate (r<sec>) · Service.resimulate ─▶ simulate (<reason>-<minute>)
+ *
+ * Loop-breaking rule: a pass started by the DEX stage (reason 'liquidity') or by the refresh
+ * cadence ('refresh') ends at risk; only 'pipeline' and 'manual' passes continue to dex.
+ *
+ * Ordering: a processor routes its outcome before the write that would make a retry forget it
+ * (the DEX stage routes first liquidity before its commit), so a crash in between repeats the
+ * enqueue (deterministic job ids make that a no-op) and never loses it.
+ */
+
+/**
+ * How far a token got: the `stage` column in this order. It only moves forward (a re-run never
+ * rewinds it); `analyze` waits for `risk`, the last stage that moves it.
+ */
+export const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'] as const;
+export type Stage = (typeof STAGE_ORDER)[number];
+
+/** What each processor tells the map. */
+export interface StageOutcomes {
+  /** The block's new tokens, and the known tokens that got a pool from a configured factory. */
+  detect: { tokens: string[]; pooledTokens: string[] };
+  replay: { tokens: string[]; pooledTokens: string[] };
+  bytecode: Record<string, never>;
+  selectors: { hasCode: boolean };
+  simulate: Record<string, never>;
+  risk: Record<string, never>;
+  dex: { firstLiquidity: boolean };
+  accounts: Record<string, never>;
+}
+export type RoutedStage = keyof StageOutcomes;
+
+/** One job to enqueue. */
+export type NextJob = { [N in QueueName]: { queue: N; data: JobInput<N> } }[QueueName];
+
+type Token = { chainId: number; address: string };
+const tokenPass = (token: Token, pass: Pass) => ({ chainId: token.chainId, address: token.address, ...pass });
+/** The same pass, one stage further (the run key and reason travel unchanged). */
+const samePass = (data: JobData<'selectors'>) => ({ ...data });
+
+function afterBlock(data: { chainId: number; blockNumber: number }, outcome: StageOutcomes['detect']): NextJob[] {
+  const detected = passFor({ kind: 'detected' });
+  const pooled = passFor({ kind: 'pool-created', blockNumber: data.blockNumber });
+  return [
+    ...outcome.tokens.map((address): NextJob => ({ queue: 'bytecode', data: tokenPass({ chainId: data.chainId, address }, detected) })),
+    ...outcome.pooledTokens.map((address): NextJob => ({ queue: 'dex', data: tokenPass({ chainId: data.chainId, address }, pooled) })),
+  ];
+}
+
+interface StageEntry<S extends RoutedStage> {
+  consumes: string;
+  mayEnqueue: readonly QueueName[];
+  next(data: JobData<S>, outcome: StageOutcomes[S]): NextJob[];
+}
+
+export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
+  detect: {
+    consumes: 'a live block (chain, number, hash) from the scanner',
+    mayEnqueue: ['bytecode', 'dex'],
+    next: afterBlock,
+  },
+  replay: {
+    consumes: 'a final historical block from `token-monitor replay`; the detect code in its own queue',
+    mayEnqueue: ['bytecode', 'dex'],
+    next: afterBlock,
+  },
+  bytecode: {
+    consumes: 'a token pass: runtime code → hash, length, proxy hint',
+    mayEnqueue: ['selectors'],
+    next: (data) => [{ queue: 'selectors', data: samePass(data) }],
+  },
+  selectors: {
+    consumes: 'a token pass: static analysis of the runtime code',
+    mayEnqueue: ['simulate'],
+    // Self-destructed or never a contract: nothing to simulate.
+    next: (data, outcome) => (outcome.hasCode ? [{ queue: 'simulate', data: samePass(data) }] : []),
+  },
+  simulate: {
+    consumes: 'a token pass: honeypot simulation and behaviour probes',
+    mayEnqueue: ['risk'],
+    next: (data) => [{ queue: 'risk', data: samePass(data) }],
+  },
+  risk: {
+    consumes: 'a token pass: score, level, factors, hints and alerts',
+    mayEnqueue: ['dex'],
+    next: (data) => (data.reason === 'pipeline' || data.reason === 'manual' ? [{ queue: 'dex', data: samePass(data) }] : []),
+  },
+  dex: {
+    consumes: 'a token pass or refresh: pools, price, liquidity, volume, lock',
+    mayEnqueue: ['simulate'],
+    next: (data, outcome) =>
+      outcome.firstLiquidity ? [{ queue: 'simulate', data: tokenPass(data, passFor({ kind: 'first-liquidity' })) }] : [],
+  },
+  accounts: {
+    consumes: 'the scheduler’s maintenance tick: plan downgrades and purges',
+    mayEnqueue: [],
+    next: () => [],
+  },
+};
+
+/** Enqueues what follows `outcome` of stage `stage` for job `data` (one round trip per queue). */
+export async function routeOutcome<S extends RoutedStage>(producer: Producer, stage: S, data: JobData<S>, outcome: StageOutcomes[S]): Promise<void> {
+  const jobs = pipeline[stage].next(data, outcome);
+  const byQueue = new Map<QueueName, JobInput<QueueName>[]>();
+  for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job.data]);
+  for (const [queue, data] of byQueue) {
+    if (data.length === 1) await producer.enqueue(queue, data[0]!);
+    else await producer.enqueueBulk(queue, data);
+  }
+}
+
+/** Starts a pass of `stage` over tokens from outside the pipeline (API, CLI, scheduler). */
+export async function startPasses(producer: Producer, stage: 'bytecode' | 'simulate' | 'dex', tokens: Token[], trigger: PassTrigger): Promise<string[]> {
+  const pass = passFor(trigger);
+  const data = tokens.map((t) => tokenPass({ chainId: t.chainId, address: t.address.toLowerCase() }, pass));
+  if (data.length === 1) return [await producer.enqueue(stage, data[0]!)];
+  return producer.enqueueBulk(stage, data);
+}
