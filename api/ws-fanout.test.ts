@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { EventMessage } from '../src/events/types.ts';
-import { MAX_UNSENT_BYTES, createFanout, textFrame, type FanoutMember } from './ws-fanout.ts';
+import { createFanout, type FanoutMember, MAX_UNSENT_BYTES, textFrame } from './ws-fanout.ts';
 
 const event = (id: string, chainId: number, score?: number): EventMessage => ({
-  id, type: score === undefined ? 'alert' : 'token.updated', ts: '2026-01-01T00:00:00.000Z',
-  data: { contract_address: `0x${'a'.repeat(40)}`, chain_id: chainId, kind: 'k', message: 'm', ...(score === undefined ? {} : { current_risk_score: score }) } as EventMessage['data'],
+  id,
+  type: score === undefined ? 'alert' : 'token.updated',
+  ts: '2026-01-01T00:00:00.000Z',
+  data: {
+    contract_address: `0x${'a'.repeat(40)}`,
+    chain_id: chainId,
+    kind: 'k',
+    message: 'm',
+    ...(score === undefined ? {} : { current_risk_score: score }),
+  } as EventMessage['data'],
 });
 
 /** A member recording what was written to its "connection". */
@@ -12,9 +20,17 @@ function member(options: { unsent?: number; open?: boolean } = {}) {
   const writes: Buffer[] = [];
   let slow = 0;
   const m: FanoutMember = {
-    wire: { write: (chunk: Buffer) => { writes.push(chunk); return true; }, writableLength: options.unsent ?? 0 },
+    wire: {
+      write: (chunk: Buffer) => {
+        writes.push(chunk);
+        return true;
+      },
+      writableLength: options.unsent ?? 0,
+    },
     isOpen: () => options.open ?? true,
-    onSlow: () => { slow++; },
+    onSlow: () => {
+      slow++;
+    },
   };
   return { m, writes, slow: () => slow };
 }
@@ -27,8 +43,13 @@ function payloads(buffer: Buffer): string[] {
     expect(buffer[offset]).toBe(0x81);
     let length = buffer[offset + 1]!;
     let header = 2;
-    if (length === 126) { length = buffer.readUInt16BE(offset + 2); header = 4; }
-    else if (length === 127) { length = Number(buffer.readBigUInt64BE(offset + 2)); header = 10; }
+    if (length === 126) {
+      length = buffer.readUInt16BE(offset + 2);
+      header = 4;
+    } else if (length === 127) {
+      length = Number(buffer.readBigUInt64BE(offset + 2));
+      header = 10;
+    }
     out.push(buffer.subarray(offset + header, offset + header + length).toString());
     offset += header + length;
   }
@@ -56,7 +77,8 @@ describe('WebSocket fan-out', () => {
     expect(fanout.classCount()).toBe(3);
     const events = [event('1-0', 1), event('2-0', 56), event('3-0', 56, 10), event('4-0', 1, 90)];
     fanout.publish(events);
-    const ids = (writes: Buffer[]) => writes.flatMap((w) => payloads(w)).map((p) => (JSON.parse(p) as EventMessage).id);
+    const ids = (writes: Buffer[]) =>
+      writes.flatMap((w) => payloads(w)).map((p) => (JSON.parse(p) as EventMessage).id);
     expect(all.writes).toHaveLength(1);
     expect(ids(all.writes)).toEqual(['1-0', '2-0', '3-0', '4-0']);
     expect(ids(bscA.writes)).toEqual(['2-0', '3-0']);

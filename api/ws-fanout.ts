@@ -31,7 +31,11 @@ const OPCODE_TEXT_FINAL = 0x81;
 
 export function matches(subscription: Subscription, event: EventMessage): boolean {
   if (subscription.chainIds && !subscription.chainIds.has(event.data.chain_id)) return false;
-  if (subscription.watchlist && !subscription.watchlist.has(`${event.data.chain_id}:${event.data.contract_address}`)) return false;
+  if (
+    subscription.watchlist &&
+    !subscription.watchlist.has(`${event.data.chain_id}:${event.data.contract_address}`)
+  )
+    return false;
   if (subscription.minRiskScore !== undefined) {
     const score = (event.data as { current_risk_score?: number | null }).current_risk_score;
     // Events without a score yet (token.created) pass: the score is not known to be low.
@@ -82,10 +86,13 @@ export function createFanout(): Fanout {
   let nextWatchlistId = 1;
 
   function keyOf(subscription: Subscription): string {
-    const chains = subscription.chainIds ? [...subscription.chainIds].sort((a, b) => a - b).join(',') : '*';
+    const chains = subscription.chainIds
+      ? [...subscription.chainIds].sort((a, b) => a - b).join(',')
+      : '*';
     let watchlist = '*';
     if (subscription.watchlist) {
-      if (!watchlistIds.has(subscription.watchlist)) watchlistIds.set(subscription.watchlist, nextWatchlistId++);
+      if (!watchlistIds.has(subscription.watchlist))
+        watchlistIds.set(subscription.watchlist, nextWatchlistId++);
       watchlist = String(watchlistIds.get(subscription.watchlist));
     }
     return `${chains}|${subscription.minRiskScore ?? '*'}|${watchlist}`;

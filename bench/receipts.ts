@@ -20,12 +20,18 @@ export interface MinedReceipt {
 export async function minedReceipt(provider: JsonRpcProvider, hash: string): Promise<MinedReceipt> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as
-      | { status: string; blockNumber: string; contractAddress: string | null }
-      | null;
+    const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as {
+      status: string;
+      blockNumber: string;
+      contractAddress: string | null;
+    } | null;
     if (raw) {
       if (raw.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
-      return { status: raw.status, blockNumber: Number(raw.blockNumber), contractAddress: raw.contractAddress };
+      return {
+        status: raw.status,
+        blockNumber: Number(raw.blockNumber),
+        contractAddress: raw.contractAddress,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
@@ -33,7 +39,10 @@ export async function minedReceipt(provider: JsonRpcProvider, hash: string): Pro
 }
 
 /** Waits for a sent transaction (anything with a hash) by polling. */
-export async function mined(provider: JsonRpcProvider, sent: { hash: string } | null | undefined): Promise<MinedReceipt> {
+export async function mined(
+  provider: JsonRpcProvider,
+  sent: { hash: string } | null | undefined,
+): Promise<MinedReceipt> {
   if (!sent) throw new Error('no transaction to wait for');
   return minedReceipt(provider, sent.hash);
 }

@@ -30,12 +30,22 @@ export function startHistoryMaintenance(deps: {
     try {
       const result = await deps.history.maintain(clock());
       if (!result) return; // another scheduler holds the lock
-      const changed = result.created.length + result.rolledUpDays.length + result.dropped.length + result.deletedFromDefault;
+      const changed =
+        result.created.length +
+        result.rolledUpDays.length +
+        result.dropped.length +
+        result.deletedFromDefault;
       if (changed > 0) {
-        deps.logger.info({
-          created: result.created, rolled_up_days: result.rolledUpDays, dropped: result.dropped,
-          deleted_from_default: result.deletedFromDefault, ms: Math.round(performance.now() - started),
-        }, 'history maintenance');
+        deps.logger.info(
+          {
+            created: result.created,
+            rolled_up_days: result.rolledUpDays,
+            dropped: result.dropped,
+            deleted_from_default: result.deletedFromDefault,
+            ms: Math.round(performance.now() - started),
+          },
+          'history maintenance',
+        );
       }
     } catch (error) {
       // The next pass retries: every step is idempotent.
@@ -44,10 +54,14 @@ export function startHistoryMaintenance(deps: {
   }
 
   const runOnce = () => {
-    running ??= pass().finally(() => { running = undefined; });
+    running ??= pass().finally(() => {
+      running = undefined;
+    });
     return running;
   };
-  const timer = setInterval(() => { if (!closed) void runOnce(); }, deps.intervalMs ?? HISTORY_MAINTENANCE_INTERVAL_MS);
+  const timer = setInterval(() => {
+    if (!closed) void runOnce();
+  }, deps.intervalMs ?? HISTORY_MAINTENANCE_INTERVAL_MS);
   timer.unref();
   void runOnce();
   return {

@@ -1,16 +1,16 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
-import { createRedis, keySpace } from '../../infra/redis.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { createRedis, keySpace } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
 import { createTestDatabase, createTestRedis, eventually } from '../../test/support/services.ts';
-import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
  * Fan-out to many WebSocket listeners (docs/scale.md): the API runs in its own process
@@ -31,11 +31,20 @@ export interface WebsocketOptions {
   burst: number;
 }
 
-interface ClientReport { type: 'report'; steady: number; burst: number; buckets: [number, number][]; lastBurst: number[] }
+interface ClientReport {
+  type: 'report';
+  steady: number;
+  burst: number;
+  buckets: [number, number][];
+  lastBurst: number[];
+}
 
 /** One client process: resolves once all its connections are open. */
 function startClients(url: string, credentials: string[]): Promise<ChildProcess> {
-  const child = fork(CLIENT_SCRIPT, [JSON.stringify({ url, credentials })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(CLIENT_SCRIPT, [JSON.stringify({ url, credentials })], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
     child.on('message', (message: { type: string; message?: string }) => {
@@ -57,7 +66,11 @@ function report(child: ChildProcess): Promise<ClientReport> {
   });
 }
 
-async function reportsWhen(children: ChildProcess[], done: (reports: ClientReport[]) => boolean, timeoutMs: number): Promise<ClientReport[]> {
+async function reportsWhen(
+  children: ChildProcess[],
+  done: (reports: ClientReport[]) => boolean,
+  timeoutMs: number,
+): Promise<ClientReport[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reports = await Promise.all(children.map(report));
@@ -80,8 +93,192 @@ function histogramPercentile(buckets: [number, number][], p: number): number {
 /** The API process's JavaScript heap plus buffers outside it (sockets' buffers live there). */
 async function apiMemory(base: string): Promise<{ heap: number; rss: number }> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? Number.NaN);
-  return { heap: value('tm_process_nodejs_heap_size_used_bytes') + value('tm_process_nodejs_external_memory_bytes'), rss: value('tm_process_resident_memory_bytes') };
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? Number.NaN,
+    );
+  return {
+    heap:
+      value('tm_process_nodejs_heap_size_used_bytes') +
+      value('tm_process_nodejs_external_memory_bytes'),
+    rss: value('tm_process_process_resident_memory_bytes'),
+  };
+}
+
+/** PRO users (each may hold CONNECTIONS_PER_PRO_USER connections) and their API keys. */
+async function proKeys(url: string, users: number): Promise<string[]> {
+  const handle = createDb(url, { max: 2 });
+  try {
+    const accounts = createAccountRepository(handle.db);
+    const keys: string[] = [];
+    const passwordHash = await hashPassword('bench password');
+    for (let i = 0; i < users; i++) {
+      const user = (await accounts.createUser({
+        email: `ws${i}@bench.test`,
+        passwordHash,
+        plan: 'PRO',
+      }))!;
+      const key = generateApiKey();
+      await accounts.generateKey(user.id, key, {
+        name: 'bench',
+        description: null,
+        plan: 'PRO',
+        now: new Date(),
+        expiresAt: null,
+      });
+      keys.push(key.apiKey);
+    }
+    return keys;
+  } finally {
+    await handle.close();
+  }
+}
+
+function startApi(
+  database: { url: string },
+  redis: { url: string; prefix: string },
+  port: number,
+  dir: string,
+): ChildProcess {
+  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', 'api'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dir,
+      RPC_URL_1: 'http://127.0.0.1:9',
+      JWT_SECRET: 'b'.repeat(64),
+    },
+    stdio: 'ignore',
+  });
+}
+
+/** Appends alert events to the stream; each carries its phase and when it was sent. */
+function createPublisher(redis: { url: string; prefix: string }) {
+  const publisher = createRedis(redis.url, 'commands');
+  const streamKey = keySpace(redis.prefix).events;
+  const event = (phase: string, i: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      contract_address: `0x${'c'.repeat(40)}`,
+      chain_id: 1,
+      kind: 'bench',
+      message: `${phase} ${i}`,
+      phase,
+      sent_at: Date.now(),
+      ...extra,
+    });
+  const append = (pipeline: ReturnType<typeof publisher.pipeline>, data: string) =>
+    pipeline.xadd(
+      streamKey,
+      'MAXLEN',
+      '~',
+      STREAM_MAX_LENGTH,
+      '*',
+      'type',
+      'alert',
+      'ts',
+      new Date().toISOString(),
+      'data',
+      data,
+    );
+  return {
+    /** `count` events at `perSecond`, each sent on its own schedule. */
+    async steady(count: number, perSecond: number) {
+      const started = performance.now();
+      for (let i = 0; i < count; i++) {
+        const wait = started + (i * 1_000) / perSecond - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await append(publisher.pipeline(), event('steady', i)).exec();
+      }
+    },
+    /** `count` events in one pipeline; returns when the burst started. */
+    async burst(count: number) {
+      const startedAt = Date.now();
+      const pipeline = publisher.pipeline();
+      for (let i = 0; i < count; i++)
+        append(pipeline, event('burst', i, { burst_started_at: startedAt }));
+      await pipeline.exec();
+      return startedAt;
+    },
+    close: () => publisher.disconnect(),
+  };
+}
+
+function stopClients(children: ChildProcess[]) {
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.send('close');
+          setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve();
+          }, 5_000).unref();
+        }),
+    ),
+  );
+}
+
+interface Measured {
+  idle: { heap: number; rss: number };
+  connected: { heap: number; rss: number };
+  connectSeconds: number;
+  steadyBuckets: [number, number][];
+  steadyDelivered: number;
+  steadyExpected: number;
+  burstDelivered: number;
+  burstExpected: number;
+  waits: number[];
+}
+
+function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
+  const {
+    idle,
+    connected,
+    connectSeconds,
+    steadyBuckets,
+    steadyDelivered,
+    steadyExpected,
+    burstDelivered,
+    burstExpected,
+    waits,
+  } = m;
+  const perConnection = (connected.heap - idle.heap) / options.clients;
+  const rssPerConnection = (connected.rss - idle.rss) / options.clients;
+  const steadyP99 = histogramPercentile(steadyBuckets, 99);
+  return [
+    {
+      suite: SUITE,
+      metric: `steady fan-out latency p99 (${options.clients} clients, ${options.eventsPerSecond} events/s for ${options.steadySeconds} s)`,
+      value: steadyP99,
+      unit: 'ms',
+      note: `p50 ${histogramPercentile(steadyBuckets, 50)} ms; ${steadyDelivered}/${steadyExpected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own`,
+    },
+    {
+      suite: SUITE,
+      metric: 'API process memory per connection (heap + external)',
+      value: round(perConnection / 1024, 1),
+      unit: 'KiB',
+      note: `${round(idle.heap / 2 ** 20, 1)} → ${round(connected.heap / 2 ** 20, 1)} MiB; RSS ${round(rssPerConnection / 1024, 1)} KiB per connection; ${options.clients} connected in ${round(connectSeconds, 1)} s; target ≤ 20 KiB`,
+    },
+    {
+      suite: SUITE,
+      metric: `burst of ${options.burst} events: the last client has them all after`,
+      value: round(waits[waits.length - 1] ?? Number.NaN, 0),
+      unit: 'ms',
+      note: `median client ${round(percentile(waits, 50), 0)} ms; ${burstDelivered}/${burstExpected} deliveries`,
+    },
+  ];
 }
 
 export async function websocketFanout(options: WebsocketOptions): Promise<BenchRow[]> {
@@ -92,91 +289,74 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
   try {
     const users = Math.ceil(options.clients / CONNECTIONS_PER_PRO_USER);
     progress(`websocket: ${users} PRO users for ${options.clients} connections`);
-    const handle = createDb(database.url, { max: 2 });
-    const accounts = createAccountRepository(handle.db);
-    const keys: string[] = [];
-    const passwordHash = await hashPassword('bench password');
-    for (let i = 0; i < users; i++) {
-      const user = (await accounts.createUser({ email: `ws${i}@bench.test`, passwordHash, plan: 'PRO' }))!;
-      const key = generateApiKey();
-      await accounts.generateKey(user.id, key, { name: 'bench', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
-      keys.push(key.apiKey);
-    }
-    await handle.close();
-
+    const keys = await proKeys(database.url, users);
     const port = await findFreePort();
-    api = spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', 'api'], {
-      env: {
-        PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix,
-        PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dir, RPC_URL_1: 'http://127.0.0.1:9', JWT_SECRET: 'b'.repeat(64),
-      },
-      stdio: 'ignore',
-    });
+    api = startApi(database, redis, port, dir);
     const base = `http://127.0.0.1:${port}`;
-    await eventually(async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 60_000, 'the API process');
+    await eventually(
+      async () => ((await fetch(`${base}/health`)).ok ? true : undefined),
+      60_000,
+      'the API process',
+    );
     const idle = await apiMemory(base);
 
-    const credentials = Array.from({ length: options.clients }, (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!);
+    const credentials = Array.from(
+      { length: options.clients },
+      (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
+    );
     const perProcess = Math.ceil(options.clients / CLIENT_PROCESSES);
     const connectStarted = performance.now();
     for (let p = 0; p < CLIENT_PROCESSES; p++) {
       const slice = credentials.slice(p * perProcess, (p + 1) * perProcess);
       if (slice.length > 0) children.push(await startClients(`ws://127.0.0.1:${port}/ws`, slice));
-      progress(`websocket: ${Math.min(options.clients, (p + 1) * perProcess)}/${options.clients} connected`);
+      progress(
+        `websocket: ${Math.min(options.clients, (p + 1) * perProcess)}/${options.clients} connected`,
+      );
     }
     const connectSeconds = (performance.now() - connectStarted) / 1000;
     await new Promise((r) => setTimeout(r, 2_000));
     const connected = await apiMemory(base);
 
-    const publisher = createRedis(redis.url, 'commands');
-    const streamKey = keySpace(redis.prefix).events;
-    const append = (pipeline: ReturnType<typeof publisher.pipeline>, data: Record<string, unknown>) =>
-      pipeline.xadd(streamKey, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', 'type', 'alert', 'ts', new Date().toISOString(), 'data', JSON.stringify(data));
-    const event = (phase: string, i: number) => ({ contract_address: `0x${'c'.repeat(40)}`, chain_id: 1, kind: 'bench', message: `${phase} ${i}`, phase, sent_at: Date.now() });
-
+    const publisher = createPublisher(redis);
     const steadyEvents = options.steadySeconds * options.eventsPerSecond;
-    progress(`websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`);
-    const interval = 1_000 / options.eventsPerSecond;
-    const steadyStarted = performance.now();
-    for (let i = 0; i < steadyEvents; i++) {
-      const due = steadyStarted + i * interval;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const pipeline = publisher.pipeline();
-      append(pipeline, event('steady', i));
-      await pipeline.exec();
-    }
+    progress(
+      `websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`,
+    );
+    await publisher.steady(steadyEvents, options.eventsPerSecond);
     const steadyExpected = steadyEvents * options.clients;
-    const steadyReports = await reportsWhen(children, (rs) => rs.reduce((s, r) => s + r.steady, 0) >= steadyExpected, 60_000);
+    const steadyReports = await reportsWhen(
+      children,
+      (rs) => rs.reduce((s, r) => s + r.steady, 0) >= steadyExpected,
+      60_000,
+    );
     const steadyBuckets = steadyReports.flatMap((r) => r.buckets);
     const steadyDelivered = steadyReports.reduce((s, r) => s + r.steady, 0);
 
     progress(`websocket: burst of ${options.burst} events`);
-    const burstStarted = Date.now();
-    const pipeline = publisher.pipeline();
-    for (let i = 0; i < options.burst; i++) append(pipeline, { ...event('burst', i), burst_started_at: burstStarted });
-    await pipeline.exec();
-    publisher.disconnect();
+    await publisher.burst(options.burst);
+    publisher.close();
     const burstExpected = options.burst * options.clients;
-    const burstReports = await reportsWhen(children, (rs) => rs.reduce((s, r) => s + r.burst, 0) >= burstExpected, 300_000);
+    const burstReports = await reportsWhen(
+      children,
+      (rs) => rs.reduce((s, r) => s + r.burst, 0) >= burstExpected,
+      300_000,
+    );
     const burstDelivered = burstReports.reduce((s, r) => s + r.burst, 0);
     const waits = burstReports.flatMap((r) => r.lastBurst).sort((a, b) => a - b);
 
-    const perConnection = (connected.heap - idle.heap) / options.clients;
-    const rssPerConnection = (connected.rss - idle.rss) / options.clients;
-    const steadyP99 = histogramPercentile(steadyBuckets, 99);
-    return [
-      { suite: SUITE, metric: `steady fan-out latency p99 (${options.clients} clients, ${options.eventsPerSecond} events/s for ${options.steadySeconds} s)`, value: steadyP99, unit: 'ms', note: `p50 ${histogramPercentile(steadyBuckets, 50)} ms; ${steadyDelivered}/${steadyExpected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own` },
-      { suite: SUITE, metric: 'API process memory per connection (heap + external)', value: round(perConnection / 1024, 1), unit: 'KiB', note: `${round(idle.heap / 2 ** 20, 1)} → ${round(connected.heap / 2 ** 20, 1)} MiB; RSS ${round(rssPerConnection / 1024, 1)} KiB per connection; ${options.clients} connected in ${round(connectSeconds, 1)} s; target ≤ 20 KiB` },
-      { suite: SUITE, metric: `burst of ${options.burst} events: the last client has them all after`, value: round(waits[waits.length - 1] ?? Number.NaN, 0), unit: 'ms', note: `median client ${round(percentile(waits, 50), 0)} ms; ${burstDelivered}/${burstExpected} deliveries` },
-    ];
+    return fanoutRows(options, {
+      idle,
+      connected,
+      connectSeconds,
+      steadyBuckets,
+      steadyDelivered,
+      steadyExpected,
+      burstDelivered,
+      burstExpected,
+      waits,
+    });
   } finally {
-    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.send('close');
-      setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 5_000).unref();
-    })));
+    await stopClients(children);
     api?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     api?.kill('SIGKILL');

@@ -21,7 +21,9 @@ function onMessage(index: number, raw: WebSocket.RawData) {
   const text = raw.toString();
   if (!text.includes('"sent_at"')) return; // welcome, subscribed, pong
   const now = Date.now();
-  const data = (JSON.parse(text) as { data: { phase: string; sent_at: number; burst_started_at?: number } }).data;
+  const data = (
+    JSON.parse(text) as { data: { phase: string; sent_at: number; burst_started_at?: number } }
+  ).data;
   if (data.phase === 'steady') {
     histogram[Math.min(MAX_MS, Math.max(0, now - data.sent_at))]!++;
     steady++;
@@ -36,7 +38,9 @@ async function connect(index: number): Promise<void> {
   socket.on('message', (raw) => onMessage(index, raw));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`connection ${index} refused: HTTP ${res.statusCode}`)));
+    socket.once('unexpected-response', (_req, res) =>
+      reject(new Error(`connection ${index} refused: HTTP ${res.statusCode}`)),
+    );
     socket.once('error', reject);
   });
   sockets[index] = socket;
@@ -44,16 +48,20 @@ async function connect(index: number): Promise<void> {
 
 async function main() {
   let next = 0;
-  await Promise.all(Array.from({ length: CONNECT_CONCURRENCY }, async () => {
-    while (next < credentials.length) await connect(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECT_CONCURRENCY }, async () => {
+      while (next < credentials.length) await connect(next++);
+    }),
+  );
   process.send!({ type: 'connected', count: sockets.length });
 }
 
 process.on('message', (command: string) => {
   if (command === 'report') {
     const buckets: [number, number][] = [];
-    histogram.forEach((count, ms) => { if (count > 0) buckets.push([ms, count]); });
+    histogram.forEach((count, ms) => {
+      if (count > 0) buckets.push([ms, count]);
+    });
     process.send!({ type: 'report', steady, burst, buckets, lastBurst: [...lastBurst] });
   } else if (command === 'close') {
     for (const socket of sockets) socket?.terminate();

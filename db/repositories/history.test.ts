@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createEmbeddedTestDatabase,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../test/support/services.ts';
 import { createDb, type DbHandle } from '../client.ts';
-import { createEmbeddedTestDatabase, createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
 import { createHistoryRepository } from './history.ts';
 import { createTokenRepository } from './tokens.ts';
 
@@ -39,7 +43,8 @@ for (const flavour of ['postgres', 'pglite'] as const) {
     let handle: DbHandle;
 
     beforeAll(async () => {
-      database = flavour === 'pglite' ? await createEmbeddedTestDatabase() : await createTestDatabase();
+      database =
+        flavour === 'pglite' ? await createEmbeddedTestDatabase() : await createTestDatabase();
       handle = createDb(database.url, { max: 1 });
     }, 120_000);
     afterAll(async () => {
@@ -52,7 +57,8 @@ for (const flavour of ['postgres', 'pglite'] as const) {
       const tokens = createTokenRepository(handle.db);
       const now = Date.now();
       const today = Math.floor(now / DAY) * DAY;
-      const dayName = (t: number) => `token_history_p${new Date(t).toISOString().slice(0, 10).replace(/-/g, '')}`;
+      const dayName = (t: number) =>
+        `token_history_p${new Date(t).toISOString().slice(0, 10).replace(/-/g, '')}`;
       // Written before any maintenance: three days ago to now, all into DEFAULT.
       const oldest = today - 3 * DAY;
       await writeSnapshots(handle, oldest, oldest + 2 * HOUR);
@@ -62,22 +68,34 @@ for (const flavour of ['postgres', 'pglite'] as const) {
       const first = await history.maintain(new Date(now));
       expect(first).toBeDefined();
       expect(first!.created).toContain(dayName(today));
-      expect(first!.rolledUpDays).toEqual([0, 1, 2].map((d) => new Date(oldest + d * DAY).toISOString().slice(0, 10)));
+      expect(first!.rolledUpDays).toEqual(
+        [0, 1, 2].map((d) => new Date(oldest + d * DAY).toISOString().slice(0, 10)),
+      );
       // The oldest raw day (2 h of snapshots) became 24 rollups of 5 min and 2 of 1 h.
       const oldestEnd = new Date(oldest + DAY).toISOString();
-      const [fives] = await handle.sql<{ n: number }[]>`select count(*)::int as n from token_history_5m where bucket_at < ${oldestEnd}::timestamptz`;
-      const [hours] = await handle.sql<{ n: number }[]>`select count(*)::int as n from token_history_1h where bucket_at < ${oldestEnd}::timestamptz`;
+      const [fives] = await handle.sql<
+        { n: number }[]
+      >`select count(*)::int as n from token_history_5m where bucket_at < ${oldestEnd}::timestamptz`;
+      const [hours] = await handle.sql<
+        { n: number }[]
+      >`select count(*)::int as n from token_history_1h where bucket_at < ${oldestEnd}::timestamptz`;
       expect(fives!.n).toBe(24);
       expect(hours!.n).toBe(2);
       // Last snapshot of the bin: the 5 min bucket at `oldest` holds minute 4's price.
-      const [bin] = await handle.sql<{ p: string }[]>`select price_usd::text as p from token_history_5m where bucket_at = ${new Date(oldest).toISOString()}::timestamptz`;
+      const [bin] = await handle.sql<
+        { p: string }[]
+      >`select price_usd::text as p from token_history_5m where bucket_at = ${new Date(oldest).toISOString()}::timestamptz`;
       expect(Number(bin!.p)).toBe(oldest / MINUTE + 4);
       // Raw rows older than 24 h and rolled up are gone (deleted from DEFAULT: pre-partitioning data).
-      const [raw] = await handle.sql<{ oldest: Date }[]>`select min(bucket_at) as oldest from token_history`;
+      const [raw] = await handle.sql<
+        { oldest: Date }[]
+      >`select min(bucket_at) as oldest from token_history`;
       expect(new Date(raw!.oldest).getTime()).toBeGreaterThanOrEqual(today - DAY);
       expect(await partitions(handle, 'token_history')).toContain('token_history_default');
       // The rows of today moved out of DEFAULT into today's partition.
-      const [stray] = await handle.sql<{ n: number }[]>`select count(*)::int as n from token_history_default`;
+      const [stray] = await handle.sql<
+        { n: number }[]
+      >`select count(*)::int as n from token_history_default`;
       expect(stray!.n).toBe(0);
 
       // A second pass changes nothing.
@@ -96,7 +114,9 @@ for (const flavour of ['postgres', 'pglite'] as const) {
       const oldDay = times.filter((t) => t < oldest + DAY);
       expect(oldDay).toHaveLength(24);
       expect(oldDay.every((t) => t % (5 * MINUTE) === 0)).toBe(true);
-      const limited = (await tokens.histories([TOKEN], 10)).get(`${TOKEN.chainId}:${TOKEN.address}`)!;
+      const limited = (await tokens.histories([TOKEN], 10)).get(
+        `${TOKEN.chainId}:${TOKEN.address}`,
+      )!;
       expect(limited.map((r) => r.bucketAt.getTime())).toEqual(times.slice(0, 10));
 
       // Two days later: yesterday's partition is expired and rolled up, so it is dropped.

@@ -1,9 +1,17 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../client.ts';
 import {
-  HISTORY_TABLES, daysToRollUp, expiryCutoff, isExpired, parsePartition, partitionFor, startOfDay, wantedPartitions,
-  type HistoryTable, type PartitionSpec,
+  daysToRollUp,
+  expiryCutoff,
+  HISTORY_TABLES,
+  type HistoryTable,
+  isExpired,
+  type PartitionSpec,
+  parsePartition,
+  partitionFor,
+  startOfDay,
+  wantedPartitions,
 } from '../../src/history/retention.ts';
+import type { Database } from '../client.ts';
 
 /**
  * Applies the history retention plan (src/history/retention.ts) to Postgres: creates the dated
@@ -17,7 +25,8 @@ const ROLLUPS: { table: HistoryTable; bin: string }[] = [
   { table: 'token_history_5m', bin: '5 minutes' },
   { table: 'token_history_1h', bin: '1 hour' },
 ];
-const COLUMNS = 'chain_id, address, bucket_at, risk_score, price_usd, liquidity_usd, volume_24h_usd, market_cap_usd';
+const COLUMNS =
+  'chain_id, address, bucket_at, risk_score, price_usd, liquidity_usd, volume_24h_usd, market_cap_usd';
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '')}"`);
 const iso = (t: Date) => t.toISOString();
@@ -49,14 +58,20 @@ async function createPartition(tx: Tx, spec: PartitionSpec): Promise<void> {
     select count(*)::int as n from ${fallback} where bucket_at >= ${iso(spec.from)}::timestamptz and bucket_at < ${iso(spec.to)}::timestamptz`);
   const bounds = sql.raw(`from ('${iso(spec.from)}') to ('${iso(spec.to)}')`);
   if (!stray || stray.n === 0) {
-    await tx.execute(sql`create table if not exists ${ident(spec.name)} partition of ${ident(spec.table)} for values ${bounds}`);
+    await tx.execute(
+      sql`create table if not exists ${ident(spec.name)} partition of ${ident(spec.table)} for values ${bounds}`,
+    );
     return;
   }
-  await tx.execute(sql`create table ${ident(spec.name)} (like ${ident(spec.table)} including defaults including constraints)`);
+  await tx.execute(
+    sql`create table ${ident(spec.name)} (like ${ident(spec.table)} including defaults including constraints)`,
+  );
   await tx.execute(sql`
     with moved as (delete from ${fallback} where bucket_at >= ${iso(spec.from)}::timestamptz and bucket_at < ${iso(spec.to)}::timestamptz returning *)
     insert into ${ident(spec.name)} select ${sql.raw(COLUMNS)} from moved`);
-  await tx.execute(sql`alter table ${ident(spec.table)} attach partition ${ident(spec.name)} for values ${bounds}`);
+  await tx.execute(
+    sql`alter table ${ident(spec.table)} attach partition ${ident(spec.name)} for values ${bounds}`,
+  );
 }
 
 /** The last snapshot of each bin of one day, upserted: a re-run of a day writes the same rows. */
@@ -83,13 +98,17 @@ async function rollUpDay(tx: Tx, day: Date): Promise<void> {
 
 export function createHistoryRepository(db: Database) {
   async function watermark(tx: Tx | Database): Promise<Date | undefined> {
-    const [row] = await tx.execute<{ at: string | Date }>(sql`select rolled_up_until as at from history_maintenance where name = ${WATERMARK}`);
+    const [row] = await tx.execute<{ at: string | Date }>(
+      sql`select rolled_up_until as at from history_maintenance where name = ${WATERMARK}`,
+    );
     return row ? new Date(row.at) : undefined;
   }
 
   /** Where rolling up starts the first time: the oldest raw snapshot's day (or today). */
   async function initialWatermark(tx: Tx, now: Date): Promise<Date> {
-    const [row] = await tx.execute<{ at: string | Date | null }>(sql`select min(bucket_at) as at from token_history`);
+    const [row] = await tx.execute<{ at: string | Date | null }>(
+      sql`select min(bucket_at) as at from token_history`,
+    );
     return startOfDay(row?.at ? new Date(row.at) : now);
   }
 
@@ -99,19 +118,29 @@ export function createHistoryRepository(db: Database) {
     /** Creates one dated partition now (a bulk load of old rows wants its partitions first). */
     async ensurePartition(spec: PartitionSpec): Promise<void> {
       await db.transaction(async (tx) => {
-        if (!(await existingPartitions(tx, spec.table)).includes(spec.name)) await createPartition(tx, spec);
+        if (!(await existingPartitions(tx, spec.table)).includes(spec.name))
+          await createPartition(tx, spec);
       });
     },
 
     /** One maintenance pass at `now`; returns undefined when another scheduler holds the lock. */
     async maintain(now: Date): Promise<MaintenanceResult | undefined> {
-      const result: MaintenanceResult = { created: [], rolledUpDays: [], dropped: [], deletedFromDefault: 0 };
+      const result: MaintenanceResult = {
+        created: [],
+        rolledUpDays: [],
+        dropped: [],
+        deletedFromDefault: 0,
+      };
       const locked = await db.transaction(async (tx) => {
-        const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MAINTENANCE_LOCK_ID}) as ok`);
+        const [lock] = await tx.execute<{ ok: boolean }>(
+          sql`select pg_try_advisory_xact_lock(${MAINTENANCE_LOCK_ID}) as ok`,
+        );
         if (!lock?.ok) return false;
         for (const table of HISTORY_TABLES) {
           const existing = new Set(await existingPartitions(tx, table));
-          for (const spec of wantedPartitions(now).filter((p) => p.table === table && !existing.has(p.name))) {
+          for (const spec of wantedPartitions(now).filter(
+            (p) => p.table === table && !existing.has(p.name),
+          )) {
             await createPartition(tx, spec);
             result.created.push(spec.name);
           }
@@ -120,7 +149,8 @@ export function createHistoryRepository(db: Database) {
       });
       if (!locked) return undefined;
       // One transaction per day: a long backlog commits as it goes and resumes where it stopped.
-      let until = (await watermark(db)) ?? (await db.transaction((tx) => initialWatermark(tx, now)));
+      let until =
+        (await watermark(db)) ?? (await db.transaction((tx) => initialWatermark(tx, now)));
       for (const day of daysToRollUp(until, now)) {
         await db.transaction(async (tx) => {
           await tx.execute(sql`select pg_advisory_xact_lock(${MAINTENANCE_LOCK_ID})`);
@@ -143,7 +173,9 @@ export function createHistoryRepository(db: Database) {
             result.dropped.push(name);
           }
           const cutoff = expiredBefore(table, now, until);
-          const deleted = await tx.execute(sql`delete from ${ident(`${table}_default`)} where bucket_at < ${iso(cutoff)}::timestamptz`);
+          const deleted = await tx.execute(
+            sql`delete from ${ident(`${table}_default`)} where bucket_at < ${iso(cutoff)}::timestamptz`,
+          );
           result.deletedFromDefault += (deleted as unknown as { count?: number }).count ?? 0;
         }
       });
@@ -167,7 +199,9 @@ export function createHistoryRepository(db: Database) {
 /** Raw rows in DEFAULT are kept until rolled up as well as 24 h old; rollups by age alone. */
 function expiredBefore(table: HistoryTable, now: Date, rolledUpUntil: Date): Date {
   const byAge = expiryCutoff(table, now);
-  return table === 'token_history' ? new Date(Math.min(byAge.getTime(), rolledUpUntil.getTime())) : byAge;
+  return table === 'token_history'
+    ? new Date(Math.min(byAge.getTime(), rolledUpUntil.getTime()))
+    : byAge;
 }
 
 export type HistoryRepository = ReturnType<typeof createHistoryRepository>;

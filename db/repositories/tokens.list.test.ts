@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../client.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
-import { EXACT_TOTAL_LIMIT, createTokenRepository } from './tokens.ts';
+import { createDb, type DbHandle } from '../client.ts';
+import { createTokenRepository, EXACT_TOTAL_LIMIT } from './tokens.ts';
 
 /**
  * The list's filters of docs/scale.md on real Postgres: has_liquidity and is_actively_traded,
@@ -37,11 +37,19 @@ describe('token list at scale', () => {
     const tokens = createTokenRepository(handle.db);
     const liquid = await tokens.listItems({ page: 1, limit: 3, hasLiquidity: true });
     expect(liquid.total).toBe(Math.floor(N / 10));
-    expect(liquid.items.map((t) => t.address)).toEqual([N - (N % 10), N - (N % 10) - 10, N - (N % 10) - 20]
-      .map((g) => `0x${g.toString(16).padStart(40, '0')}`));
+    expect(liquid.items.map((t) => t.address)).toEqual(
+      [N - (N % 10), N - (N % 10) - 10, N - (N % 10) - 20].map(
+        (g) => `0x${g.toString(16).padStart(40, '0')}`,
+      ),
+    );
     const dry = await tokens.listItems({ page: 1, limit: 1, hasLiquidity: false });
     expect(dry.total).toBe(N - Math.floor(N / 10));
-    const traded = await tokens.listItems({ page: 2, limit: 50, isActivelyTraded: true, chainId: 1 });
+    const traded = await tokens.listItems({
+      page: 2,
+      limit: 50,
+      isActivelyTraded: true,
+      chainId: 1,
+    });
     expect(traded.total).toBe(Math.floor(N / 100));
     // Every traded token (g % 100 = 0) is even, so on chain 1: page 2 is full.
     expect(traded.items).toHaveLength(50);

@@ -17,7 +17,11 @@ export const HOURLY_RETENTION_DAYS = 365;
 export const PRECREATE_DAYS = 3;
 
 export type HistoryTable = 'token_history' | 'token_history_5m' | 'token_history_1h';
-export const HISTORY_TABLES: readonly HistoryTable[] = ['token_history', 'token_history_5m', 'token_history_1h'];
+export const HISTORY_TABLES: readonly HistoryTable[] = [
+  'token_history',
+  'token_history_5m',
+  'token_history_1h',
+];
 
 export interface PartitionSpec {
   table: HistoryTable;
@@ -37,7 +41,12 @@ const monthly = (table: HistoryTable) => table === 'token_history_1h';
 export function partitionFor(table: HistoryTable, at: Date): PartitionSpec {
   if (monthly(table)) {
     const from = startOfMonth(at);
-    return { table, name: `${table}_p${from.getUTCFullYear()}${pad(from.getUTCMonth() + 1)}`, from, to: nextMonth(from) };
+    return {
+      table,
+      name: `${table}_p${from.getUTCFullYear()}${pad(from.getUTCMonth() + 1)}`,
+      from,
+      to: nextMonth(from),
+    };
   }
   const from = startOfDay(at);
   const suffix = `${from.getUTCFullYear()}${pad(from.getUTCMonth() + 1)}${pad(from.getUTCDate())}`;
@@ -50,15 +59,20 @@ export function parsePartition(table: HistoryTable, name: string): PartitionSpec
   if (!match) return undefined;
   const [, y, m, d] = match;
   if (monthly(table) !== (d === undefined)) return undefined;
-  return partitionFor(table, new Date(Date.UTC(Number(y), Number(m) - 1, d === undefined ? 1 : Number(d))));
+  return partitionFor(
+    table,
+    new Date(Date.UTC(Number(y), Number(m) - 1, d === undefined ? 1 : Number(d))),
+  );
 }
 
 /** Partitions that must exist at `now`: from the oldest still kept to PRECREATE_DAYS ahead. */
 export function wantedPartitions(now: Date): PartitionSpec[] {
   const today = startOfDay(now).getTime();
   const wanted: PartitionSpec[] = [];
-  for (let d = -1; d <= PRECREATE_DAYS; d++) wanted.push(partitionFor('token_history', new Date(today + d * DAY_MS)));
-  for (let d = -7; d <= PRECREATE_DAYS; d++) wanted.push(partitionFor('token_history_5m', new Date(today + d * DAY_MS)));
+  for (let d = -1; d <= PRECREATE_DAYS; d++)
+    wanted.push(partitionFor('token_history', new Date(today + d * DAY_MS)));
+  for (let d = -7; d <= PRECREATE_DAYS; d++)
+    wanted.push(partitionFor('token_history_5m', new Date(today + d * DAY_MS)));
   const months = new Map<string, PartitionSpec>();
   for (const d of [-1, 0, PRECREATE_DAYS]) {
     const spec = partitionFor('token_history_1h', new Date(today + d * DAY_MS));
@@ -78,7 +92,11 @@ export function expiryCutoff(table: HistoryTable, now: Date): Date {
  * Whether a partition may be dropped: all of it lies before the cutoff, and for raw snapshots
  * all of it has been rolled up (a maintenance job that fell behind never loses a day).
  */
-export function isExpired(spec: PartitionSpec, now: Date, rolledUpUntil: Date | undefined): boolean {
+export function isExpired(
+  spec: PartitionSpec,
+  now: Date,
+  rolledUpUntil: Date | undefined,
+): boolean {
   if (spec.to.getTime() > expiryCutoff(spec.table, now).getTime()) return false;
   if (spec.table !== 'token_history') return true;
   return rolledUpUntil !== undefined && spec.to.getTime() <= rolledUpUntil.getTime();
@@ -87,11 +105,15 @@ export function isExpired(spec: PartitionSpec, now: Date, rolledUpUntil: Date | 
 /** Whole UTC days from `rolledUpUntil` that have ended by `now`: the days to roll up, oldest first. */
 export function daysToRollUp(rolledUpUntil: Date, now: Date): Date[] {
   const days: Date[] = [];
-  for (let day = startOfDay(rolledUpUntil).getTime(); day + DAY_MS <= now.getTime(); day += DAY_MS) days.push(new Date(day));
+  for (let day = startOfDay(rolledUpUntil).getTime(); day + DAY_MS <= now.getTime(); day += DAY_MS)
+    days.push(new Date(day));
   return days;
 }
 
 /** Which tier a PRO detail reads for a snapshot time: the finest one that still holds it. */
 export function historyCutoffs(now: Date): { raw: Date; fiveMinute: Date } {
-  return { raw: expiryCutoff('token_history', now), fiveMinute: expiryCutoff('token_history_5m', now) };
+  return {
+    raw: expiryCutoff('token_history', now),
+    fiveMinute: expiryCutoff('token_history_5m', now),
+  };
 }
