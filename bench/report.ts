@@ -54,7 +54,7 @@ interface ResultsFile {
 }
 
 /** Rows of results files written before rows named their group. */
-const LEGACY_GROUP_OF_SUITE: Record<string, string> = { 'bytecode-stages': 'bytecode' };
+const LEGACY_GROUP_OF_SUITE: Record<string, string> = { 'bytecode-stages': 'bytecode', accuracy: 'analysis' };
 const groupOf = (row: BenchRow) => row.group ?? LEGACY_GROUP_OF_SUITE[row.suite] ?? row.suite;
 
 function readResults(path: string): ResultsFile | undefined {
