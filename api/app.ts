@@ -1,27 +1,29 @@
-import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Metrics } from '../infra/metrics.ts';
-import { adminRouter } from './admin.ts';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
+import { adminRouter } from './admin.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
+import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
+import { bearerGuard } from './bearer-guard.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
-import { createRegistry } from './openapi.ts';
-import { createRateLimiter, type Clock } from './rate-limit.ts';
-import { authRouter } from './routes/auth.ts';
-import { creatorsRouter } from './routes/creators.ts';
+import { type Clock, createRateLimiter } from './rate-limit.ts';
+import { mountRoutes, type RouteSpec } from './route.ts';
+import { authRoutes } from './routes/auth.ts';
+import { creatorsRoutes } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
-import { preferencesRouter } from './routes/preferences.ts';
-import { proRouter } from './routes/pro.ts';
-import { tokensRouter } from './routes/tokens.ts';
-import { watchlistRouter } from './routes/watchlist.ts';
-import type { CompleteToken } from './token-view.ts';
+import { preferencesRoutes } from './routes/preferences.ts';
+import { proRoutes } from './routes/pro.ts';
+import { tokensRoutes } from './routes/tokens.ts';
+import { watchlistRoutes } from './routes/watchlist.ts';
+import type { CompleteRecord } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
@@ -32,7 +34,8 @@ const REQUEST_DEADLINE_MS = 5_000;
 
 const deadline: RequestHandler = (_req, res, next) => {
   const timer = setTimeout(() => {
-    if (!res.headersSent) res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
+    if (!res.headersSent)
+      res.set('Retry-After', '5').status(503).json({ error: MESSAGES.unavailable });
   }, REQUEST_DEADLINE_MS);
   res.on('close', () => clearTimeout(timer));
   next();
@@ -59,6 +62,19 @@ export interface AppDeps {
   clock?: Clock;
   /** The usage counter whose flusher the caller runs; one is made when absent. */
   usage?: UsageCounter;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which hops may set X-Forwarded-For. Off by default,
+   * so the client address is the socket's and nobody can choose theirs.
+   */
+  trustProxy?: boolean | number | string;
+  /** METRICS_TOKEN: /metrics then wants `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+  /** Failed authentication per client address; one on Redis is made when absent. */
+  failedAuth?: FailedAuthThrottle;
+  /** Size of the per-process principal cache (tests make it small). */
+  principalCacheMax?: number;
+  /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
+  validateResponses?: boolean;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -67,7 +83,10 @@ function httpMetrics(metrics: Metrics): RequestHandler {
     res.on('finish', () => {
       // The route pattern, never the raw path: label values stay bounded.
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpDuration.observe(
+        { method: req.method, route, status: String(res.statusCode) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };
@@ -77,7 +96,7 @@ export function createApp(deps: AppDeps): Express {
   const clock = deps.clock ?? (() => new Date());
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', deps.trustProxy ?? false);
   // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
   app.set('query parser', 'simple');
   app.set('etag', false);
@@ -85,32 +104,88 @@ export function createApp(deps: AppDeps): Express {
   if (deps.metrics) {
     const metrics = deps.metrics;
     app.use(httpMetrics(metrics));
-    app.get('/metrics', async (_req, res) => {
+    app.get('/metrics', bearerGuard(deps.metricsToken), async (_req, res) => {
       res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }
-  if (deps.admin) app.use(adminRouter(deps.admin.queues, deps.admin.credentials));
+  const failedAuth =
+    deps.failedAuth ?? createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix });
+  if (deps.admin) {
+    const adminThrottle = createFailedAuthThrottle({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      scope: 'admin',
+    });
+    app.use(adminRouter(deps.admin.queues, deps.admin.credentials, adminThrottle));
+  }
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const registry = createRegistry();
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
-  const usage = deps.usage ?? createUsageCounter({ redis: deps.redis, prefix: deps.redisPrefix, accounts: deps.accounts, clock, logger: deps.logger });
-  const auth = createAuth({ accounts: deps.accounts, jwt: deps.jwt, rateLimiter, usage, clock, redis: deps.redis, redisPrefix: deps.redisPrefix });
-  const common = { knownChainIds: deps.knownChainIds, auth, registry };
+  const usage =
+    deps.usage ??
+    createUsageCounter({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      accounts: deps.accounts,
+      clock,
+      logger: deps.logger,
+    });
+  const auth = createAuth({
+    accounts: deps.accounts,
+    jwt: deps.jwt,
+    rateLimiter,
+    usage,
+    clock,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    failedAuth,
+    principalCacheMax: deps.principalCacheMax,
+  });
+  const common = { knownChainIds: deps.knownChainIds, auth };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
 
-  app.use(healthRouter(deps.readiness));
-  app.use(docsRouter(registry, {
-    title: 'token-monitor API',
-    version: API_VERSION,
-    description: 'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
-  }));
-  app.use('/api', authRouter({ accounts: deps.accounts, auth, jwt: deps.jwt, usage, clock, registry, redis: deps.redis, redisPrefix: deps.redisPrefix }));
-  app.use('/api', proRouter({ ...common, tokens: deps.tokens, cache: createTokenCache<CompleteToken>(deps.redis, deps.redisPrefix), listCache }));
-  app.use('/api', tokensRouter({ ...common, tokens: deps.tokens, submit: deps.submit, redis: deps.redis, redisPrefix: deps.redisPrefix, listCache }));
-  app.use('/api', creatorsRouter({ ...common, creators: deps.creators }));
-  app.use('/api', watchlistRouter({ ...common, accounts: deps.accounts, tokens: deps.tokens }));
-  app.use('/api', preferencesRouter({ accounts: deps.accounts, auth, registry, clock }));
+  // Every route, declared once: mounted, validated and documented from the same declaration.
+  const routes: RouteSpec[] = [
+    ...authRoutes({
+      accounts: deps.accounts,
+      auth,
+      jwt: deps.jwt,
+      usage,
+      clock,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+    }),
+    ...proRoutes({
+      ...common,
+      tokens: deps.tokens,
+      cache: createTokenCache<CompleteRecord>(deps.redis, deps.redisPrefix),
+      listCache,
+      logger: deps.logger,
+    }),
+    ...tokensRoutes({
+      ...common,
+      tokens: deps.tokens,
+      submit: deps.submit,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      listCache,
+    }),
+    ...creatorsRoutes({ ...common, creators: deps.creators }),
+    ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
+    ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+  ];
+  app.locals.routes = routes;
+
+  app.use(healthRouter(deps.readiness, deps.logger));
+  app.use(
+    docsRouter(routes, {
+      title: 'token-monitor API',
+      version: API_VERSION,
+      description:
+        'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
+    }),
+  );
+  mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -1,64 +1,75 @@
 import { z } from 'zod';
 
+import { errorBody, type ResponseSpec, type RouteSpec } from './route.ts';
+
 /**
- * OpenAPI 3.1 from the zod schemas the routes validate with: each router registers its
- * operations here with the very schemas it parses requests with, so the document cannot drift
- * from the code. Request schemas are rendered on their input side (what a client sends).
+ * OpenAPI 3.1 from the route declarations (api/route.ts): the very schemas each route validates
+ * its requests with and is tested against, so the document cannot drift from the code. Request
+ * schemas are rendered on their input side (what a client sends).
  */
 
-export type OperationAuth = 'none' | 'bearer' | 'pro';
-
-export interface OperationSpec {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** Express style: /api/tokens/:address */
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  auth: OperationAuth;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
-}
-
-const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error', description: 'Every error answer: `{"error": "<message>"}`.' });
-
 const RATE_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Limit of the tightest window (the one with the fewest requests left).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'When that window resets, in Unix epoch seconds.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Limit of the tightest window (the one with the fewest requests left).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When that window resets, in Unix epoch seconds.',
+    schema: { type: 'integer' },
+  },
 } as const;
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } as const;
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+} as const;
 
-export interface Registry {
-  add(spec: OperationSpec): OperationSpec;
-  operations(): readonly OperationSpec[];
-  document(info: { title: string; version: string; description?: string }): Record<string, unknown>;
-}
-
-function toJson(schema: z.ZodType, io: 'input' | 'output', defs: Record<string, unknown>): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
+function toJson(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  defs: Record<string, unknown>,
+): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    reused: 'inline',
+  }) as Record<string, unknown>;
   const { $schema: _s, $defs, ...rest } = json;
   // Named schemas (meta id) become components; references are rewritten to point there.
-  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) defs[name] = rewriteRefs(def);
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>))
+    defs[name] = rewriteRefs(def);
   return rewriteRefs(rest) as Record<string, unknown>;
 }
 
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string'
+          ? v.replace('#/$defs/', '#/components/schemas/')
+          : rewriteRefs(v),
+      ]),
+    );
   }
   return value;
 }
 
-function parameters(where: 'path' | 'query', schema: z.ZodObject | undefined, defs: Record<string, unknown>) {
-  if (!schema) return [];
+function parameters(
+  where: 'path' | 'query',
+  schema: z.ZodType | undefined,
+  defs: Record<string, unknown>,
+) {
+  if (!(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
     const f = field as z.ZodType;
     const json = toJson(f, 'input', defs);
-    const description = (f.meta()?.description as string | undefined) ?? (json.description as string | undefined);
+    const description =
+      (f.meta()?.description as string | undefined) ?? (json.description as string | undefined);
     return {
       name,
       in: where,
@@ -69,64 +80,122 @@ function parameters(where: 'path' | 'query', schema: z.ZodObject | undefined, de
   });
 }
 
-export function createRegistry(): Registry {
-  const specs: OperationSpec[] = [];
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: ERROR_REF } },
+});
+
+function contentOf(r: ResponseSpec, defs: Record<string, unknown>) {
+  if (r.schema) return { 'application/json': { schema: toJson(r.schema, 'output', defs) } };
+  if (!r.content) return undefined;
+  return Object.fromEntries(
+    Object.entries(r.content).map(([type, c]) => [
+      type,
+      { schema: { type: 'string', description: c.description } },
+    ]),
+  );
+}
+
+/** The declared answers, then the errors every route of its kind can give. */
+function responsesOf(spec: RouteSpec, defs: Record<string, unknown>) {
+  const responses: Record<string, unknown> = {};
+  const limited = spec.auth !== 'none';
+  for (const [status, r] of Object.entries(spec.responses)) {
+    const content = contentOf(r, defs);
+    responses[status] = {
+      description: r.description,
+      ...(limited ? { headers: RATE_HEADERS } : {}),
+      ...(content ? { content } : {}),
+    };
+  }
+  if (spec.params || spec.query || spec.body) {
+    responses['400'] ??= errorResponse(
+      'Malformed path, query or body: the message names the field and why.',
+    );
+  }
+  if (limited) {
+    responses['401'] ??= errorResponse(
+      'Missing, invalid, expired or revoked credential: `Unauthorized. Please log in again.`',
+    );
+    responses['429'] ??= errorResponse('`Rate limit exceeded. Please try again later.`', {
+      ...RATE_HEADERS,
+      ...RETRY_AFTER,
+    });
+  }
+  responses['500'] = errorResponse('`Internal server error`');
+  responses['503'] = errorResponse(
+    'Postgres or Redis unreachable: `Service temporarily unavailable`',
+    RETRY_AFTER,
+  );
+  return responses;
+}
+
+const SECURITY: Record<RouteSpec['auth'], unknown[]> = {
+  none: [],
+  pro: [{ apiKey: [] }, { bearer: [] }],
+  bearer: [{ bearer: [] }],
+};
+
+function operationOf(spec: RouteSpec, path: string, defs: Record<string, unknown>) {
+  const words = path.replace(/[{}]/g, '').split(/[/_-]/).filter(Boolean);
   return {
-    add(spec) {
-      specs.push(spec);
-      return spec;
-    },
-    operations: () => specs,
-    document(info) {
-      const defs: Record<string, unknown> = {};
-      const paths: Record<string, Record<string, unknown>> = {};
-      const errorRef = { $ref: '#/components/schemas/Error' };
-      toJson(errorSchema, 'output', defs);
-      for (const spec of specs) {
-        const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-        const responses: Record<string, unknown> = {};
-        const limited = spec.auth !== 'none';
-        for (const [status, r] of Object.entries(spec.responses)) {
-          responses[status] = {
-            description: r.description,
-            ...(limited ? { headers: RATE_HEADERS } : {}),
-            ...(r.schema ? { content: { 'application/json': { schema: toJson(r.schema, 'output', defs) } } } : {}),
-          };
-        }
-        const error = (description: string, headers?: Record<string, unknown>) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: errorRef } } });
-        if (spec.params || spec.query || spec.body) responses['400'] ??= error('Malformed path, query or body: the message names the field and why.');
-        if (limited) {
-          responses['401'] ??= error('Missing, invalid, expired or revoked credential: `Unauthorized. Please log in again.`');
-          responses['429'] ??= error('`Rate limit exceeded. Please try again later.`', { ...RATE_HEADERS, ...RETRY_AFTER });
-        }
-        responses['500'] = error('`Internal server error`');
-        responses['503'] = error('Postgres or Redis unreachable: `Service temporarily unavailable`', RETRY_AFTER);
-        paths[path] ??= {};
-        paths[path][spec.method] = {
-          operationId: `${spec.method}${path.replace(/[{}]/g, '').split(/[/_-]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}`,
-          summary: spec.summary,
-          ...(spec.description ? { description: spec.description } : {}),
-          tags: [spec.tag],
-          security: spec.auth === 'none' ? [] : spec.auth === 'pro' ? [{ apiKey: [] }, { bearer: [] }] : [{ bearer: [] }],
-          parameters: [...parameters('path', spec.params, defs), ...parameters('query', spec.query, defs)],
-          ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(spec.body, 'input', defs) } } } } : {}),
-          responses,
-        };
-      }
-      return {
-        openapi: '3.1.0',
-        info,
-        jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-        servers: [{ url: '/' }],
-        paths,
-        components: {
-          schemas: defs,
-          securitySchemes: {
-            bearer: { type: 'http', scheme: 'bearer', description: 'A JWT from /api/auth/signin, or a PRO API key.' },
-            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A PRO API key (svc_pro_…), for the /api/pro operations.' },
+    operationId: `${spec.method}${words.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}`,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [spec.tag],
+    security: SECURITY[spec.auth],
+    parameters: [
+      ...parameters('path', spec.params, defs),
+      ...parameters('query', spec.query, defs),
+    ],
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toJson(spec.body, 'input', defs) } },
           },
+        }
+      : {}),
+    responses: responsesOf(spec, defs),
+  };
+}
+
+export function openApiDocument(
+  routes: readonly RouteSpec[],
+  info: { title: string; version: string; description?: string },
+) {
+  const defs: Record<string, unknown> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  toJson(errorBody, 'output', defs);
+  for (const spec of routes) {
+    const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][spec.method] = operationOf(spec, path, defs);
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: defs,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A JWT from /api/auth/signin, or a PRO API key.',
         },
-      };
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'A PRO API key (svc_pro_…), for the /api/pro operations.',
+        },
+      },
     },
   };
 }

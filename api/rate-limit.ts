@@ -66,46 +66,125 @@ interface Lease {
   resetAt: number;
 }
 
-type Outcome = { ok: true; state: WindowState; lease: Lease; giveBack: () => Promise<void> } | { ok: false; state: WindowState };
+/** One window's share of a request: which counter, under which limit. */
+interface WindowCharge {
+  window: WindowName;
+  key: string;
+  limit: number;
+  /** The day window's key lifetime (seconds); the others use their window's duration. */
+  customDuration?: number;
+}
 
-export function createRateLimiter(options: { redis: Redis; prefix: string; clock: Clock }): RateLimiter {
-  // One limiter per (window, points): a key's limits can differ and change (keys set-limits);
-  // the counters live under the window's prefix, so a change of limit keeps the count.
+type Outcome =
+  | { ok: true; state: WindowState; lease: Lease; giveBack: () => Promise<void> }
+  | { ok: false; state: WindowState };
+
+const WINDOW_SECONDS: Record<WindowName, number> = {
+  minute: MINUTE_SECONDS,
+  hour: HOUR_SECONDS,
+  day: DAY_SECONDS,
+};
+
+/**
+ * One limiter per (window, points): a key's limits can differ and change (keys set-limits);
+ * the counters live under the window's prefix, so a change of limit keeps the count.
+ */
+function createLimiterPool(redis: Redis, prefix: string) {
   const limiters = new Map<string, RateLimiterRedis>();
-  const leases = new Map<string, Lease>();
-  const limiter = (window: WindowName, points: number) => {
+  return (window: WindowName, points: number): RateLimiterRedis => {
     const id = `${window}:${points}`;
     let l = limiters.get(id);
     if (!l) {
       l = new RateLimiterRedis({
-        storeClient: options.redis,
-        keyPrefix: `${options.prefix}:rl:${window}`,
+        storeClient: redis,
+        keyPrefix: `${prefix}:rl:${window}`,
         points,
-        duration: window === 'minute' ? MINUTE_SECONDS : window === 'hour' ? HOUR_SECONDS : DAY_SECONDS,
+        duration: WINDOW_SECONDS[window],
       });
       limiters.set(id, l);
     }
     return l;
   };
+}
 
-  /** In-flight lease requests: concurrent requests of one subject wait for one lease, not take one each. */
+/** What a window shows after a point was taken from `lease`. */
+function leaseState(window: WindowName, lease: Lease): WindowState {
+  const remaining = Math.max(0, lease.limit - lease.consumedAtLease + lease.left);
+  return { window, limit: lease.limit, remaining, resetAt: lease.resetAt };
+}
+
+/**
+ * Takes `chunk` points from Redis. When that goes over the limit, part of the chunk may still fit:
+ * that part is granted and the rest given back.
+ */
+async function leaseFromRedis(
+  limiter: RateLimiterRedis,
+  key: string,
+  limit: number,
+  chunk: number,
+  opts: { customDuration?: number },
+): Promise<{ granted: number; consumedAtLease: number; msBeforeNext: number }> {
+  let res: RateLimiterRes;
+  let granted = chunk;
+  try {
+    res = await limiter.consume(key, chunk, opts);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    res = error;
+    granted = Math.max(0, Math.min(chunk, limit - (res.consumedPoints - chunk)));
+    if (chunk - granted > 0) await limiter.reward(key, chunk - granted, opts);
+  }
+  const consumedAtLease = res.consumedPoints - (chunk - granted);
+  return { granted, consumedAtLease, msBeforeNext: res.msBeforeNext };
+}
+
+/** A refused request: the window that frees up last decides when to come back. */
+function refusal(refused: Outcome[], nowMs: number): RateDecision {
+  const blocking = refused.reduce((a, b) => (b.state.resetAt > a.state.resetAt ? b : a)).state;
+  const retryAfterSeconds = Math.max(1, Math.ceil((blocking.resetAt - nowMs) / 1000));
+  return { allowed: false, tightest: blocking, retryAfterSeconds };
+}
+
+/** The tightest window: fewest requests left; on a tie, the one that resets first. */
+function tightestOf(states: WindowState[]): WindowState {
+  return states.reduce((a, b) =>
+    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt < a.resetAt) ? b : a,
+  );
+}
+
+export function createRateLimiter(options: {
+  redis: Redis;
+  prefix: string;
+  clock: Clock;
+}): RateLimiter {
+  const limiter = createLimiterPool(options.redis, options.prefix);
+  const leases = new Map<string, Lease>();
+  /**
+   * In-flight lease requests: concurrent requests of one subject wait for one lease, not take one
+   * each.
+   */
   const inFlight = new Map<string, Promise<unknown>>();
 
   /** One point from the local lease, or a new lease from Redis. */
-  async function take(window: WindowName, key: string, limit: number, nowMs: number, customDuration?: number): Promise<Outcome> {
+  async function take(charge: WindowCharge, nowMs: number): Promise<Outcome> {
+    const { window, key, limit } = charge;
     const leaseKey = `${window}:${key}`;
     for (let waits = 0; inFlight.has(leaseKey) && waits < 3; waits++) await inFlight.get(leaseKey);
     const held = leases.get(leaseKey);
     if (held && held.limit === limit && held.left > 0 && nowMs < held.resetAt) {
       held.left -= 1;
-      return { ok: true, lease: held, giveBack: async () => {
+      const giveBack = async () => {
         held.left += 1;
-      }, state: { window, limit, remaining: Math.max(0, limit - held.consumedAtLease + held.left), resetAt: held.resetAt } };
+      };
+      return { ok: true, lease: held, giveBack, state: leaseState(window, held) };
     }
     const chunk = Math.max(1, Math.floor(limit * LEASE_FRACTION));
-    if (chunk === 1) return fetchLease(window, key, leaseKey, limit, chunk, nowMs, customDuration);
-    const fetching = fetchLease(window, key, leaseKey, limit, chunk, nowMs, customDuration);
-    inFlight.set(leaseKey, fetching.catch(() => undefined));
+    if (chunk === 1) return fetchLease(charge, leaseKey, chunk, nowMs);
+    const fetching = fetchLease(charge, leaseKey, chunk, nowMs);
+    inFlight.set(
+      leaseKey,
+      fetching.catch(() => undefined),
+    );
     try {
       return await fetching;
     } finally {
@@ -113,40 +192,38 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
     }
   }
 
-  async function fetchLease(window: WindowName, key: string, leaseKey: string, limit: number, chunk: number, nowMs: number, customDuration?: number): Promise<Outcome> {
+  async function fetchLease(
+    { window, key, limit, customDuration }: WindowCharge,
+    leaseKey: string,
+    chunk: number,
+    nowMs: number,
+  ): Promise<Outcome> {
     const l = limiter(window, limit);
     const opts = customDuration === undefined ? {} : { customDuration };
-    let res: RateLimiterRes;
-    let refused = false;
-    try {
-      res = await l.consume(key, chunk, opts);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      res = error;
-      refused = true;
-    }
-    const resetAt = customDuration === undefined ? nowMs + res.msBeforeNext : nextUtcMidnight(options.clock());
-    let granted = chunk;
-    if (refused) {
-      // Part of the chunk may still fit under the limit; give back the rest.
-      granted = Math.max(0, Math.min(chunk, limit - (res.consumedPoints - chunk)));
-      if (chunk - granted > 0) await l.reward(key, chunk - granted, opts);
-      if (granted === 0) return { ok: false, state: { window, limit, remaining: 0, resetAt } };
-    }
-    const consumedAtLease = res.consumedPoints - (chunk - granted);
-    const lease: Lease = { limit, left: granted - 1, consumedAtLease, resetAt };
+    const taken = await leaseFromRedis(l, key, limit, chunk, opts);
+    const resetAt =
+      customDuration === undefined ? nowMs + taken.msBeforeNext : nextUtcMidnight(options.clock());
+    if (taken.granted === 0) return { ok: false, state: { window, limit, remaining: 0, resetAt } };
+    const lease: Lease = {
+      limit,
+      left: taken.granted - 1,
+      consumedAtLease: taken.consumedAtLease,
+      resetAt,
+    };
     if (leases.size >= MAX_LEASES) leases.clear();
     leases.set(leaseKey, lease);
-    // A single point goes back to Redis at once (exact limits across processes); a larger lease keeps it.
-    const giveBack = granted === 1
-      ? async () => {
-        leases.delete(leaseKey);
-        await l.reward(key, 1, opts);
-      }
-      : async () => {
-          lease.left += 1;
-        };
-    return { ok: true, lease, giveBack, state: { window, limit, remaining: Math.max(0, limit - consumedAtLease + lease.left), resetAt } };
+    // A single point goes back to Redis at once (exact limits across processes); a larger lease
+    // keeps it.
+    const giveBack =
+      taken.granted === 1
+        ? async () => {
+            leases.delete(leaseKey);
+            await l.reward(key, 1, opts);
+          }
+        : async () => {
+            lease.left += 1;
+          };
+    return { ok: true, lease, giveBack, state: leaseState(window, lease) };
   }
 
   return {
@@ -156,21 +233,21 @@ export function createRateLimiter(options: { redis: Redis; prefix: string; clock
       const dayKey = `${subject}:${utcDate(now)}`;
       const dayDuration = Math.ceil((nextUtcMidnight(now) - nowMs) / 1000) + DAY_KEY_GRACE_SECONDS;
       const outcomes = await Promise.all([
-        take('minute', subject, limits.perMinute, nowMs),
-        take('hour', subject, limits.perHour, nowMs),
-        take('day', dayKey, limits.perDay, nowMs, dayDuration),
+        take({ window: 'minute', key: subject, limit: limits.perMinute }, nowMs),
+        take({ window: 'hour', key: subject, limit: limits.perHour }, nowMs),
+        take(
+          { window: 'day', key: dayKey, limit: limits.perDay, customDuration: dayDuration },
+          nowMs,
+        ),
       ]);
       const refused = outcomes.filter((o) => !o.ok);
       if (refused.length > 0) {
-        // A refused request does not use up the other windows' quota: their point goes back to the lease.
+        // A refused request does not use up the other windows' quota: their point goes back to
+        // the lease.
         await Promise.all(outcomes.map((o) => (o.ok ? o.giveBack() : undefined)));
-        const blocking = refused.reduce((a, b) => (b.state.resetAt > a.state.resetAt ? b : a)).state;
-        return { allowed: false, tightest: blocking, retryAfterSeconds: Math.max(1, Math.ceil((blocking.resetAt - nowMs) / 1000)) };
+        return refusal(refused, nowMs);
       }
-      // The tightest window: fewest requests left; on a tie, the one that resets first.
-      const states = outcomes.map((o) => o.state);
-      const tightest = states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt < a.resetAt) ? b : a));
-      return { allowed: true, tightest };
+      return { allowed: true, tightest: tightestOf(outcomes.map((o) => o.state)) };
     },
   };
 }

@@ -133,9 +133,12 @@ describe('token-monitor analyze', () => {
         timeout: 90_000,
       });
       const printed = S.completeToken.parse(JSON.parse(stdout));
-      expect(printed).toMatchObject({ contract_address: address, symbol: 'ANLZ', detection_source: 'submitted', analysis_stage: 'risk' });
+      // A submitted token: no creation data, scored by the whole pipeline.
+      expect(printed).toMatchObject({ contract_address: address, full_token_data: { token: { symbol: 'ANLZ' }, creation: { tx_hash: null } } });
+      expect(printed.current_risk_score).not.toBeNull();
+      expect(printed.analyses!.length).toBeGreaterThan(0);
       // The DEX stage follows risk and may already have written the token's first snapshot.
-      expect(printed.history?.length ?? 0).toBeLessThanOrEqual(1);
+      expect(printed.token_history?.length ?? 0).toBeLessThanOrEqual(1);
       expect(printed.trading_simulation).toMatchObject({ error: 'no liquidity' });
       const failed = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', 'analyze', '--chain-id', String(config.chainId), '--address', `0x${'34'.repeat(20)}`], {
         env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, CHAINS_FILE: chainsFile, LOG_LEVEL: 'silent', DATA_DIR: dir },

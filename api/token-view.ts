@@ -1,18 +1,43 @@
-import type { AnalysisRow, CreatorRow, HistoryRow, TokenListRow, TokenRow } from '../db/repositories/tokens.ts';
+import { z } from 'zod';
+import {
+  type AnalysisRow,
+  type CreatorRow,
+  type HistoryRow,
+  type TokenKey,
+  type TokenListRow,
+  type TokenRepository,
+  type TokenRow,
+  tokenKey,
+} from '../db/repositories/tokens.ts';
+import type { AccessControl, FunctionRisk } from '../src/analysis/types.ts';
+import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
+import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
+import {
+  type AdminFunctionView,
+  adminFunctionView,
+  dexHintsView,
+  fullTokenData,
+  isHoneypotOf,
+  lastUpdatedOf,
+  qualityInputOf,
+  securityHintsCore,
+  toNumber,
+  tradingSimulationView,
+} from '../src/tokens/view.ts';
 
 /**
- * Token representations (docs/api.md): the list item, the general detail view, and the complete
- * token object of the PRO operations. Addresses are lower-case in every answer.
- *
- * The stages keep their latest results on the token row (trading_simulation, security_hints,
- * dex_hints, liquidity_lock, is_honeypot) and the reasons in the newest `analyses` row
- * (risk_factors, actionable_insights, alerts). What a stage has not filled yet is null.
+ * Token representations of docs/api.md: the general list item and detail view, and the complete
+ * token object of the PRO operations, assembled here for the API and for `token-monitor analyze`.
+ * Addresses are lower-case in every answer; a value not known yet is null, never a missing key.
  */
 
-const numericToNumber = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
-const isoOrNull = (value: Date | null) => value?.toISOString() ?? null;
-
 export const RISK_FIELDS = ['current_risk_score', 'current_risk_level'] as const;
+/** Snapshots kept in an assembled object: the most the single-token detail shows. */
+export const DETAIL_HISTORY_LIMIT = 100;
+/** Scored analyses in the complete object, newest first. */
+export const ANALYSES_LIMIT = 10;
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 export function toListItem(row: TokenListRow) {
   return {
@@ -22,7 +47,7 @@ export function toListItem(row: TokenListRow) {
     symbol: row.symbol,
     current_risk_score: row.currentRiskScore,
     current_risk_level: row.currentRiskLevel,
-    current_liquidity_usd: numericToNumber(row.currentLiquidityUsd),
+    current_liquidity_usd: toNumber(row.currentLiquidityUsd),
     is_actively_traded: row.isActivelyTraded,
     detected_at: row.detectedAt.toISOString(),
   };
@@ -39,90 +64,54 @@ export function toDetail(row: TokenRow) {
     creation_tx_hash: row.creationTxHash,
     creation_block_number: row.creationBlockNumber,
     creation_block_hash: row.creationBlockHash,
-    creation_timestamp: isoOrNull(row.creationTimestamp),
+    creation_timestamp: iso(row.creationTimestamp),
     creation_gas_used: row.creationGasUsed,
     detection_source: row.detectionSource,
     bytecode_hash: row.bytecodeHash,
     code_length: row.codeLength,
     proxy_like: row.proxyLike,
-    price_usd: numericToNumber(row.priceUsd),
-    market_cap_usd: numericToNumber(row.marketCapUsd),
-    initial_liquidity_usd: numericToNumber(row.initialLiquidityUsd),
-    volume_24h_usd: numericToNumber(row.volume24hUsd),
+    price_usd: toNumber(row.priceUsd),
+    market_cap_usd: toNumber(row.marketCapUsd),
+    initial_liquidity_usd: toNumber(row.initialLiquidityUsd),
+    volume_24h_usd: toNumber(row.volume24hUsd),
     analysis_stage: row.stage,
-    updated_at: row.updatedAt.toISOString(),
+    last_updated: lastUpdatedOf(row),
   };
 }
 
-/** FREE callers see tokens without risk fields. */
-export function withoutRisk<T extends Record<string, unknown>>(item: T): Omit<T, (typeof RISK_FIELDS)[number]> {
-  const { current_risk_score: _s, current_risk_level: _l, ...rest } = item;
-  return rest;
+/** FREE callers see tokens with the risk fields null: the keys stay, the values are not theirs. */
+export function withoutRisk<T extends Record<string, unknown>>(item: T): T {
+  return { ...item, current_risk_score: null, current_risk_level: null };
 }
 
-type Json = Record<string, unknown>;
-const jsonObjectOrNull = (value: unknown): Json | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null);
-const bool = (value: unknown) => (typeof value === 'boolean' ? value : null);
-const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : null);
-const text = (value: unknown) => (typeof value === 'string' ? value : null);
+const storedFactor = z.object({
+  code: z.string(),
+  points: z.number(),
+  severity: z.string(),
+  message: z.string(),
+  evidence: z
+    .array(z.object({ kind: z.string(), detail: z.string(), selector: z.string().optional() }))
+    .catch([]),
+});
+const storedFactors = z.array(storedFactor).catch([]);
+const storedStrings = z.array(z.string()).catch([]);
 
-export function tradingSimulation(details: Json | null) {
-  const sim = jsonObjectOrNull(details?.trading_simulation);
-  if (!sim) return null;
+/** One scored analysis: risk factors as short sentences, their structured evidence beside them. */
+export function analysisView(row: AnalysisRow) {
+  const factors = storedFactors.parse(row.riskFactors);
+  // An alert is a factor's message: its code is the alert's type.
+  const alerts = storedStrings.parse(row.alerts).map((message) => ({
+    type: factors.find((f) => f.message === message)?.code ?? 'risk',
+    message,
+  }));
   return {
-    is_buyable: bool(sim.is_buyable),
-    is_sellable: bool(sim.is_sellable),
-    buy_tax_pct: number(sim.buy_tax_pct),
-    sell_tax_pct: number(sim.sell_tax_pct),
-    transfer_tax_pct: number(sim.transfer_tax_pct),
-    max_tx_amount: sim.max_tx_amount === null || sim.max_tx_amount === undefined ? null : String(sim.max_tx_amount),
-    simulated_at: text(sim.simulated_at),
-    error: text(sim.error),
-  };
-}
-
-export const SECURITY_FLAGS = [
-  'is_proxy', 'is_mintable', 'can_blacklist', 'can_pause', 'fee_modifiable', 'has_max_tx_limit', 'trading_restricted',
-  'owner_can_change_balance', 'hidden_owner', 'ownership_renounced',
-] as const;
-
-export function securityHints(row: TokenRow, details: Json | null, creator: CreatorRow | undefined) {
-  const hints = jsonObjectOrNull(details?.security_hints);
-  const flags = Object.fromEntries(SECURITY_FLAGS.map((f) => [f, bool(hints?.[f])])) as Record<(typeof SECURITY_FLAGS)[number], boolean | null>;
-  // Before the selectors stage, the bytecode stage's proxy hint is the best knowledge there is.
-  if (flags.is_proxy === null && row.proxyLike !== null) flags.is_proxy = row.proxyLike;
-  // The DEX stage measures the lock on chain; the risk stage's copy is a snapshot of it.
-  const lock = jsonObjectOrNull(row.liquidityLock) ?? jsonObjectOrNull(hints?.liquidity_lock);
-  return {
-    ...flags,
-    owner_address: text(hints?.owner_address) ?? row.ownerAddress,
-    creator_reputation_score: number(hints?.creator_reputation_score) ?? creator?.reputationScore ?? null,
-    liquidity_lock: lock
-      ? { locked_pct: number(lock.locked_pct), burned_pct: number(lock.burned_pct), lockers: Array.isArray(lock.lockers) ? lock.lockers.filter((l) => typeof l === 'string' || jsonObjectOrNull(l) !== null) : [] }
-      : null,
-  };
-}
-
-export const DEX_FIELDS = [
-  'is_tradable', 'has_liquidity', 'has_v3_liquidity', 'total_liquidity_usd', 'token_price_usd', 'buy_url', 'num_trading_pairs',
-  'main_trading_pair', 'trading_pairs', 'recommended_dex', 'volume_24h_usd',
-] as const;
-
-export function dexHints(details: Json | null) {
-  const dex = jsonObjectOrNull(details?.dex_hints);
-  if (!dex) return null;
-  return Object.fromEntries(DEX_FIELDS.map((f) => [f, dex[f] ?? null])) as Record<(typeof DEX_FIELDS)[number], unknown>;
-}
-
-export function riskAnalysis(analysis: AnalysisRow | undefined) {
-  if (!analysis) return null;
-  return {
-    risk_score: analysis.riskScore,
-    risk_level: analysis.riskLevel,
-    risk_factors: analysis.riskFactors,
-    actionable_insights: analysis.actionableInsights,
-    alerts: analysis.alerts,
-    analyzed_at: analysis.createdAt.toISOString(),
+    timestamp: row.createdAt.toISOString(),
+    risk_factors: factors.map((f) => f.message),
+    actionable_insights: storedStrings.parse(row.actionableInsights),
+    alerts,
+    risk_score: row.riskScore,
+    risk_level: row.riskLevel,
+    risk_factor_details: factors,
   };
 }
 
@@ -130,59 +119,180 @@ export function historyItem(row: HistoryRow) {
   return {
     timestamp: row.bucketAt.toISOString(),
     risk_score: row.riskScore,
-    price_usd: numericToNumber(row.priceUsd),
-    liquidity_usd: numericToNumber(row.liquidityUsd),
-    volume_24h_usd: numericToNumber(row.volume24hUsd),
-    market_cap_usd: numericToNumber(row.marketCapUsd),
+    price_usd: toNumber(row.priceUsd),
+    liquidity_usd: toNumber(row.liquidityUsd),
+    volume_24h_usd: toNumber(row.volume24hUsd),
+    market_cap_usd: toNumber(row.marketCapUsd),
   };
 }
 
-/** The complete token object, with every optional part present; callers drop what was not asked for. */
-export function toComplete(row: TokenRow, analysis: AnalysisRow | undefined, creator: CreatorRow | undefined, history: HistoryRow[]) {
-  const stored = jsonObjectOrNull(analysis?.details);
-  const details: Json = {
-    trading_simulation: row.tradingSimulation ?? stored?.trading_simulation,
-    security_hints: row.securityHints ?? stored?.security_hints,
-    dex_hints: row.dexHints ?? stored?.dex_hints,
-  };
-  const simulation = tradingSimulation(details);
-  const simHoneypot = bool(jsonObjectOrNull(details.trading_simulation)?.is_honeypot);
+const storedAdmin = z
+  .array(
+    z.object({
+      name: z.string(),
+      selector: z.string(),
+      access_control: z.string().transform((a) => a as AccessControl),
+      risk_level: z.enum(['low', 'medium', 'high', 'critical']).transform((r) => r as FunctionRisk),
+      description: z.string(),
+    }),
+  )
+  .catch([]);
+
+export interface CompleteParts {
+  row: TokenRow;
+  analyses: AnalysisRow[];
+  adminFunctions: unknown;
+  creator: CreatorRow | undefined;
+  history: HistoryRow[];
+}
+
+/** The complete token object with every optional part present; `shapeComplete` drops what was not asked for. */
+export function toComplete(parts: CompleteParts, nowMs: number) {
+  const { row } = parts;
+  const core = securityHintsCore(row, parts.creator?.reputationScore ?? null);
+  const admin: AdminFunctionView[] = storedAdmin
+    .parse(parts.adminFunctions ?? [])
+    .map(adminFunctionView);
+  const simulation = tradingSimulationView(row.tradingSimulation);
+  const dex = dexHintsView(row.dexHints);
+  const isHoneypot = isHoneypotOf(row);
+  const liquidity = toNumber(row.currentLiquidityUsd);
+  const lock = core.liquidity_lock;
+  const secured =
+    lock && (lock.locked_pct !== null || lock.burned_pct !== null)
+      ? (lock.locked_pct ?? 0) + (lock.burned_pct ?? 0)
+      : null;
   return {
-    ...toDetail(row),
-    is_honeypot: row.isHoneypot ?? simHoneypot ?? (row.currentRiskLevel === null ? null : row.currentRiskLevel === 'honeypot'),
-    security_hints: securityHints(row, details, creator),
+    contract_address: row.address,
+    chain_id: row.chainId,
+    full_token_data: fullTokenData(row),
+    security_hints: { ...core, admin_functions: admin },
+    current_risk_level: row.currentRiskLevel,
+    current_risk_score: row.currentRiskScore,
+    current_liquidity_usd: liquidity,
+    is_actively_traded: row.isActivelyTraded,
+    dex_hints: dex,
+    monitoring_recommendations: monitoringRecommendations({
+      ...core,
+      is_honeypot: isHoneypot,
+      buy_tax_pct: simulation?.buy_tax_pct ?? null,
+      sell_tax_pct: simulation?.sell_tax_pct ?? null,
+      price_usd: dex?.token_price_usd ?? toNumber(row.priceUsd),
+      liquidity_usd: liquidity,
+      liquidity_secured_pct: secured,
+    }),
+    data_quality_score: dataQualityScore(qualityInputOf(row), nowMs),
+    analyses: parts.analyses.map(analysisView),
+    token_history: parts.history.map(historyItem),
+    last_updated: lastUpdatedOf(row),
     trading_simulation: simulation,
-    risk_analysis: riskAnalysis(analysis),
-    dex_hints: dexHints(details),
-    history: history.map(historyItem),
+    is_honeypot: isHoneypot,
   };
 }
 
 export type CompleteToken = ReturnType<typeof toComplete>;
 
+/** What the token cache holds: the object and the facts its time-dependent score is computed from. */
+export interface CompleteRecord {
+  token: CompleteToken;
+  quality: QualityInput;
+}
+
+/** Complete records (history up to DETAIL_HISTORY_LIMIT) of the tokens that exist, straight from Postgres. */
+export async function assembleComplete(
+  tokens: TokenRepository,
+  keys: readonly TokenKey[],
+  nowMs = Date.now(),
+): Promise<CompleteRecord[]> {
+  const rows = await tokens.getMany(keys);
+  if (rows.length === 0) return [];
+  const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
+  const creatorKeys = rows
+    .filter((r) => r.creator)
+    .map((r) => ({ chainId: r.chainId, address: r.creator! }));
+  const [analyses, admin, creators, histories] = await Promise.all([
+    tokens.recentAnalyses(present, ANALYSES_LIMIT),
+    tokens.latestAdminFunctions(present),
+    tokens.creatorsOf(creatorKeys),
+    tokens.histories(present, DETAIL_HISTORY_LIMIT),
+  ]);
+  return rows.map((row) => {
+    const key = tokenKey({ chainId: row.chainId, address: row.address });
+    const creator = row.creator
+      ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator }))
+      : undefined;
+    const token = toComplete(
+      {
+        row,
+        analyses: analyses.get(key) ?? [],
+        adminFunctions: admin.get(key),
+        creator,
+        history: histories.get(key) ?? [],
+      },
+      nowMs,
+    );
+    return { token, quality: qualityInputOf(row) };
+  });
+}
+
 export interface IncludeOptions {
   history: boolean;
-  analysis: boolean;
-  dex: boolean;
+  analyses: boolean;
+  adminFunctions: boolean;
   historyLimit: number;
 }
 
-/** Drops the parts that were not asked for (absent, not null: null means "not known yet"). */
-export function shapeComplete(token: CompleteToken, include: IncludeOptions): Partial<CompleteToken> {
-  const { history, risk_analysis, dex_hints, ...base } = token;
-  return {
-    ...base,
-    ...(include.analysis ? { risk_analysis } : {}),
-    ...(include.dex ? { dex_hints } : {}),
-    ...(include.history ? { history: history.slice(0, include.historyLimit) } : {}),
+export const INCLUDE_ALL: IncludeOptions = {
+  history: true,
+  analyses: true,
+  adminFunctions: true,
+  historyLimit: DETAIL_HISTORY_LIMIT,
+};
+
+/**
+ * The answer for one set of include flags: a part not asked for is left out (absent, not null:
+ * null means "not known yet"). The quality score is computed for `nowMs`, as freshness ages.
+ */
+export type ShapedComplete = Omit<CompleteToken, 'analyses' | 'token_history' | 'security_hints'> &
+  Partial<Pick<CompleteToken, 'analyses' | 'token_history'>> & {
+    security_hints: Omit<CompleteToken['security_hints'], 'admin_functions'> &
+      Partial<Pick<CompleteToken['security_hints'], 'admin_functions'>>;
   };
+
+export function shapeComplete(
+  record: CompleteRecord,
+  include: IncludeOptions,
+  nowMs: number,
+): ShapedComplete {
+  const { admin_functions, ...hints } = record.token.security_hints;
+  // Spread first, so that the keys keep the document's order.
+  const shaped: ShapedComplete = {
+    ...record.token,
+    security_hints: include.adminFunctions ? { ...hints, admin_functions } : hints,
+    data_quality_score: dataQualityScore(record.quality, nowMs),
+    token_history: record.token.token_history.slice(0, include.historyLimit),
+  };
+  if (!include.analyses) delete shaped.analyses;
+  if (!include.history) delete shaped.token_history;
+  return shaped;
 }
 
-/** The fields of a PRO list item, any of which `fields=` may select. */
-export const PRO_LIST_FIELDS = [
-  'contract_address', 'chain_id', 'name', 'symbol', 'current_risk_score', 'current_risk_level', 'current_liquidity_usd',
-  'is_actively_traded', 'detected_at', 'decimals', 'total_supply', 'creator', 'creator_is_contract', 'tx_origin',
-  'creation_tx_hash', 'creation_block_number', 'creation_block_hash', 'creation_timestamp', 'creation_gas_used',
-  'detection_source', 'bytecode_hash', 'code_length', 'proxy_like', 'analysis_stage', 'updated_at',
-  'is_honeypot', 'security_hints', 'trading_simulation',
-] as const;
+/** Every top-level field of the complete object: what the PRO list's `fields` may select. */
+export const COMPLETE_FIELDS = [
+  'contract_address',
+  'chain_id',
+  'full_token_data',
+  'security_hints',
+  'current_risk_level',
+  'current_risk_score',
+  'current_liquidity_usd',
+  'is_actively_traded',
+  'dex_hints',
+  'monitoring_recommendations',
+  'data_quality_score',
+  'analyses',
+  'token_history',
+  'last_updated',
+  'trading_simulation',
+  'is_honeypot',
+] as const satisfies readonly (keyof CompleteToken)[];

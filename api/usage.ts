@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import { utcDate, type Clock } from './rate-limit.ts';
@@ -42,17 +42,132 @@ export interface UsageCounter {
   stop(): Promise<void>;
 }
 
-export function createUsageCounter(options: { redis: Redis; prefix: string; accounts: AccountRepository; clock: Clock; logger: Logger }): UsageCounter {
-  const { redis, prefix, clock } = options;
-  const dirtyKey = `${prefix}:usage:dirty`;
-  const hashKey = (id: number) => `${prefix}:usage:${id}`;
-  const dayKey = (id: number, now: Date) => `${prefix}:usage:${id}:d:${utcDate(now)}`;
-  const monthKey = (id: number, now: Date) => `${prefix}:usage:${id}:m:${utcDate(now).slice(0, 7)}`;
+interface UsageOptions {
+  redis: Redis;
+  prefix: string;
+  accounts: AccountRepository;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Requests of one key on one UTC day not yet pushed to Redis. */
+interface LocalCount {
+  keyId: number;
+  day: Date;
+  count: number;
+  last: number;
+}
+
+/** Where usage lives in Redis. */
+function usageKeys(prefix: string) {
+  return {
+    /** The set of key ids with a pending delta for Postgres. */
+    dirty: `${prefix}:usage:dirty`,
+    /** Hash: `pending` (requests not yet in Postgres) and `last` (epoch ms of the last request). */
+    hash: (id: number) => `${prefix}:usage:${id}`,
+    day: (id: number, now: Date) => `${prefix}:usage:${id}:d:${utcDate(now)}`,
+    month: (id: number, now: Date) => `${prefix}:usage:${id}:m:${utcDate(now).slice(0, 7)}`,
+  };
+}
+
+type UsageKeys = ReturnType<typeof usageKeys>;
+
+/** Queues one local count's Redis updates on `pipeline`. */
+function queueCount(pipeline: ChainableCommander, keys: UsageKeys, entry: LocalCount): void {
+  const { keyId, day, count, last } = entry;
+  pipeline
+    .incrby(keys.day(keyId, day), count)
+    .expire(keys.day(keyId, day), DAY_TTL_SECONDS)
+    .incrby(keys.month(keyId, day), count)
+    .expire(keys.month(keyId, day), MONTH_TTL_SECONDS)
+    .hincrby(keys.hash(keyId), 'pending', count)
+    .hset(keys.hash(keyId), 'last', String(last))
+    .sadd(keys.dirty, String(keyId));
+}
+
+/** Reads one key's replies to `get day`, `get month`, `hmget pending last`. */
+function usageFromReplies(replies: [Error | null, unknown][]): KeyUsage {
+  const [day, month, hash] = replies.map((r) => r?.[1]) as [
+    string | null,
+    string | null,
+    (string | null)[],
+  ];
+  return {
+    requestsToday: Number(day ?? 0),
+    requestsThisMonth: Number(month ?? 0),
+    unflushed: Number(hash?.[0] ?? 0),
+    lastUsed: hash?.[1] ? new Date(Number(hash[1])) : null,
+  };
+}
+
+/** Reads the counters of `keyIds` in one pipeline. */
+async function readUsage(
+  redis: Redis,
+  keys: UsageKeys,
+  keyIds: number[],
+  now: Date,
+): Promise<Map<number, KeyUsage>> {
+  const result = new Map<number, KeyUsage>();
+  if (keyIds.length === 0) return result;
+  const pipeline = redis.pipeline();
+  for (const id of keyIds) {
+    pipeline
+      .get(keys.day(id, now))
+      .get(keys.month(id, now))
+      .hmget(keys.hash(id), 'pending', 'last');
+  }
+  const replies = (await pipeline.exec()) ?? [];
+  keyIds.forEach((id, i) => {
+    result.set(id, usageFromReplies(replies.slice(i * 3, i * 3 + 3)));
+  });
+  return result;
+}
+
+/** Moves one key's pending delta into Postgres; on failure the delta goes back to Redis. */
+async function flushKey(
+  redis: Redis,
+  keys: UsageKeys,
+  accounts: AccountRepository,
+  id: number,
+): Promise<number> {
+  const [pending, last] = (await redis.eval(TAKE_PENDING, 1, keys.hash(id))) as [number, string];
+  if (pending <= 0) return 0;
+  try {
+    await accounts.addUsage(id, pending, new Date(Number(last)));
+    return pending;
+  } catch (error) {
+    // Give the delta back: it is flushed next time.
+    await redis
+      .multi()
+      .hincrby(keys.hash(id), 'pending', pending)
+      .sadd(keys.dirty, String(id))
+      .exec();
+    throw error;
+  }
+}
+
+/** Moves every pending delta into Postgres; answers how many requests moved. */
+async function flushDirtyKeys(
+  redis: Redis,
+  keys: UsageKeys,
+  accounts: AccountRepository,
+): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const ids = await redis.spop(keys.dirty, FLUSH_BATCH);
+    if (ids.length === 0) return moved;
+    for (const id of ids.map(Number)) moved += await flushKey(redis, keys, accounts, id);
+  }
+}
+
+export function createUsageCounter(options: UsageOptions): UsageCounter {
+  const { redis, clock } = options;
+  const keys = usageKeys(options.prefix);
   let timer: NodeJS.Timeout | undefined;
   let localTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<number> | undefined;
   /** keyId → requests since the last push, per UTC day (a push may straddle midnight). */
-  let local = new Map<string, { keyId: number; day: Date; count: number; last: number }>();
+  let local = new Map<string, LocalCount>();
 
   /** Adds the in-process counts to Redis in one pipeline. */
   async function pushLocal(): Promise<void> {
@@ -60,13 +175,7 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
     const batch = local;
     local = new Map();
     const pipeline = redis.pipeline();
-    for (const { keyId, day, count, last } of batch.values()) {
-      pipeline.incrby(dayKey(keyId, day), count).expire(dayKey(keyId, day), DAY_TTL_SECONDS)
-        .incrby(monthKey(keyId, day), count).expire(monthKey(keyId, day), MONTH_TTL_SECONDS)
-        .hincrby(hashKey(keyId), 'pending', count)
-        .hset(hashKey(keyId), 'last', String(last))
-        .sadd(dirtyKey, String(keyId));
-    }
+    for (const entry of batch.values()) queueCount(pipeline, keys, entry);
     try {
       await pipeline.exec();
     } catch (error) {
@@ -74,24 +183,13 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
     }
   }
 
-  async function flushOnce(): Promise<number> {
-    let moved = 0;
-    for (;;) {
-      const ids = await redis.spop(dirtyKey, FLUSH_BATCH);
-      if (ids.length === 0) return moved;
-      for (const id of ids.map(Number)) {
-        const [pending, last] = (await redis.eval(TAKE_PENDING, 1, hashKey(id))) as [number, string];
-        if (pending <= 0) continue;
-        try {
-          await options.accounts.addUsage(id, pending, new Date(Number(last)));
-          moved += pending;
-        } catch (error) {
-          // Give the delta back: it is flushed next time.
-          await redis.multi().hincrby(hashKey(id), 'pending', pending).sadd(dirtyKey, String(id)).exec();
-          throw error;
-        }
-      }
-    }
+  function schedulePush(): void {
+    if (localTimer) return;
+    localTimer = setTimeout(() => {
+      localTimer = undefined;
+      void pushLocal();
+    }, LOCAL_FLUSH_INTERVAL_MS);
+    localTimer.unref();
   }
 
   return {
@@ -105,36 +203,19 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
       } else {
         local.set(id, { keyId, day: now, count: 1, last: now.getTime() });
       }
-      if (!localTimer) {
-        localTimer = setTimeout(() => {
-          localTimer = undefined;
-          void pushLocal();
-        }, LOCAL_FLUSH_INTERVAL_MS);
-        localTimer.unref();
-      }
+      schedulePush();
     },
 
     async read(keyIds) {
       // This process's own counts first; other processes' arrive within a second.
       await pushLocal();
-      const now = clock();
-      const result = new Map<number, KeyUsage>();
-      if (keyIds.length === 0) return result;
-      const pipeline = redis.pipeline();
-      for (const id of keyIds) pipeline.get(dayKey(id, now)).get(monthKey(id, now)).hmget(hashKey(id), 'pending', 'last');
-      const replies = (await pipeline.exec()) ?? [];
-      keyIds.forEach((id, i) => {
-        const [day, month, hash] = replies.slice(i * 3, i * 3 + 3).map((r) => r?.[1]) as [string | null, string | null, (string | null)[]];
-        const last = hash?.[1] ? new Date(Number(hash[1])) : null;
-        result.set(id, { requestsToday: Number(day ?? 0), requestsThisMonth: Number(month ?? 0), unflushed: Number(hash?.[0] ?? 0), lastUsed: last });
-      });
-      return result;
+      return readUsage(redis, keys, keyIds, clock());
     },
 
     async flush() {
       await pushLocal();
       // One flush at a time per process; concurrent processes are safe thanks to TAKE_PENDING.
-      flushing ??= flushOnce().finally(() => {
+      flushing ??= flushDirtyKeys(redis, keys, options.accounts).finally(() => {
         flushing = undefined;
       });
       return flushing;
@@ -142,7 +223,9 @@ export function createUsageCounter(options: { redis: Redis; prefix: string; acco
 
     start() {
       timer ??= setInterval(() => {
-        this.flush().catch((error: Error) => options.logger.warn({ err: error.message }, 'usage flush failed'));
+        this.flush().catch((error: Error) =>
+          options.logger.warn({ err: error.message }, 'usage flush failed'),
+        );
       }, FLUSH_INTERVAL_MS);
       timer.unref();
     },

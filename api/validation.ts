@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { HttpError, describeZodError } from './errors.ts';
 
 /** Request validation at the edge: every query, path and body goes through a zod schema. */
 
@@ -23,10 +22,4 @@ export function chainIdParam(known: ReadonlySet<number>) {
     .regex(/^\d{1,15}$/, 'must be an integer')
     .transform(Number)
     .refine((id) => known.has(id), { message: 'unknown chain_id' });
-}
-
-export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new HttpError(400, describeZodError(result.error));
-  return result.data;
 }

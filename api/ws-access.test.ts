@@ -1,3 +1,5 @@
+import { tokenCreatedData } from '../src/events/types.ts';
+import { storedToken } from '../test/support/events.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createDb, type DbHandle } from '../db/client.ts';
@@ -5,7 +7,10 @@ import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
+import { generateApiKey, hashPassword, sha256Hex } from '../src/accounts/credentials.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
+import { FAILED_AUTH_LIMIT } from './auth-throttle.ts';
+import type { Plan } from '../src/plans.ts';
 import { startService, type Service } from '../app/service.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { signToken } from './auth.ts';
@@ -13,12 +18,19 @@ import { signToken } from './auth.ts';
 /**
  * WebSocket access on real API processes (docs/websocket.md): credentials by `?token=` (JWT or PRO key)
  * or Authorization header, FREE refused, per-user connection limits (BASIC 1, PRO 10) counted
- * across two API instances through Redis, and watchlist_only subscriptions.
+ * across two API instances through Redis, and watchlist_only subscriptions. Open connections
+ * are judged again: revocation, JWT expiry, downgrade and trial end close them within seconds
+ * with a close code and reason; client messages are rate-limited per connection; refused
+ * upgrades count as failed authentication of the client address.
  */
 
 const JWT_SECRET = 'ws-access-test-secret-0123456789abcdef0123456789';
 const WATCHED = `0x${'a1'.repeat(20)}`;
 const OTHER = `0x${'b2'.repeat(20)}`;
+/** Open connections are re-checked this often here (5 s in production). */
+const RECHECK_MS = 300;
+/** Well within "seconds": a re-check or two, plus the close handshake. */
+const CLOSE_WITHIN_MS = 3_000;
 
 let database: TestDatabase;
 let redis: TestRedis;
@@ -31,6 +43,7 @@ async function startApi(): Promise<Service> {
   return startService({
     roles: new Set(['api']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, chains: [],
     knownChainIds: new Set([1]), port: 0, host: '127.0.0.1', logger: silentLogger, poolMax: database.embedded ? 1 : 4, jwtSecret: JWT_SECRET,
+    wsRecheckIntervalMs: RECHECK_MS,
   });
 }
 
@@ -72,6 +85,36 @@ function connect(service: Service, query = '', headers: Record<string, string> =
     socket.once('error', () => {});
   });
 }
+
+let serial = 0;
+/** What an operator command or the account routes do after changing credentials or plans. */
+async function announce() {
+  const client = createRedis(redis.url, 'commands');
+  await bumpAuthGeneration(client, keySpace(redis.prefix).prefix);
+  client.disconnect();
+}
+
+async function makeUser(plan: Plan, trialEndsAt: Date | null = null) {
+  const accounts = createAccountRepository(handle.db);
+  const email = `recheck${++serial}@ws.test`;
+  const user = (await accounts.createUser({ email, passwordHash: await hashPassword('a long password'), plan, trialEndsAt }))!;
+  return { accounts, user, email };
+}
+
+/** The close code and reason the server sent, or 'open' if it did not close in time. */
+const serverClose = (socket: WebSocket, withinMs = CLOSE_WITHIN_MS) => new Promise<{ code: number; reason: string } | 'open'>((resolve) => {
+  const timer = setTimeout(() => resolve('open'), withinMs);
+  socket.once('close', (code, reason) => {
+    clearTimeout(timer);
+    resolve({ code, reason: reason.toString() });
+  });
+});
+
+const opened = async (service: Service, query: string) => {
+  const o = await connect(service, query);
+  expect(o.status).toBe('open');
+  return (o as { socket: WebSocket }).socket;
+};
 
 const closed = (socket: WebSocket) => new Promise<void>((resolve) => {
   socket.once('close', () => resolve());
@@ -122,7 +165,7 @@ describe('WebSocket access', () => {
     while (!messages.some((m) => m.type === 'subscribed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const client = createRedis(redis.url, 'commands');
     const publisher = createEventPublisher(client, keySpace(redis.prefix).events);
-    const summary = (address: string) => ({ contract_address: address, chain_id: 1, name: null, symbol: null, decimals: null, total_supply: null, creator: null, creation_tx_hash: null, creation_block_number: null, detection_source: 'receipt', detected_at: new Date().toISOString() });
+    const summary = (address: string) => tokenCreatedData(storedToken(address));
     await publisher.publish({ type: 'token.created', data: summary(OTHER) });
     await publisher.publish({ type: 'token.created', data: summary(WATCHED) });
     while (!messages.some((m) => m.type === 'token.created') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -130,5 +173,85 @@ describe('WebSocket access', () => {
     client.disconnect();
     expect(messages.filter((m) => m.type === 'token.created').map((m) => m.data?.contract_address)).toEqual([WATCHED]);
     await closed(socket);
+  });
+});
+
+describe('open connections are judged again', () => {
+  it('a revoked key closes its connection within seconds (4401)', async () => {
+    const { accounts, user } = await makeUser('PRO');
+    const key = generateApiKey();
+    await accounts.generateKey(user.id, key, { name: 'ws', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+    const socket = await opened(second, `?token=${key.apiKey}`);
+    const closing = serverClose(socket);
+    await accounts.revokeKey(user.id, { keyHash: sha256Hex(key.apiKey) }, new Date());
+    await announce();
+    expect(await closing).toEqual({ code: 4401, reason: 'Credential revoked or expired' });
+  });
+
+  it('a JWT closes its connection when it expires (4401)', async () => {
+    const { user } = await makeUser('BASIC');
+    const token = signToken(user, { secret: JWT_SECRET, ttlSeconds: 2 }, new Date()).token;
+    const socket = await opened(first, `?token=${token}`);
+    expect(await serverClose(socket, 2_000 + CLOSE_WITHIN_MS)).toEqual({ code: 4401, reason: 'Credential expired' });
+  });
+
+  it('a downgrade to FREE closes the connection (4403)', async () => {
+    const { accounts, user, email } = await makeUser('PRO');
+    const socket = await opened(first, `?token=${signToken(user, { secret: JWT_SECRET }, new Date()).token}`);
+    const closing = serverClose(socket);
+    await accounts.setPlan(email, 'FREE', { now: new Date() });
+    await announce();
+    expect(await closing).toEqual({ code: 4403, reason: 'Plan no longer includes the WebSocket' });
+  });
+
+  it('an ending trial closes the connection without any announcement (4403)', async () => {
+    const { user } = await makeUser('PRO', new Date(Date.now() + 1_500));
+    const socket = await opened(second, `?token=${signToken(user, { secret: JWT_SECRET }, new Date()).token}`);
+    expect(await serverClose(socket, 1_500 + CLOSE_WITHIN_MS)).toEqual({ code: 4403, reason: 'Plan no longer includes the WebSocket' });
+  });
+
+  it('a connection that stays valid stays open across re-checks', async () => {
+    const socket = await opened(first, `?token=${credentials.proKey}`);
+    expect(await serverClose(socket, RECHECK_MS * 5)).toBe('open');
+    await closed(socket);
+  });
+});
+
+describe('client messages are rate-limited per connection', () => {
+  it('a subscribe storm is served up to the burst and refused past it; a client that keeps on is closed (4429)', async () => {
+    const socket = await opened(first, `?token=${credentials.proKey}`);
+    const replies: { type: string; error?: string }[] = [];
+    socket.on('message', (raw) => replies.push(JSON.parse(raw.toString())));
+    const subscribe = JSON.stringify({ type: 'subscribe', watchlist_only: true });
+    for (let i = 0; i < 30; i++) socket.send(subscribe);
+    const deadline = Date.now() + 5_000;
+    const answers = () => replies.filter((r) => r.type === 'subscribed' || r.type === 'error');
+    while (answers().length < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const served = replies.filter((r) => r.type === 'subscribed').length;
+    // The burst (20), plus what refilled meanwhile (2 per second).
+    expect(served).toBeGreaterThanOrEqual(20);
+    expect(served).toBeLessThanOrEqual(22);
+    expect(replies.filter((r) => r.error === 'Too many messages: slow down')).toHaveLength(30 - served);
+    const closing = serverClose(socket);
+    for (let i = 0; i < 60; i++) socket.send(subscribe);
+    expect(await closing).toEqual({ code: 4429, reason: 'Too many messages' });
+  });
+});
+
+describe('refused upgrades are failed authentication', () => {
+  it('an address that sends too many bad credentials gets 429 before any lookup, even with a valid one', async () => {
+    // Earlier tests of this file sent a few bad credentials from this address too.
+    let refusals = 0;
+    let outcome: Outcome = { status: 401, body: null };
+    while (outcome.status === 401 && refusals <= FAILED_AUTH_LIMIT) {
+      outcome = await connect(second, `?token=${generateApiKey().apiKey}`);
+      if (outcome.status === 401) refusals++;
+    }
+    expect(outcome).toEqual({ status: 429, body: { error: 'Rate limit exceeded. Please try again later.' } });
+    expect(refusals).toBeGreaterThan(FAILED_AUTH_LIMIT - 5);
+    const { user } = await makeUser('PRO');
+    // A credential this address has never used: it would need a lookup, and gets none.
+    const blocked = await connect(first, `?token=${signToken(user, { secret: JWT_SECRET }, new Date()).token}`);
+    expect(blocked).toEqual({ status: 429, body: { error: 'Rate limit exceeded. Please try again later.' } });
   });
 });

@@ -1,3 +1,4 @@
+import * as S from './schemas.ts';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, connect as tcpConnect, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,8 @@ import { createDb, type DbHandle } from '../db/client.ts';
 import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace, waitForRedis } from '../infra/redis.ts';
-import type { ServiceEvent, TokenSummary } from '../src/events/types.ts';
+import { tokenCreatedData, tokenUpdatedData, type ServiceEvent } from '../src/events/types.ts';
+import { alertData, storedToken } from '../test/support/events.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { createApp } from './app.ts';
 import { testAppDeps } from '../test/support/api.ts';
@@ -95,26 +97,17 @@ let serial = 0;
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
-function summary(chainId: number, extra: Record<string, unknown> = {}): TokenSummary & Record<string, unknown> {
+/** Events as the workers build them; `extra` adds test-only fields (labels, padding) on top. */
+function token(chainId: number) {
   serial += 1;
-  return {
-    contract_address: addr(0x100000 + serial),
-    chain_id: chainId,
-    name: `Token ${serial}`,
-    symbol: `T${serial}`,
-    decimals: 18,
-    total_supply: '1000000000000000000000',
-    creator: addr(0xc0ffee),
-    creation_tx_hash: `0x${serial.toString(16).padStart(64, '0')}`,
-    creation_block_number: 1000 + serial,
-    detection_source: 'receipt',
-    detected_at: new Date().toISOString(),
-    ...extra,
-  };
+  return { ...storedToken(addr(0x100000 + serial), chainId), name: `Token ${serial}`, symbol: `T${serial}`, creationBlockNumber: 1000 + serial };
 }
-
-const created = (chainId: number, extra?: Record<string, unknown>): ServiceEvent => ({ type: 'token.created', data: summary(chainId, extra) });
-const updated = (chainId: number, extra?: Record<string, unknown>): ServiceEvent => ({ type: 'token.updated', data: summary(chainId, extra) });
+const created = (chainId: number, extra: Record<string, unknown> = {}): ServiceEvent =>
+  ({ type: 'token.created', data: { ...tokenCreatedData(token(chainId)), ...extra } } as ServiceEvent);
+const updated = (chainId: number, extra: Record<string, unknown> = {}): ServiceEvent => {
+  const previous = { current_risk_score: null, current_risk_level: null, current_liquidity_usd: null, price_usd: null };
+  return { type: 'token.updated', data: { ...tokenUpdatedData(token(chainId), { source: 'risk', changes: ['risk'], previous }), ...extra } } as ServiceEvent;
+};
 
 async function startStack(name: string): Promise<Stack> {
   const app = createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
@@ -135,7 +128,7 @@ async function startStack(name: string): Promise<Stack> {
   // The stream reader starts asynchronously: wait until a published event reaches a client.
   const probe = await connect(stack);
   await eventually(async () => {
-    await stack.publisher.publish({ type: 'alert', data: { contract_address: addr(1), chain_id: 31337, kind: 'warmup', message: 'warmup' } });
+    await stack.publisher.publish({ type: 'alert', data: alertData(addr(1), 'warmup', 'warmup', {}, 31337) });
     await new Promise((r) => setTimeout(r, 50));
     return probe.received.some((m) => m.type === 'alert') ? true : undefined;
   }, 10_000, 'the broadcaster to follow the stream');
@@ -218,6 +211,23 @@ describe('delivery', () => {
     expect(Math.abs(Date.parse(message.ts!) - Date.now())).toBeLessThan(60_000);
     expect(message.data).toEqual(event.data);
     await client.expectQuiet(100);
+  });
+
+  it('every event kind arrives in the documented shape, with the HTTP token object\'s names', async () => {
+    const client = await connect(main);
+    const address = addr(0xabc);
+    const events: ServiceEvent[] = [
+      created(1),
+      updated(56),
+      { type: 'alert', data: alertData(address, 'honeypot', 'honeypot detected', { details: { risk_score: 97 } }) },
+      { type: 'token.removed', data: { contract_address: address, chain_id: 1, reason: 'reorg' } },
+    ];
+    for (const event of events) await main.publisher.publish(event);
+    for (const event of events) {
+      const message = await client.expectNext(event.type);
+      expect(S.eventMessage.safeParse(message).error?.issues ?? []).toEqual([]);
+      expect(message.data).toEqual(event.data);
+    }
   });
 
   it('fans every event out to every client, in stream order', async () => {

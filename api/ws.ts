@@ -2,16 +2,15 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { randomUUID } from 'node:crypto';
-import { isStreamId, readEventsSince, tailEvents, type EventTail } from '../infra/events.ts';
-import type { ConnectionSlots } from '../infra/connection-slots.ts';
-import { PLAN_FEATURES, type Plan } from '../src/plans.ts';
+import { type EventTail, isStreamId, readEventsSince, tailEvents } from '../infra/events.ts';
 import type { EventMessage } from '../src/events/types.ts';
-import { createFanout, matches, type FanoutMember, type Subscription } from './ws-fanout.ts';
-
-export { matches };
+import { createFanout, type FanoutMember, matches, type Subscription } from './ws-fanout.ts';
+import {
+  admit, CLOSE_LIMIT, createSessionGuard, 
+  type Identity, newSessionState, type SessionGuard, type SessionState, spendMessage,type WebSocketAccess,
+} from './ws-session.ts';
 
 /**
  * The WebSocket broadcaster (docs/websocket.md): one stream reader per API instance, fanned out to its
@@ -27,9 +26,14 @@ const BACKLOG_PAGE_SIZE = 1_000;
 const MAX_HELD_EVENTS = 50_000;
 const BACKLOG_DRAIN_TIMEOUT_MS = 10_000;
 const MAX_CLIENT_MESSAGE_BYTES = 4_096;
+/** A client that ignores our close frame is cut this long after it. */
+const CLOSE_GRACE_MS = 1_000;
+
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
+
+export { CLOSE_LIMIT, CLOSE_PLAN, CLOSE_UNAUTHORIZED, type WebSocketAccess, type WsPrincipal } from './ws-session.ts';
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -41,20 +45,10 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 
-/** Who may connect, how many connections each may hold, and their watchlists (docs/websocket.md). */
-export interface WebSocketAccess {
-  principalFor(credential: string): Promise<{ user: { id: number }; plan: Plan } | undefined>;
-  slots: ConnectionSlots;
-  watchlist(userId: number): Promise<ReadonlySet<string>>;
-}
-
-interface Client {
+interface Client extends SessionState {
   socket: WebSocket;
   subscription: Subscription;
   alive: boolean;
-  /** The authenticated user and the connection slot it holds (absent without access control). */
-  userId?: number;
-  slotId?: string;
   /** Live events held back while the client's `since` backlog is being sent. */
   pending?: EventMessage[];
   /** Its place in the fan-out (api/ws-fanout.ts), joined once it takes live events. */
@@ -66,6 +60,8 @@ export interface Broadcaster {
   close(): Promise<void>;
 }
 
+export { matches };
+
 export function createBroadcaster(deps: {
   server: Server;
   redis: Redis;
@@ -75,6 +71,8 @@ export function createBroadcaster(deps: {
   logger: Logger;
   /** Authentication, plan gating and connection limits; without it every client is admitted (tests of the fan-out only). */
   access?: WebSocketAccess;
+  /** How often open connections are judged again (tests shorten it). */
+  recheckIntervalMs?: number;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
@@ -135,10 +133,24 @@ export function createBroadcaster(deps: {
     if (!clients.delete(client)) return;
     replaying.delete(client);
     if (client.member) fanout.leave(client.member);
+    clearTimeout(client.expiryTimer);
     if (deps.access && client.userId !== undefined && client.slotId) {
       void deps.access.slots.release(client.userId, client.slotId).catch((error: Error) => log.warn({ err: error.message }, 'slot release failed'));
     }
   };
+
+  /** Closes with a code and reason the client can act on; cut if it ignores the close frame. */
+  const closeClient = (client: Client, code: number, reason: string) => {
+    if (!clients.has(client)) return;
+    log.info({ user: client.userId, code, reason }, 'websocket closed by the server');
+    client.socket.close(code, reason);
+    forget(client);
+    setTimeout(() => client.socket.terminate(), CLOSE_GRACE_MS).unref();
+  };
+
+  const guard: SessionGuard<Client> | undefined = deps.access
+    ? createSessionGuard({ access: deps.access, log, intervalMs: deps.recheckIntervalMs, clients: () => clients, close: closeClient })
+    : undefined;
 
   const heartbeat = setInterval(() => {
     for (const client of clients) {
@@ -149,9 +161,13 @@ export function createBroadcaster(deps: {
       }
       client.alive = false;
       client.socket.ping();
-      // The slot lives as long as the connection does: renewed with every heartbeat.
+      // The slot lives as long as the connection does: renewed with every heartbeat. A slot lost
+      // (Redis lost its data while the user reconnected elsewhere) without room to take it again
+      // closes the connection: the limit holds.
       if (deps.access && client.userId !== undefined && client.slotId) {
-        void deps.access.slots.renew(client.userId, client.slotId).catch(() => {});
+        void deps.access.slots.renew(client.userId, client.slotId, client.limit ?? 0).then((held) => {
+          if (!held) closeClient(client, CLOSE_LIMIT, 'Connection limit exceeded');
+        }, (error: Error) => log.warn({ err: error.message }, 'slot renewal failed'));
       }
     }
   }, HEARTBEAT_INTERVAL_MS);
@@ -187,18 +203,24 @@ export function createBroadcaster(deps: {
     goLive(client);
   }
 
-  function onConnection(socket: WebSocket, request: IncomingMessage, identity: { userId?: number; slotId?: string }, wire: Duplex) {
+  function onConnection(socket: WebSocket, request: IncomingMessage, identity: Identity, wire: Duplex) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const since = url.searchParams.get('since');
-    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...identity };
+    const { expiresAt, ...rest } = identity;
+    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...newSessionState(), ...rest };
     client.member = { wire: wire as Duplex & FanoutMember['wire'], isOpen: () => socket.readyState === socket.OPEN, onSlow: () => dropSlowClient(client) };
     clients.add(client);
+    guard?.armExpiry(client, expiresAt);
     socket.on('pong', () => {
       client.alive = true;
     });
     socket.on('close', () => forget(client));
     socket.on('error', () => forget(client));
     socket.on('message', (raw) => {
+      // Subscribe storms run queries: excess messages are refused, a client that keeps on is closed.
+      const verdict = spendMessage(client);
+      if (verdict === 'close') return closeClient(client, CLOSE_LIMIT, 'Too many messages');
+      if (verdict === 'refuse') return void socket.send(JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }));
       let parsed: z.infer<typeof clientMessage>;
       try {
         const result = clientMessage.safeParse(JSON.parse(raw.toString()));
@@ -258,7 +280,8 @@ export function createBroadcaster(deps: {
       wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, {}, socket));
       return;
     }
-    void admit(deps.access, request, url).then((decision) => {
+    const address = deps.access.clientAddress?.(request) ?? request.socket.remoteAddress ?? 'unknown';
+    void admit(deps.access, request, url, address).then((decision) => {
       if (decision.status !== 101) {
         rejectUpgrade(socket, decision.status, { error: decision.error });
         return;
@@ -267,7 +290,8 @@ export function createBroadcaster(deps: {
         void deps.access!.slots.release(decision.userId, decision.slotId);
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, { userId: decision.userId, slotId: decision.slotId }, socket));
+      const { status: _status, ...identity } = decision;
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, identity, socket));
     }, (error: Error) => {
       log.warn({ err: error.message }, 'websocket admission failed');
       rejectUpgrade(socket, 503, { error: 'Service temporarily unavailable' });
@@ -280,6 +304,7 @@ export function createBroadcaster(deps: {
     async close() {
       deps.server.off('upgrade', onUpgrade);
       clearInterval(heartbeat);
+      guard?.stop();
       for (const client of clients) client.socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
       // Clients that ignore the close frame are cut after a moment. Armed before waiting: wss.close
       // resolves only once every client is gone, which such a client would delay by ws's 30 s close timeout.
@@ -290,22 +315,6 @@ export function createBroadcaster(deps: {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
-}
-
-type Admission = { status: 101; userId: number; slotId: string } | { status: 401 | 403 | 429; error: string };
-
-/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the per-user connection limit. */
-async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL): Promise<Admission> {
-  const header = request.headers.authorization;
-  const credential = url.searchParams.get('token') ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined);
-  if (!credential) return { status: 401, error: 'Unauthorized. Please log in again.' };
-  const principal = await access.principalFor(credential);
-  if (!principal) return { status: 401, error: 'Unauthorized. Please log in again.' };
-  const limit = PLAN_FEATURES[principal.plan].ws_connections;
-  if (limit <= 0) return { status: 403, error: 'BASIC or PRO plan required' };
-  const slotId = randomUUID();
-  if (!(await access.slots.take(principal.user.id, slotId, limit))) return { status: 429, error: 'Connection limit exceeded' };
-  return { status: 101, userId: principal.user.id, slotId };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {

@@ -9,7 +9,10 @@ import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
 import { persistedSecret } from '../scripts/dev/secrets.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, issueDemoKey, keysCommand } from './operator.ts';
+import { accountsCommand, analyzeCommand, keysCommand } from './operator.ts';
+import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
+import { maskUrl } from '../src/config/redact.ts';
+import { parseTrustProxy } from '../api/client-address.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
@@ -114,12 +117,18 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const admin = config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
       ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
       : generatedAdmin ? { user: generatedAdmin.user, password: generatedAdmin.value } : undefined;
-    // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at once.
-    // Issued before the service opens its pool: an embedded PGlite serves one connection at a time.
-    const demoKey = devChain && roles.has('api') ? await issueDemoKey(database.url, redis.url, config.env.REDIS_PREFIX) : undefined;
+    // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
+    // once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
+    // service opens its pool: an embedded PGlite serves one connection at a time.
+    const action = demoKeyAction({ databaseUrlConfigured: Boolean(config.env.DATABASE_URL), configuredChains: config.chains.length, nodeEnv: config.env.NODE_ENV });
+    const demoKey = roles.has('api') && (action === 'revoke' || devChain)
+      ? await applyDemoKeyPolicy({ action, databaseUrl: database.url, redisUrl: redis.url, redisPrefix: config.env.REDIS_PREFIX, logger })
+      : undefined;
     const service = await startService({
       admin,
       roles,
+      trustProxy: parseTrustProxy(config.env.TRUST_PROXY),
+      metricsToken: config.env.METRICS_TOKEN,
       databaseUrl: database.url,
       redisUrl: redis.url,
       redisPrefix: config.env.REDIS_PREFIX,
@@ -155,7 +164,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       demo_api_key: demoKey ?? null,
       database: database.source,
       redis: redis.source,
-      chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: c.rpcUrls[0] })),
+      // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
+      chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: maskUrl(c.rpcUrls[0] ?? '') })),
     };
     output(banner, [
       '',
@@ -167,7 +177,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       ...(demoKey ? [`  Demo PRO API key: ${demoKey}`, `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`] : []),
       `  Database:   ${banner.database}`,
       `  Redis:      ${banner.redis}`,
-      ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${c.rpcUrls[0]})`),
+      ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`),
       '  Ctrl-C stops everything this process started.',
       '',
     ].join('\n'));

@@ -11,8 +11,7 @@ import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { STAGE_ORDER, type Stage } from '../workers/pipeline.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { assembleComplete } from '../api/routes/pro.ts';
-import { shapeComplete } from '../api/token-view.ts';
+import { INCLUDE_ALL, assembleComplete, shapeComplete } from '../api/token-view.ts';
 import { createProducer } from '../workers/queues.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
@@ -201,7 +200,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
   const tokens = createTokenRepository(handle.db);
   try {
     const submit = createSubmitter({
-      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(commandRedis, keys.events), redis: commandRedis, redisPrefix: keys.prefix,
+      chains: createChainRuntimes([chain], logger), tokens, producer, events: createEventPublisher(commandRedis, keys.events), redis: commandRedis, redisPrefix: keys.prefix, logger,
     });
     const submittedAt = new Date();
     const result = await submit(input.chain_id, input.address);
@@ -215,7 +214,7 @@ export async function analyzeCommand(config: AppConfig, logger: Logger, args: st
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const [token] = await assembleComplete(tokens, [{ chainId: input.chain_id, address: input.address }]);
-    const full = shapeComplete(token!, { history: true, analysis: true, dex: true, historyLimit: 100 });
+    const full = shapeComplete(token!, INCLUDE_ALL, Date.now());
     io.output(full, JSON.stringify(full, null, 2));
   } finally {
     await producer.close();

@@ -24,6 +24,8 @@ import { createApp } from '../api/app.ts';
 import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { createBroadcaster, type Broadcaster } from '../api/ws.ts';
 import { createAuth } from '../api/auth.ts';
+import { createFailedAuthThrottle } from '../api/auth-throttle.ts';
+import { clientAddressOf, type TrustProxy } from '../api/client-address.ts';
 import { createRateLimiter } from '../api/rate-limit.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
@@ -32,6 +34,7 @@ import { createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } f
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog, QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
+import { checkDexFactories } from '../workers/dex-factories.ts';
 import { createDetectProcessor } from '../workers/detect.ts';
 import { createChainRuntimes, type ChainRuntime } from '../workers/chain-runtime.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
@@ -72,6 +75,12 @@ export interface ServiceOptions {
   alertsClaimIdleMs?: number;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
+  /** TRUST_PROXY (Express's `trust proxy`); off by default: the client address is the socket's. */
+  trustProxy?: TrustProxy;
+  /** METRICS_TOKEN: /metrics wants it as a Bearer token. */
+  metricsToken?: string;
+  /** How often open WebSockets are judged again (tests shorten it). */
+  wsRecheckIntervalMs?: number;
   /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
   dex?: {
     intervalMs?: number;
@@ -127,6 +136,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let pool: WorkerPool | undefined;
   if (workerConnection) {
+    // Advisory and in the background: a slow node must not hold up the start.
+    void checkDexFactories(chains, logger).catch((error: unknown) => logger.warn({ err: error }, 'DEX factory check failed'));
     const processDetect = createDetectProcessor({ chains, tokens, producer, events, logger, dex: dexRepo, onChanged: tokenChanged });
     pool = startWorkers({
       connection: workerConnection,
@@ -201,7 +212,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     usage = createUsageCounter({ redis: apiRedis, prefix: keys.prefix, accounts, clock: () => new Date(), logger });
     usage.start();
     const jwt = { secret: options.jwtSecret ?? ephemeralSecret(logger) };
+    const trustProxy = options.trustProxy ?? false;
+    // One failed-authentication count per address for HTTP and WebSocket alike (it lives in Redis).
+    const failedAuth = createFailedAuthThrottle({ redis: apiRedis, prefix: keys.prefix });
     const app = createApp({
+      trustProxy,
+      metricsToken: options.metricsToken,
+      failedAuth,
       tokens,
       accounts,
       creators,
@@ -213,7 +230,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       redisPrefix: keys.prefix,
       jwt,
       usage,
-      submit: createSubmitter({ chains, tokens, producer, events, redis: commandRedis, redisPrefix: keys.prefix }),
+      submit: createSubmitter({ chains, tokens, producer, events, redis: commandRedis, redisPrefix: keys.prefix, logger }),
       readiness: [
         { name: 'postgres', check: async () => void (await sql`select 1`) },
         { name: 'redis', check: async () => void (await commandRedis.ping()) },
@@ -224,13 +241,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     tailRedis = createRedis(options.redisUrl, 'worker');
     // The WebSocket authenticates like the API (same keys, JWTs and plans) and counts connections in Redis.
     const wsAuth = createAuth({
-      accounts, jwt, usage, redis: apiRedis, redisPrefix: keys.prefix, clock: () => new Date(),
+      accounts, jwt, usage, redis: apiRedis, redisPrefix: keys.prefix, clock: () => new Date(), failedAuth,
       rateLimiter: createRateLimiter({ redis: apiRedis, prefix: keys.prefix, clock: () => new Date() }),
     });
     broadcaster = createBroadcaster({
-      server, redis: commandRedis, tailRedis, streamKey: keys.events, logger,
+      server, redis: commandRedis, tailRedis, streamKey: keys.events, logger, recheckIntervalMs: options.wsRecheckIntervalMs,
       access: {
-        principalFor: (credential) => wsAuth.principalFor(credential),
+        principalFor: (credential, address) => wsAuth.principalFor(credential, new Date(), address),
+        clientAddress: clientAddressOf(trustProxy),
         slots: createConnectionSlots(commandRedis, keys.prefix),
         watchlist: async (userId) => new Set((await accounts.watchlist(userId)).map(({ entry }) => `${entry.chainId}:${entry.address}`)),
       },

@@ -17,7 +17,7 @@ export interface BenchResults {
   notes?: string;
 }
 
-/** The figures the README shows, by suite and metric name; a metric absent from the results is left out. */
+/** The figures the README shows, by suite and metric; one absent from the results is left out. */
 export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'detection', metric: 'replay blocks/s (pipeline)' },
   { suite: 'detection', metric: 'block → token.created on WS, p50' },
@@ -50,23 +50,34 @@ const RESULTS = 'bench/results.json';
 
 const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const cell = (text: string) => text.replaceAll('|', '\\|');
-const valueCell = (row: { value: number; unit: string }) => (row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`);
-const ratioOf = (row: BenchRow) => (row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '');
-const baselineOf = (row: BenchRow) => (row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '');
+const valueCell = (row: { value: number; unit: string }) =>
+  row.unit === 'ratio' ? decimal.format(row.value) : `${decimal.format(row.value)} ${row.unit}`;
+const ratioOf = (row: BenchRow) =>
+  row.baseline ? `${decimal.format(Math.round(row.baseline.ratio * 1000) / 10)} %` : '';
+const noteOf = (row: BenchRow) => cell(row.note ?? '');
+const baselineOf = (row: BenchRow) =>
+  row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '';
 
 function provenance(results: BenchResults): string {
   const m = results.machine;
   const when = results.generated_at.slice(0, 10);
   const notes = results.notes ? ` (${results.notes})` : '';
-  return `_Rendered from \`${RESULTS}\` by \`npm run bench:report\`: run of ${when} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}${notes}._`;
+  const machine = `${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}`;
+  const source = `Rendered from \`${RESULTS}\` by \`npm run bench:report\``;
+  return `_${source}: run of ${when} on ${machine}${notes}._`;
 }
 
 export function renderSummary(results: BenchResults): string {
-  const rows = HEADLINES.flatMap(({ suite, metric }) => results.results.filter((r) => r.suite === suite && r.metric === metric));
+  const rows = HEADLINES.flatMap(({ suite, metric }) =>
+    results.results.filter((r) => r.suite === suite && r.metric === metric),
+  );
   const lines = [
     '| suite | metric | value | baseline in the same run | ratio |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.suite} | ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} |`,
+    ),
     '',
     provenance(results),
   ];
@@ -84,7 +95,10 @@ export function renderResults(results: BenchResults): string {
       ...(parameters ? [`Parameters: \`${JSON.stringify(parameters)}\``, ''] : []),
       '| metric | value | baseline in the same run | ratio | note |',
       '|---|---|---|---|---|',
-      ...rows.map((r) => `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${cell(r.note ?? '')} |`),
+      ...rows.map(
+        (r) =>
+          `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${noteOf(r)} |`,
+      ),
     ].join('\n');
   });
   return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
@@ -110,11 +124,17 @@ export function loadResults(root = ROOT): BenchResults {
 }
 
 /** Each target's committed text and the text this renders. */
-export function renderTargets(root = ROOT): { file: string; committed: string; rendered: string }[] {
+export function renderTargets(
+  root = ROOT,
+): { file: string; committed: string; rendered: string }[] {
   const results = loadResults(root);
   return TARGETS.map((target) => {
     const committed = readFileSync(`${root}/${target.file}`, 'utf8');
-    return { file: target.file, committed, rendered: replaceBetweenMarkers(committed, target.marker, target.render(results)) };
+    return {
+      file: target.file,
+      committed,
+      rendered: replaceBetweenMarkers(committed, target.marker, target.render(results)),
+    };
   });
 }
 

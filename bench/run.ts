@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
+import { exportThroughput } from './suites/export.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
@@ -29,6 +30,7 @@ const parameters = {
   analysis: { tokens: quick ? 110 : 1_012, accuracy_replicas: 1 },
   dex: { tokens: quick ? 50 : 200 },
   api: { seconds: quick ? 3 : 5 },
+  export: { tokens: quick ? 100_000 : 200_000 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
   websocket: { clients: quick ? 1_000 : 10_000, steady_seconds: quick ? 10 : 60, events_per_second: 10, burst: quick ? 100 : 1_000 },
   scale: {
@@ -50,6 +52,7 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ]],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
+  ['export', () => exportThroughput({ tokens: parameters.export.tokens })],
   ['websocket', () => websocketFanout({
     clients: parameters.websocket.clients, steadySeconds: parameters.websocket.steady_seconds,
     eventsPerSecond: parameters.websocket.events_per_second, burst: parameters.websocket.burst,

@@ -41,6 +41,8 @@ export const CONTRACT_NAMES = [
   'DisguisedPauseToken',
   'DisguisedFeeToken',
   'DisguisedBalanceToken',
+  // A staking pool: totalSupply and balanceOf without the transfer surface (not a token).
+  'StakingPool',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

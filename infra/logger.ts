@@ -1,17 +1,30 @@
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import { redactDeep, redactText } from '../src/config/redact.ts';
 
 export type { Logger };
 
-/** Secrets never reach the log, whatever object they ride in on. */
-const REDACTED_PATHS = [
-  'password', '*.password', 'api_secret', '*.api_secret', 'apiKey', '*.apiKey',
-  'headers.authorization', 'headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-api-key"]',
-  'jwtSecret', '*.jwtSecret',
-];
+/**
+ * Secrets never reach the log, whatever object or message they ride in on: every logged object
+ * is walked (src/config/redact.ts: secret-named fields, API keys, JWTs, Bearer/Basic
+ * credentials, URL paths and queries), and so is the message text.
+ */
+export function loggerOptions(level: string, name: string): LoggerOptions {
+  return {
+    name,
+    level,
+    formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, method) {
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg));
+        method.apply(this, scrubbed as Parameters<typeof method>);
+      },
+    },
+  };
+}
 
 /** `toStderr`: for commands whose stdout carries their result (JSON when piped). */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'token-monitor', toStderr = false): Logger {
-  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = loggerOptions(level, name);
   return toStderr ? pino(options, pino.destination(2)) : pino(options);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Plans and account states (docs/api.md). Pure functions: the stored plan says what was sold, the
+ * Plans and account states (DESIGN §7). Pure functions: the stored plan says what was sold, the
  * effective plan what the caller gets right now. A trial that has ended, or a payment that failed
  * more than the grace period ago, is FREE at once, before the scheduled job records the downgrade.
  */
@@ -32,8 +32,8 @@ export const PLAN_FEATURES: Record<Plan, PlanFeatures> = {
   PRO: { risk: true, watchlist: true, creators: true, pro_api: true, api_keys: true, ws_connections: 10 },
 };
 
-/** The feature names an API key object lists (docs/api.md `features`). */
-export const PRO_KEY_FEATURES = ['token_detail', 'token_list', 'bulk_lookup', 'risk_analysis', 'trading_simulation', 'dex_data', 'history', 'creators', 'watchlist', 'websocket'] as const;
+/** The features an API key object lists, each an operation of docs/api.md: the complete object, history, bulk and export. */
+export const PRO_KEY_FEATURES = ['complete_data_access', 'historical_data', 'bulk_operations', 'data_export'] as const;
 
 export const DEFAULT_KEY_LIMITS = { requests_per_minute: 10, requests_per_hour: 100, requests_per_day: 1000 } as const;
 

@@ -46,7 +46,7 @@ export type PassTrigger =
 export interface Pass {
   reason: PassReason;
   run: string;
-  /** Scheduled refreshes only: the bucket whose snapshot the DEX stage writes, even when it runs late. */
+  /** Scheduled refreshes only: the bucket whose snapshot the DEX stage writes, even if late. */
   bucketMs?: number;
 }
 
@@ -62,11 +62,18 @@ export function passFor(trigger: PassTrigger): Pass {
       // The block names the key: a rescan of the block enqueues nothing new, a later pool does.
       return { reason: 'liquidity', run: `p${trigger.blockNumber}` };
     case 'scheduled-refresh':
-      return { reason: 'refresh', run: `r${Math.floor(trigger.bucketMs / 1000)}`, bucketMs: trigger.bucketMs };
+      return {
+        reason: 'refresh',
+        run: `r${Math.floor(trigger.bucketMs / 1000)}`,
+        bucketMs: trigger.bucketMs,
+      };
     case 'first-liquidity':
       // Fixed: a retried DEX job, or a PairCreated seen twice, never simulates twice.
       return { reason: 'liquidity', run: 'liquidity' };
     case 'resimulation':
-      return { reason: trigger.reason, run: `${trigger.reason}-${Math.floor(trigger.atMs / RESIMULATE_BUCKET_MS)}` };
+      return {
+        reason: trigger.reason,
+        run: `${trigger.reason}-${Math.floor(trigger.atMs / RESIMULATE_BUCKET_MS)}`,
+      };
   }
 }

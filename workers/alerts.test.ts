@@ -10,6 +10,8 @@ import { findFreePort } from '../scripts/dev/anvil.ts';
 import { startService } from '../app/service.ts';
 import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
 import { ALERTS_GROUP, createMailer, startAlertsConsumer, type AlertsConsumer, type Mailer } from './alerts.ts';
+import { alertData, storedToken } from '../test/support/events.ts';
+import { tokenUpdatedData } from '../src/events/types.ts';
 
 /**
  * The alerts consumer against real Postgres, real Redis and a local SMTP server (smtp-server):
@@ -135,7 +137,7 @@ describe('alerts consumer', () => {
     await accounts.addToWatchlist(dave.id, 1, token); // downgraded: watchlist kept, no alerts
     // carol watches nothing
 
-    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected', reason: 'sell reverts', risk_score: 100 } });
+    await events.publish({ type: 'alert', data: alertData(token, 'honeypot', 'honeypot detected', { details: { reason: 'sell reverts', risk_score: 100 } }) });
     const [mail] = await eventually(async () => (mailsTo(alice.email).length > 0 ? mailsTo(alice.email) : undefined), 10_000, 'the honeypot email');
     expect(mail!.raw).toContain(token);
     expect(mail!.raw).toMatch(/Subject: \[token-monitor\] Honeypot detected/);
@@ -156,7 +158,7 @@ describe('alerts consumer', () => {
     await accounts.addToWatchlist(alice.id, 1, token);
     await startConsumer('consumer-b', MAX_ATTEMPTS);
 
-    const data = { contract_address: token, chain_id: 1, kind: 'rug', message: 'liquidity pulled', bucket_at: '2024-05-01T12:00:00.000Z' };
+    const data = alertData(token, 'rug', 'liquidity pulled', { bucket_at: '2024-05-01T12:00:00.000Z' });
     const id = await events.publish({ type: 'alert', data });
     await eventually(async () => (mailsTo(alice.email).length > 0 ? true : undefined), 10_000, 'the rug email');
     await settled();
@@ -179,7 +181,7 @@ describe('alerts consumer', () => {
     await accounts.addToWatchlist(erin.id, 1, token);
     rejectNext = 1; // the first of the two sends fails
 
-    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'liquidity_pull', message: 'liquidity fell 80%' } });
+    await events.publish({ type: 'alert', data: alertData(token, 'liquidity_pull', 'liquidity fell 80%') });
     await eventually(async () => (mailsTo(alice.email).length === 1 && mailsTo(erin.email).length === 1 ? true : undefined), 15_000, 'both emails after the retry');
     expect(rejectNext).toBe(0);
     await settled();
@@ -194,7 +196,7 @@ describe('alerts consumer', () => {
     const ivan = await makeUser('PRO', true);
     await accounts.addToWatchlist(ivan.id, 1, token);
     rejectNext = 1_000;
-    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected' } });
+    await events.publish({ type: 'alert', data: alertData(token, 'honeypot', 'honeypot detected') });
     await settled();
     expect(mailsTo(ivan.email)).toHaveLength(0);
     const [row] = await alerts.deliveries(ivan.id);
@@ -207,8 +209,8 @@ describe('alerts consumer', () => {
     const frank = await makeUser('PRO', true);
     await accounts.setAlertPreferences(frank.id, { emailAlerts: true, alertKinds: ['honeypot'] }, new Date());
     await accounts.addToWatchlist(frank.id, 1, token);
-    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'liquidity_pull', message: 'liquidity fell 80%' } });
-    await events.publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected' } });
+    await events.publish({ type: 'alert', data: alertData(token, 'liquidity_pull', 'liquidity fell 80%') });
+    await events.publish({ type: 'alert', data: alertData(token, 'honeypot', 'honeypot detected') });
     await settled();
     await sleep(QUIET_MS);
     expect(mailsTo(frank.email).map((m) => /Subject: ([^\r\n]+)/.exec(m.raw)![1])).toEqual([expect.stringContaining('Honeypot detected')]);
@@ -218,10 +220,12 @@ describe('alerts consumer', () => {
     const token = newToken();
     const gina = await makeUser('BASIC', true);
     await accounts.addToWatchlist(gina.id, 1, token);
-    const summary = { contract_address: token, chain_id: 1, name: 'T', symbol: 'T', decimals: 18, creator: addr(1), creation_tx_hash: null, creation_block_number: 1, detection_source: 'receipt', detected_at: new Date().toISOString() };
-    await events.publish({ type: 'token.updated', data: { ...summary, total_supply: '1000', current_risk_level: 'low', previous_risk_score: null, security_hints: { owner_address: addr(2) }, trading_simulation: { buy_tax_pct: 0, sell_tax_pct: 0 } } });
+    const row = { ...storedToken(token), totalSupply: '1000', currentRiskLevel: 'low', currentRiskScore: 10, securityHints: { owner_address: addr(2) }, tradingSimulation: { buy_tax_pct: 0, sell_tax_pct: 0 } };
+    const previous = { current_risk_score: null, current_risk_level: null, current_liquidity_usd: null, price_usd: null };
+    await events.publish({ type: 'token.updated', data: tokenUpdatedData(row, { source: 'risk', changes: ['risk'], previous }) });
     await settled();
-    const updated = await events.publish({ type: 'token.updated', data: { ...summary, total_supply: '2000', current_risk_level: 'low', previous_risk_score: 10, security_hints: { owner_address: addr(3) }, trading_simulation: { buy_tax_pct: 0, sell_tax_pct: 30 } } });
+    const changed = { ...row, totalSupply: '2000', securityHints: { owner_address: addr(3) }, tradingSimulation: { buy_tax_pct: 0, sell_tax_pct: 30 } };
+    const updated = await events.publish({ type: 'token.updated', data: tokenUpdatedData(changed, { source: 'risk', changes: ['taxes'], previous: { ...previous, current_risk_score: 10 } }) });
     const mails = await eventually(async () => (mailsTo(gina.email).length >= 3 ? mailsTo(gina.email) : undefined), 10_000, 'three derived emails');
     const subjects = mails.map((m) => /Subject: ([^\r\n]+)/.exec(m.raw)![1]).sort();
     expect(subjects).toEqual([
@@ -229,8 +233,8 @@ describe('alerts consumer', () => {
     ]);
     // Published as alert events: WebSocket clients see them too, keyed by the source entry.
     const entries = (await general.xrange(streamKey, updated, '+')) as [string, string[]][];
-    const kinds = entries.map(([, f]) => f).filter((f) => f[1] === 'alert').map((f) => JSON.parse(f[5]!) as { kind: string; alert_key: string });
-    expect(kinds.map((k) => k.kind).sort()).toEqual(['mint_after_launch', 'owner_changed', 'tax_raised']);
+    const kinds = entries.map(([, f]) => f).filter((f) => f[1] === 'alert').map((f) => JSON.parse(f[5]!) as { type: string; alert_key: string });
+    expect(kinds.map((k) => k.type).sort()).toEqual(['mint_after_launch', 'owner_changed', 'tax_raised']);
     expect(kinds.every((k) => k.alert_key.endsWith(updated))).toBe(true);
     await settled();
     await sleep(QUIET_MS);
@@ -254,7 +258,7 @@ describe('alerts consumer', () => {
       const token = newToken();
       const hank = await makeUser('PRO', true);
       await accounts.addToWatchlist(hank.id, 1, token);
-      await createEventPublisher(general, `${prefix}:events`).publish({ type: 'alert', data: { contract_address: token, chain_id: 1, kind: 'honeypot', message: 'honeypot detected' } });
+      await createEventPublisher(general, `${prefix}:events`).publish({ type: 'alert', data: alertData(token, 'honeypot', 'honeypot detected') });
       const [mail] = await eventually(async () => (mailsTo(hank.email).length > 0 ? mailsTo(hank.email) : undefined), 10_000, 'the email from the service');
       expect(mail!.raw).toContain('ops@example.com');
     } finally {

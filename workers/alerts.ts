@@ -8,7 +8,7 @@ import { decodeEntry, type EventPublisher } from '../infra/events.ts';
 import {
   alertEmail, alertOf, compareSnapshots, derivedAlertKey, wantsAlert, type TokenAlert, type TokenSnapshot,
 } from '../src/alerts.ts';
-import type { EventMessage } from '../src/events/types.ts';
+import type { EventMessage, TokenUpdatedData } from '../src/events/types.ts';
 
 /**
  * The alerts consumer: reads the event stream in the consumer group `alerts` (XREADGROUP), turns
@@ -120,11 +120,8 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
     if (failed) throw failed;
   }
 
-  async function derive(event: EventMessage): Promise<void> {
-    const data = event.data as Record<string, unknown>;
-    const chainId = data.chain_id;
-    const address = data.contract_address;
-    if (typeof chainId !== 'number' || typeof address !== 'string') return;
+  async function derive(data: TokenUpdatedData, streamId: string): Promise<void> {
+    const { chain_id: chainId, contract_address: address } = data;
     // Only watched tokens are followed: nobody would receive the others' alerts.
     if ((await deps.alerts.watchers(chainId, address)).length === 0) return;
     const key = snapshotKey(chainId, address);
@@ -135,8 +132,9 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
       await deps.events.publish({
         type: 'alert',
         data: {
-          contract_address: address, chain_id: chainId, kind: alert.kind, message: alert.message,
-          alert_key: derivedAlertKey(alert.kind, chainId, address, event.id), source_event: event.id, ...alert.detail,
+          contract_address: address, chain_id: chainId, type: alert.kind, message: alert.message,
+          alert_key: derivedAlertKey(alert.kind, chainId, address, streamId), bucket_at: null,
+          details: { source_event: streamId, ...alert.detail },
         },
       });
     }
@@ -145,7 +143,7 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
   }
 
   async function handle(event: EventMessage): Promise<void> {
-    if (event.type === 'token.updated') return derive(event);
+    if (event.type === 'token.updated') return derive(event.data, event.id);
     const alert = alertOf(event);
     if (alert) await deliver(alert);
   }

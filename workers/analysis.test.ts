@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { and, eq } from 'drizzle-orm';
@@ -17,6 +19,7 @@ import {
   type CorpusToken, type Flag,
 } from '../test/support/token-corpus.ts';
 import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
+import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
 
 /**
  * Accuracy on real parts: the whole corpus deployed on Anvil with Uniswap V2 liquidity, found by
@@ -36,6 +39,11 @@ let corpus: CorpusToken[];
 let dry: CorpusToken;
 /** A blacklisting token configured as the chain's stablecoin (the trust list), like USDT. */
 let stable: CorpusToken;
+/** A local Etherscan-compatible explorer: it reports verified source for these addresses only. */
+let explorer: Server;
+const verifiedAtExplorer = new Set<string>();
+/** Addresses the explorer was asked about. */
+const askedExplorer: string[] = [];
 
 type TokenRow = typeof tokens.$inferSelect;
 
@@ -69,12 +77,21 @@ beforeAll(async () => {
   corpus = await deployCorpus(chain);
   dry = await deployCorpusToken(chain, 'simple', 99, { liquidity: false });
   stable = await deployCorpusToken(chain, 'blacklist', 98);
+  verifiedAtExplorer.add(corpus[0]!.address.toLowerCase());
+  explorer = createServer((req, res) => {
+    const address = new URL(req.url!, 'http://x').searchParams.get('address') ?? '';
+    askedExplorer.push(address.toLowerCase());
+    const source = verifiedAtExplorer.has(address.toLowerCase()) ? 'contract T {}' : '';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: source }] }));
+  });
+  await new Promise<void>((resolve) => explorer.listen(0, '127.0.0.1', () => resolve()));
+  const explorerApiUrl = `http://127.0.0.1:${(explorer.address() as AddressInfo).port}/api`;
   service = await startService({
     roles: new Set(['worker', 'scanner']),
     databaseUrl: database.url,
     redisUrl: redis.url,
     redisPrefix: redis.prefix,
-    chains: [chain.chainConfig({ stablecoins: [stable.address] })],
+    chains: [{ ...chain.chainConfig({ stablecoins: [stable.address] }), explorerApiUrl }],
     knownChainIds: new Set([chain.anvil.chainId]),
     port: 0,
     host: '127.0.0.1',
@@ -85,6 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
+  await new Promise((resolve) => explorer?.close(resolve));
   await handle?.close();
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
@@ -130,7 +148,15 @@ describe('analysis pipeline on the corpus', () => {
     }
   });
 
-  it('backs every true flag with a risk factor that carries evidence', async () => {
+  it('verified_contract: true only where the configured explorer reports verified source', async () => {
+    // Asked once per code analysis of every corpus token.
+    for (const t of corpus) expect(askedExplorer).toContain(t.address.toLowerCase());
+    const verified = corpus.filter((t) => (rows.get(t.address)!.securityHints as { explorer?: { verified?: boolean } }).explorer?.verified === true);
+    expect(verified.map((t) => t.address.toLowerCase())).toEqual([...verifiedAtExplorer]);
+  });
+
+  it('backs every true flag with its own risk factor, which carries evidence', async () => {
+    let checked = 0;
     for (const t of corpus) {
       const row = rows.get(t.address)!;
       const factors = await latestFactors(t.address);
@@ -138,10 +164,17 @@ describe('analysis pipeline on the corpus', () => {
       const hints = row.securityHints as Record<string, unknown>;
       for (const [name, value] of Object.entries(hints)) {
         if (value !== true) continue;
-        const codes = factors.map((f) => f.code);
-        expect(codes.length, `${t.kind}: ${name} without factors`).toBeGreaterThan(0);
+        // Every boolean flag has named sources; a flag without any would escape this check.
+        expect(Object.keys(HINT_SOURCES), `${t.kind}: ${name} has no factor codes`).toContain(name);
+        const sources: readonly string[] = HINT_SOURCES[name as HintFlag];
+        const own = factors.filter((f) => sources.includes(f.code));
+        expect(own.map((f) => f.code), `${t.kind}: ${name} is true without a ${sources.join(' or ')} factor`).not.toEqual([]);
+        for (const f of own) expect(f.evidence.length, `${t.kind}: ${name} backed by ${f.code} without evidence`).toBeGreaterThan(0);
+        checked++;
       }
     }
+    // The corpus has flagged tokens: the loop above ran.
+    expect(checked).toBeGreaterThan(corpus.length / 2);
   });
 
   it('levels: honeypots 91+, honest tokens low, capability-only tokens never honeypot', () => {
@@ -211,7 +244,7 @@ describe('analysis pipeline on the corpus', () => {
     // token.updated only where the score moved (the creator's reputation now counts every honeypot).
     for (const e of fresh) {
       expect(e.type).toBe('token.updated');
-      expect(e.data.previous_risk_score).not.toBe(e.data.current_risk_score);
+      expect((e.data.previous as { current_risk_score: number | null }).current_risk_score).not.toBe(e.data.current_risk_score);
     }
     const again = await rowsAtRisk(corpus.map((t) => t.address));
     for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);

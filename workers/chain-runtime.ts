@@ -1,9 +1,9 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { type Metrics, rpcMethodLabel } from '../infra/metrics.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
-import { createChainReader, type ChainReader } from '../src/evm/chain-reader.ts';
+import { type ChainReader, createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../src/evm/rpc.ts';
-import { rpcMethodLabel, type Metrics } from '../infra/metrics.ts';
 
 /**
  * A configured chain as the workers use it: its configuration, its JSON-RPC client and the
@@ -16,17 +16,30 @@ export interface ChainRuntime {
   reader: ChainReader;
 }
 
-export function createChainRuntimes(chains: ChainConfig[], logger: Logger, metrics?: Metrics): Map<number, ChainRuntime> {
-  return new Map(chains.map((config) => {
-    const chain = String(config.chainId);
-    const rpc = createRpcClient({
-      urls: config.rpcUrls,
-      timeoutMs: config.rpcTimeoutMs,
-      logger: logger.child({ chain: config.chainId }),
-      onCall: metrics ? ({ method, errorKind }) => metrics.rpcCalls.inc({ chain, method: rpcMethodLabel(method), outcome: errorKind ?? 'ok' }) : undefined,
-    });
-    return [config.chainId, { config, rpc, reader: createChainReader(rpc) }];
-  }));
+export function createChainRuntimes(
+  chains: ChainConfig[],
+  logger: Logger,
+  metrics?: Metrics,
+): Map<number, ChainRuntime> {
+  return new Map(
+    chains.map((config) => {
+      const chain = String(config.chainId);
+      const rpc = createRpcClient({
+        urls: config.rpcUrls,
+        timeoutMs: config.rpcTimeoutMs,
+        logger: logger.child({ chain: config.chainId }),
+        onCall: metrics
+          ? ({ method, errorKind }) =>
+              metrics.rpcCalls.inc({
+                chain,
+                method: rpcMethodLabel(method),
+                outcome: errorKind ?? 'ok',
+              })
+          : undefined,
+      });
+      return [config.chainId, { config, rpc, reader: createChainReader(rpc) }];
+    }),
+  );
 }
 
 /**

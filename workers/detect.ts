@@ -2,13 +2,13 @@ import type { Logger } from 'pino';
 import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
-import { toSummary } from './token-summary.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -77,10 +77,17 @@ export function createDetectProcessor(deps: DetectDeps) {
     return found;
   }
 
-  async function recordDeployment(chain: ChainRuntime, d: Deployment, block: { number: number; hash: string; timestamp: Date }) {
+  async function recordDeployment(chain: ChainRuntime, d: Deployment, block: { number: number; hash: string; timestamp: Date }, log: Logger) {
     const chainId = chain.config.chainId;
     const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
-    if (probe.kind === 'not-token') return { kind: 'skipped' as const };
+    if (probe.kind === 'not-token') {
+      // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
+      // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
+      const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
+      const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+      log[level](fields, 'deployment refused: not a token');
+      return { kind: 'skipped' as const };
+    }
     if (probe.kind === 'pair') {
       const dex = chain.config.dexes.find((x) => x.factory === probe.factory || x.factory === d.creator);
       const written = await deps.tokens.upsertPair({
@@ -111,7 +118,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     await deps.onChanged?.(chainId, d.address);
     // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
       await deps.tokens.markAnnounced(chainId, d.address);
     }
     return { kind: 'token' as const };
@@ -152,7 +159,7 @@ export function createDetectProcessor(deps: DetectDeps) {
     const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0, orphaned: 0 };
     for (let i = 0; i < deployments.length; i += PROBE_CONCURRENCY) {
       const slice = deployments.slice(i, i + PROBE_CONCURRENCY);
-      const results = await Promise.all(slice.map((d) => recordDeployment(chain, d, block)));
+      const results = await Promise.all(slice.map((d) => recordDeployment(chain, d, block, log)));
       results.forEach((r, j) => {
         const address = slice[j]!.address;
         if (r.kind === 'token') outcome.tokens.push(address);

@@ -1,3 +1,4 @@
+import { eventData } from '../api/schemas.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
@@ -206,6 +207,9 @@ describe('dex stage on Uniswap V2', () => {
     const updated = (await streamEvents()).filter((e) => e.type === 'token.updated' && e.data.contract_address === token);
     expect(updated).toHaveLength(1);
     expect(updated[0]!.data.changes).toEqual(['price', 'liquidity']);
+    // The payload speaks the HTTP names and shapes (docs/websocket.md).
+    expect(eventData['token.updated'].safeParse(updated[0]!.data).error?.issues ?? []).toEqual([]);
+    expect(updated[0]!.data).toMatchObject({ source: 'dex', dex_hints: { main_trading_pair: pair } });
 
     // Multicall3 carries the reads: a handful of round trips, no per-call batch.
     expect(rpcCalls.filter((m) => m.startsWith('batch('))).toEqual([]);
@@ -341,8 +345,9 @@ describe('liquidity pulls', () => {
     expect(rugged.liquidityUsd!).toBeLessThan(0.01);
 
     const alerts = (await streamEvents()).filter((e) => e.type === 'alert' && e.data.contract_address === token);
-    expect(alerts.map((a) => a.data.kind)).toEqual(['liquidity_pull', 'rug']);
-    expect(alerts[0]!.data.liquidity_before_usd).toBeCloseTo(first.liquidityUsd!, 2);
+    expect(alerts.map((a) => a.data.type)).toEqual(['liquidity_pull', 'rug']);
+    for (const a of alerts) expect(eventData.alert.safeParse(a.data).error?.issues ?? []).toEqual([]);
+    expect((alerts[0]!.data.details as { liquidity_before_usd: number }).liquidity_before_usd).toBeCloseTo(first.liquidityUsd!, 2);
 
     // The same bucket refreshed again (a retry) rewrites its snapshot, never adds one.
     await refresh(token, 12);

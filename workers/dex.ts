@@ -18,7 +18,7 @@ import { toUnits } from '../src/dex/pricing.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { priceNumeric, usdNumeric, type DexRepository, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
 import type { JobData } from './catalog.ts';
-import { toSummary } from './token-summary.ts';
+import { tokenUpdatedData } from '../src/events/types.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
@@ -261,22 +261,28 @@ export function createDexProcessor(deps: DexDeps) {
     const after = { priceUsd, liquidityUsd: figures.liquidityUsd, riskScore: token.currentRiskScore };
     const change = token.dexUpdatedAt === null && !figures.hasLiquidity ? { updated: [], alert: null } : assessChange(before, after);
     const published: string[] = [];
-    const summary = toSummary(token);
     if (change.updated.length > 0) {
-      await deps.events.publish({
-        type: 'token.updated',
-        data: {
-          ...summary, changes: change.updated, price_usd: priceUsd, current_liquidity_usd: figures.liquidityUsd,
-          market_cap_usd: marketCapUsd, volume_24h_usd: volumeUsd, current_risk_score: token.currentRiskScore,
-          previous: { price_usd: before.priceUsd, current_liquidity_usd: before.liquidityUsd, current_risk_score: before.riskScore },
-          dex_hints: hints,
-        },
-      });
+      const after = {
+        ...token, priceUsd: priceNumeric(priceUsd), currentLiquidityUsd: usdNumeric(figures.liquidityUsd), marketCapUsd: usdNumeric(marketCapUsd),
+        volume24hUsd: usdNumeric(volumeUsd), dexHints: hints, liquidityLock: lock, isActivelyTraded, dexUpdatedAt: new Date(nowMs),
+      };
+      const previous = {
+        current_risk_score: before.riskScore, current_risk_level: token.currentRiskLevel,
+        current_liquidity_usd: before.liquidityUsd, price_usd: before.priceUsd,
+      };
+      await deps.events.publish({ type: 'token.updated', data: tokenUpdatedData(after, { source: 'dex', changes: change.updated, previous }) });
       published.push('token.updated');
     }
     if (change.alert) {
-      await deps.events.publish({ type: 'alert', data: { contract_address: data.address, chain_id: data.chainId, ...change.alert, bucket_at: bucketAt.toISOString() } });
-      published.push(`alert:${change.alert.kind}`);
+      const { kind, message, ...figuresOfAlert } = change.alert;
+      await deps.events.publish({
+        type: 'alert',
+        data: {
+          contract_address: data.address, chain_id: data.chainId, type: kind, message, alert_key: null,
+          bucket_at: bucketAt.toISOString(), details: figuresOfAlert,
+        },
+      });
+      published.push(`alert:${kind}`);
       log.warn({ alert: change.alert }, 'liquidity alert');
       await deps.onLiquidityPulled?.(data.chainId, data.address);
     }

@@ -36,6 +36,8 @@ let redis: TestRedis;
 let handle: DbHandle;
 const expected: Expected[] = [];
 let notToken: string;
+/** totalSupply and balanceOf without transfer: answers like a token, is none. */
+let stakingPool: string;
 let factoryAddress: string;
 let pairAddress: string;
 
@@ -99,6 +101,7 @@ beforeAll(async () => {
   expected.push({ ...created2, creator: factory.address, creatorIsContract: true, source: 'trace', name: 'Factory Two', symbol: 'FAC2' });
 
   notToken = (await chain.deploy('NotAToken')).address;
+  stakingPool = (await chain.deploy('StakingPool', [chain.uniswap.weth, chain.uniswap.weth])).address;
   pairAddress = await addLiquidity(chain, simple.address, SUPPLY / 10n);
 }, 120_000);
 
@@ -145,12 +148,13 @@ describe('scanner → detect → bytecode', () => {
     expect(simple.decimals).toBe(18);
   });
 
-  it('records the DEX pair as a pair, never as a token, and skips the non-token', async () => {
+  it('records the DEX pair as a pair, never as a token, and skips the non-tokens', async () => {
     const [pair] = await handle.db.select().from(pairs).where(eq(pairs.address, pairAddress));
     expect(pair).toMatchObject({ dex: 'uniswap-v2', factory: chain.uniswap.factory.toLowerCase() });
     expect([pair!.token0, pair!.token1].sort()).toEqual([expected[1]!.address, chain.uniswap.weth.toLowerCase()].sort());
     const stray = await handle.db.select().from(tokens).where(eq(tokens.address, notToken));
     expect(stray).toEqual([]);
+    expect(await handle.db.select().from(tokens).where(eq(tokens.address, stakingPool))).toEqual([]);
     const fromFactory = await handle.db.select().from(tokens).where(eq(tokens.address, factoryAddress));
     expect(fromFactory).toEqual([]);
   });

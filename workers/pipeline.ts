@@ -1,4 +1,4 @@
-import { passFor, type Pass, type PassTrigger } from '../src/run-key.ts';
+import { type Pass, type PassTrigger, passFor } from '../src/run-key.ts';
 import type { JobData, JobInput, QueueName } from './catalog.ts';
 import type { Producer } from './queues.ts';
 
@@ -8,13 +8,15 @@ import type { Producer } from './queues.ts';
  * `routeOutcome`; the routes below decide which jobs follow. No processor names the next queue
  * or mints a run key (src/run-key.ts does, from a typed trigger).
  *
- *   scanner ──block──▶ detect ─┬─ token ──────────────▶ bytecode ─▶ selectors ─▶ simulate ─▶ risk ─┐
- *   replay ───block──▶ replay ─┤  (pass 'initial')                    (no code: stop)               │
- *                              └─ pool of a known token ─▶ dex ◀── reason pipeline|manual ──────────┘
- *                                 (reason liquidity, p<block>)  │
- *                                                               └─ first liquidity ─▶ simulate ─▶ risk (stop)
- *   entries: analyze ─▶ bytecode (manual-<ms>) · refresh ─▶ dex (m<ms>) · scheduler tick ─▶ dex,
- *            simulate (r<sec>) · Service.resimulate ─▶ simulate (<reason>-<minute>)
+ *   scanner ─block─▶ detect ─┬─ token ──▶ bytecode ─▶ selectors ─▶ simulate ─▶ risk ─┐
+ *   replay ──block─▶ replay ─┤  'initial'              (no code: stop)              │
+ *                            └─ pool of a known token ─▶ dex ◀── pipeline | manual ──┘
+ *                               (liquidity, p<block>)   │
+ *                                                       └─ first liquidity ─▶ simulate ─▶ risk
+ *
+ *   entries: analyze, POST …/refresh ─▶ bytecode (manual-<ms>; 'initial' for a new token)
+ *            enqueueRefresh ─▶ dex (m<ms>) · scheduler tick ─▶ dex and simulate (r<sec>)
+ *            Service.resimulate ─▶ simulate (<reason>-<minute>)
  *
  * Loop-breaking rule: a pass started by the DEX stage (reason 'liquidity') or by the refresh
  * cadence ('refresh') ends at risk; only 'pipeline' and 'manual' passes continue to dex.
@@ -28,7 +30,14 @@ import type { Producer } from './queues.ts';
  * How far a token got: the `stage` column in this order. It only moves forward (a re-run never
  * rewinds it); `analyze` waits for `risk`, the last stage that moves it.
  */
-export const STAGE_ORDER = ['detected', 'bytecode', 'selectors', 'simulate', 'risk', 'dex'] as const;
+export const STAGE_ORDER = [
+  'detected',
+  'bytecode',
+  'selectors',
+  'simulate',
+  'risk',
+  'dex',
+] as const;
 export type Stage = (typeof STAGE_ORDER)[number];
 
 /** What each processor tells the map. */
@@ -49,16 +58,33 @@ export type RoutedStage = keyof StageOutcomes;
 export type NextJob = { [N in QueueName]: { queue: N; data: JobInput<N> } }[QueueName];
 
 type Token = { chainId: number; address: string };
-const tokenPass = (token: Token, pass: Pass) => ({ chainId: token.chainId, address: token.address, ...pass });
+const tokenPass = (token: Token, pass: Pass) => ({
+  chainId: token.chainId,
+  address: token.address,
+  ...pass,
+});
 /** The same pass, one stage further (the run key and reason travel unchanged). */
 const samePass = (data: JobData<'selectors'>) => ({ ...data });
 
-function afterBlock(data: { chainId: number; blockNumber: number }, outcome: StageOutcomes['detect']): NextJob[] {
+function afterBlock(
+  data: { chainId: number; blockNumber: number },
+  outcome: StageOutcomes['detect'],
+): NextJob[] {
   const detected = passFor({ kind: 'detected' });
   const pooled = passFor({ kind: 'pool-created', blockNumber: data.blockNumber });
   return [
-    ...outcome.tokens.map((address): NextJob => ({ queue: 'bytecode', data: tokenPass({ chainId: data.chainId, address }, detected) })),
-    ...outcome.pooledTokens.map((address): NextJob => ({ queue: 'dex', data: tokenPass({ chainId: data.chainId, address }, pooled) })),
+    ...outcome.tokens.map(
+      (address): NextJob => ({
+        queue: 'bytecode',
+        data: tokenPass({ chainId: data.chainId, address }, detected),
+      }),
+    ),
+    ...outcome.pooledTokens.map(
+      (address): NextJob => ({
+        queue: 'dex',
+        data: tokenPass({ chainId: data.chainId, address }, pooled),
+      }),
+    ),
   ];
 }
 
@@ -75,7 +101,8 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
     next: afterBlock,
   },
   replay: {
-    consumes: 'a final historical block from `token-monitor replay`; the detect code in its own queue',
+    consumes:
+      'a final historical block from `token-monitor replay`; the detect code in its own queue',
     mayEnqueue: ['bytecode', 'dex'],
     next: afterBlock,
   },
@@ -98,13 +125,18 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
   risk: {
     consumes: 'a token pass: score, level, factors, hints and alerts',
     mayEnqueue: ['dex'],
-    next: (data) => (data.reason === 'pipeline' || data.reason === 'manual' ? [{ queue: 'dex', data: samePass(data) }] : []),
+    next: (data) =>
+      data.reason === 'pipeline' || data.reason === 'manual'
+        ? [{ queue: 'dex', data: samePass(data) }]
+        : [],
   },
   dex: {
     consumes: 'a token pass or refresh: pools, price, liquidity, volume, lock',
     mayEnqueue: ['simulate'],
     next: (data, outcome) =>
-      outcome.firstLiquidity ? [{ queue: 'simulate', data: tokenPass(data, passFor({ kind: 'first-liquidity' })) }] : [],
+      outcome.firstLiquidity
+        ? [{ queue: 'simulate', data: tokenPass(data, passFor({ kind: 'first-liquidity' })) }]
+        : [],
   },
   accounts: {
     consumes: 'the scheduler’s maintenance tick: plan downgrades and purges',
@@ -114,7 +146,12 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
 };
 
 /** Enqueues what follows `outcome` of stage `stage` for job `data` (one round trip per queue). */
-export async function routeOutcome<S extends RoutedStage>(producer: Producer, stage: S, data: JobData<S>, outcome: StageOutcomes[S]): Promise<void> {
+export async function routeOutcome<S extends RoutedStage>(
+  producer: Producer,
+  stage: S,
+  data: JobData<S>,
+  outcome: StageOutcomes[S],
+): Promise<void> {
   const jobs = pipeline[stage].next(data, outcome);
   const byQueue = new Map<QueueName, JobInput<QueueName>[]>();
   for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job.data]);
@@ -125,9 +162,16 @@ export async function routeOutcome<S extends RoutedStage>(producer: Producer, st
 }
 
 /** Starts a pass of `stage` over tokens from outside the pipeline (API, CLI, scheduler). */
-export async function startPasses(producer: Producer, stage: 'bytecode' | 'simulate' | 'dex', tokens: Token[], trigger: PassTrigger): Promise<string[]> {
+export async function startPasses(
+  producer: Producer,
+  stage: 'bytecode' | 'simulate' | 'dex',
+  tokens: Token[],
+  trigger: PassTrigger,
+): Promise<string[]> {
   const pass = passFor(trigger);
-  const data = tokens.map((t) => tokenPass({ chainId: t.chainId, address: t.address.toLowerCase() }, pass));
+  const data = tokens.map((t) =>
+    tokenPass({ chainId: t.chainId, address: t.address.toLowerCase() }, pass),
+  );
   if (data.length === 1) return [await producer.enqueue(stage, data[0]!)];
   return producer.enqueueBulk(stage, data);
 }

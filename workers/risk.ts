@@ -13,7 +13,8 @@ import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { JobData } from './catalog.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
-import { toSummary } from './token-summary.ts';
+import { tokenUpdatedData } from '../src/events/types.ts';
+import { toNumber } from '../src/tokens/view.ts';
 
 /**
  * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
@@ -61,6 +62,8 @@ export function createLiquidityInput(tokens: TokenRepository) {
 
 interface PassDetails {
   static?: StaticAnalysis;
+  /** The selectors stage's explorer answer: null when the explorer did not answer. */
+  explorer?: { verified: boolean | null };
   simulation?: SimulationReport;
   behaviour?: BehaviourReport | null;
 }
@@ -87,7 +90,14 @@ export function createRiskProcessor(deps: RiskDeps) {
       creator,
       similarHoneypots,
     });
-    const hints = deriveHints({ assessment, static: analysis, behaviour, creator, liquidity });
+    // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
+    // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
+    const stored = (token?.securityHints ?? null) as { explorer?: { verified?: boolean | null } } | null;
+    const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
+    const hints = {
+      ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
+      explorer: { verified },
+    };
     const isHoneypot = assessment.level === 'honeypot';
 
     const changed = token !== undefined && (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
@@ -96,24 +106,25 @@ export function createRiskProcessor(deps: RiskDeps) {
     const taxesMoved = details.simulation !== undefined && previousSim !== null
       && (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct || previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
     if (token && (changed || taxesMoved)) {
-      await deps.events.publish({
-        type: 'token.updated',
-        data: {
-          ...toSummary(token),
-          current_risk_score: assessment.score,
-          current_risk_level: assessment.level,
-          previous_risk_score: token.currentRiskScore,
-          is_honeypot: isHoneypot,
-          security_hints: hints,
-          trading_simulation: details.simulation ?? null,
-        },
-      });
+      const after = {
+        ...token, currentRiskScore: assessment.score, currentRiskLevel: assessment.level, isHoneypot, securityHints: hints,
+        tradingSimulation: details.simulation ?? token.tradingSimulation, riskUpdatedAt: new Date(),
+      };
+      const previous = {
+        current_risk_score: token.currentRiskScore, current_risk_level: token.currentRiskLevel,
+        current_liquidity_usd: toNumber(token.currentLiquidityUsd), price_usd: toNumber(token.priceUsd),
+      };
+      const changes = [...(changed ? ['risk'] : []), ...(taxesMoved ? ['taxes'] : [])];
+      await deps.events.publish({ type: 'token.updated', data: tokenUpdatedData(after, { source: 'risk', changes, previous }) });
     }
     if (token && isHoneypot && token.isHoneypot !== true) {
       const reason = assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
       await deps.events.publish({
         type: 'alert',
-        data: { contract_address: data.address, chain_id: data.chainId, kind: 'honeypot', message: HONEYPOT_ALERT_MESSAGE, reason, risk_score: assessment.score },
+        data: {
+          contract_address: data.address, chain_id: data.chainId, type: 'honeypot', message: HONEYPOT_ALERT_MESSAGE,
+          alert_key: null, bucket_at: null, details: { reason, risk_score: assessment.score },
+        },
       });
     }
     await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, { creator_reputation: creator, similar_honeypots: similarHoneypots });

@@ -7,6 +7,7 @@ import type { JobData } from './catalog.ts';
 import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
+import { verifiedSource } from '../infra/explorer.ts';
 
 /**
  * The selectors stage: runtime code → static analysis (functions, admin functions and who can
@@ -23,6 +24,8 @@ export interface SelectorsDeps {
   logger: Logger;
   /** The static analysis (src/analysis/static.ts); replaceable for benchmarks. */
   analyze?: StaticAnalyzer;
+  /** Asks the chain's configured block explorer whether the source is verified (infra/explorer.ts). */
+  verifiedSource?: typeof verifiedSource;
 }
 
 export type SelectorsResult = { status: 'no-code' } | { status: 'done'; adminFunctions: number; isProxy: boolean };
@@ -48,6 +51,12 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       template: analysis.template,
       ownerAddress: owner,
     });
+    // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
+    const { explorerApiUrl, explorerApiKey } = chain.config;
+    const verified = explorerApiUrl
+      ? await (deps.verifiedSource ?? verifiedSource)({ url: explorerApiUrl, apiKey: explorerApiKey }, data.address)
+      : false;
+    await deps.analyses.mergeDetails(key, { explorer: { verified, checked_at: new Date().toISOString() } });
     await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
     deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, admin: analysis.admin_functions.length }, 'static analysis recorded');
     return { status: 'done', adminFunctions: analysis.admin_functions.length, isProxy: analysis.proxy.is_proxy };

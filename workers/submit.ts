@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
-import { toSummary } from './token-summary.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -14,6 +15,9 @@ import type { Producer } from './queues.ts';
  * (or a DEX pair's LP token) is "not found"; a token is recorded with null creation data
  * (detection_source 'submitted'), announced like a detected one, and sent through every stage.
  */
+
+/** The log message of every refusal; its fields say why (docs/risk-model.md). */
+const REFUSED = 'submitted contract refused: not a token';
 
 export type SubmitResult =
   | { status: 'queued'; known: boolean; jobId: string }
@@ -27,6 +31,8 @@ export interface SubmitDeps {
   redis: Redis;
   redisPrefix: string;
   clock?: () => Date;
+  /** Each refusal is logged with the surface call that failed (docs/risk-model.md). */
+  logger?: Logger;
 }
 
 export function createSubmitter(deps: SubmitDeps) {
@@ -42,15 +48,24 @@ export function createSubmitter(deps: SubmitDeps) {
     // A built-in chain without an RPC endpoint: nothing can be probed, so the token stays unknown.
     if (!chain) return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
     const code = await chain.reader.code(address, 'latest');
-    if (code === '0x') return { status: 'not-found', reason: 'no contract code at this address' };
+    if (code === '0x') {
+      const reason = 'no contract code at this address';
+      deps.logger?.info({ chain: chainId, address, missing: 'code', reason }, REFUSED);
+      return { status: 'not-found', reason };
+    }
     const probe = await probeContract(chain.rpc, address, 'latest');
-    if (probe.kind !== 'token') return { status: 'not-found', reason: probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason };
+    if (probe.kind !== 'token') {
+      const reason = probe.kind === 'pair' ? 'a DEX pair, not a token' : probe.reason;
+      const missing = probe.kind === 'pair' ? null : probe.missing;
+      deps.logger?.info({ chain: chainId, address, missing, reason }, REFUSED);
+      return { status: 'not-found', reason };
+    }
     const { row, announced } = await deps.tokens.upsertSubmitted({
       chainId, address, name: probe.name, symbol: probe.symbol, decimals: probe.decimals, totalSupply: probe.totalSupply,
     });
     // Announce before marking: at-least-once, as in the detect stage.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: toSummary(row) });
+      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
       await deps.tokens.markAnnounced(chainId, address);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import type { Registry } from '../openapi.ts';
+import { openApiDocument } from '../openapi.ts';
+import type { RouteSpec } from '../route.ts';
 
 /**
  * `/docs`: the OpenAPI 3.1 document (JSON at /docs/openapi.json) and a self-contained page that
@@ -62,16 +63,25 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:8px;ov
 })().catch((e) => { document.getElementById('desc').textContent = 'Could not load the document: ' + e.message; });
 </script></body></html>`;
 
-export function docsRouter(registry: Registry, info: { title: string; version: string; description?: string }): Router {
+export function docsRouter(
+  routes: readonly RouteSpec[],
+  info: { title: string; version: string; description?: string },
+): Router {
   const router = Router();
   let document: Record<string, unknown> | undefined;
   router.get('/docs/openapi.json', (_req, res) => {
-    // Built once, after every router registered its operations.
-    document ??= registry.document(info);
+    // Built once, from the same declarations the app mounted.
+    document ??= openApiDocument(routes, info);
     res.json(document);
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
-    res.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'").type('html').send(PAGE);
+    res
+      .set(
+        'Content-Security-Policy',
+        "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+      )
+      .type('html')
+      .send(PAGE);
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { Logger } from 'pino';
 
 export interface ReadinessCheck {
   name: string;
@@ -7,8 +8,12 @@ export interface ReadinessCheck {
 
 const CHECK_TIMEOUT_MS = 2_000;
 
-/** `/health`: the process answers. `/ready`: its dependencies answer too. */
-export function healthRouter(checks: ReadinessCheck[]): Router {
+/**
+ * `/health`: the process answers. `/ready`: its dependencies answer too. A failing dependency is
+ * named (`"postgres": "unavailable"`), its error text goes to the log only: driver errors carry
+ * hosts, users and sometimes passwords.
+ */
+export function healthRouter(checks: ReadinessCheck[], logger?: Logger): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -26,7 +31,8 @@ export function healthRouter(checks: ReadinessCheck[]): Router {
           ]);
           return [name, 'ok'] as const;
         } catch (error) {
-          return [name, `failed: ${(error as Error).message}`] as const;
+          logger?.warn({ dependency: name, err: (error as Error).message }, 'readiness check failed');
+          return [name, 'unavailable'] as const;
         } finally {
           clearTimeout(timer);
         }

@@ -1,200 +1,357 @@
-import { Router } from 'express';
+import type { RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import { z } from 'zod';
-import { tokenKey, type TokenKey, type TokenRepository } from '../../db/repositories/tokens.ts';
-import type { TokenCache, createListCache } from '../../infra/token-cache.ts';
+import {
+  type TokenKey,
+  type TokenListQuery,
+  type TokenRepository,
+  tokenKey,
+} from '../../db/repositories/tokens.ts';
+import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
+import { dataQualityScore } from '../../src/tokens/quality.ts';
+import { tokenSummary } from '../../src/tokens/view.ts';
 import type { Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Registry } from '../openapi.ts';
+import { type RouteSpec, route } from '../route.ts';
 import { bulkResponse, completeToken, proTokenList } from '../schemas.ts';
-import { PRO_LIST_FIELDS, shapeComplete, toComplete, type CompleteToken, type IncludeOptions } from '../token-view.ts';
-import { addressParam, chainIdParam, parseOr400 } from '../validation.ts';
-import { tokenFilterSchema, toListQuery } from './tokens.ts';
+import {
+  assembleComplete,
+  COMPLETE_FIELDS,
+  type CompleteRecord,
+  DETAIL_HISTORY_LIMIT,
+  type IncludeOptions,
+  shapeComplete,
+} from '../token-view.ts';
+import { addressParam, chainIdParam, integerParam } from '../validation.ts';
+import { exportRoute } from './pro-export.ts';
+import { includeFlag, proFilterShape, toProListQuery } from './pro-filters.ts';
 
 /**
- * The PRO operations (docs/api.md, header X-API-Key): the complete token object, the filtered list
- * with field selection, and bulk lookup. Complete objects of hot tokens come from a Redis cache
- * invalidated by version (infra/token-cache.ts).
+ * The PRO operations (docs/api.md, "PRO token data"; header X-API-Key): the complete token object,
+ * the filtered list with offset pagination and field selection, bulk lookup, and the export.
+ * Complete objects of hot tokens come from a Redis cache invalidated by version
+ * (infra/token-cache.ts).
  */
 
-export const DETAIL_HISTORY_LIMIT = 100;
+export { DETAIL_HISTORY_LIMIT };
 export const BULK_HISTORY_LIMIT = 50;
+/** Snapshots per token in the list with include_history=true: as in bulk. */
+export const LIST_HISTORY_LIMIT = 50;
 export const MAX_BULK = 50;
-const ALWAYS_LISTED = ['contract_address', 'chain_id'];
-
-const includeFlag = (fallback: boolean) => z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true').optional()
-  .transform((v) => v ?? fallback).describe(`default ${fallback}`);
-
-/** Complete objects (history up to DETAIL_HISTORY_LIMIT) straight from Postgres. */
-export async function assembleComplete(tokens: TokenRepository, keys: readonly TokenKey[]): Promise<CompleteToken[]> {
-  const rows = await tokens.getMany(keys);
-  if (rows.length === 0) return [];
-  const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
-  const creatorKeys = rows.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
-  const [analyses, creators, histories] = await Promise.all([
-    tokens.latestAnalyses(present),
-    tokens.creatorsOf(creatorKeys),
-    tokens.histories(present, DETAIL_HISTORY_LIMIT),
-  ]);
-  return rows.map((row) => {
-    const key = tokenKey({ chainId: row.chainId, address: row.address });
-    const creator = row.creator ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator })) : undefined;
-    return toComplete(row, analyses.get(key), creator, histories.get(key) ?? []);
-  });
-}
+export const DEFAULT_DETAIL_CHAIN_ID = 56;
+export const PRO_LIST_DEFAULT_LIMIT = 50;
+export const PRO_LIST_MAX_LIMIT = 100;
+const MAX_OFFSET = 10_000_000;
+const ALWAYS_LISTED = ['contract_address', 'chain_id'] as const;
 
 export interface ProRouterDeps {
   tokens: TokenRepository;
   knownChainIds: ReadonlySet<number>;
   auth: Auth;
-  registry: Registry;
-  cache: TokenCache<CompleteToken>;
+  cache: TokenCache<CompleteRecord>;
   listCache: ReturnType<typeof createListCache>;
+  logger: Logger;
 }
 
-export function proRouter(deps: ProRouterDeps): Router {
-  const router = Router();
-  const { tokens, cache } = deps;
-  const guard = [deps.auth.authenticate({ apiKeyHeader: true }), deps.auth.requirePlan('pro_api')];
-  const chainId = chainIdParam(deps.knownChainIds);
-  const addressParams = z.object({ address: addressParam });
-  const detailQuery = z.object({
-    chain_id: chainId.optional().describe('without it: the most recently detected token with this address'),
-    include_history: includeFlag(false),
-    include_analysis: includeFlag(true),
-    include_dex: includeFlag(true),
-  });
-  const fieldsParam = z.string().max(1_000).transform((v) => v.split(',').map((f) => f.trim()).filter(Boolean))
-    .refine((fields) => fields.length > 0, 'must name at least one field')
-    .superRefine((fields, ctx) => {
-      const unknown = fields.filter((f) => !(PRO_LIST_FIELDS as readonly string[]).includes(f));
-      if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown field ${JSON.stringify(unknown[0]!.slice(0, 40))} (known: ${PRO_LIST_FIELDS.join(', ')})` });
-    });
-  const listQuery = tokenFilterSchema(deps.knownChainIds).extend({
-    fields: fieldsParam.optional().describe('comma-separated field names; contract_address and chain_id are always included'),
-  });
-  const bulkBody = z.strictObject({
-    tokens: z.array(z.strictObject({
-      address: addressParam,
-      chain_id: z.number().int().refine((id) => deps.knownChainIds.has(id), 'unknown chain_id'),
-    }), 'must be an array of {address, chain_id}').min(1, 'must contain at least 1 token').max(MAX_BULK, `must contain at most ${MAX_BULK} tokens`),
-    include_history: z.boolean().default(false),
-    include_analysis: z.boolean().default(true),
-    include_dex: z.boolean().default(true),
-  });
+export interface ProContext {
+  deps: ProRouterDeps;
+  guard: RequestHandler[];
+  chainId: ReturnType<typeof chainIdParam>;
+  loadComplete: ReturnType<typeof createCompleteLoader>;
+}
 
-  /** Complete objects (history up to DETAIL_HISTORY_LIMIT) from the cache, the misses from Postgres. */
-  async function loadComplete(keys: TokenKey[]): Promise<{ found: Map<string, CompleteToken>; hits: number; versions: Map<string, string> }> {
+/** Complete records from the cache, the misses from Postgres. */
+function createCompleteLoader(tokens: TokenRepository, cache: TokenCache<CompleteRecord>) {
+  return async function loadComplete(keys: TokenKey[]) {
     const { hits, versions } = await cache.get(keys);
     const misses = keys.filter((k) => !hits.has(tokenKey(k)));
     const found = new Map(hits);
     if (misses.length > 0) {
       const fresh = (await assembleComplete(tokens, misses)).map((value) => {
-        const key = tokenKey({ chainId: value.chain_id, address: value.contract_address });
-        found.set(key, value);
-        return { key: { chainId: value.chain_id, address: value.contract_address }, version: versions.get(key) ?? '0', value };
+        const key = { chainId: value.token.chain_id, address: value.token.contract_address };
+        found.set(tokenKey(key), value);
+        return { key, version: versions.get(tokenKey(key)) ?? '0', value };
       });
       await cache.set(fresh);
     }
     return { found, hits: hits.size, versions };
-  }
+  };
+}
 
-  /** Serialized detail answers of hot tokens, per include flags, valid for one token version. */
-  const serialized = new Map<string, { v: string; src: CompleteToken; body: string }>();
+function listQuerySchema(knownChainIds: ReadonlySet<number>) {
+  const fieldsParam = z
+    .string()
+    .max(1_000)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    )
+    .refine((fields) => fields.length > 0, 'must name at least one field')
+    .superRefine((fields, ctx) => {
+      const unknown = fields.filter((f) => !(COMPLETE_FIELDS as readonly string[]).includes(f));
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field ${JSON.stringify(unknown[0]!.slice(0, 40))} (known: ${COMPLETE_FIELDS.join(', ')})`,
+        });
+    });
+  return z.object({
+    ...proFilterShape(knownChainIds),
+    include_history: includeFlag(false).describe(
+      `default false: token_history, up to ${LIST_HISTORY_LIMIT} snapshots per token`,
+    ),
+    limit: integerParam(1, PRO_LIST_MAX_LIMIT)
+      .default(PRO_LIST_DEFAULT_LIMIT)
+      .describe(`1-${PRO_LIST_MAX_LIMIT} (default ${PRO_LIST_DEFAULT_LIMIT})`),
+    offset: integerParam(0, MAX_OFFSET).default(0).describe('tokens to skip (default 0)'),
+    fields: fieldsParam
+      .optional()
+      .describe(
+        'comma-separated fields of the complete object; contract_address and chain_id are always included',
+      ),
+  });
+}
+
+export type ProListQuery = z.output<ReturnType<typeof listQuerySchema>>;
+
+/** One page of the PRO list: summaries, or complete objects narrowed to `fields`. */
+async function listTokens(ctx: ProContext, query: ProListQuery, res: Response): Promise<undefined> {
+  const { deps, loadComplete } = ctx;
+  const { tokens } = deps;
+  const cacheKey = `pro:${JSON.stringify(query)}`;
+  const cached = await deps.listCache.get(cacheKey);
+  if (cached.body !== undefined) {
+    res.type('application/json').send(cached.body);
+    return undefined;
+  }
+  const { items, total } = await tokens.list({
+    ...toProListQuery(query),
+    page: 1,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  const nowMs = Date.now();
+  let listed: Record<string, unknown>[];
+  if (!query.fields && !query.include_history) {
+    listed = items.map((row) => tokenSummary(row, nowMs));
+  } else {
+    const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
+    const { found } = await loadComplete(keys);
+    const fields = query.fields ? new Set<string>([...ALWAYS_LISTED, ...query.fields]) : undefined;
+    const include: IncludeOptions = {
+      history: query.include_history,
+      analyses: true,
+      adminFunctions: true,
+      historyLimit: LIST_HISTORY_LIMIT,
+    };
+    listed = items.map((row) => {
+      const record = found.get(tokenKey({ chainId: row.chainId, address: row.address }));
+      const summary: Record<string, unknown> = tokenSummary(row, nowMs);
+      if (!record) return summary;
+      const full: Record<string, unknown> = shapeComplete(record, include, nowMs);
+      const base = fields
+        ? Object.fromEntries(Object.entries(full).filter(([k]) => fields.has(k)))
+        : summary;
+      return query.include_history ? { ...base, token_history: full.token_history } : base;
+    });
+  }
+  const body = JSON.stringify({
+    tokens: listed,
+    pagination: {
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      has_more: query.offset + items.length < total,
+    },
+  });
+  deps.listCache.set(cacheKey, cached.version, body);
+  res.type('application/json').send(body);
+  return undefined;
+}
+
+function detailRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const addressParams = z.object({
+    address: addressParam.describe('contract address, case-insensitive'),
+  });
+  const detailQuery = z.object({
+    chain_id: ctx.chainId
+      .optional()
+      .transform((id) => id ?? DEFAULT_DETAIL_CHAIN_ID)
+      .describe(`default ${DEFAULT_DETAIL_CHAIN_ID}`),
+    include_history: includeFlag(true).describe(
+      `default true: token_history, up to ${DETAIL_HISTORY_LIMIT} snapshots`,
+    ),
+    include_analyses: includeFlag(true),
+    include_admin_functions: includeFlag(true),
+  });
+  /** Serialized detail answers of hot tokens, per include flags, valid for one token version and quality score. */
+  const serialized = new Map<
+    string,
+    { v: string; src: CompleteRecord; quality: number; body: string }
+  >();
   const SERIALIZED_MAX = 5_000;
 
-  deps.registry.add({
-    method: 'get', path: '/api/pro/tokens/:address', tag: 'PRO', auth: 'pro', params: addressParams, query: detailQuery,
+  return route({
+    method: 'get',
+    path: '/api/pro/tokens/:address',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    params: addressParams,
+    query: detailQuery,
     summary: 'The complete token object (PRO key)',
-    description: 'History: at most 100 snapshots, most recent first. Parts the analysis stages have not filled yet are null.',
-    responses: { 200: { description: 'The token', schema: completeToken }, 403: { description: '`PRO plan required`' }, 404: { description: '`Token not found`' } },
+    description: `History: at most ${DETAIL_HISTORY_LIMIT} snapshots, most recent first. Parts the analysis stages have not filled yet are null.`,
+    responses: {
+      200: { description: 'The token', schema: completeToken },
+      403: { description: '`PRO plan required`' },
+      404: { description: '`Token not found`' },
+    },
+    async handler({ params, query }, _req, res) {
+      const key = { chainId: query.chain_id, address: params.address };
+      const { found, versions } = await loadComplete([key]);
+      const record = found.get(tokenKey(key));
+      if (!record) throw new HttpError(404, MESSAGES.tokenNotFound);
+      const include: IncludeOptions = {
+        history: query.include_history,
+        analyses: query.include_analyses,
+        adminFunctions: query.include_admin_functions,
+        historyLimit: DETAIL_HISTORY_LIMIT,
+      };
+      const nowMs = Date.now();
+      // Cheap to compute: the memo is checked before the object is shaped and serialized again.
+      const quality = dataQualityScore(record.quality, nowMs);
+      const memoKey = `${tokenKey(key)}|${+include.history}${+include.analyses}${+include.adminFunctions}`;
+      const version = versions.get(tokenKey(key)) ?? '0';
+      let memo = serialized.get(memoKey);
+      // Same version, the very record the cache holds, and the same (time-dependent) quality score.
+      if (!memo || memo.v !== version || memo.src !== record || memo.quality !== quality) {
+        const body = JSON.stringify(shapeComplete(record, include, nowMs));
+        memo = { v: version, src: record, quality, body };
+        if (serialized.size >= SERIALIZED_MAX) serialized.clear();
+        serialized.set(memoKey, memo);
+      }
+      res.type('application/json').send(memo.body);
+      return undefined;
+    },
   });
-  router.get('/pro/tokens/:address', ...guard, async (req, res) => {
-    const { address } = parseOr400(addressParams, req.params);
-    const query = parseOr400(detailQuery, req.query);
-    let chain = query.chain_id;
-    if (chain === undefined) {
-      const row = await tokens.get(undefined, address);
-      if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-      chain = row.chainId;
-    }
-    const key = { chainId: chain, address };
-    const { found, versions } = await loadComplete([key]);
-    const token = found.get(tokenKey(key));
-    if (!token) throw new HttpError(404, MESSAGES.tokenNotFound);
-    const include: IncludeOptions = { history: query.include_history, analysis: query.include_analysis, dex: query.include_dex, historyLimit: DETAIL_HISTORY_LIMIT };
-    const memoKey = `${tokenKey(key)}|${+include.history}${+include.analysis}${+include.dex}`;
-    const version = versions.get(tokenKey(key)) ?? '0';
-    let memo = serialized.get(memoKey);
-    // Same version and the very object the cache holds: a re-read from Postgres makes a new one.
-    if (!memo || memo.v !== version || memo.src !== token) {
-      memo = { v: version, src: token, body: JSON.stringify(shapeComplete(token, include)) };
-      if (serialized.size >= SERIALIZED_MAX) serialized.clear();
-      serialized.set(memoKey, memo);
-    }
-    res.type('application/json').send(memo.body);
+}
+
+function listRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const listQuery = listQuerySchema(ctx.deps.knownChainIds);
+  return route({
+    method: 'get',
+    path: '/api/pro/tokens',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    query: listQuery,
+    summary: 'Tokens with filters, offset pagination and field selection (PRO key)',
+    description:
+      'Newest first. Without `fields`, each token carries the summary fields; `fields` selects among every field of the complete object.',
+    responses: {
+      200: { description: 'A page of tokens', schema: proTokenList },
+      403: { description: '`PRO plan required`' },
+    },
+    handler: ({ query }, _req, res) => listTokens(ctx, query, res),
+  });
+}
+
+function bulkRoute(ctx: ProContext): RouteSpec {
+  const { guard, loadComplete } = ctx;
+  const bulkBody = z.strictObject({
+    tokens: z
+      .array(
+        z.strictObject({
+          address: addressParam,
+          chain_id: z
+            .number()
+            .int()
+            .refine((id) => ctx.deps.knownChainIds.has(id), 'unknown chain_id'),
+        }),
+        'must be an array of {address, chain_id}',
+      )
+      .min(1, 'must contain at least 1 token')
+      .max(MAX_BULK, `must contain at most ${MAX_BULK} tokens`),
+    include_history: z
+      .boolean()
+      .default(true)
+      .describe(`default true: up to ${BULK_HISTORY_LIMIT} snapshots per token`),
+    include_analyses: z.boolean().default(true),
+    include_admin_functions: z.boolean().default(true),
   });
 
-  deps.registry.add({
-    method: 'get', path: '/api/pro/tokens', tag: 'PRO', auth: 'pro', query: listQuery as unknown as z.ZodObject,
-    summary: 'Tokens with every filter, offset pagination and field selection (PRO key)',
-    responses: { 200: { description: 'A page of tokens', schema: proTokenList }, 403: { description: '`PRO plan required`' } },
+  return route({
+    method: 'post',
+    path: '/api/pro/tokens/bulk',
+    tag: 'PRO',
+    auth: 'pro',
+    guard,
+    body: bulkBody,
+    summary: `Up to ${MAX_BULK} complete token objects in one call (PRO key)`,
+    description: `Unknown tokens are left out of \`tokens\` and listed in \`metadata.not_found\`; duplicates are answered once. More than ${MAX_BULK} entries: 400. History: at most ${BULK_HISTORY_LIMIT} snapshots per token.`,
+    responses: {
+      200: { description: 'The tokens found', schema: bulkResponse },
+      403: { description: '`PRO plan required`' },
+    },
+    async handler({ body }) {
+      const started = performance.now();
+      const seen = new Set<string>();
+      const keys: TokenKey[] = [];
+      for (const t of body.tokens) {
+        const key = { chainId: t.chain_id, address: t.address };
+        if (seen.has(tokenKey(key))) continue;
+        seen.add(tokenKey(key));
+        keys.push(key);
+      }
+      const { found, hits } = await loadComplete(keys);
+      const include: IncludeOptions = {
+        history: body.include_history,
+        analyses: body.include_analyses,
+        adminFunctions: body.include_admin_functions,
+        historyLimit: BULK_HISTORY_LIMIT,
+      };
+      const nowMs = Date.now();
+      const result = keys
+        .filter((k) => found.has(tokenKey(k)))
+        .map((k) => shapeComplete(found.get(tokenKey(k))!, include, nowMs));
+      const notFound = keys
+        .filter((k) => !found.has(tokenKey(k)))
+        .map((k) => ({ address: k.address, chain_id: k.chainId }));
+      return {
+        tokens: result,
+        metadata: {
+          total_tokens: result.length,
+          requested: keys.length,
+          processing_time_ms: Math.ceil(performance.now() - started),
+          cache_hit_rate: keys.length === 0 ? 0 : Math.round((hits / keys.length) * 1000) / 1000,
+          not_found: notFound,
+        },
+      };
+    },
   });
-  router.get('/pro/tokens', ...guard, async (req, res) => {
-    const query = parseOr400(listQuery, req.query);
-    const cacheKey = `pro:${JSON.stringify(query)}`;
-    const cached = await deps.listCache.get(cacheKey);
-    if (cached.body !== undefined) {
-      res.type('application/json').send(cached.body);
-      return;
-    }
-    const { items, total } = await tokens.list(toListQuery(query));
-    const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
-    const creatorKeys = items.filter((r) => r.creator).map((r) => ({ chainId: r.chainId, address: r.creator! }));
-    const [analyses, creators] = await Promise.all([tokens.latestAnalyses(keys), tokens.creatorsOf(creatorKeys)]);
-    const fields = query.fields ? new Set([...ALWAYS_LISTED, ...query.fields]) : undefined;
-    const mapped = items.map((row) => {
-      const key = tokenKey({ chainId: row.chainId, address: row.address });
-      const creator = row.creator ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator })) : undefined;
-      const { history: _h, risk_analysis: _r, dex_hints: _d, ...item } = toComplete(row, analyses.get(key), creator, []);
-      return fields ? Object.fromEntries(Object.entries(item).filter(([k]) => fields.has(k))) : item;
-    });
-    const body = JSON.stringify({ items: mapped, total, page: query.page, limit: query.limit });
-    deps.listCache.set(cacheKey, cached.version, body);
-    res.type('application/json').send(body);
-  });
+}
 
-  deps.registry.add({
-    method: 'post', path: '/api/pro/tokens/bulk', tag: 'PRO', auth: 'pro', body: bulkBody,
-    summary: 'Up to 50 complete token objects in one call (PRO key)',
-    description: 'Unknown tokens are left out of `tokens` and listed in `metadata.not_found`; duplicates are answered once. History: at most 50 snapshots per token.',
-    responses: { 200: { description: 'The tokens found', schema: bulkResponse }, 403: { description: '`PRO plan required`' } },
-  });
-  router.post('/pro/tokens/bulk', ...guard, async (req, res) => {
-    const started = performance.now();
-    const body = parseOr400(bulkBody, req.body);
-    const seen = new Set<string>();
-    const keys: TokenKey[] = [];
-    for (const t of body.tokens) {
-      const key = { chainId: t.chain_id, address: t.address };
-      if (seen.has(tokenKey(key))) continue;
-      seen.add(tokenKey(key));
-      keys.push(key);
-    }
-    const { found, hits } = await loadComplete(keys);
-    const include: IncludeOptions = { history: body.include_history, analysis: body.include_analysis, dex: body.include_dex, historyLimit: BULK_HISTORY_LIMIT };
-    const result = keys.filter((k) => found.has(tokenKey(k))).map((k) => shapeComplete(found.get(tokenKey(k))!, include));
-    const notFound = keys.filter((k) => !found.has(tokenKey(k))).map((k) => ({ address: k.address, chain_id: k.chainId }));
-    res.json({
-      tokens: result,
-      metadata: {
-        total_tokens: result.length,
-        requested: keys.length,
-        processing_time_ms: Math.round((performance.now() - started) * 100) / 100,
-        cache_hit_rate: keys.length === 0 ? 0 : Math.round((hits / keys.length) * 1000) / 1000,
-        not_found: notFound,
-      },
-    });
-  });
-
-  return router;
+export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
+  const guard = [deps.auth.authenticate({ apiKeyHeader: true }), deps.auth.requirePlan('pro_api')];
+  const ctx: ProContext = {
+    deps,
+    guard,
+    chainId: chainIdParam(deps.knownChainIds),
+    loadComplete: createCompleteLoader(deps.tokens, deps.cache),
+  };
+  return [
+    detailRoute(ctx),
+    listRoute(ctx),
+    bulkRoute(ctx),
+    exportRoute({
+      tokens: deps.tokens,
+      knownChainIds: deps.knownChainIds,
+      guard,
+      logger: deps.logger,
+    }),
+  ];
 }

@@ -1,18 +1,23 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { TOKEN_SORT_FIELDS, type TokenListQuery, type TokenRepository, type TokenSortField } from '../../db/repositories/tokens.ts';
+import {
+  TOKEN_SORT_FIELDS,
+  type TokenListQuery,
+  type TokenRepository,
+  type TokenSortField,
+} from '../../db/repositories/tokens.ts';
+import type { createListCache } from '../../infra/token-cache.ts';
 import { planAllows } from '../../src/plans.ts';
 import type { Submitter } from '../../workers/submit.ts';
-import type { createListCache } from '../../infra/token-cache.ts';
-import { principalOf, type Auth } from '../auth.ts';
+import { type Auth, principalOf } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Registry } from '../openapi.ts';
+import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
 import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
-import { addressParam, chainIdParam, integerParam, parseOr400 } from '../validation.ts';
+import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
-/** General token API (docs/api.md): list, detail and manual refresh. */
+/** General token API (docs/api.md, "General API"): list, detail and manual refresh. */
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -23,44 +28,86 @@ export const REFRESH_COOLDOWN_MS = 10_000;
 const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
 const SORT_VALUES = TOKEN_SORT_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 
-const booleanParam = z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true');
-const usdParam = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a non-negative decimal number').transform(Number);
-const timeParam = z.string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'must be an ISO 8601 date or date-time with time zone')
+const booleanParam = z
+  .enum(['true', 'false'], 'must be true or false')
+  .transform((v) => v === 'true');
+const usdParam = z
+  .string()
+  .regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a non-negative decimal number')
+  .transform(Number);
+const timeParam = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/,
+    'must be an ISO 8601 date or date-time with time zone',
+  )
   .transform((v) => new Date(v))
   .refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
 
 /** The list filters of the general and the PRO list. */
 export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
-  return z.object({
-    chain_id: chainIdParam(knownChainIds).optional(),
-    page: integerParam(1, MAX_PAGE).default(1).describe('from 1 (default 1)'),
-    limit: integerParam(1, MAX_LIMIT).default(DEFAULT_LIMIT).describe(`1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-    risk_level: z.enum(RISK_LEVELS, `must be one of ${RISK_LEVELS.join(', ')}`).optional(),
-    min_risk_score: integerParam(0, 100).optional(),
-    max_risk_score: integerParam(0, 100).optional(),
-    is_honeypot: booleanParam.optional().describe('true: risk level honeypot; false: anything else, unscored included'),
-    min_liquidity_usd: usdParam.optional(),
-    has_liquidity: booleanParam.optional().describe('true: current liquidity above 0; false: none or unknown'),
-    is_actively_traded: booleanParam.optional(),
-    created_after: timeParam.optional().describe('creation time (or detection time when unknown) at or after'),
-    created_before: timeParam.optional().describe('creation time (or detection time when unknown) before'),
-    q: z.string().trim().min(1, 'must not be empty').max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`).optional()
-      .describe('case-insensitive substring of name or symbol, or a prefix of the address'),
-    sort: z.enum(SORT_VALUES, `must be one of ${SORT_VALUES.join(', ')}`).optional()
-      .describe('a field, descending with a leading "-" (default -detected_at); nulls last'),
-  }).refine((q) => q.min_risk_score === undefined || q.max_risk_score === undefined || q.min_risk_score <= q.max_risk_score, {
-    message: 'must not exceed max_risk_score', path: ['min_risk_score'],
-  }).refine((q) => !q.created_after || !q.created_before || q.created_after < q.created_before, {
-    message: 'must be before created_before', path: ['created_after'],
-  });
+  return z
+    .object({
+      chain_id: chainIdParam(knownChainIds).optional(),
+      page: integerParam(1, MAX_PAGE).default(1).describe('from 1 (default 1)'),
+      limit: integerParam(1, MAX_LIMIT)
+        .default(DEFAULT_LIMIT)
+        .describe(`1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+      risk_level: z.enum(RISK_LEVELS, `must be one of ${RISK_LEVELS.join(', ')}`).optional(),
+      min_risk_score: integerParam(0, 100).optional(),
+      max_risk_score: integerParam(0, 100).optional(),
+      is_honeypot: booleanParam
+        .optional()
+        .describe('true: risk level honeypot; false: anything else, unscored included'),
+      min_liquidity_usd: usdParam.optional(),
+      has_liquidity: booleanParam
+        .optional()
+        .describe('true: some liquidity now; false: none measured'),
+      is_actively_traded: booleanParam.optional().describe('traded within the last 24 hours'),
+      created_after: timeParam
+        .optional()
+        .describe('creation time (or detection time when unknown) at or after'),
+      created_before: timeParam
+        .optional()
+        .describe('creation time (or detection time when unknown) before'),
+      q: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`)
+        .optional()
+        .describe('case-insensitive substring of name or symbol, or a prefix of the address'),
+      sort: z
+        .enum(SORT_VALUES, `must be one of ${SORT_VALUES.join(', ')}`)
+        .optional()
+        .describe('a field, descending with a leading "-" (default -detected_at); nulls last'),
+    })
+    .refine(
+      (q) =>
+        q.min_risk_score === undefined ||
+        q.max_risk_score === undefined ||
+        q.min_risk_score <= q.max_risk_score,
+      {
+        message: 'must not exceed max_risk_score',
+        path: ['min_risk_score'],
+      },
+    )
+    .refine((q) => !q.created_after || !q.created_before || q.created_after < q.created_before, {
+      message: 'must be before created_before',
+      path: ['created_after'],
+    });
 }
 
 export type TokenFilters = z.infer<ReturnType<typeof tokenFilterSchema>>;
 
 export function usesRisk(filters: TokenFilters): boolean {
-  return filters.risk_level !== undefined || filters.min_risk_score !== undefined || filters.max_risk_score !== undefined
-    || filters.is_honeypot !== undefined || (filters.sort ?? '').includes('risk');
+  return (
+    filters.risk_level !== undefined ||
+    filters.min_risk_score !== undefined ||
+    filters.max_risk_score !== undefined ||
+    filters.is_honeypot !== undefined ||
+    (filters.sort ?? '').includes('risk')
+  );
 }
 
 export function toListQuery(filters: TokenFilters): TokenListQuery {
@@ -79,7 +126,10 @@ export function toListQuery(filters: TokenFilters): TokenListQuery {
     createdAfter: filters.created_after,
     createdBefore: filters.created_before,
     q: filters.q,
-    sort: { field: sort.replace(/^-/, '') as TokenSortField, direction: sort.startsWith('-') ? 'desc' : 'asc' },
+    sort: {
+      field: sort.replace(/^-/, '') as TokenSortField,
+      direction: sort.startsWith('-') ? 'desc' : 'asc',
+    },
   };
 }
 
@@ -87,81 +137,123 @@ export interface TokensRouterDeps {
   tokens: TokenRepository;
   knownChainIds: ReadonlySet<number>;
   auth: Auth;
-  registry: Registry;
   submit: Submitter;
   redis: Redis;
   redisPrefix: string;
   listCache: ReturnType<typeof createListCache>;
 }
 
-export function tokensRouter(deps: TokensRouterDeps): Router {
-  const router = Router();
-  const guard: RequestHandler = deps.auth.authenticate();
+export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
+  const guard: RequestHandler[] = [deps.auth.authenticate()];
   const chainId = chainIdParam(deps.knownChainIds);
   const listQuery = tokenFilterSchema(deps.knownChainIds);
-  const detailQuery = z.object({ chain_id: chainId.optional().describe('without it: the most recently detected token with this address') });
-  const refreshQuery = z.object({ chain_id: chainId });
+  const detailQuery = z.object({
+    chain_id: chainId
+      .optional()
+      .describe('without it: the most recently detected token with this address'),
+  });
   const addressParams = z.object({ address: addressParam });
 
-  deps.registry.add({
-    method: 'get', path: '/api/tokens', tag: 'Tokens', auth: 'bearer', query: listQuery as unknown as z.ZodObject,
-    summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
-    responses: { 200: { description: 'A page of tokens', schema: tokenList }, 403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' } },
-  });
-  router.get('/tokens', guard, async (req, res) => {
-    const filters = parseOr400(listQuery, req.query);
-    const showRisk = planAllows(principalOf(res).plan, 'risk');
-    if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
-    const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
-    const cached = await deps.listCache.get(cacheKey);
-    if (cached.body === undefined) {
-      const { items, total } = await deps.tokens.listItems(toListQuery(filters));
-      const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
-      cached.body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
-      deps.listCache.set(cacheKey, cached.version, cached.body);
-    }
-    res.type('application/json').send(cached.body);
-  });
+  return [
+    route({
+      method: 'get',
+      path: '/api/tokens',
+      tag: 'Tokens',
+      auth: 'bearer',
+      guard,
+      query: listQuery,
+      summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
+      responses: {
+        200: { description: 'A page of tokens', schema: tokenList },
+        403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' },
+      },
+      async handler({ query: filters }, _req, res) {
+        const showRisk = planAllows(principalOf(res).plan, 'risk');
+        if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
+        const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
+        const cached = await deps.listCache.get(cacheKey);
+        if (cached.body === undefined) {
+          const { items, total } = await deps.tokens.listItems(toListQuery(filters));
+          const mapped = items.map((row) =>
+            showRisk ? toListItem(row) : withoutRisk(toListItem(row)),
+          );
+          cached.body = JSON.stringify({
+            items: mapped,
+            total,
+            page: filters.page,
+            limit: filters.limit,
+          });
+          deps.listCache.set(cacheKey, cached.version, cached.body);
+        }
+        res.type('application/json').send(cached.body);
+        return undefined;
+      },
+    }),
 
-  deps.registry.add({
-    method: 'get', path: '/api/tokens/:address', tag: 'Tokens', auth: 'bearer', params: addressParams, query: detailQuery,
-    summary: 'General detail view of a token (risk fields: BASIC or PRO)',
-    responses: { 200: { description: 'The token', schema: tokenDetail }, 404: { description: '`Token not found`' } },
-  });
-  router.get('/tokens/:address', guard, async (req, res) => {
-    const { address } = parseOr400(addressParams, req.params);
-    const query = parseOr400(detailQuery, req.query);
-    const row = await deps.tokens.get(query.chain_id, address);
-    if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-    const detail = toDetail(row);
-    res.json(planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail));
-  });
+    route({
+      method: 'get',
+      path: '/api/tokens/:address',
+      tag: 'Tokens',
+      auth: 'bearer',
+      guard,
+      params: addressParams,
+      query: detailQuery,
+      summary: 'General detail view of a token (risk fields: BASIC or PRO)',
+      responses: {
+        200: { description: 'The token', schema: tokenDetail },
+        404: { description: '`Token not found`' },
+      },
+      async handler({ params, query }, _req, res) {
+        const row = await deps.tokens.get(query.chain_id, params.address);
+        if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
+        const detail = toDetail(row);
+        return planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail);
+      },
+    }),
 
-  deps.registry.add({
-    method: 'post', path: '/api/tokens/:address/refresh', tag: 'Tokens', auth: 'bearer', params: addressParams, query: refreshQuery,
-    summary: 'Run a token through the pipeline now (BASIC or PRO); an unknown contract is probed and, if a token, recorded',
-    description: 'One refresh per token every 10 s, whoever asks. A known token restarts at the bytecode stage; an unknown address with code that answers the ERC-20 probe is recorded (detection_source "submitted", creation data null) and runs through every stage.',
+    refreshRoute(deps, guard),
+  ];
+}
+
+/** Manual refresh: the token (or an unknown contract) runs through the pipeline again. */
+function refreshRoute(deps: TokensRouterDeps, guard: RequestHandler[]): RouteSpec {
+  const refreshQuery = z.object({ chain_id: chainIdParam(deps.knownChainIds) });
+  const addressParams = z.object({ address: addressParam });
+  return route({
+    method: 'post',
+    path: '/api/tokens/:address/refresh',
+    tag: 'Tokens',
+    auth: 'bearer',
+    params: addressParams,
+    query: refreshQuery,
+    guard: [...guard, deps.auth.requirePlan('risk')],
+    summary:
+      'Run a token through the pipeline now (BASIC or PRO); an unknown contract is probed and, if a token, recorded',
+    description:
+      'One refresh per token every 10 s, whoever asks. A known token restarts at the bytecode stage; an unknown address with code that answers the ERC-20 probe is recorded (detection_source "submitted", creation data null) and runs through every stage.',
     responses: {
       202: { description: 'Queued', schema: refreshResponse },
       403: { description: '`BASIC or PRO plan required`' },
       404: { description: '`Token not found`: no code, or the code is no token' },
       429: { description: '`Refresh cooldown active` (with Retry-After), or the rate limit' },
     },
+    async handler({ params, query }) {
+      const { address } = params;
+      const { chain_id } = query;
+      // The cooldown is taken before any RPC work, so repeated refreshes cannot hammer the node.
+      const cooldownKey = `${deps.redisPrefix}:refresh:${chain_id}:${address}`;
+      const taken = await deps.redis.set(cooldownKey, '1', 'PX', REFRESH_COOLDOWN_MS, 'NX');
+      if (taken !== 'OK') {
+        const ttl = await deps.redis.pttl(cooldownKey);
+        throw new HttpError(429, MESSAGES.refreshCooldown, {
+          'Retry-After': String(
+            Math.max(1, Math.ceil((ttl > 0 ? ttl : REFRESH_COOLDOWN_MS) / 1000)),
+          ),
+        });
+      }
+      const result = await deps.submit(chain_id, address);
+      if (result.status === 'not-found') throw new HttpError(404, MESSAGES.tokenNotFound);
+      return { status: 'queued' };
+    },
   });
-  router.post('/tokens/:address/refresh', guard, deps.auth.requirePlan('risk'), async (req, res) => {
-    const { address } = parseOr400(addressParams, req.params);
-    const { chain_id } = parseOr400(refreshQuery, req.query);
-    // The cooldown is taken before any RPC work, so repeated refreshes cannot hammer the node.
-    const cooldownKey = `${deps.redisPrefix}:refresh:${chain_id}:${address}`;
-    const taken = await deps.redis.set(cooldownKey, '1', 'PX', REFRESH_COOLDOWN_MS, 'NX');
-    if (taken !== 'OK') {
-      const ttl = await deps.redis.pttl(cooldownKey);
-      throw new HttpError(429, MESSAGES.refreshCooldown, { 'Retry-After': String(Math.max(1, Math.ceil((ttl > 0 ? ttl : REFRESH_COOLDOWN_MS) / 1000))) });
-    }
-    const result = await deps.submit(chain_id, address);
-    if (result.status === 'not-found') throw new HttpError(404, MESSAGES.tokenNotFound);
-    res.status(202).json({ status: 'queued' });
-  });
-
-  return router;
 }

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import { assembleComplete } from '../../api/routes/pro.ts';
+import { assembleComplete } from '../../api/token-view.ts';
 import type { createDb } from '../../db/client.ts';
 import {
   createTokenRepository,

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { creators, tokens } from '../schema.ts';
 import type { CreatorRow, TokenRow } from './tokens.ts';
+import { lockChainShared } from './chain-lock.ts';
 import { rates, reputationScore, SUCCESS_MAX_RISK_SCORE, SUCCESS_MIN_AGE_HOURS, type CreatorCounts } from '../../src/analysis/creators.ts';
 
 /**
@@ -43,9 +44,9 @@ export interface CreatorReputation extends CreatorCounts {
 }
 
 export function createCreatorRepository(db: Database) {
-  async function counts(chainId: number, creator: string, excludeToken?: string): Promise<CreatorCounts> {
+  async function counts(chainId: number, creator: string, excludeToken?: string, executor: Pick<Database, 'select'> = db): Promise<CreatorCounts> {
     const where = and(eq(tokens.chainId, chainId), eq(tokens.creator, creator), excludeToken ? ne(tokens.address, excludeToken) : undefined);
-    const [row] = await db.select({
+    const [row] = await executor.select({
       total: sql<number>`count(*)::int`,
       scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
       successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
@@ -55,15 +56,20 @@ export function createCreatorRepository(db: Database) {
 
   /** Recomputes a creator's row from their tokens (idempotent). */
   async function refresh(chainId: number, creator: string): Promise<CreatorReputation> {
-    const c = await counts(chainId, creator);
-    const score = reputationScore(c);
-    await db.insert(creators)
-      .values({ chainId, address: creator, totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score })
-      .onConflictDoUpdate({
-        target: [creators.chainId, creators.address],
-        set: { totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score },
-      });
-    return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
+    return db.transaction(async (tx) => {
+      // Shared like token writes, so a reorg rollback (exclusive) cannot fall between the counts and
+      // the write: counts read before a rollback and written after it would restore its tokens.
+      await lockChainShared(tx, chainId);
+      const c = await counts(chainId, creator, undefined, tx);
+      const score = reputationScore(c);
+      await tx.insert(creators)
+        .values({ chainId, address: creator, totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score })
+        .onConflictDoUpdate({
+          target: [creators.chainId, creators.address],
+          set: { totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score },
+        });
+      return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
+    });
   }
 
   return {

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Sql } from 'postgres';
 import type { Database } from '../client.ts';
 import { analyses, blockHashes, creators, pairs, tokenHistory, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
@@ -34,7 +35,8 @@ export interface DetectedToken {
   name: string | null;
   symbol: string | null;
   decimals: number | null;
-  totalSupply: string;
+  /** Null when totalSupply() is routed by the dispatcher but reverted at first sight. */
+  totalSupply: string | null;
   creationTxHash: string | null;
   creator: string | null;
   creatorIsContract: boolean | null;
@@ -81,14 +83,20 @@ async function isOrphaned(tx: Tx, chainId: number, blockNumber: number | null, b
 
 export interface TokenListQuery {
   chainId?: number;
+  /** Any of these chains (the PRO list's chain_ids). */
+  chainIds?: number[];
+  /** Any of these addresses (the PRO list's addresses). */
+  addresses?: string[];
   page: number;
   limit: number;
+  /** Rows to skip; overrides page when set (the PRO list's offset pagination). */
+  offset?: number;
   riskLevel?: string;
   minRiskScore?: number;
   maxRiskScore?: number;
   isHoneypot?: boolean;
   minLiquidityUsd?: number;
-  /** Some liquidity (current_liquidity_usd > 0), or none. */
+  /** Some liquidity now (true) or none measured (false). */
   hasLiquidity?: boolean;
   isActivelyTraded?: boolean;
   /** On the creation time, or the detection time when the creation time is unknown. */
@@ -103,6 +111,8 @@ export interface TokenListQuery {
 function listConditions(query: TokenListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.chainId !== undefined) conditions.push(eq(tokens.chainId, query.chainId));
+  if (query.chainIds !== undefined) conditions.push(inArray(tokens.chainId, query.chainIds));
+  if (query.addresses !== undefined) conditions.push(inArray(tokens.address, query.addresses));
   if (query.riskLevel !== undefined) conditions.push(eq(tokens.currentRiskLevel, query.riskLevel));
   if (query.minRiskScore !== undefined) conditions.push(gte(tokens.currentRiskScore, query.minRiskScore));
   if (query.maxRiskScore !== undefined) conditions.push(lte(tokens.currentRiskScore, query.maxRiskScore));
@@ -111,7 +121,7 @@ function listConditions(query: TokenListQuery): SQL | undefined {
   if (query.minLiquidityUsd !== undefined) conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
   // Spelled as the partial indexes' predicates (tokens_liquid_list_idx, tokens_traded_list_idx).
   if (query.hasLiquidity === true) conditions.push(sql`${tokens.currentLiquidityUsd} > 0`);
-  if (query.hasLiquidity === false) conditions.push(sql`coalesce(${tokens.currentLiquidityUsd}, 0) <= 0`);
+  if (query.hasLiquidity === false) conditions.push(sql`coalesce(${tokens.currentLiquidityUsd}, 0) = 0`);
   if (query.isActivelyTraded !== undefined) conditions.push(query.isActivelyTraded ? sql`${tokens.isActivelyTraded}` : sql`not ${tokens.isActivelyTraded}`);
   const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
   if (query.createdAfter) conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
@@ -203,6 +213,16 @@ export function historiesQuery(keys: readonly TokenKey[], limit: number): SQL {
       ) u order by u.bucket_at desc limit ${limit}
     ) t
     order by k.chain_id, k.address, t.bucket_at desc`;
+}
+
+const TOKEN_COLUMNS = Object.entries(getTableColumns(tokens));
+
+/** A raw driver row (snake_case) as drizzle would map it: the same parsers, the same types. */
+function fromDriverRow(raw: Record<string, unknown>): TokenRow {
+  return Object.fromEntries(TOKEN_COLUMNS.map(([key, column]) => {
+    const value = raw[column.name];
+    return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+  })) as TokenRow;
 }
 
 export function createTokenRepository(db: Database) {
@@ -306,7 +326,7 @@ export function createTokenRepository(db: Database) {
     /** The page and the total (exact up to EXACT_TOTAL_LIMIT), two queries in parallel. */
     async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
       const [items, n] = await Promise.all([
-        db.select().from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset((query.page - 1) * query.limit),
+        db.select().from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit),
         total(query),
       ]);
       return { items, total: n };
@@ -315,10 +335,23 @@ export function createTokenRepository(db: Database) {
     /** The list with only the list-item columns: a third of the columns to read and map. */
     async listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
       const [items, n] = await Promise.all([
-        db.select(LIST_COLUMNS).from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset((query.page - 1) * query.limit),
+        db.select(LIST_COLUMNS).from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit),
         total(query),
       ]);
       return { items, total: n };
+    },
+
+    /**
+     * The filtered list in list order, in batches read from a server-side cursor: memory holds one
+     * batch at a time however many rows match. The cursor's connection is held until the caller
+     * stops iterating (or breaks out, which closes it).
+     */
+    async *listBatches(query: Omit<TokenListQuery, 'page' | 'limit' | 'offset'>, batchSize: number): AsyncGenerator<TokenRow[]> {
+      const built = db.select().from(tokens).where(listConditions({ ...query, page: 1, limit: 0 })).orderBy(...listOrder({ ...query, page: 1, limit: 0 })).toSQL();
+      const client = (db as unknown as { $client: Sql }).$client;
+      for await (const batch of client.unsafe(built.sql, built.params as never[]).cursor(batchSize)) {
+        yield batch.map(fromDriverRow);
+      }
     },
 
     async getMany(keys: readonly TokenKey[]): Promise<TokenRow[]> {
@@ -356,6 +389,30 @@ export function createTokenRepository(db: Database) {
       return result;
     },
 
+    /** At most `limit` scored analyses per token, newest first (the complete object's `analyses`). */
+    async recentAnalyses(keys: readonly TokenKey[], limit: number): Promise<Map<string, AnalysisRow[]>> {
+      const result = new Map<string, AnalysisRow[]>(keys.map((k) => [tokenKey(k), []]));
+      if (keys.length === 0) return result;
+      const ranked = db.select({
+        ...getTableColumns(analyses),
+        rank: sql<number>`row_number() over (partition by ${analyses.chainId}, ${analyses.address} order by ${analyses.createdAt} desc, ${analyses.id} desc)`.as('rank'),
+      }).from(analyses).where(and(keysCondition(analyses, keys), sql`${analyses.riskScore} is not null`)).as('ranked');
+      const rows = await db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(ranked.chainId, ranked.address, ranked.rank);
+      for (const { rank: _rank, ...row } of rows) result.get(tokenKey(row))?.push(row);
+      return result;
+    },
+
+    /** The admin functions of each token's newest static analysis (a re-run may carry none of its own). */
+    async latestAdminFunctions(keys: readonly TokenKey[]): Promise<Map<string, unknown>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.selectDistinctOn([analyses.chainId, analyses.address], {
+        chainId: analyses.chainId, address: analyses.address, adminFunctions: sql<unknown>`${analyses.details}->'static'->'admin_functions'`,
+      }).from(analyses)
+        .where(and(keysCondition(analyses, keys), sql`${analyses.details} ? 'static'`))
+        .orderBy(analyses.chainId, analyses.address, desc(analyses.createdAt), desc(analyses.id));
+      return new Map(rows.map((r) => [tokenKey(r), r.adminFunctions]));
+    },
+
     async creatorsOf(keys: readonly TokenKey[]): Promise<Map<string, CreatorRow>> {
       if (keys.length === 0) return new Map();
       const rows = await db.select().from(creators).where(keysCondition(creators, keys));
@@ -363,7 +420,7 @@ export function createTokenRepository(db: Database) {
     },
 
     /** A token submitted by a user (refresh or analyze of an unknown contract): no creation data. */
-    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string }) {
+    async upsertSubmitted(token: { chainId: number; address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string | null }) {
       const outcome = await this.upsertDetected({
         ...token,
         creationTxHash: null, creator: null, creatorIsContract: null, txOrigin: null, creationBlockNumber: null,

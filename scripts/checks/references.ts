@@ -9,9 +9,15 @@ import { readFileSync } from 'node:fs';
 
 /** Built from parts, so that this file does not match itself. */
 const FORBIDDEN: { what: string; pattern: RegExp }[] = [
-  { what: 'a path beside the repository', pattern: new RegExp(['\\.\\./', 'shared'].join(''), 'i') },
+  {
+    what: 'a path beside the repository',
+    pattern: new RegExp(['\\.\\./', 'shared'].join(''), 'i'),
+  },
   { what: 'a path beside the repository', pattern: new RegExp(['/work/', 'shared'].join(''), 'i') },
-  { what: 'an external design document', pattern: new RegExp(['DESIGN', '(\\.md|\\s*§)'].join('')) },
+  {
+    what: 'an external design document',
+    pattern: new RegExp(['DESIGN', '(\\.md|\\s*§)'].join('')),
+  },
   { what: 'an external interface document', pattern: new RegExp(['INTERFACE', '\\.md'].join('')) },
   { what: 'an issue number', pattern: new RegExp(['\\bissues?', '\\s+#?\\d+'].join(''), 'i') },
 ];
@@ -27,7 +33,9 @@ export interface ReferenceFinding {
 }
 
 export function findForbiddenReferences(root = process.cwd()): ReferenceFinding[] {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => f && !BINARY.test(f));
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && !BINARY.test(f));
   const findings: ReferenceFinding[] = [];
   for (const file of files) {
     let text: string;
@@ -38,7 +46,8 @@ export function findForbiddenReferences(root = process.cwd()): ReferenceFinding[
     }
     text.split('\n').forEach((line, i) => {
       for (const { what, pattern } of FORBIDDEN) {
-        if (pattern.test(line)) findings.push({ file, line: i + 1, what, text: line.trim().slice(0, 120) });
+        if (pattern.test(line))
+          findings.push({ file, line: i + 1, what, text: line.trim().slice(0, 120) });
       }
     });
   }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
+import { fromQuantity } from '../../src/evm/rpc.ts';
 
 const DEFAULT_CHAIN_ID = 31337;
 const HOST = '127.0.0.1';
@@ -96,7 +97,7 @@ async function rpcChainId(rpcUrl: string): Promise<number | undefined> {
     });
     if (!res.ok) return undefined;
     const body = (await res.json()) as { result?: string };
-    return body.result ? Number(BigInt(body.result)) : undefined;
+    return body.result ? fromQuantity(body.result) : undefined;
   } catch {
     return undefined; // not listening yet
   }

@@ -27,7 +27,7 @@ const IMPLEMENTATION_SLOT = toBeHex(BigInt(id('eip1967.proxy.implementation')) -
 const EIP1167_RUNTIME_PREFIX = '0x363d3d373d3d3d363d73';
 const EIP1167_RUNTIME_BYTES = 45;
 const BUY_ETH = parseEther('0.05');
-// Explicit gas: estimates can miss the pair's price-accumulator writes (see demo-launcher.ts).
+// Explicit gas: estimates can miss the pair's price-accumulator writes (see demo-chain.ts).
 const SWAP_GAS_LIMIT = 500_000n;
 
 const erc20 = new Interface(loadArtifact('SimpleToken').abi);

@@ -1,5 +1,6 @@
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 import type { BehaviourFinding } from './behaviour.ts';
+import { privilegedAddressProof } from './privilege.ts';
 import type { CreatorInput, LiquidityInput } from './risk.ts';
 
 /**
@@ -38,12 +39,13 @@ export function deriveHints(input: HintsInput): SecurityHints {
   const flag = (name: HintFlag) => HINT_SOURCES[name].some((code) => codes.has(code));
   const ownership = input.static?.ownership ?? null;
   const hidden = flag('hidden_owner');
-  // The address that holds the power: owner() while live, else the hidden admin (stored, or the
-  // caller a behaviour probe proved privileged).
-  const provenHidden = input.behaviour?.find((b) => b.caller_role !== 'owner')?.caller ?? null;
-  const ownerAddress = ownership && !ownership.renounced && ownership.owner
-    ? ownership.owner
-    : hidden ? ownership?.hidden_owner ?? provenHidden : null;
+  // The address that holds the power: owner() while live, else the admin a call proved
+  // privileged (the hidden owner behind a renounce, or the admin of a contract without owner()).
+  const live = ownership && !ownership.renounced && ownership.owner ? ownership.owner : null;
+  const proof = live
+    ? null
+    : privilegedAddressProof({ static: input.static, behaviour: input.behaviour ?? [] });
+  const ownerAddress = live ?? (proof && (hidden || !ownership?.owner) ? proof.address : null);
   return {
     is_proxy: flag('is_proxy'),
     is_mintable: flag('is_mintable'),

@@ -8,6 +8,7 @@ import { addressFromLabel } from './calldata.ts';
 import { selectorOf } from './catalog.ts';
 import { DEAD_ADDRESSES, decodeAddress, isDeadAddress, ownershipInfo, proveHiddenOwner, readOwner, storageCandidates } from './ownership.ts';
 import { SLOTS } from './proxy.ts';
+import { compileSolidity } from '../../test/support/solc.ts';
 
 const addr = (n: bigint | number) => `0x${n.toString(16).padStart(40, '0')}`;
 const word = (n: bigint | number | string) => toBeHex(BigInt(n), 32);
@@ -100,5 +101,54 @@ describe('ownership on Anvil', () => {
     expect(proven.evidence[0]!.detail).toMatch(/eth_call succeeds from it and reverts for a stranger/);
     const none = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: addressFromLabel('ownership.test.nobody'), source: 'nowhere' }], gated });
     expect(none.hidden_owner).toBeNull();
+  });
+
+  it('does not take a caller that passes the check and then fails for another reason as proof', async () => {
+    // A fee wallet in slot 0: past its check, the swap fails (nothing to swap). A stranger fails
+    // at the check itself, with another reason. A guess of privilege, not proof.
+    const { FeeWallet } = compileSolidity(`
+      pragma solidity ^0.8.20;
+      contract FeeWallet {
+        address private wallet;
+        function manualSwap(uint256 amount) external {
+          require(msg.sender == wallet, "not the fee wallet");
+          require(amount > 1000, "nothing to swap");
+        }
+      }`);
+    const token = addr(0x5006);
+    await setCode(token, FeeWallet!.deployedBytecode);
+    await setSlot(token, word(0), word(DEPLOYER));
+    const fn = { selector: selectorOf('manualSwap(uint256)'), arguments: 'uint256', state_mutability: 'nonpayable' as const };
+    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    const fromWallet = await probeCalls(rpc, probeRequests(token, DEPLOYER, fn), 'latest');
+    // The wallet's calls revert, and for another reason than the stranger's.
+    expect(fromWallet.every((o) => !o.ok && o.revert !== null)).toBe(true);
+    expect(fromWallet[0]!.revert).not.toBe(gated[0]!.stranger[0]!.revert);
+    const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: DEPLOYER, source: 'storage slot 0x0' }], gated });
+    expect(result).toEqual({ hidden_owner: null, selectors: [], evidence: [] });
+  });
+
+  it('proves a caller whose call succeeds once a running time lock has expired', async () => {
+    const { TimeLocked } = compileSolidity(`
+      pragma solidity ^0.8.20;
+      contract TimeLocked {
+        address private previousOwner;
+        uint256 private unlockAt;
+        function unlock() external {
+          require(msg.sender == previousOwner, "no permission");
+          require(block.timestamp > unlockAt, "still locked");
+        }
+      }`);
+    const token = addr(0x5007);
+    await setCode(token, TimeLocked!.deployedBytecode);
+    await setSlot(token, word(0), word(DEPLOYER));
+    // Locked for 30 days from now.
+    await setSlot(token, word(1), word(Math.floor(Date.now() / 1000) + 30 * 86_400));
+    const fn = { selector: selectorOf('unlock()'), arguments: '', state_mutability: 'nonpayable' as const };
+    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: OTHER, source: 'storage slot 0x9' }, { address: DEPLOYER, source: 'storage slot 0x0' }], gated });
+    expect(result.hidden_owner).toBe(DEPLOYER);
+    expect(result.selectors).toEqual([fn.selector]);
+    expect(result.evidence[0]!.detail).toMatch(/once a time lock runs out/);
   });
 });

@@ -1,6 +1,9 @@
 import { id, toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
-import { functionLabel, isExecutionFailure, probeCalls, probeRequests, type CallOutcome } from './access-control.ts';
+import {
+  PROBE_GAS, STRANGER, functionLabel, isExecutionFailure, probeCalls, probeRequests,
+  type CallOutcome, type ProbeRequest,
+} from './access-control.ts';
 import { SLOTS } from './proxy.ts';
 import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
 
@@ -9,6 +12,7 @@ import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
  * renounce (zero or a dead address), and whether a renounce is fake: another address still held
  * in storage that can still call the privileged functions. A hidden owner is claimed only when
  * proven: an eth_call from that address to a function that reverts for a stranger succeeds.
+ * Whether what it can call is a power over holders is risk.ts's decision (docs/risk-model.md).
  */
 
 /** Addresses nobody controls: ownership handed to one of them is given up. */
@@ -141,10 +145,19 @@ export interface HiddenOwnerResult {
 }
 
 /**
+ * How far ahead a time-locked call is tried again: past the locks scam tokens use (SafeMoon's
+ * lock(time), release dates), as far as the labelled development set was checked.
+ */
+export const TIME_LOCK_LOOKAHEAD_SECONDS = 400 * 24 * 3600;
+
+/**
  * Tests each candidate: an eth_call from it to each gated function (one that reverts for a
- * stranger and whose code checks the caller). A success proves the candidate privileged; so does
- * a revert with another reason than the stranger's, which means the call got past the caller check
- * and failed later (a time lock still running, an argument the function refuses).
+ * stranger and whose code checks the caller). Only a success proves the candidate privileged. A
+ * revert with another reason than the stranger's is a guess, not proof: the caller check may have
+ * passed, or the candidate (a pair, a router, a fee wallet) may just fail elsewhere, and honest
+ * tokens were called hidden-owned on that guess. Such a call is tried once more with the block
+ * time TIME_LOCK_LOOKAHEAD_SECONDS ahead (a time lock still running): a success then, while a
+ * stranger still reverts, is proof.
  */
 export async function proveHiddenOwner(
   rpc: RpcClient,
@@ -155,43 +168,77 @@ export async function proveHiddenOwner(
   const requests = input.candidates.flatMap((c) => input.gated.flatMap((g) => probeRequests(input.address, c.address, g.fn)));
   const outcomes = await probeCalls(rpc, requests, blockTag);
   const perCandidate = input.gated.length * 2;
-  let best: { candidate: StorageCandidate; succeeded: GatedFunction[]; passed: GatedFunction[] } | null = null;
   for (let ci = 0; ci < input.candidates.length; ci++) {
     const candidate = input.candidates[ci]!;
-    const succeeded: GatedFunction[] = [];
-    const passed: GatedFunction[] = [];
-    for (let gi = 0; gi < input.gated.length; gi++) {
-      const gate = input.gated[gi]!;
+    const succeeded = input.gated.filter((_, gi) => {
       const o: CallOutcome[] = outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2);
-      if (o.some((x) => x.ok)) succeeded.push(gate);
-      else if (o.some((x, i) => x.error === null && x.revert !== null && gate.stranger[i]?.error === null && x.revert !== gate.stranger[i]?.revert)) passed.push(gate);
-    }
-    // A success is the stronger proof: the first candidate with one wins outright.
-    if (succeeded.length > 0) {
-      best = { candidate, succeeded, passed };
-      break;
-    }
-    if (passed.length > 0 && !best) best = { candidate, succeeded, passed };
-  }
-  if (!best) return { hidden_owner: null, selectors: [], evidence: [] };
-  const { candidate, succeeded, passed } = best;
-  const names = (gates: GatedFunction[]) => gates.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
-  const evidence: Evidence[] = [];
-  if (succeeded.length > 0) {
-    evidence.push({
+      return o.some((x) => x.ok);
+    });
+    if (succeeded.length === 0) continue;
+    // The first candidate with a success wins: candidates come strongest hint first.
+    const names = succeeded.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
+    const evidence: Evidence[] = [{
       kind: 'simulation',
       selector: succeeded[0]!.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, can call ${names(succeeded)} (eth_call succeeds from it and reverts for a stranger)`,
-    });
+      detail: `${candidate.address}, held in ${candidate.source}, can call ${names} `
+        + '(eth_call succeeds from it and reverts for a stranger)',
+    }];
+    const selectors = succeeded.map((g) => g.fn.selector);
+    return { hidden_owner: candidate.address, selectors, evidence };
   }
-  if (passed.length > 0) {
-    evidence.push({
+  // Past the caller check, failed later: another revert reason than the stranger's.
+  const otherReason = (gate: GatedFunction, o: CallOutcome, i: number) =>
+    o.error === null && o.revert !== null && gate.stranger[i]?.error === null
+    && o.revert !== gate.stranger[i]?.revert;
+  const passed = input.candidates.flatMap((candidate, ci) => input.gated
+    .filter((gate, gi) => outcomes
+      .slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
+      .some((o, i) => otherReason(gate, o, i)))
+    .map((gate) => ({ candidate, gate })));
+  if (passed.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
+  return proveAfterTimeLock(rpc, input.address, blockTag, passed);
+}
+
+/** The calls that got past the caller check, tried again later in time (see proveHiddenOwner). */
+async function proveAfterTimeLock(
+  rpc: RpcClient, address: string, blockTag: string,
+  passed: readonly { candidate: StorageCandidate; gate: GatedFunction }[],
+): Promise<HiddenOwnerResult> {
+  const none: HiddenOwnerResult = { hidden_owner: null, selectors: [], evidence: [] };
+  const block = await rpc
+    .request<{ timestamp?: string } | null>('eth_getBlockByNumber', [blockTag, false])
+    .catch(() => null);
+  if (!block?.timestamp) return none;
+  const later = toBeHex(BigInt(block.timestamp) + BigInt(TIME_LOCK_LOOKAHEAD_SECONDS));
+  const asCall = (r: ProbeRequest) => ({
+    method: 'eth_call',
+    params: [
+      { from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) }, blockTag, {}, { time: later },
+    ],
+  });
+  const requests = passed.flatMap(({ candidate, gate }) => [
+    ...probeRequests(address, candidate.address, gate.fn),
+    ...probeRequests(address, STRANGER, gate.fn),
+  ]);
+  // A node without block overrides answers an error for each call: then nothing is proven.
+  const outcomes = await rpc.batch<string>(requests.map(asCall)).catch(() => []);
+  for (let i = 0; i < passed.length; i++) {
+    const [own0, own1, stranger0, stranger1] = outcomes.slice(i * 4, i * 4 + 4);
+    const strangerReverts = [stranger0, stranger1]
+      .every((o) => o !== undefined && !o.ok && isExecutionFailure(o.error));
+    if (!(own0?.ok || own1?.ok) || !strangerReverts) continue;
+    const { candidate, gate } = passed[i]!;
+    const evidence: Evidence[] = [{
       kind: 'simulation',
-      selector: passed[0]!.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, gets past the caller check of ${names(passed)} (its eth_call fails for another reason than a stranger's)`,
-    });
+      selector: gate.fn.selector,
+      detail: `${candidate.address}, held in ${candidate.source}, can call `
+        + `${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call `
+        + `with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it `
+        + 'and reverts for a stranger)',
+    }];
+    return { hidden_owner: candidate.address, selectors: [gate.fn.selector], evidence };
   }
-  return { hidden_owner: candidate.address, selectors: [...succeeded, ...passed].map((g) => g.fn.selector), evidence };
+  return none;
 }
 
 /** Assembles OwnershipInfo from the reading and the hidden-owner test. */
@@ -207,6 +254,7 @@ export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult):
     owner_source: reading.source,
     renounced,
     hidden_owner: hidden.hidden_owner,
+    hidden_owner_selectors: hidden.selectors,
     fake_renounce: fake,
     evidence,
   };

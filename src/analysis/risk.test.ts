@@ -1,12 +1,15 @@
+import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import type { BehaviourFinding } from './behaviour.ts';
 import { deriveHints, evidenceFor, HINT_SOURCES, type HintFlag } from './hints.ts';
-import { assessRisk, FAMILY_POINTS, HONEYPOT_MIN_SCORE, NON_HONEYPOT_MAX_SCORE, WEIGHTS, type RiskInput } from './risk.ts';
+import { PROOF_FAMILIES } from './privilege.ts';
+import { assessRisk, FAMILY_POINTS, HONEYPOT_MIN_SCORE, LEVEL_FLOORS, NON_HONEYPOT_MAX_SCORE, WEIGHTS, type RiskInput } from './risk.ts';
 import type { AccessControl, AdminFamily, AdminFunction, OwnershipInfo, StaticAnalysis, TradingSimulation } from './types.ts';
 
 /** The pure scoring: weights, caps, trust list, evidence behind every factor and flag. */
 
 const OWNER = '0x1111111111111111111111111111111111111111';
+const ZERO = '0x0000000000000000000000000000000000000000';
 
 const fn = (family: AdminFamily, name: string, access: AccessControl = 'owner-only'): AdminFunction => ({
   name, signature: `${name}(address,uint256)`, selector: name.padEnd(8, '0').slice(0, 8).replace(/[^0-9a-f]/g, 'a'), family,
@@ -68,17 +71,17 @@ describe('assessRisk', () => {
 
   it('does not score owner-only functions after a real renounce, but still does after a fake one', () => {
     const mint = fn('mint', 'mint');
-    const renounced = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true }) }) }));
+    const renounced = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: ZERO, renounced: true }) }) }));
     expect(renounced.assessment.score).toBe(0);
     expect(renounced.hints).toMatchObject({ is_mintable: false, ownership_renounced: true, owner_address: null });
-    const fake = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: null, renounced: true, fake_renounce: true, hidden_owner: OWNER }) }) }));
+    const fake = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ owner: ZERO, renounced: true, fake_renounce: true, hidden_owner: OWNER, hidden_owner_selectors: [mint.selector] }) }) }));
     expect(fake.assessment.score).toBe(FAMILY_POINTS.mint + WEIGHTS.hiddenOwner);
     expect(fake.hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
   });
 
   it('turns a behaviour finding by a non-owner into a hidden owner', () => {
     const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: OWNER, caller_role: 'creator', detail: 'balance +99' };
-    const { assessment, hints } = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, renounced: true }) }), behaviour: [finding] }));
+    const { assessment, hints } = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: ZERO, renounced: true }) }), behaviour: [finding] }));
     expect(hints).toMatchObject({ is_mintable: true, hidden_owner: true, ownership_renounced: false, owner_address: OWNER });
     expect(assessment.risk_factors.find((f) => f.code === 'hidden-owner')!.evidence[0]!.kind).toBe('simulation');
   });
@@ -135,13 +138,114 @@ describe('assessRisk', () => {
       liquidity: { usd: 1e6, locked_pct: 90, burned_pct: 0, lockers: ['unicrypt'] },
       creator: { address: OWNER, reputation_score: 90, total_tokens: 5, success_count: 5, scam_count: 0 },
     }));
-    expect(safe.score).toBe(FAMILY_POINTS.mint + WEIGHTS.liquidityLocked[1] + WEIGHTS.creatorGood[1]);
+    // A live mint keeps the token at least medium, however reassuring the rest: the floor factor
+    // carries the difference.
+    const sum = FAMILY_POINTS.mint + WEIGHTS.liquidityLocked[1] + WEIGHTS.creatorGood[1];
+    expect(safe.score).toBe(LEVEL_FLOORS.onePower);
+    expect(safe.risk_factors.find((f) => f.code === 'admin-powers')).toMatchObject({ points: LEVEL_FLOORS.onePower - sum, severity: 'medium' });
   });
 
   it('orders factors by points and keeps the score within 0-100', () => {
-    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('fee', 'f'), fn('mint', 'm')], ownership: ownership({ owner: null, renounced: true }) }), liquidity: { usd: 1e7, locked_pct: 100, burned_pct: 0, lockers: [] } }));
+    const { assessment } = expectExplained(input({ static: staticOf({ admin_functions: [fn('fee', 'f'), fn('mint', 'm')], ownership: ownership({ owner: ZERO, renounced: true }) }), liquidity: { usd: 1e7, locked_pct: 100, burned_pct: 0, lockers: [] } }));
     expect(assessment.score).toBe(0);
     const points = assessment.risk_factors.map((f) => f.points);
     expect(points).toEqual([...points].sort((a, b) => b - a));
+  });
+
+  it('keeps a token with one live privileged power at least medium, two at least high', () => {
+    const level = (fns: AdminFunction[], o: Partial<RiskInput> = {}) => expectExplained(input({ static: staticOf({ admin_functions: fns }), ...o })).assessment;
+    for (const [family, name] of [['mint', 'mint'], ['blacklist', 'freeze'], ['balance-change', 'setBalance'], ['burn-from', 'destroy'], ['trading-switch', 'enable'], ['pause', 'pause']] as const) {
+      const one = level([fn(family, name)]);
+      expect([family, one.level]).toEqual([family, 'medium']);
+      expect(one.score, family).toBeGreaterThanOrEqual(LEVEL_FLOORS.onePower);
+    }
+    // A role counts like the owner; two functions of one power are still one power.
+    expect(level([fn('mint', 'mint', 'role'), fn('mint', 'issue')]).level).toBe('medium');
+    const two = level([fn('mint', 'mint'), fn('blacklist', 'freeze')]);
+    expect(two).toMatchObject({ score: LEVEL_FLOORS.twoPowers, level: 'high' });
+    expect(two.risk_factors.find((f) => f.code === 'admin-powers')!.message).toMatch(/mint, blacklist/);
+    expect(level([fn('pause', 'pause'), fn('burn-from', 'destroy')]).level).toBe('high');
+  });
+
+  it('sets no floor for unproven access, for powers a real renounce killed, or for trusted tokens', () => {
+    const floorOf = (i: RiskInput) => assessRisk(i).risk_factors.find((f) => f.code === 'admin-powers');
+    expect(floorOf(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'unknown')] }) }))).toBeUndefined();
+    expect(floorOf(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'none')] }) }))).toBeUndefined();
+    // Fee and max-tx powers are scored but set no floor.
+    expect(assessRisk(input({ static: staticOf({ admin_functions: [fn('fee', 'setFee'), fn('max-tx', 'setMax')] }) })).level).toBe('low');
+    const renounced = assessRisk(input({ static: staticOf({ admin_functions: [fn('mint', 'mint'), fn('blacklist', 'freeze')], ownership: ownership({ owner: '0x000000000000000000000000000000000000dead', renounced: true }) }) }));
+    expect(renounced).toMatchObject({ level: 'low' });
+    expect(renounced.risk_factors.map((f) => f.code)).toContain('ownership-renounced');
+    // Undecided access dies with a real renounce too; a role survives it.
+    const dead = ownership({ owner: ZERO, renounced: true });
+    const undecided = expectExplained(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'unknown')], ownership: dead }) }));
+    expect(undecided.hints).toMatchObject({ is_mintable: false, ownership_renounced: true });
+    const role = expectExplained(input({ static: staticOf({ admin_functions: [fn('mint', 'mint', 'role')], ownership: dead }) }));
+    expect(role.hints).toMatchObject({ is_mintable: true, ownership_renounced: true });
+    expect(role.assessment.level).toBe('medium');
+    expect(assessRisk(input({ trusted: true, static: staticOf({ admin_functions: [fn('mint', 'mint'), fn('blacklist', 'freeze')] }) }))).toMatchObject({ score: 0, level: 'low' });
+  });
+
+  it('claims a hidden owner only on proof: a successful call of a power function from an address owner() does not name', () => {
+    const mint = fn('mint', 'mint');
+    const rescue = fn('withdraw', 'rescueETH');
+    const renounced = { owner: '0x0000000000000000000000000000000000000000', renounced: true, fake_renounce: true, hidden_owner: OWNER };
+    // A stored address without a proven call is a guess.
+    const guess = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ ...renounced, hidden_owner_selectors: [] }) }) }));
+    expect(guess.hints).toMatchObject({ hidden_owner: false, ownership_renounced: true, is_mintable: false });
+    // A fee wallet that can only rescue ETH or swap fees (no power over holders) is no hidden owner.
+    const feeWallet = expectExplained(input({ static: staticOf({ admin_functions: [mint, rescue], ownership: ownership({ ...renounced, hidden_owner_selectors: [rescue.selector, 'feedf00d'] }) }) }));
+    expect(feeWallet.hints).toMatchObject({ hidden_owner: false, ownership_renounced: true, is_mintable: false });
+    expect(feeWallet.assessment.level).toBe('low');
+    // Proven on the mint: a fake renounce, the mint live again, the level at least medium.
+    const proven = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: ownership({ ...renounced, hidden_owner_selectors: [mint.selector] }) }) }));
+    expect(proven.hints).toMatchObject({ hidden_owner: true, ownership_renounced: false, is_mintable: true, owner_address: OWNER });
+    expect(proven.assessment.risk_factors.find((f) => f.code === 'hidden-owner')!.message).toMatch(/Fake renounce/);
+    // Taking ownership back (SafeMoon unlock()) is proof too.
+    const unlock = fn('ownership-transfer', 'unlock');
+    const locked = expectExplained(input({ static: staticOf({ admin_functions: [mint, unlock], ownership: ownership({ ...renounced, hidden_owner_selectors: [unlock.selector] }) }) }));
+    expect(locked.hints).toMatchObject({ hidden_owner: true, is_mintable: true });
+  });
+
+  it('ignores behaviour findings without power, or by the address owner() names', () => {
+    const finding = (f: Partial<BehaviourFinding>): BehaviourFinding => ({ selector: 'deadbeef', arguments: '', family: 'mint', caller: OWNER, caller_role: 'creator', detail: 'supply +1', ...f });
+    const other = '0x2222222222222222222222222222222222222222';
+    const noPower = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: '0x0000000000000000000000000000000000000000', renounced: true }) }), behaviour: [finding({ family: 'withdraw', caller: other })] }));
+    expect(noPower.hints).toMatchObject({ hidden_owner: false, ownership_renounced: true });
+    // The creator is the live owner: named by owner(), nothing hidden.
+    const named = expectExplained(input({ behaviour: [finding({ caller: OWNER })] }));
+    expect(named.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: OWNER });
+    const hidden = expectExplained(input({ behaviour: [finding({ caller: other })] }));
+    expect(hidden.hints).toMatchObject({ hidden_owner: true, owner_address: OWNER });
+  });
+
+  it("does not read ERC20Burnable's allowance-spending burnFrom as power over holders", () => {
+    const burnFrom = (access: AccessControl): AdminFunction => ({ ...fn('burn-from', 'burnFrom', access), signature: 'burnFrom(address,uint256)', selector: id('burnFrom(address,uint256)').slice(2, 10) });
+    const standard = expectExplained(input({ static: staticOf({ admin_functions: [burnFrom('role')] }) }));
+    expect(standard.hints.owner_can_change_balance).toBe(false);
+    expect(standard.assessment).toMatchObject({ score: 0, level: 'low' });
+    expect(standard.assessment.risk_factors.find((f) => f.code === 'allowance-burn')).toMatchObject({ points: 0 });
+    expect(expectExplained(input({ static: staticOf({ admin_functions: [burnFrom('none')] }) })).hints.owner_can_change_balance).toBe(false);
+    // Reserved to one stored address, it is a backdoor.
+    const reserved = expectExplained(input({ static: staticOf({ admin_functions: [burnFrom('owner-only')] }) }));
+    expect(reserved.hints.owner_can_change_balance).toBe(true);
+    expect(reserved.assessment.level).toBe('medium');
+  });
+
+  it('reports the proven admin of a contract without any owner getter as its owner, not as hidden', () => {
+    const controller = '0x3333333333333333333333333333333333333333';
+    const mint = fn('mint', 'generateTokens');
+    const noGetter = ownership({ owner: null, owner_source: null, hidden_owner: controller, hidden_owner_selectors: [mint.selector] });
+    const stored = expectExplained(input({ static: staticOf({ admin_functions: [mint], ownership: noGetter }) }));
+    expect(stored.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: controller });
+    expect(stored.assessment.level).toBe('medium');
+    const finding: BehaviourFinding = { selector: 'deadbeef', arguments: 'address,uint256', family: 'mint', caller: controller, caller_role: 'creator', detail: 'supply +1' };
+    const probed = expectExplained(input({ static: staticOf({ ownership: ownership({ owner: null, owner_source: null }) }), behaviour: [finding] }));
+    expect(probed.hints).toMatchObject({ hidden_owner: false, is_mintable: true, owner_address: controller });
+  });
+
+  it('proves a hidden owner on exactly the families scored at 5 points or more, and ownership transfer', () => {
+    const scored = (Object.keys(FAMILY_POINTS) as AdminFamily[]).filter((f) => FAMILY_POINTS[f] >= 5);
+    expect([...PROOF_FAMILIES].sort()).toEqual([...scored, 'ownership-transfer'].sort());
   });
 });

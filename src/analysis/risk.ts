@@ -1,4 +1,7 @@
-import { findingToAdminFunction, type BehaviourFinding } from './behaviour.ts';
+import type { BehaviourFinding } from './behaviour.ts';
+import {
+  allAdminFunctions, grantsPower, hiddenOwnerProof, isLive, isRealRenounce, POWER_OF,
+} from './privilege.ts';
 import type { AdminFamily, AdminFunction, Evidence, RiskAssessment, RiskFactor, StaticAnalysis, TradingSimulation } from './types.ts';
 import { riskLevelOf } from './types.ts';
 
@@ -9,7 +12,10 @@ import { riskLevelOf } from './types.ts';
  *    more) makes a honeypot: its score is at least 91, and every other token is capped at 90;
  *  - a token on the chain's trust list (wrapped native, major stablecoins) is not scored for
  *    mere capability: its admin functions, proxy and owner stay in the factors, at 0 points, so
- *    USDT's blacklist is reported but does not make it look like a scam.
+ *    USDT's blacklist is reported but does not make it look like a scam;
+ *  - a live privileged power over holders (mint, blacklist, balance rewrite, trading switch)
+ *    puts the token at least "medium", two of them at least "high", whatever else lowers the sum.
+ * docs/risk-model.md ("Risk levels", "Ownership and renounce") states the rules.
  */
 
 export const HONEYPOT_MIN_SCORE = 91;
@@ -63,6 +69,9 @@ export const WEIGHTS = {
   honeypotCloneMany: [3, 30] as const,
 } as const;
 
+/** Scores at the bottom of "medium" and "high" (riskLevelOf's thresholds plus one). */
+export const LEVEL_FLOORS = { onePower: 31, twoPowers: 61 } as const;
+
 /** Templates that move the score; unknown templates are reported at 0 points. */
 export const TEMPLATE_POINTS: Record<string, number> = {
   'openzeppelin-erc20': -3,
@@ -98,26 +107,12 @@ export interface RiskInput {
   similarHoneypots: number;
 }
 
-/** Whether someone can still call it: owner-only functions die with a real renounce. */
-export function isLive(fn: AdminFunction, ownership: StaticAnalysis['ownership'] | null): boolean {
-  if (fn.access_control !== 'owner-only') return true;
-  if (!ownership) return true;
-  return !(ownership.renounced && !ownership.fake_renounce && ownership.hidden_owner === null);
-}
-
 const functionEvidence = (fn: AdminFunction): Evidence[] =>
   fn.evidence.length > 0 ? fn.evidence : [{ kind: 'function', selector: fn.selector, detail: `${fn.signature} (0x${fn.selector}) is ${fn.access_control}` }];
 
 const tier = (value: number, table: readonly (readonly [number, number])[]) => table.find(([at]) => value >= at)?.[1] ?? 0;
 const severityOf = (points: number): RiskFactor['severity'] =>
   points >= 40 ? 'critical' : points >= 20 ? 'high' : points >= 10 ? 'medium' : points > 0 ? 'low' : 'info';
-
-/** Admin functions from the catalog and from behaviour, one list. */
-export function allAdminFunctions(input: Pick<RiskInput, 'static' | 'behaviour'>): AdminFunction[] {
-  const catalogued = input.static?.admin_functions ?? [];
-  const known = new Set(catalogued.map((f) => f.selector));
-  return [...catalogued, ...input.behaviour.filter((b) => !known.has(b.selector)).map(findingToAdminFunction)];
-}
 
 function simulationFactors(sim: RiskInput['simulation']): RiskFactor[] {
   const factors: RiskFactor[] = [];
@@ -163,9 +158,15 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
   const factors: RiskFactor[] = [];
   const ownership = input.static?.ownership ?? null;
   const functions = allAdminFunctions(input);
+  const proof = hiddenOwnerProof(input);
   const byFamily = new Map<AdminFamily, { fns: AdminFunction[]; points: number }>();
+  const allowanceBurns: AdminFunction[] = [];
   for (const fn of functions) {
-    if (!isLive(fn, ownership)) continue;
+    if (!isLive(fn, ownership, proof)) continue;
+    if (!grantsPower(fn)) {
+      allowanceBurns.push(fn);
+      continue;
+    }
     const full = FAMILY_POINTS[fn.family];
     const points = fn.access_control === 'unknown' ? Math.round(full * WEIGHTS.unknownAccessShare) : full;
     const entry = byFamily.get(fn.family) ?? { fns: [], points: 0 };
@@ -185,23 +186,30 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
       evidence: fns.flatMap(functionEvidence),
     });
   }
-  // A privileged address other than owner(): stored in a hidden slot, or proven by a call.
-  const hiddenEvidence: Evidence[] = [];
-  if (ownership?.fake_renounce || ownership?.hidden_owner) hiddenEvidence.push(...ownership.evidence.filter((e) => e.kind !== 'function' || ownership.fake_renounce), { kind: 'storage', detail: `privileged address ${ownership.hidden_owner ?? 'unknown'} besides owner() ${ownership.owner ?? 'none'}` });
-  const owner = ownership && !ownership.renounced ? ownership.owner?.toLowerCase() : null;
-  for (const b of input.behaviour) {
-    if (b.caller_role !== 'owner' && b.caller !== owner) hiddenEvidence.push({ kind: 'simulation', selector: b.selector, detail: `0x${b.selector} succeeds for ${b.caller} (${b.caller_role}), which owner() does not name${ownership?.renounced ? ' after the renounce' : ''}; a stranger's call reverts` });
+  if (allowanceBurns.length > 0) {
+    factors.push({
+      code: 'allowance-burn', points: 0, severity: 'info',
+      message: `${allowanceBurns.map((f) => f.signature).join(', ')} spends the holder's allowance `
+        + '(ERC20Burnable): no power over other holders',
+      evidence: allowanceBurns.flatMap(functionEvidence),
+    });
   }
-  if (hiddenEvidence.length > 0) {
-    factors.push({ code: 'hidden-owner', points: WEIGHTS.hiddenOwner, severity: 'high', message: ownership?.fake_renounce ? 'Fake renounce: a hidden admin keeps privileges' : 'A hidden privileged address can call admin functions', evidence: hiddenEvidence });
+  if (proof) {
+    const fake = ownership?.renounced === true;
+    factors.push({
+      code: 'hidden-owner', points: WEIGHTS.hiddenOwner, severity: 'high',
+      message: fake
+        ? `Fake renounce: ${proof.address} keeps admin powers`
+        : `${proof.address}, which owner() does not name, can call admin functions`,
+      evidence: proof.evidence,
+    });
   }
-  const dead = functions.filter((fn) => !isLive(fn, ownership));
-  // A real renounce: owner() is gone and no privileged address remains, stored or proven.
-  if (ownership?.renounced && hiddenEvidence.length === 0) {
+  const dead = functions.filter((fn) => !isLive(fn, ownership, proof));
+  if (isRealRenounce(ownership, proof)) {
     factors.push({
       code: 'ownership-renounced', points: WEIGHTS.renounced, severity: 'info',
       message: `Ownership renounced${dead.length > 0 ? `: ${dead.map((f) => f.signature).join(', ')} can no longer be called` : ''}`,
-      evidence: ownership.evidence.length > 0 ? ownership.evidence : [{ kind: 'storage', detail: `owner is ${ownership.owner ?? 'zero'}` }],
+      evidence: ownership!.evidence.length > 0 ? ownership!.evidence : [{ kind: 'storage', detail: `owner is ${ownership!.owner ?? 'zero'}` }],
     });
   }
   const proxy = input.static?.proxy;
@@ -281,6 +289,8 @@ const INSIGHTS: Record<string, string> = {
   'admin:pause': 'An admin can stop all transfers at any time.',
   'admin:fee': 'An admin can change the tax; it may be raised after you buy.',
   'admin:trading-switch': 'An admin controls whether trading is open.',
+  'admin-powers':
+    'An admin keeps power over your tokens: the risk is at least medium, whatever else looks good.',
   'hidden-owner': 'Privileges survive behind an address owner() does not show: treat the contract as owned.',
   proxy: 'The contract is upgradeable: its rules can change without notice.',
   'honeypot-clone': 'This code matches earlier honeypots.',
@@ -290,6 +300,34 @@ const INSIGHTS: Record<string, string> = {
 
 const ALERT_CODES = new Set(['honeypot', 'hidden-owner', 'admin:balance-change', 'admin:burn-from', 'honeypot-clone']);
 
+/**
+ * The floor under the level: live privileged powers over holders (owner-only or role, not dead
+ * by a real renounce) counted once per kind. Returned as a factor carrying the difference, so
+ * that the score stays the sum of its factors and says why it was raised.
+ */
+function levelFloorFactor(input: RiskInput, sum: number): RiskFactor | null {
+  if (input.trusted) return null;
+  const ownership = input.static?.ownership ?? null;
+  const proof = hiddenOwnerProof(input);
+  const powers = new Map<string, AdminFunction[]>();
+  for (const fn of allAdminFunctions(input)) {
+    const power = POWER_OF[fn.family];
+    const privileged = fn.access_control === 'owner-only' || fn.access_control === 'role';
+    if (!power || !privileged || !isLive(fn, ownership, proof) || !grantsPower(fn)) continue;
+    powers.set(power, [...(powers.get(power) ?? []), fn]);
+  }
+  if (powers.size === 0) return null;
+  const floor = powers.size >= 2 ? LEVEL_FLOORS.twoPowers : LEVEL_FLOORS.onePower;
+  if (sum >= floor) return null;
+  const level = riskLevelOf(floor);
+  return {
+    code: 'admin-powers', points: floor - sum, severity: level === 'high' ? 'high' : 'medium',
+    message: `Live admin power${powers.size > 1 ? 's' : ''} over holders `
+      + `(${[...powers.keys()].join(', ')}): at least ${level} risk`,
+    evidence: [...powers.values()].flat().flatMap(functionEvidence),
+  };
+}
+
 export function assessRisk(input: RiskInput): RiskAssessment {
   let factors = [...simulationFactors(input.simulation), ...capabilityFactors(input), ...contextFactors(input)];
   if (input.trusted) {
@@ -297,6 +335,8 @@ export function assessRisk(input: RiskInput): RiskAssessment {
       ? { ...f, points: 0, severity: 'info' as const, message: `${f.message} (trusted token: capability not scored)` }
       : f));
   }
+  const floor = levelFloorFactor(input, factors.reduce((s, f) => s + f.points, 0));
+  if (floor) factors.push(floor);
   const sum = factors.reduce((s, f) => s + f.points, 0);
   const honeypot = factors.some((f) => f.code === 'honeypot');
   const score = honeypot

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AbiCoder, Interface, getAddress, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { ChainConfig } from '../config/chains.ts';
-import type { RpcClient } from '../evm/rpc.ts';
+import type { RpcClient, RpcOutcome } from '../evm/rpc.ts';
 import type { SimulationAmount, TradingSimulation } from './types.ts';
 
 /**
@@ -160,35 +160,63 @@ export function freshAddress(): string {
   return `0x${randomBytes(20).toString('hex')}`;
 }
 
-async function ethCall(rpc: RpcClient, to: string, data: string): Promise<string | null> {
-  const [outcome] = await rpc.batch<string>([{ method: 'eth_call', params: [{ to, data }, 'latest'] }]);
-  if (!outcome!.ok) {
-    if (outcome!.error.kind === 'revert') return null;
-    throw outcome!.error;
+/** A call's answer; null for a revert (an answer about the contract); node failures throw. */
+function callResult(outcome: RpcOutcome<string>): string | null {
+  if (!outcome.ok) {
+    if (outcome.error.kind === 'revert') return null;
+    throw outcome.error;
   }
-  return outcome!.result;
+  return outcome.result;
+}
+
+/** An ABI answer decoded, or null when it is not one: a factory or pair without code answers
+ * '0x', a contract that is no DEX answers anything. Either is "no pool here", never a failure. */
+function decodeOrNull(decode: () => unknown[]): unknown[] | null {
+  try {
+    return decode();
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The token's deepest V2 pool against the wrapped native token, over the chain's configured V2
- * DEXes that have a router. null when no pair exists or none holds reserves.
+ * DEXes that have a router. null when no pair exists or none holds reserves — including when a
+ * configured factory has no code or answers garbage (a misconfigured or missing DEX is "no
+ * liquidity": retrying cannot fix it). Node failures still throw, so the job is retried.
  */
 export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string): Promise<Pool | null> {
   const weth = lower(chain.wrappedNative);
   const dexes = chain.dexes.filter((d) => d.kind === 'v2' && d.router);
   const pools: Pool[] = [];
   for (const dex of dexes) {
-    const pairData = await ethCall(rpc, dex.factory, factoryInterface.encodeFunctionData('getPair', [token, weth]));
+    const getPair = factoryInterface.encodeFunctionData('getPair', [token, weth]);
+    const [pairOutcome, routerOutcome] = await rpc.batch<string>([
+      { method: 'eth_call', params: [{ to: dex.factory, data: getPair }, 'latest'] },
+      { method: 'eth_getCode', params: [dex.router, 'latest'] },
+    ]);
+    // A router without code cannot trade the pool: every simulated buy would revert and read as
+    // "not buyable". That DEX offers no pool to simulate, like a factory without code.
+    if (callResult(routerOutcome!) === '0x') continue;
+    const pairData = callResult(pairOutcome!);
     if (!pairData) continue;
-    const pair = lower(String(factoryInterface.decodeFunctionResult('getPair', pairData)[0]));
+    const decodedPair = decodeOrNull(() =>
+      factoryInterface.decodeFunctionResult('getPair', pairData));
+    if (!decodedPair) continue;
+    const pair = lower(String(decodedPair[0]));
     if (pair === ZERO) continue;
     const [reserves, token0] = await rpc.batch<string>([
       { method: 'eth_call', params: [{ to: pair, data: pairInterface.encodeFunctionData('getReserves') }, 'latest'] },
       { method: 'eth_call', params: [{ to: pair, data: pairInterface.encodeFunctionData('token0') }, 'latest'] },
     ]);
     if (!reserves!.ok || !token0!.ok) continue;
-    const [r0, r1] = pairInterface.decodeFunctionResult('getReserves', reserves!.result) as unknown as [bigint, bigint];
-    const tokenIsToken0 = lower(String(pairInterface.decodeFunctionResult('token0', token0!.result)[0])) === lower(token);
+    const decodedReserves = decodeOrNull(() =>
+      pairInterface.decodeFunctionResult('getReserves', reserves!.result));
+    const decodedToken0 = decodeOrNull(() =>
+      pairInterface.decodeFunctionResult('token0', token0!.result));
+    if (!decodedReserves || !decodedToken0) continue;
+    const [r0, r1] = decodedReserves as [bigint, bigint];
+    const tokenIsToken0 = lower(String(decodedToken0[0])) === lower(token);
     const pool: Pool = {
       dex: dex.name, factory: dex.factory, router: lower(dex.router!), pair, weth,
       nativeReserve: BigInt(tokenIsToken0 ? r1 : r0), tokenReserve: BigInt(tokenIsToken0 ? r0 : r1),

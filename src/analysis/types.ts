@@ -63,6 +63,8 @@ export interface OwnershipInfo {
   renounced: boolean;
   /** A privileged address still held in storage after a renounce (fake renounce), or a hidden admin. */
   hidden_owner: string | null;
+  /** Selectors the hidden owner's eth_call succeeded on (risk.ts weighs whether they carry power). */
+  hidden_owner_selectors?: string[];
   fake_renounce: boolean;
   evidence: Evidence[];
 }

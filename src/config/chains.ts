@@ -52,6 +52,9 @@ export const chainFileEntrySchema = z.object({
   multicall3: address.optional(),
   /** Known liquidity lockers; default the built-in list of this chain id, if any. */
   lockers: z.array(lockerSchema).optional(),
+  /** An Etherscan-compatible API (getsourcecode) that tells verified contracts; none: verified_contract is false. */
+  explorer_api_url: z.url().optional(),
+  explorer_api_key: z.string().min(1).optional(),
 });
 
 export const chainsFileSchema = z.object({ chains: z.array(chainFileEntrySchema).min(1) });
@@ -83,6 +86,9 @@ export interface ChainConfig {
   multicall3?: string;
   /** Known liquidity lockers (security_hints.liquidity_lock). */
   lockers?: LockerConfig[];
+  /** Etherscan-compatible explorer API (security_hints.verified_contract). */
+  explorerApiUrl?: string;
+  explorerApiKey?: string;
   /** A throw-away development chain (the embedded Anvil): its data may be reset when it restarts. */
   ephemeral: boolean;
 }
@@ -200,6 +206,8 @@ export function chainFromFileEntry(entry: z.infer<typeof chainFileEntrySchema>):
     dexes: entry.dexes,
     multicall3: entry.multicall3 ?? CANONICAL_MULTICALL3,
     lockers: entry.lockers ?? [...(KNOWN_LOCKERS[entry.chain_id] ?? [])],
+    explorerApiUrl: entry.explorer_api_url,
+    explorerApiKey: entry.explorer_api_key,
     ephemeral: false,
   };
 }

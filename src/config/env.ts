@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import proxyaddr from 'proxy-addr';
 import {
   ANNOUNCED_HIDDEN_CHAINS, BUILT_IN_CHAINS, builtInChain, chainFromBuiltIn, chainFromFileEntry, chainsFileSchema,
   type ChainConfig,
@@ -7,8 +8,21 @@ import {
 /** The process environment (docs/configuration.md), validated once at start-up. */
 
 const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
+const EXPLORER_URL_VARIABLE = /^EXPLORER_API_URL_(\d+)$/;
 const WS_URL_VARIABLE = /^WS_URL_(\d+)$/;
 const MIN_JWT_SECRET_LENGTH = 32;
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** TRUST_PROXY: "true", "false", a hop count, or addresses / subnets / loopback, linklocal, uniquelocal. */
+function validTrustProxy(value: string): boolean {
+  if (/^(true|false|\d+)$/.test(value.trim())) return true;
+  try {
+    proxyaddr.compile(value.split(',').map((part) => part.trim()).filter(Boolean));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -40,6 +54,13 @@ const envSchema = z.object({
   DEX_IDLE_AFTER_MINUTES: z.coerce.number().int().min(1).default(360),
   /** SMTP server for alert emails (smtp://user:pass@host:port or smtps://…). Unset: alerts are recorded, no email is sent. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /**
+   * Express's `trust proxy`: which hops may set X-Forwarded-For (docs/security.md). Unset: none,
+   * the client address is the socket's, and nothing can spoof it.
+   */
+  TRUST_PROXY: z.string().refine(validTrustProxy, 'true, false, a hop count, or addresses/subnets (or loopback, linklocal, uniquelocal)').optional(),
+  /** Bearer token that /metrics then requires; unset: /metrics is open. */
+  METRICS_TOKEN: z.string().min(MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`).optional(),
   /** Sender address of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
 });
@@ -92,6 +113,11 @@ export function parseConfig(raw: Record<string, string | undefined>, readFile: R
   for (const [chainId, url] of wsUrls) {
     const chain = byId.get(chainId);
     if (chain) chain.wsUrl = url;
+  }
+  for (const [chainId, url] of collectUrlVariables(raw, EXPLORER_URL_VARIABLE, errors)) {
+    const chain = byId.get(chainId);
+    if (chain) chain.explorerApiUrl = url;
+    else errors.push(`EXPLORER_API_URL_${chainId}: chain ${chainId} is not configured`);
   }
   for (const hidden of ANNOUNCED_HIDDEN_CHAINS) {
     if (byId.has(hidden.chainId)) errors.push(`chain ${hidden.chainId} (${hidden.name}) is announced but not supported yet`);

@@ -14,14 +14,23 @@ const CACHE_TTL_MS = 60_000;
 const STALE_TTL_MS = 10 * 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const REQUEST_TIMEOUT_MS = 5_000;
-/** How long a call may wait for a rate-limit slot before giving up (the caller falls back to chain data). */
+/**
+ * How long a call may wait for a rate-limit slot before giving up (the caller falls back to chain
+ * data).
+ */
 const MAX_WAIT_FOR_SLOT_MS = 2_000;
 /** After a 429 without Retry-After, and after a 5xx, no request for this long. */
 const COOLDOWN_AFTER_429_MS = 60_000;
 const COOLDOWN_AFTER_ERROR_MS = 5_000;
 
 /** DexScreener's chain ids; other chains are sent as their numeric id. */
-const CHAIN_SLUGS: Record<number, string> = { 1: 'ethereum', 56: 'bsc', 137: 'polygon', 42161: 'arbitrum', 8453: 'base' };
+const CHAIN_SLUGS: Record<number, string> = {
+  1: 'ethereum',
+  56: 'bsc',
+  137: 'polygon',
+  42161: 'arbitrum',
+  8453: 'base',
+};
 
 export interface AggregatorQuote {
   priceUsd: number | null;
@@ -56,15 +65,25 @@ const finiteOrNull = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-/** Reads the pairs where `address` is the base token: price of the deepest, summed volume and liquidity. */
+/**
+ * Reads the pairs where `address` is the base token: price of the deepest, summed volume and
+ * liquidity.
+ */
 export function summarizePairs(body: unknown, address: string): AggregatorQuote | null {
   const list = Array.isArray(body) ? body : (body as { pairs?: unknown } | null)?.pairs;
   if (!Array.isArray(list)) return null;
   const pairs = (list as ApiPair[]).filter((p) => p?.baseToken?.address?.toLowerCase() === address);
-  if (pairs.length === 0) return { priceUsd: null, volume24hUsd: null, liquidityUsd: null, pairs: 0 };
-  const deepest = [...pairs].sort((a, b) => (finiteOrNull(b.liquidity?.usd) ?? -1) - (finiteOrNull(a.liquidity?.usd) ?? -1))[0]!;
-  const volumes = pairs.map((p) => finiteOrNull(p.volume?.h24)).filter((v): v is number => v !== null);
-  const liquidity = pairs.map((p) => finiteOrNull(p.liquidity?.usd)).filter((v): v is number => v !== null);
+  if (pairs.length === 0)
+    return { priceUsd: null, volume24hUsd: null, liquidityUsd: null, pairs: 0 };
+  const deepest = [...pairs].sort(
+    (a, b) => (finiteOrNull(b.liquidity?.usd) ?? -1) - (finiteOrNull(a.liquidity?.usd) ?? -1),
+  )[0]!;
+  const volumes = pairs
+    .map((p) => finiteOrNull(p.volume?.h24))
+    .filter((v): v is number => v !== null);
+  const liquidity = pairs
+    .map((p) => finiteOrNull(p.liquidity?.usd))
+    .filter((v): v is number => v !== null);
   return {
     priceUsd: finiteOrNull(deepest.priceUsd),
     volume24hUsd: volumes.length > 0 ? volumes.reduce((a, b) => a + b, 0) : null,
@@ -73,21 +92,27 @@ export function summarizePairs(body: unknown, address: string): AggregatorQuote 
   };
 }
 
-export function createAggregatorClient(options: {
+interface AggregatorOptions {
   baseUrl: string;
   requestsPerMinute?: number;
   fetchImpl?: typeof fetch;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-}): AggregatorClient {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const rpm = options.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE;
-  const doFetch = options.fetchImpl ?? fetch;
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const cache = new Map<string, { at: number; value: AggregatorQuote }>();
-  const inFlight = new Map<string, Promise<AggregatorQuote | null>>();
-  const stats: AggregatorStats = { requests: 0, cacheHits: 0, failures: 0, rateLimited: 0 };
+}
+
+/** The per-process rate limit: a token bucket of `rpm` slots, plus a pause the API can impose. */
+interface SlotLimiter {
+  /** Takes a slot, waiting up to MAX_WAIT_FOR_SLOT_MS; false when none comes in time. */
+  take(): Promise<boolean>;
+  /** No slot is given before `until` (epoch ms). */
+  blockUntil(until: number): void;
+}
+
+function createSlotLimiter(
+  rpm: number,
+  now: () => number,
+  sleep: (ms: number) => Promise<void>,
+): SlotLimiter {
   // Token bucket: `rpm` tokens, refilled continuously; starts full.
   let tokens = rpm;
   let refilledAt = now();
@@ -99,8 +124,7 @@ export function createAggregatorClient(options: {
     refilledAt = t;
   }
 
-  /** Takes a slot, waiting up to MAX_WAIT_FOR_SLOT_MS; false when none comes in time. */
-  async function takeSlot(): Promise<boolean> {
+  async function take(): Promise<boolean> {
     const deadline = now() + MAX_WAIT_FOR_SLOT_MS;
     for (;;) {
       if (now() < blockedUntil) return false;
@@ -115,51 +139,96 @@ export function createAggregatorClient(options: {
     }
   }
 
-  function remember(key: string, value: AggregatorQuote) {
-    if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(key, { at: now(), value });
+  return {
+    take,
+    blockUntil: (until) => {
+      blockedUntil = until;
+    },
+  };
+}
+
+/** Answers by `chainId:address`, bounded; fresh for CACHE_TTL_MS, usable stale for STALE_TTL_MS. */
+interface QuoteCache {
+  fresh(key: string): AggregatorQuote | null;
+  stale(key: string): AggregatorQuote | null;
+  remember(key: string, value: AggregatorQuote): void;
+}
+
+function createQuoteCache(now: () => number): QuoteCache {
+  const entries = new Map<string, { at: number; value: AggregatorQuote }>();
+  const within = (key: string, ttl: number) => {
+    const hit = entries.get(key);
+    return hit && now() - hit.at < ttl ? hit.value : null;
+  };
+  return {
+    fresh: (key) => within(key, CACHE_TTL_MS),
+    stale: (key) => within(key, STALE_TTL_MS),
+    remember(key, value) {
+      if (entries.size >= CACHE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(key, { at: now(), value });
+    },
+  };
+}
+
+/** How long to send nothing after a 429: its Retry-After (seconds) when given, else the default. */
+function cooldownAfter429(response: Response): number {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : COOLDOWN_AFTER_429_MS;
+}
+
+export function createAggregatorClient(options: AggregatorOptions): AggregatorClient {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetchImpl ?? fetch;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const slots = createSlotLimiter(
+    options.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    now,
+    sleep,
+  );
+  const cache = createQuoteCache(now);
+  const inFlight = new Map<string, Promise<AggregatorQuote | null>>();
+  const stats: AggregatorStats = { requests: 0, cacheHits: 0, failures: 0, rateLimited: 0 };
+
+  /** One request; any answer but a usable quote falls back to the stale cache entry. */
+  async function request(chainId: number, address: string, key: string) {
+    const slug = CHAIN_SLUGS[chainId] ?? String(chainId);
+    const response = await doFetch(`${base}/tokens/v1/${slug}/${address}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (response.status === 429) {
+      stats.rateLimited++;
+      slots.blockUntil(now() + cooldownAfter429(response));
+      await response.body?.cancel();
+      return cache.stale(key);
+    }
+    if (!response.ok) {
+      stats.failures++;
+      if (response.status >= 500) slots.blockUntil(now() + COOLDOWN_AFTER_ERROR_MS);
+      await response.body?.cancel();
+      return cache.stale(key);
+    }
+    const quote = summarizePairs(await response.json(), address);
+    if (!quote) {
+      stats.failures++;
+      return cache.stale(key);
+    }
+    cache.remember(key, quote);
+    return quote;
   }
 
-  const stale = (key: string) => {
-    const hit = cache.get(key);
-    return hit && now() - hit.at < STALE_TTL_MS ? hit.value : null;
-  };
-
-  async function fetchQuote(chainId: number, address: string, key: string): Promise<AggregatorQuote | null> {
-    if (!(await takeSlot())) {
+  async function fetchQuote(chainId: number, address: string, key: string) {
+    if (!(await slots.take())) {
       stats.rateLimited++;
-      return stale(key);
+      return cache.stale(key);
     }
     stats.requests++;
-    const slug = CHAIN_SLUGS[chainId] ?? String(chainId);
     try {
-      const response = await doFetch(`${base}/tokens/v1/${slug}/${address}`, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      if (response.status === 429) {
-        stats.rateLimited++;
-        const retryAfter = Number(response.headers.get('retry-after'));
-        blockedUntil = now() + (Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : COOLDOWN_AFTER_429_MS);
-        await response.body?.cancel();
-        return stale(key);
-      }
-      if (!response.ok) {
-        stats.failures++;
-        if (response.status >= 500) blockedUntil = now() + COOLDOWN_AFTER_ERROR_MS;
-        await response.body?.cancel();
-        return stale(key);
-      }
-      const quote = summarizePairs(await response.json(), address);
-      if (!quote) {
-        stats.failures++;
-        return stale(key);
-      }
-      remember(key, quote);
-      return quote;
+      return await request(chainId, address, key);
     } catch {
       stats.failures++;
-      return stale(key);
+      return cache.stale(key);
     }
   }
 
@@ -167,10 +236,10 @@ export function createAggregatorClient(options: {
     async token(chainId, rawAddress) {
       const address = rawAddress.toLowerCase();
       const key = `${chainId}:${address}`;
-      const hit = cache.get(key);
-      if (hit && now() - hit.at < CACHE_TTL_MS) {
+      const hit = cache.fresh(key);
+      if (hit) {
         stats.cacheHits++;
-        return hit.value;
+        return hit;
       }
       const pending = inFlight.get(key);
       if (pending) return pending;

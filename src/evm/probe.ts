@@ -1,15 +1,72 @@
-import { interpretProbe, probeRequests, type ProbeOutcome } from './erc20.ts';
-import type { RpcClient } from './rpc.ts';
+import { resolveProxy } from '../analysis/proxy.ts';
+import { hasOpcode } from './bytecode.ts';
+import {
+  dispatcherSelectors, interpretProbe, probeRequests, SURFACE, UNREAD_DISPATCH,
+  type Dispatch, type ProbeOutcome,
+} from './erc20.ts';
+import type { RpcClient, RpcOutcome } from './rpc.ts';
 
 /**
- * Runs the ERC-20 probe against a node. Reads at `blockTag` first; a node that has pruned that
- * state (not an archive node) answers errors rather than reverts, and then the latest state is used.
+ * Runs the ERC-20 probe against a node: the calls of erc20.ts plus the code, whose dispatcher
+ * (or, behind a proxy, its implementation's) tells whether transfer(address,uint256) exists.
+ * Reads at `blockTag` first; a node that has pruned that state (not an archive node) answers
+ * errors rather than reverts, and then the latest state is used.
  */
-export async function probeContract(rpc: RpcClient, address: string, blockTag: string): Promise<ProbeOutcome> {
-  const outcomes = await rpc.batch(probeRequests(address, blockTag));
+
+const DELEGATECALL = 0xf4;
+const TRANSFER = 'transfer(address,uint256)';
+
+export async function probeContract(
+  rpc: RpcClient, address: string, blockTag: string,
+): Promise<ProbeOutcome> {
+  let tag = blockTag;
+  let outcomes = await rpc.batch(withCode(address, tag));
   const stateMissing = outcomes.every((o) => !o.ok && o.error.kind !== 'revert');
   if (stateMissing && blockTag !== 'latest') {
-    return interpretProbe(await rpc.batch(probeRequests(address, 'latest')));
+    tag = 'latest';
+    outcomes = await rpc.batch(withCode(address, tag));
   }
-  return interpretProbe(outcomes);
+  const calls = outcomes.slice(0, -1);
+  const codeOutcome = outcomes[outcomes.length - 1];
+  const code = codeOutcome?.ok && typeof codeOutcome.result === 'string' ? codeOutcome.result : null;
+  // Nothing answered as a token would: decide without reading the code (most deployments).
+  const early = interpretProbe(calls, UNREAD_DISPATCH);
+  if (early.kind === 'not-token' && early.missing !== TRANSFER && !answeredAny(calls)) return early;
+  return interpretProbe(calls, await dispatchOf(rpc, address, code, tag));
+}
+
+const withCode = (address: string, tag: string) => [
+  ...probeRequests(address, tag),
+  { method: 'eth_getCode', params: [address, tag] },
+];
+
+/** totalSupply() or balanceOf(address) answered something: the code is worth reading. */
+const answeredAny = (calls: readonly RpcOutcome<unknown>[]) => calls.slice(0, 2).some((o) => o.ok);
+
+/**
+ * The selectors the contract routes. A contract that delegates and does not route transfer
+ * itself is followed to its implementation; a proxy whose implementation cannot be found has
+ * no readable dispatcher, and the calls decide.
+ */
+async function dispatchOf(
+  rpc: RpcClient, address: string, code: string | null, blockTag: string,
+): Promise<Dispatch> {
+  if (!code || code === '0x') return { selectors: null, source: 'no code' };
+  const own = dispatcherSelectors(code);
+  if (own?.has(SURFACE.transfer)) return { selectors: own, source: 'the code' };
+  if (!hasOpcode(code, DELEGATECALL)) {
+    return own
+      ? { selectors: own, source: 'the code' }
+      : { selectors: null, source: 'evmole found no dispatcher in the code' };
+  }
+  const resolution = await resolveProxy(rpc, { address, code, blockTag });
+  const implementation = resolution.info.implementation;
+  const implSelectors = dispatcherSelectors(resolution.implementationCode);
+  if (!implementation || !implSelectors) {
+    return { selectors: null, source: 'a proxy whose implementation could not be read' };
+  }
+  return {
+    selectors: new Set([...(own ?? []), ...implSelectors]),
+    source: `implementation ${implementation}`,
+  };
 }

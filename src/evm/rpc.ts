@@ -25,10 +25,20 @@ export type RpcErrorKind =
   | 'network'
   | 'bad-response'; // truncated or malformed JSON, wrong shape
 
-const EVM_HALT = /^evm error|invalid jump|stack underflow|stack overflow|invalidfeopcode|opcodenotfound/;
-const UNSUPPORTED_METHOD = /method[^,;]* (not found|does not exist|not available|not supported|is not supported)|not supported|unsupported method/;
+const EVM_HALT =
+  /^evm error|invalid jump|stack underflow|stack overflow|invalidfeopcode|opcodenotfound/;
+const UNSUPPORTED_METHOD = new RegExp(
+  'method[^,;]* (not found|does not exist|not available|not supported|is not supported)' +
+    '|not supported|unsupported method',
+);
 
-const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set(['rate-limited', 'server', 'timeout', 'network', 'bad-response']);
+const RETRYABLE: ReadonlySet<RpcErrorKind> = new Set([
+  'rate-limited',
+  'server',
+  'timeout',
+  'network',
+  'bad-response',
+]);
 
 export class RpcError extends Error {
   constructor(
@@ -58,7 +68,11 @@ export interface RpcClient {
    * `validate` checks an answer inside the retry loop: a message means "this answer is wrong"
    * (another block, say), which is retried like a malformed response and never cached.
    */
-  request<T = unknown>(method: string, params?: unknown[], options?: { validate?: (result: T) => string | undefined }): Promise<T>;
+  request<T = unknown>(
+    method: string,
+    params?: unknown[],
+    options?: { validate?: (result: T) => string | undefined },
+  ): Promise<T>;
   /** Sends the requests as one JSON-RPC batch; each entry succeeds or fails on its own. */
   batch<T = unknown>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]>;
 }
@@ -69,13 +83,22 @@ export interface RpcClientOptions {
   maxAttempts?: number;
   logger?: Logger;
   /** Observes every HTTP round trip (metrics). */
-  onCall?: (info: { method: string; url: string; ok: boolean; errorKind?: RpcErrorKind; ms: number }) => void;
+  onCall?: (info: {
+    method: string;
+    url: string;
+    ok: boolean;
+    errorKind?: RpcErrorKind;
+    ms: number;
+  }) => void;
   fetchImpl?: typeof fetch;
   /** Per-URL adaptive concurrency and cooldowns; defaults to one built from `urls`. */
   endpoints?: EndpointPool;
 }
 
-/** Whether the answer is immutable: asked by block hash (the same hash always names the same block). */
+/**
+ * Whether the answer is immutable: asked by block hash (the same hash always names the same
+ * block).
+ */
 export function isImmutableRequest(method: string, params: readonly unknown[]): boolean {
   switch (method) {
     case 'eth_chainId':
@@ -101,18 +124,37 @@ interface JsonRpcResponse {
   error?: { code?: number; message?: string; data?: unknown };
 }
 
-export function classifyJsonRpcError(error: { code?: number; message?: string; data?: unknown }): RpcError {
+export function classifyJsonRpcError(error: {
+  code?: number;
+  message?: string;
+  data?: unknown;
+}): RpcError {
   const message = String(error.message ?? 'unknown JSON-RPC error');
   const code = typeof error.code === 'number' ? error.code : undefined;
   const lower = message.toLowerCase();
   let kind: RpcErrorKind = 'server';
-  // Anvil reports EVM halts as -32603 "EVM error InvalidJump" and the like: an answer, not a failure.
-  if (code === 3 || lower.includes('revert') || lower.includes('invalid opcode') || lower.includes('out of gas') || EVM_HALT.test(lower)) kind = 'revert';
+  // Anvil reports EVM halts as -32603 "EVM error InvalidJump" and the like: an answer, not a
+  // failure.
+  if (
+    code === 3 ||
+    lower.includes('revert') ||
+    lower.includes('invalid opcode') ||
+    lower.includes('out of gas') ||
+    EVM_HALT.test(lower)
+  )
+    kind = 'revert';
   // Only a missing *method* is "unsupported": "block does not exist" or "state not available"
   // come from a lagging or pruned node and deserve a retry, possibly on another URL.
   else if (code === -32601 || UNSUPPORTED_METHOD.test(lower)) kind = 'unsupported';
-  else if (code === -32600 || code === -32602 || lower.includes('invalid argument') || lower.includes('invalid params')) kind = 'invalid-request';
-  else if (code === -32005 || lower.includes('rate limit') || lower.includes('too many requests')) kind = 'rate-limited';
+  else if (
+    code === -32600 ||
+    code === -32602 ||
+    lower.includes('invalid argument') ||
+    lower.includes('invalid params')
+  )
+    kind = 'invalid-request';
+  else if (code === -32005 || lower.includes('rate limit') || lower.includes('too many requests'))
+    kind = 'rate-limited';
   return new RpcError(kind, message, code, error.data);
 }
 
@@ -122,104 +164,195 @@ export function backoffDelay(attempt: number, random = Math.random): number {
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+type Validate<T> = (result: T) => string | undefined;
+
+/** How requests reach a node: the HTTP side of the client. */
+interface HttpTransport {
+  doFetch: typeof fetch;
+  timeoutMs: number;
+  onCall: RpcClientOptions['onCall'];
+}
+
+/** When to try again, and where: the retry side of the client. */
+interface RetryPolicy {
+  endpoints: EndpointPool;
+  maxAttempts: number;
+  logger?: Logger;
+}
+
+/** A fetch or body read that failed: a timeout when the signal fired, a network error otherwise. */
+function transportError(error: unknown, label: string, timeoutMs: number): RpcError {
+  const name = (error as Error).name;
+  const isTimeout = name === 'TimeoutError' || name === 'AbortError';
+  const detail = isTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+  return new RpcError(isTimeout ? 'timeout' : 'network', `${label}: ${detail}`);
+}
+
+/** POSTs `body` and reads the whole answer, within the transport's timeout. */
+async function fetchText(
+  http: HttpTransport,
+  url: string,
+  body: unknown,
+  label: string,
+): Promise<{ response: Response; text: string }> {
+  let response: Response;
+  try {
+    response = await http.doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(http.timeoutMs),
+    });
+  } catch (error) {
+    throw transportError(error, label, http.timeoutMs);
+  }
+  try {
+    return { response, text: await response.text() };
+  } catch (error) {
+    // The timeout signal also covers reading the body: a stalled body is a timeout too.
+    throw transportError(error, label, http.timeoutMs);
+  }
+}
+
+/** The JSON of an HTTP answer, or the RpcError it amounts to (429, not JSON, an error page). */
+function parseHttpAnswer(response: Response, text: string, label: string): unknown {
+  if (response.status === 429) throw new RpcError('rate-limited', `${label}: HTTP 429`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const kind: RpcErrorKind = response.status >= 500 ? 'server' : 'bad-response';
+    throw new RpcError(kind, `${label}: HTTP ${response.status}, not JSON`);
+  }
+  if (!response.ok && !(json && typeof json === 'object')) {
+    throw new RpcError('server', `${label}: HTTP ${response.status}`);
+  }
+  return json;
+}
+
+/** One HTTP round trip, reported to `onCall` whatever its outcome. */
+async function post(http: HttpTransport, url: string, body: unknown, label: string) {
+  const started = performance.now();
+  const finish = (ok: boolean, errorKind?: RpcErrorKind) =>
+    http.onCall?.({ method: label, url, ok, errorKind, ms: performance.now() - started });
+  let json: unknown;
+  try {
+    const { response, text } = await fetchText(http, url, body, label);
+    json = parseHttpAnswer(response, text, label);
+  } catch (error) {
+    // Every failure above is an RpcError; its kind is what the observer records.
+    if (error instanceof RpcError) finish(false, error.kind);
+    throw error;
+  }
+  finish(true);
+  return json;
+}
+
+/** Runs `attempt` on the endpoint the pool picks, until it succeeds or fails for good. */
+async function withRetries<T>(
+  policy: RetryPolicy,
+  label: string,
+  attempt: (url: string) => Promise<T>,
+): Promise<T> {
+  let lastError: RpcError | undefined;
+  for (let i = 0; i < policy.maxAttempts; i++) {
+    const lease = await policy.endpoints.acquire();
+    const url = lease.url;
+    try {
+      const value = await attempt(url);
+      lease.release('ok');
+      return value;
+    } catch (error) {
+      if (!(error instanceof RpcError)) {
+        lease.release('failed');
+        throw error;
+      }
+      lease.release(outcomeOf(error));
+      if (!error.retryable) throw error;
+      lastError = error;
+      policy.logger?.debug({ err: error.message, url, attempt: i + 1 }, 'rpc retry');
+      if (i < policy.maxAttempts - 1) await sleep(backoffDelay(i));
+    }
+  }
+  throw lastError ?? new RpcError('network', `${label}: no attempt made`);
+}
+
+/** The result of a single JSON-RPC answer, or the RpcError it carries. */
+function singleResult<T>(json: unknown, method: string, validate?: Validate<T>): T {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new RpcError('bad-response', `${method}: not a JSON-RPC object`);
+  }
+  const answer = json as JsonRpcResponse;
+  if (answer.error) throw classifyJsonRpcError(answer.error);
+  if (!('result' in answer))
+    throw new RpcError('bad-response', `${method}: neither result nor error`);
+  const problem = validate?.(answer.result as T);
+  if (problem) throw new RpcError('bad-response', `${method}: ${problem}`);
+  return answer.result as T;
+}
+
+/** Matches a batch answer to its requests by id (ids `firstId`…): each succeeds or fails alone. */
+function batchOutcomes<T>(
+  json: unknown,
+  count: number,
+  firstId: number,
+  label: string,
+): RpcOutcome<T>[] {
+  if (!Array.isArray(json)) {
+    // A node that refuses the whole batch answers one error object.
+    const single = json as JsonRpcResponse;
+    if (single?.error) throw classifyJsonRpcError(single.error);
+    throw new RpcError('bad-response', `${label}: batch answer is not an array`);
+  }
+  const byId = new Map<number, JsonRpcResponse>();
+  for (const entry of json as JsonRpcResponse[]) {
+    if (typeof entry?.id === 'number') byId.set(entry.id, entry);
+  }
+  return Array.from({ length: count }, (_, i): RpcOutcome<T> => {
+    const entry = byId.get(firstId + i);
+    if (!entry) {
+      return { ok: false, error: new RpcError('bad-response', `${label}: answer ${i} missing`) };
+    }
+    if (entry.error) return { ok: false, error: classifyJsonRpcError(entry.error) };
+    return { ok: true, result: entry.result as T };
+  });
+}
+
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   if (options.urls.length === 0) throw new Error('createRpcClient: at least one URL is required');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const doFetch = options.fetchImpl ?? fetch;
+  const http: HttpTransport = {
+    doFetch: options.fetchImpl ?? fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    onCall: options.onCall,
+  };
+  const retries: RetryPolicy = {
+    endpoints: options.endpoints ?? createEndpointPool(options.urls),
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    logger: options.logger,
+  };
   const inFlight = new Map<string, Promise<unknown>>();
   const immutable = new Map<string, unknown>();
-  const endpoints = options.endpoints ?? createEndpointPool(options.urls);
   let nextId = 1;
 
-  async function post(url: string, body: unknown, label: string): Promise<unknown> {
-    const started = performance.now();
-    const finish = (ok: boolean, errorKind?: RpcErrorKind) =>
-      options.onCall?.({ method: label, url, ok, errorKind, ms: performance.now() - started });
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const isTimeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-      const kind: RpcErrorKind = isTimeout ? 'timeout' : 'network';
-      finish(false, kind);
-      throw new RpcError(kind, `${label}: ${isTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      // The timeout signal also covers reading the body: a stalled body is a timeout too.
-      const isTimeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-      const kind: RpcErrorKind = isTimeout ? 'timeout' : 'network';
-      finish(false, kind);
-      throw new RpcError(kind, `${label}: ${isTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
-    }
-    if (response.status === 429) {
-      finish(false, 'rate-limited');
-      throw new RpcError('rate-limited', `${label}: HTTP 429`);
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      const kind: RpcErrorKind = response.status >= 500 ? 'server' : 'bad-response';
-      finish(false, kind);
-      throw new RpcError(kind, `${label}: HTTP ${response.status}, not JSON`);
-    }
-    if (!response.ok && !(json && typeof json === 'object')) {
-      finish(false, 'server');
-      throw new RpcError('server', `${label}: HTTP ${response.status}`);
-    }
-    finish(true);
-    return json;
-  }
-
-  /** Runs `attempt` on the endpoint the pool picks, until it succeeds or fails for good. */
-  async function withRetries<T>(label: string, attempt: (url: string) => Promise<T>): Promise<T> {
-    let lastError: RpcError | undefined;
-    for (let i = 0; i < maxAttempts; i++) {
-      const lease = await endpoints.acquire();
-      const url = lease.url;
-      try {
-        const value = await attempt(url);
-        lease.release('ok');
-        return value;
-      } catch (error) {
-        if (!(error instanceof RpcError)) {
-          lease.release('failed');
-          throw error;
-        }
-        lease.release(outcomeOf(error));
-        if (!error.retryable) throw error;
-        lastError = error;
-        options.logger?.debug({ err: error.message, url, attempt: i + 1 }, 'rpc retry');
-        if (i < maxAttempts - 1) await sleep(backoffDelay(i));
-      }
-    }
-    throw lastError ?? new RpcError('network', `${label}: no attempt made`);
-  }
-
-  async function requestOnce<T>(method: string, params: unknown[], validate?: (result: T) => string | undefined): Promise<T> {
-    return withRetries(method, async (url) => {
-      const json = (await post(url, { jsonrpc: '2.0', id: nextId++, method, params }, method)) as JsonRpcResponse;
-      if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new RpcError('bad-response', `${method}: not a JSON-RPC object`);
-      if (json.error) throw classifyJsonRpcError(json.error);
-      if (!('result' in json)) throw new RpcError('bad-response', `${method}: neither result nor error`);
-      const problem = validate?.(json.result as T);
-      if (problem) throw new RpcError('bad-response', `${method}: ${problem}`);
-      return json.result as T;
+  function requestOnce<T>(method: string, params: unknown[], validate?: Validate<T>): Promise<T> {
+    return withRetries(retries, method, async (url) => {
+      const body = { jsonrpc: '2.0', id: nextId++, method, params };
+      return singleResult(await post(http, url, body, method), method, validate);
     });
+  }
+
+  function remember(key: string, result: unknown) {
+    if (immutable.size >= IMMUTABLE_CACHE_SIZE) immutable.delete(immutable.keys().next().value!);
+    immutable.set(key, result);
   }
 
   return {
     urls: options.urls,
-    request<T>(method: string, params: unknown[] = [], requestOptions: { validate?: (result: T) => string | undefined } = {}): Promise<T> {
+    request<T>(
+      method: string,
+      params: unknown[] = [],
+      requestOptions: { validate?: Validate<T> } = {},
+    ): Promise<T> {
       // Identical reads in flight share one round trip.
       const key = `${method}:${JSON.stringify(params)}`;
       if (immutable.has(key)) return Promise.resolve(immutable.get(key) as T);
@@ -228,10 +361,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       const promise = requestOnce<T>(method, params, requestOptions.validate)
         .then((result) => {
           // null means "not found (yet)": only real answers are remembered.
-          if (result !== null && isImmutableRequest(method, params)) {
-            if (immutable.size >= IMMUTABLE_CACHE_SIZE) immutable.delete(immutable.keys().next().value!);
-            immutable.set(key, result);
-          }
+          if (result !== null && isImmutableRequest(method, params)) remember(key, result);
           return result;
         })
         .finally(() => inFlight.delete(key));
@@ -243,23 +373,15 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       const firstId = nextId;
       nextId += requests.length;
       const label = `batch(${requests[0]!.method}…×${requests.length})`;
-      return withRetries(label, async (url) => {
-        const body = requests.map((r, i) => ({ jsonrpc: '2.0', id: firstId + i, method: r.method, params: r.params }));
-        const json = await post(url, body, label);
-        if (!Array.isArray(json)) {
-          const single = json as JsonRpcResponse;
-          if (single?.error) throw classifyJsonRpcError(single.error);
-          throw new RpcError('bad-response', `${label}: batch answer is not an array`);
-        }
-        const byId = new Map<number, JsonRpcResponse>();
-        for (const entry of json as JsonRpcResponse[]) if (typeof entry?.id === 'number') byId.set(entry.id, entry);
-        return requests.map((_, i): RpcOutcome<T> => {
-          const entry = byId.get(firstId + i);
-          if (!entry) return { ok: false, error: new RpcError('bad-response', `${label}: answer ${i} missing`) };
-          if (entry.error) return { ok: false, error: classifyJsonRpcError(entry.error) };
-          return { ok: true, result: entry.result as T };
-        });
-      });
+      const body = requests.map((r, i) => ({
+        jsonrpc: '2.0',
+        id: firstId + i,
+        method: r.method,
+        params: r.params,
+      }));
+      return withRetries(retries, label, async (url) =>
+        batchOutcomes<T>(await post(http, url, body, label), requests.length, firstId, label),
+      );
     },
   };
 }
@@ -268,5 +390,10 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * JSON-RPC quantities (0x-prefixed hex without leading zeros) to and from numbers: the one place
+ * they are parsed. Block numbers, timestamps and counts fit a double; token amounts are uint256
+ * words and are read as bigint where they are decoded, never through here.
+ */
 export const toQuantity = (n: number | bigint): string => `0x${n.toString(16)}`;
 export const fromQuantity = (hex: string): number => Number.parseInt(hex, 16);

@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import WebSocket from 'ws';
 import { silentLogger } from '../../infra/logger.ts';
 import { startService, type Service } from '../../app/service.ts';
-import { issueDemoKey } from '../../app/operator.ts';
+import { createDb } from '../../db/client.ts';
+import { createAccountRepository } from '../../db/repositories/accounts.ts';
+import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
+import { createRedis } from '../../infra/redis.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
 
@@ -11,6 +15,12 @@ import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis 
  * Property-based fuzzing of every API route and the WebSocket on a real stack: random paths,
  * queries, bodies, headers and messages. Nothing may answer 5xx, hang, crash the process, or
  * make memory grow. FUZZ_RUNS raises the number of cases (CI uses the default).
+ *
+ * The valid key has raised limits, and every case comes from an address of its own (the service
+ * trusts X-Forwarded-For from loopback, as behind a proxy): so valid cases are not refused by the
+ * rate limit or by the failed-authentication throttle that the hostile ones trip. The run reports
+ * how many cases reached a route handler - not refused by authentication, a limit, or for an
+ * unknown route - which is the figure that says how deep the fuzzing went.
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
@@ -33,6 +43,14 @@ let database: TestDatabase;
 let redis: TestRedis;
 let service: Service;
 let cases = 0;
+/** HTTP cases past authentication, plan checks and limits, on a known route. */
+let reachedHandler = 0;
+let httpCases = 0;
+const RAISED_LIMITS = { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 };
+/** Answers that are decided before any route handler runs. */
+const REFUSALS = new Set([
+  'Unauthorized. Please log in again.', 'Rate limit exceeded. Please try again later.', 'PRO plan required', 'BASIC or PRO plan required', 'Not found',
+]);
 /** A real PRO key: some cases must get past authentication to reach the handlers. */
 let validKey = '';
 
@@ -42,14 +60,49 @@ beforeAll(async () => {
     roles: new Set(['api', 'worker', 'scanner']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
     chains: [chain.chainConfig()], knownChainIds: new Set([1, 56, 137, 42161, 8453, 31337]), port: 0, host: '127.0.0.1',
     logger: silentLogger, poolMax: database.embedded ? 1 : 4, admin: { user: 'op', password: 'fuzz-operator-password' },
+    trustProxy: 'loopback',
   });
-  validKey = await issueDemoKey(database.url, redis.url, redis.prefix);
+  validKey = await raisedLimitKey();
 }, 120_000);
+
+/** A PRO account whose key an operator raised (`keys set-limits`), as for a load test. */
+async function raisedLimitKey(): Promise<string> {
+  const handle = createDb(database.url, { max: 1 });
+  const client = createRedis(redis.url, 'commands');
+  try {
+    const accounts = createAccountRepository(handle.db);
+    const user = (await accounts.createUser({ email: 'fuzz@example.com', passwordHash: await hashPassword('fuzz password'), plan: 'PRO' }))!;
+    const key = generateApiKey();
+    const row = await accounts.generateKey(user.id, key, { name: 'fuzz', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+    await accounts.setKeyLimits({ keyHash: row.keyHash }, RAISED_LIMITS);
+    await bumpAuthGeneration(client, redis.prefix);
+    return key.apiKey;
+  } finally {
+    client.disconnect();
+    await handle.close();
+  }
+}
+
+let addressSerial = 0;
+/** A client address of its own per case. */
+const nextAddress = () => {
+  addressSerial += 1;
+  return `10.${(addressSerial >> 16) & 255}.${(addressSerial >> 8) & 255}.${addressSerial & 255}`;
+};
+
+/** The `error` of a JSON error answer, if it is one. */
+const errorOf = (text: string): string | undefined => {
+  try {
+    return (JSON.parse(text) as { error?: string }).error;
+  } catch {
+    return undefined;
+  }
+};
 
 afterAll(async () => {
   await service?.stop();
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
-  console.log(`fuzz: ${cases} HTTP and WebSocket cases run`);
+  console.log(`fuzz: ${cases} HTTP and WebSocket cases run; ${reachedHandler} of ${httpCases} fuzzed HTTP cases reached a route handler`);
 });
 
 const hostile = fc.oneof(
@@ -61,15 +114,19 @@ const hostile = fc.oneof(
   fc.integer().map(String),
 );
 
-const pathArb = fc.tuple(fc.constantFrom(...ROUTES), hostile, fc.boolean(), hostile).map(([template, value, extra, tail]) => {
+/** One path in five gets an extra segment (an unknown route): most cases aim at real routes. */
+const pathArb = fc.tuple(fc.constantFrom(...ROUTES), hostile, fc.integer({ min: 0, max: 4 }).map((n) => n === 0), hostile).map(([template, value, extra, tail]) => {
   const filled = template.replace(/:[a-z]+/g, () => encodeURIComponent(value));
   return extra ? `${filled}/${encodeURIComponent(tail)}` : filled;
 });
 const queryArb = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 10 })), hostile), { maxLength: 5 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 const headersArb = fc.record({
-  authorization: fc.option(fc.oneof(hostile.map((v) => `Bearer ${v}`), hostile.map((v) => `Basic ${v}`), hostile, fc.constant('valid').map(() => `Bearer ${validKey}`)), { nil: undefined }),
-  'x-api-key': fc.option(fc.oneof(hostile, fc.constant('valid').map(() => validKey)), { nil: undefined }),
+  // The valid key in about half of the cases that carry a credential: hostile input must reach the handlers too.
+  authorization: fc.option(fc.oneof(
+    hostile.map((v) => `Bearer ${v}`), hostile.map((v) => `Basic ${v}`), hostile, { arbitrary: fc.constant('valid').map(() => `Bearer ${validKey}`), weight: 3 },
+  ), { nil: undefined }),
+  'x-api-key': fc.option(fc.oneof(hostile, { arbitrary: fc.constant('valid').map(() => validKey), weight: 2 }), { nil: undefined }),
   'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data'), { nil: undefined }),
 }, { requiredKeys: [] });
 const bodyArb = fc.oneof(
@@ -89,7 +146,11 @@ describe('fuzzing the HTTP API', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), pathArb, queryArb, headersArb, bodyArb, async (method, path, query, headers, body) => {
         cases++;
-        const cleanHeaders = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && sendable(e[1])));
+        httpCases++;
+        const cleanHeaders: Record<string, string> = {
+          'x-forwarded-for': nextAddress(),
+          ...Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && sendable(e[1]))),
+        };
         const res = await fetch(`${service.url}${path}${query ? `?${query}` : ''}`, {
           method,
           headers: cleanHeaders,
@@ -102,9 +163,13 @@ describe('fuzzing the HTTP API', () => {
           expect(res.headers.get('content-type') ?? '', `${method} ${path}`).toMatch(/application\/json/);
           expect(JSON.parse(text)).toEqual({ error: expect.any(String) });
         }
+        const error = res.status >= 400 ? errorOf(text) : undefined;
+        if (error === undefined || !REFUSALS.has(error)) reachedHandler++;
       }),
       { numRuns: RUNS },
     );
+    // Enough cases get through to exercise the handlers, not only the guards in front of them.
+    expect(reachedHandler).toBeGreaterThan(httpCases / 4);
   }, 600_000);
 
   it('does not leak memory across many requests', async () => {
@@ -137,7 +202,7 @@ describe('fuzzing the WebSocket', () => {
         // Mostly the real key (10 connections allowed for PRO), sometimes a hostile credential.
         const credential = token ?? validKey;
         const url = `${service.url!.replace('http', 'ws')}/ws?token=${encodeURIComponent(credential)}${since === undefined ? '' : `&since=${encodeURIComponent(since)}`}`;
-        const socket = new WebSocket(url);
+        const socket = new WebSocket(url, { headers: { 'x-forwarded-for': nextAddress() } });
         const outcome = await new Promise<'open' | number>((resolve) => {
           socket.once('open', () => resolve('open'));
           socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));

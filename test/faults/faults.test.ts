@@ -1,30 +1,43 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { Contract, parseEther } from 'ethers';
 import { eq, sql } from 'drizzle-orm';
+import { type Contract, parseEther } from 'ethers';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../db/client.ts';
+import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { tokens } from '../../db/schema.ts';
-import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
-import { startTestChain, type TestChain } from '../support/chain.ts';
-import { startFaultProxy, FAULT_KINDS, type FaultProxy } from '../support/fault-proxy.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
+import { repeatedAlerts, repeatedAnalyses, repeatedEmails, repeatedHistory, repeatedTokenCreated } from '../support/duplicates.ts';
+import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/services.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { deployCorpusToken } from '../support/token-corpus.ts';
 
 /**
  * `npm run test:faults`: a replay of a few hundred deployments while things break on purpose.
  * Worker processes are SIGKILLed, Redis restarts, Postgres is unreachable for 20 s, and a proxy in
  * front of the RPC answers 20% of requests with 429, 500, a hang, truncated JSON or a wrong
- * block. Afterwards every token must be present exactly once and fully processed, no job may be
- * left failed, and the API must have answered throughout (or said "not ready"), never 500.
+ * block. Afterwards every token must be present and fully processed, no job may be left failed,
+ * and nothing may be repeated where nothing stops a repeat (test/support/duplicates.ts:
+ * token.created per token on the stream, analyses per pass, history per bucket, alerts per
+ * window, emails per alert). The API is polled throughout with a real key whose limits are
+ * raised: it must answer 200 with the right tokens, or 503 "not ready" - never 500, 401 or 429.
  */
 
 const DEPLOYMENTS = 200;
+/** Honeypots with a pool: each raises an alert for the watcher, and so an email, during the faults. */
+const HONEYPOTS = 4;
+const EMAIL_SETTLE_MS = 120_000;
 const FINALITY = 5;
 const FAULT_RATE = 0.2;
 const POSTGRES_OUTAGE_MS = 20_000;
@@ -32,6 +45,8 @@ const RPC_TIMEOUT_MS = 1_500;
 const API_POLL_MS = 250;
 const MAX_REPLAY_RUNS = 15;
 const REPLAY_RESTART_DELAY_MS = 2_000;
+const RAISED_LIMITS = { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 };
+const WATCHER_EMAIL = 'watcher@faults.test';
 
 let chain: TestChain;
 let database: TestDatabase;
@@ -46,6 +61,11 @@ const outputs = new Map<ChildProcess, () => string>();
 const expected = new Set<string>();
 let lastBlock = 0;
 const prefix = `tmfaults-${process.pid}`;
+/** The API poll's credential: a PRO key with raised limits, as an operator sets for a load test. */
+let apiKey = '';
+let smtp: SMTPServer;
+let smtpPort = 0;
+const emails: { to: string; subject: string }[] = [];
 
 function startRedis(): ChildProcess {
   const binary = findOnPath('redis-server');
@@ -66,6 +86,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     PATH: process.env.PATH, HOME: process.env.HOME,
     DATABASE_URL: url.toString(), REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: prefix,
     CHAINS_FILE: join(dir, 'chains.json'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'fatal', HOST: '127.0.0.1',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     ...extra,
   };
 }
@@ -95,6 +116,21 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: 2 });
   pgProxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 5432));
   rpcProxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0, seed: 7 });
+  smtp = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onData(stream, session, callback) {
+      let text = '';
+      stream.on('data', (c: Buffer) => (text += c.toString()));
+      stream.on('end', () => {
+        // Long headers are folded over several lines: unfold before reading the subject.
+        const subject = /^Subject: (.*)$/mi.exec(text.replace(/\r?\n[ \t]+/g, ' '))?.[1] ?? '';
+        for (const to of session.envelope.rcptTo) emails.push({ to: to.address, subject });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
   redisPort = await findFreePort();
   redisProcess = startRedis();
   await waitForRedis();
@@ -109,14 +145,26 @@ beforeAll(async () => {
       expected.add(token.address);
     } else {
       const tx = await (factory.contract as Contract).getFunction('createToken')(`Fault ${i}`, `F${i}`, parseEther('1000'));
-      pending.push(tx.wait().then((receipt: { logs: { topics: string[]; data: string }[] }) => {
+      pending.push(waitMined(chain.provider, tx).then((receipt) => {
         const log = receipt.logs.map((l) => factory.contract.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
         expected.add(String(log!.args.getValue('token')).toLowerCase());
       }));
     }
   }
   await Promise.all(pending);
+  for (let i = 0; i < HONEYPOTS; i++) expected.add((await deployCorpusToken(chain, 'honeypot', i)).address);
   lastBlock = Number(await chain.provider.send('eth_blockNumber', []));
+
+  // A PRO account polls the API; a watcher with email alerts on watches every token.
+  const accounts = createAccountRepository(handle.db);
+  const poller = (await accounts.createUser({ email: 'poller@faults.test', passwordHash: await hashPassword('fault poller'), plan: 'PRO' }))!;
+  const key = generateApiKey();
+  const row = await accounts.generateKey(poller.id, key, { name: 'poll', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+  await accounts.setKeyLimits({ keyHash: row.keyHash }, RAISED_LIMITS);
+  apiKey = key.apiKey;
+  const watcher = (await accounts.createUser({ email: WATCHER_EMAIL, passwordHash: await hashPassword('fault watcher'), plan: 'PRO' }))!;
+  await accounts.setAlertPreferences(watcher.id, { emailAlerts: true }, new Date());
+  for (const address of expected) await accounts.addToWatchlist(watcher.id, 31337, address);
   for (let i = 0; i < FINALITY; i++) await chain.provider.send('evm_mine', []);
 
   writeFileSync(join(dir, 'chains.json'), JSON.stringify({
@@ -131,6 +179,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   if (redisProcess) await stopChild(redisProcess);
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
   await handle?.close();
   await Promise.all([rpcProxy?.close(), pgProxy?.close()]);
   await Promise.all([chain?.stop(), database?.drop()]);
@@ -145,18 +194,25 @@ describe('fault tolerance', () => {
     const workers = [launch(['start', '--role', 'worker']), launch(['start', '--role', 'worker'])];
     rpcProxy.setRate(FAULT_RATE);
 
-    // The API is polled throughout: it must answer, with data or 503 "not ready", never a 500.
+    // The API is polled throughout with a real key: data (only tokens of this run) or 503, never 500.
     const statuses = new Map<number, number>();
     let unanswered = 0;
     const unansweredErrors: string[] = [];
+    const wrongData: string[] = [];
+    let answeredWithData = 0;
     let polling = true;
     const poller = (async () => {
       while (polling) {
-        for (const path of ['/api/tokens?limit=5', '/ready']) {
+        for (const path of ['/api/tokens?limit=5&chain_id=31337', '/ready']) {
           try {
-            const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, { signal: AbortSignal.timeout(10_000) });
+            const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(10_000) });
             statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-            await res.arrayBuffer();
+            const body = (await res.json()) as { items?: { contract_address: string; chain_id: number }[] };
+            if (res.status === 200 && path.startsWith('/api/tokens')) {
+              answeredWithData++;
+              const strangers = (body.items ?? []).filter((i) => i.chain_id !== 31337 || !expected.has(i.contract_address));
+              if (!Array.isArray(body.items) || strangers.length > 0) wrongData.push(JSON.stringify(body).slice(0, 300));
+            }
           } catch (error) {
             unanswered++;
             unansweredErrors.push(`${path}: ${(error as Error).message}`);
@@ -211,8 +267,28 @@ describe('fault tolerance', () => {
     const rows = await handle.db.select({ address: tokens.address, stage: tokens.stage }).from(tokens).where(eq(tokens.chainId, 31337));
     const stored = rows.map((r) => r.address);
     const lost = [...expected].filter((a) => !stored.includes(a));
-    const duplicates = stored.length - new Set(stored).size;
     const unexpected = stored.filter((a) => !expected.has(a));
+
+    // Emails still being retried settle first (each honeypot's alert reaches the watcher's inbox);
+    // then count what could have been repeated.
+    await eventually(async () => (emails.length >= HONEYPOTS ? true : undefined), EMAIL_SETTLE_MS, 'an email per honeypot alert').catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const streamRedis = createRedis(`redis://127.0.0.1:${redisPort}`, 'commands');
+    const repeats = {
+      token_created: await repeatedTokenCreated(streamRedis, `${prefix}:events`),
+      analyses: await repeatedAnalyses(handle.sql),
+      history: await repeatedHistory(handle.sql),
+      alerts: await repeatedAlerts(handle.sql),
+      emails: repeatedEmails(emails),
+    };
+    const announced = (await streamRedis.xrange(`${prefix}:events`, '-', '+')).filter(([, f]) => f[1] === 'token.created').length;
+    streamRedis.disconnect();
+    const [counts] = await handle.sql<{ analysesRows: number; historyRows: number; alertRows: number }[]>`
+      select (select count(*)::int from analyses) as "analysesRows", (select count(*)::int from token_history) as "historyRows",
+             (select count(*)::int from alert_deliveries) as "alertRows"`;
+    const { analysesRows, historyRows, alertRows } = counts!;
+    // The poll reflects the end state too: the API lists every token of the run.
+    const final = await (await fetch(`http://127.0.0.1:${apiPort}/api/tokens?limit=1&chain_id=31337`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { total: number };
 
     const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: { url: `redis://127.0.0.1:${redisPort}` }, prefix }));
     const failedJobs = (await Promise.all(queues.map((q) => q.getJobCounts('failed')))).reduce((sum, c) => sum + (c.failed ?? 0), 0);
@@ -221,18 +297,31 @@ describe('fault tolerance', () => {
 
     const report = {
       deployments: expected.size, faults, rpc_faults_injected: rpcProxy.injected, replay_runs: replayRuns,
-      tokens_lost: lost.length, duplicates, unexpected: unexpected.length, failed_jobs: failedJobs,
-      api_statuses: Object.fromEntries(statuses), api_unanswered: unanswered, api_unanswered_errors: unansweredErrors.slice(0, 5),
+      tokens_lost: lost.length, unexpected: unexpected.length, failed_jobs: failedJobs,
+      checked: { token_created_events: announced, analyses_rows: analysesRows, history_rows: historyRows, alert_rows: alertRows, emails: emails.length },
+      repeated: Object.fromEntries(Object.entries(repeats).map(([k, v]) => [k, v.length])),
+      repeated_examples: Object.values(repeats).flat().slice(0, 5),
+      api_statuses: Object.fromEntries(statuses), api_answers_with_data: answeredWithData, api_wrong_data: wrongData.length,
+      api_final_total: final.total, api_unanswered: unanswered, api_unanswered_errors: unansweredErrors.slice(0, 5),
     };
     console.log(`fault suite report: ${JSON.stringify(report)}`);
     writeFileSync(new URL('./last-report.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
 
     expect(lost).toEqual([]);
-    expect(duplicates).toBe(0);
+    expect(repeats).toEqual({ token_created: [], analyses: [], history: [], alerts: [], emails: [] });
+    // Every token was announced (once, by the check above); every honeypot alerted and emailed.
+    expect(announced).toBe(expected.size);
+    expect(alertRows).toBeGreaterThanOrEqual(HONEYPOTS);
+    expect(emails.length).toBeGreaterThanOrEqual(HONEYPOTS);
     expect(unexpected).toEqual([]);
     expect(rows.every((r) => r.stage === 'risk')).toBe(true);
     expect(failedJobs).toBe(0);
     expect(serverErrors).toBe(0);
+    // With a valid key and raised limits, the only refusal allowed is 503 "not ready".
+    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(answeredWithData).toBeGreaterThan(0);
+    expect(wrongData).toEqual([]);
+    expect(final.total).toBe(expected.size);
     expect(unanswered).toBe(0);
     for (const kind of FAULT_KINDS) expect(rpcProxy.injected[kind], kind).toBeGreaterThan(0);
     api.kill('SIGTERM');

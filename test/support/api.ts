@@ -31,6 +31,8 @@ export function testAppDeps(options: {
   producer?: Producer;
   chains?: ReadonlyMap<number, ChainRuntime>;
   jwtSecret?: string;
+  /** Tests play many clients from one host through X-Forwarded-For, as behind a proxy on loopback. */
+  trustProxy?: AppDeps['trustProxy'];
 }): AppDeps {
   const tokens = createTokenRepository(options.db);
   const producer = options.producer ?? refusingProducer();
@@ -45,6 +47,9 @@ export function testAppDeps(options: {
     redisPrefix: options.prefix,
     jwt: { secret: options.jwtSecret ?? TEST_JWT_SECRET },
     clock: options.clock,
+    // Every answer is checked against its route's declared schema: a disagreement fails the test.
+    validateResponses: true,
+    trustProxy: options.trustProxy ?? 'loopback',
     submit: createSubmitter({
       chains: options.chains ?? new Map(),
       tokens,
@@ -52,6 +57,7 @@ export function testAppDeps(options: {
       events: createEventPublisher(options.redis, `${options.prefix}:events`),
       redis: options.redis,
       redisPrefix: options.prefix,
+      logger: options.logger ?? silentLogger,
     }),
   };
 }

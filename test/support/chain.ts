@@ -1,10 +1,41 @@
-import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, encodeBytes32String, parseEther, type InterfaceAbi } from 'ethers';
-import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
+import { Contract, ContractFactory, encodeBytes32String, type InterfaceAbi, JsonRpcProvider, NonceManager, parseEther, Wallet } from 'ethers';
+import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 
 /** A fresh Anvil with Uniswap V2 and a funded signer, for one test file. */
+
+const RECEIPT_POLL_MS = 10;
+const RECEIPT_TIMEOUT_MS = 30_000;
+
+export interface MinedReceipt {
+  hash: string;
+  blockNumber: number;
+  contractAddress: string | null;
+  logs: { address: string; topics: string[]; data: string }[];
+}
+
+/**
+ * Waits for a transaction by polling its receipt by hash. ethers' tx.wait() can miss a
+ * transaction that an automining Anvil mines before the wait subscribes to new blocks (no later
+ * block ever comes) and hang; a reverted transaction throws here.
+ */
+export async function waitMined(provider: JsonRpcProvider, tx: { hash: string } | Promise<{ hash: string }>): Promise<MinedReceipt> {
+  const { hash } = await tx;
+  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as
+      | { status: string; blockNumber: string; contractAddress: string | null; logs: MinedReceipt['logs'] }
+      | null;
+    if (raw) {
+      if (raw.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
+      return { hash, blockNumber: Number(raw.blockNumber), contractAddress: raw.contractAddress, logs: raw.logs };
+    }
+    await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
+  }
+  throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
+}
 
 export interface TestChain {
   anvil: AnvilHandle;
@@ -34,8 +65,8 @@ export async function startTestChain(options: { blockTime?: number; extraArgs?: 
     async deploy(name, args = []) {
       const artifact = loadArtifact(name);
       const contract = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, signer).deploy(...args);
-      const receipt = await contract.deploymentTransaction()!.wait();
-      return { address: (await contract.getAddress()).toLowerCase(), txHash: receipt!.hash, blockNumber: receipt!.blockNumber, contract: contract as Contract };
+      const receipt = await waitMined(provider, contract.deploymentTransaction()!);
+      return { address: (await contract.getAddress()).toLowerCase(), txHash: receipt.hash, blockNumber: receipt.blockNumber, contract: contract as Contract };
     },
     contract(name, address) {
       return new Contract(address, loadArtifact(name).abi as InterfaceAbi, signer);
@@ -66,10 +97,10 @@ export async function startTestChain(options: { blockTime?: number; extraArgs?: 
 /** Adds token/WETH liquidity through the real Router02; returns the pair address. */
 export async function addLiquidity(chain: TestChain, token: string, tokenAmount: bigint, ethAmount = parseEther('1')): Promise<string> {
   const erc20 = chain.contract('SimpleToken', token);
-  await (await erc20.getFunction('approve')(chain.uniswap.router, tokenAmount)).wait();
+  await waitMined(chain.provider, erc20.getFunction('approve')(chain.uniswap.router, tokenAmount));
   const router = new Contract(chain.uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, chain.signer);
   const deadline = Math.floor(Date.now() / 1000) + 3600;
-  await (await router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount })).wait();
+  await waitMined(chain.provider, router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount }));
   const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
   return ((await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string).toLowerCase();
 }

@@ -1,0 +1,345 @@
+import { z } from 'zod';
+import { ALERT_KINDS } from '../src/alerts.ts';
+
+/**
+ * The token object's response schemas (docs/api.md, "The complete token object") and the
+ * WebSocket event payloads built from the same parts (docs/websocket.md): strict objects, so an
+ * extra or a missing field fails the route's response check.
+ */
+
+export const address = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/)
+  .describe('lower-case 0x address');
+export const isoTime = z.iso.datetime();
+export const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
+
+const nullableBool = z.boolean().nullable();
+const nullableInt = z.number().int().nullable();
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-f]{${bytes * 2}}$`));
+
+export const fullTokenData = z
+  .strictObject({
+    token: z.strictObject({
+      name: z.string().nullable(),
+      symbol: z.string().nullable(),
+      decimals: nullableInt,
+      total_supply: z
+        .string()
+        .regex(/^\d+$/)
+        .nullable()
+        .describe('integer amount in smallest units'),
+    }),
+    block_timestamp: nullableInt.describe('creation block time, Unix seconds'),
+    creation: z.strictObject({
+      block_timestamp: nullableInt,
+      tx_hash: hex(32).nullable(),
+      creator: address.nullable(),
+      creator_is_contract: nullableBool,
+      block_number: nullableInt,
+      gas_used: nullableInt,
+      bytecode_hash: hex(32).nullable(),
+      code_len: nullableInt,
+      proxy_like: nullableBool,
+    }),
+    born_block: nullableInt,
+  })
+  .meta({
+    id: 'FullTokenData',
+    description: 'null where the node could not tell (a token submitted long after its deployment)',
+  });
+
+export const adminFunction = z
+  .strictObject({
+    name: z.string(),
+    selector: z
+      .string()
+      .regex(/^[0-9a-f]{8}$/)
+      .describe('4-byte selector, hex without 0x'),
+    access_control: z.enum(['owner-only', 'role', 'none', 'unknown']),
+    risk_level: z.number().int().min(1).max(4).describe('1 low, 2 medium, 3 high, 4 critical'),
+    description: z.string(),
+  })
+  .meta({ id: 'AdminFunction' });
+
+const liquidityLock = z.strictObject({
+  locked_pct: z.number().nullable(),
+  burned_pct: z.number().nullable(),
+  lockers: z.array(
+    z.strictObject({ name: z.string(), address, pair_address: address, locked_pct: z.number() }),
+  ),
+});
+
+const securityHintsShape = {
+  contract_template: z.string().nullable(),
+  security_risk_score: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('score of the latest risk analysis'),
+  ownership_renounced: nullableBool,
+  verified_contract: z
+    .boolean()
+    .describe('true only where a configured block explorer reports verified source'),
+  has_pause_function: nullableBool,
+  has_blacklist_function: nullableBool,
+  has_mint_function: nullableBool,
+  is_proxy: nullableBool,
+  fee_modifiable: nullableBool,
+  has_max_tx_limit: nullableBool,
+  trading_restricted: nullableBool,
+  owner_can_change_balance: nullableBool,
+  hidden_owner: nullableBool,
+  owner_address: address.nullable(),
+  creator_reputation_score: z.number().nullable(),
+  liquidity_lock: liquidityLock.nullable(),
+};
+
+/** security_hints without the admin function list: what events carry. */
+export const securityHintsCore = z
+  .strictObject(securityHintsShape)
+  .meta({ id: 'SecurityHintsCore' });
+
+export const securityHints = z
+  .strictObject({
+    ...securityHintsShape,
+    admin_functions: z
+      .array(adminFunction)
+      .optional()
+      .describe('with include_admin_functions=true (default)'),
+  })
+  .meta({
+    id: 'SecurityHints',
+    description:
+      'null: not analysed yet. Every true flag has its evidence in analyses[].risk_factor_details.',
+  });
+
+export const tradingSimulation = z
+  .strictObject({
+    is_buyable: nullableBool,
+    is_sellable: nullableBool,
+    buy_tax_pct: z.number().nullable(),
+    sell_tax_pct: z.number().nullable(),
+    transfer_tax_pct: z.number().nullable(),
+    max_tx_amount: z.string().nullable(),
+    simulated_at: isoTime.nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'TradingSimulation' });
+
+export const dexHints = z
+  .strictObject({
+    is_tradable: nullableBool,
+    has_liquidity: nullableBool,
+    has_v3_liquidity: nullableBool,
+    total_liquidity_usd: z.number().nullable(),
+    token_price_usd: z.number().nullable(),
+    buy_url: z.url().nullable(),
+    num_trading_pairs: nullableInt,
+    main_trading_pair: address.nullable(),
+    trading_pairs: z.array(
+      z.strictObject({
+        dex: z.string(),
+        pair_address: address,
+        quote_token: address,
+        liquidity_usd: z.number().nullable(),
+        price_usd: z.number().nullable(),
+      }),
+    ),
+    recommended_dex: z.string().nullable(),
+    volume_24h_usd: z.number().nullable(),
+  })
+  .meta({ id: 'DexHints' });
+
+export const analysis = z
+  .strictObject({
+    timestamp: isoTime,
+    risk_factors: z.array(z.string()),
+    actionable_insights: z.array(z.string()),
+    alerts: z.array(z.strictObject({ type: z.string(), message: z.string() })),
+    risk_score: nullableInt,
+    risk_level: z.enum(RISK_LEVELS).nullable(),
+    risk_factor_details: z.array(
+      z.strictObject({
+        code: z.string(),
+        points: z.number(),
+        severity: z.string(),
+        message: z.string(),
+        evidence: z.array(
+          z
+            .object({ kind: z.string(), detail: z.string(), selector: z.string().optional() })
+            .strict(),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'Analysis' });
+
+export const historyItem = z
+  .strictObject({
+    timestamp: isoTime,
+    risk_score: nullableInt,
+    price_usd: z.number().nullable(),
+    liquidity_usd: z.number().nullable(),
+    volume_24h_usd: z.number().nullable(),
+    market_cap_usd: z.number().nullable(),
+  })
+  .meta({ id: 'HistorySnapshot' });
+
+export const monitoringRecommendations = z.strictObject({
+  risk_monitoring: z.array(z.string()),
+  price_alerts: z.array(z.string()),
+});
+
+const completeShape = {
+  contract_address: address,
+  chain_id: z.number().int(),
+  full_token_data: fullTokenData,
+  security_hints: securityHints,
+  current_risk_level: z.enum(RISK_LEVELS).nullable(),
+  current_risk_score: z.number().int().min(0).max(100).nullable(),
+  current_liquidity_usd: z.number().nullable(),
+  is_actively_traded: z.boolean(),
+  dex_hints: dexHints.nullable(),
+  monitoring_recommendations: monitoringRecommendations,
+  data_quality_score: z.number().min(0).max(1),
+  analyses: z
+    .array(analysis)
+    .optional()
+    .describe('with include_analyses=true (default); newest first'),
+  token_history: z
+    .array(historyItem)
+    .optional()
+    .describe('with include_history=true; newest first'),
+  last_updated: isoTime,
+  trading_simulation: tradingSimulation.nullable(),
+  is_honeypot: nullableBool,
+};
+
+export const completeToken = z.strictObject(completeShape).meta({ id: 'CompleteToken' });
+
+export const tokenSummary = z
+  .strictObject({
+    contract_address: address,
+    chain_id: z.number().int(),
+    current_risk_score: completeShape.current_risk_score,
+    current_liquidity_usd: z.number().nullable(),
+    data_quality_score: completeShape.data_quality_score,
+    last_updated: isoTime,
+  })
+  .meta({ id: 'TokenSummary' });
+
+/** A PRO list item: the summary fields, or contract_address, chain_id and the fields named in `fields`. */
+export const proListItem = z
+  .strictObject({
+    ...Object.fromEntries(
+      Object.entries(completeShape).map(([k, v]) => [k, (v as z.ZodType).optional()]),
+    ),
+  })
+  .meta({
+    id: 'ProListItem',
+    description:
+      'Without `fields`: the summary fields (and token_history with include_history=true).',
+  });
+
+export const pagination = z.strictObject({
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  has_more: z.boolean(),
+});
+
+export const proTokenList = z.strictObject({ tokens: z.array(proListItem), pagination });
+
+const tokenRef = z.strictObject({ address, chain_id: z.number().int() });
+
+export const bulkResponse = z.strictObject({
+  tokens: z.array(completeToken),
+  metadata: z.strictObject({
+    total_tokens: z.number().int().describe('tokens returned'),
+    requested: z.number().int().describe('distinct tokens asked for'),
+    processing_time_ms: z.number().int(),
+    cache_hit_rate: z.number().min(0).max(1),
+    not_found: z.array(tokenRef),
+  }),
+});
+
+/** WebSocket event payloads (docs/websocket.md): the HTTP token object's names and shapes. */
+const tokenCreatedData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  full_token_data: fullTokenData,
+  detection_source: z.string(),
+  detected_at: isoTime,
+});
+const tokenUpdatedData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  source: z.enum(['risk', 'dex']),
+  changes: z.array(z.string()),
+  full_token_data: fullTokenData,
+  current_risk_level: completeShape.current_risk_level,
+  current_risk_score: completeShape.current_risk_score,
+  is_honeypot: nullableBool,
+  current_liquidity_usd: z.number().nullable(),
+  is_actively_traded: z.boolean(),
+  price_usd: z.number().nullable(),
+  market_cap_usd: z.number().nullable(),
+  volume_24h_usd: z.number().nullable(),
+  security_hints: securityHintsCore,
+  trading_simulation: tradingSimulation.nullable(),
+  dex_hints: dexHints.nullable(),
+  previous: z.strictObject({
+    current_risk_score: nullableInt,
+    current_risk_level: z.enum(RISK_LEVELS).nullable(),
+    current_liquidity_usd: z.number().nullable(),
+    price_usd: z.number().nullable(),
+  }),
+  last_updated: isoTime,
+});
+const alertData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  type: z.enum(ALERT_KINDS),
+  message: z.string(),
+  alert_key: z.string().nullable(),
+  bucket_at: isoTime.nullable(),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+const tokenRemovedData = z.strictObject({
+  contract_address: address,
+  chain_id: z.number().int(),
+  reason: z.string(),
+});
+
+export const eventData = {
+  'token.created': tokenCreatedData,
+  'token.updated': tokenUpdatedData,
+  alert: alertData,
+  'token.removed': tokenRemovedData,
+} as const;
+
+const streamId = z.string().regex(/^\d+-\d+$/);
+export const eventMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    id: streamId,
+    type: z.literal('token.created'),
+    ts: isoTime,
+    data: tokenCreatedData,
+  }),
+  z.strictObject({
+    id: streamId,
+    type: z.literal('token.updated'),
+    ts: isoTime,
+    data: tokenUpdatedData,
+  }),
+  z.strictObject({ id: streamId, type: z.literal('alert'), ts: isoTime, data: alertData }),
+  z.strictObject({
+    id: streamId,
+    type: z.literal('token.removed'),
+    ts: isoTime,
+    data: tokenRemovedData,
+  }),
+]);

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import { createDb } from '../../db/client.ts';
+import { createAccountRepository } from '../../db/repositories/accounts.ts';
+import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
+import { createRedis, keySpace } from '../../infra/redis.ts';
+import { DEMO_EMAIL, issueDemoKey } from '../../app/operator.ts';
+
+/**
+ * The ready-made demo PRO key exists only on the embedded default: the embedded PGlite (no
+ * DATABASE_URL), no configured chain, and never with NODE_ENV=production. Any other start (a
+ * real database, real chains, production) revokes a demo key left over from an earlier embedded
+ * run, so a database promoted from a trial never keeps a key that was printed to a terminal.
+ */
+
+export type DemoKeyAction = 'issue' | 'revoke';
+
+export interface StartKind {
+  databaseUrlConfigured: boolean;
+  configuredChains: number;
+  nodeEnv: string;
+}
+
+export function demoKeyAction(input: StartKind): DemoKeyAction {
+  const production = input.nodeEnv === 'production';
+  const embedded = !input.databaseUrlConfigured && input.configuredChains === 0 && !production;
+  return embedded ? 'issue' : 'revoke';
+}
+
+/** Revokes every active key of the demo account; how many were revoked. */
+export async function revokeDemoKeys(
+  databaseUrl: string, redisUrl: string, redisPrefix: string,
+): Promise<number> {
+  const handle = createDb(databaseUrl, { max: 1 });
+  const redis = createRedis(redisUrl, 'commands');
+  try {
+    const accounts = createAccountRepository(handle.db);
+    const user = await accounts.userByEmail(DEMO_EMAIL);
+    if (!user) return 0;
+    const now = new Date();
+    let revoked = 0;
+    for (const key of await accounts.activeKeys(user.id)) {
+      if (await accounts.revokeKey(user.id, { keyHash: key.keyHash }, now)) revoked += 1;
+    }
+    // Every API instance drops the cached key at once.
+    if (revoked > 0) await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);
+    return revoked;
+  } finally {
+    redis.disconnect();
+    await handle.close();
+  }
+}
+
+/** At start-up: the demo key when the policy allows it, else the leftover one revoked. */
+export async function applyDemoKeyPolicy(options: {
+  action: DemoKeyAction;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  logger: Logger;
+}): Promise<string | undefined> {
+  const { databaseUrl, redisUrl, redisPrefix } = options;
+  if (options.action === 'issue') return issueDemoKey(databaseUrl, redisUrl, redisPrefix);
+  const revoked = await revokeDemoKeys(databaseUrl, redisUrl, redisPrefix);
+  if (revoked > 0) {
+    const why = 'revoked the demo API key of an earlier embedded run: this is not the embedded default';
+    options.logger.warn({ revoked }, why);
+  }
+  return undefined;
+}
