@@ -8,7 +8,7 @@ import { type EventTail, isStreamId, readEventsSince, tailEvents } from '../infr
 import type { EventMessage } from '../src/events/types.ts';
 import { createFanout, type FanoutMember, matches, type Subscription } from './ws-fanout.ts';
 import {
-  admit, CLOSE_LIMIT, createSessionGuard, 
+  admit, offeredProtocols, CLOSE_LIMIT, createSessionGuard, 
   type Identity, newSessionState, type SessionGuard, type SessionState, spendMessage,type WebSocketAccess,
 } from './ws-session.ts';
 
@@ -32,6 +32,14 @@ const CLOSE_GRACE_MS = 1_000;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
+/**
+ * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
+ * history: the web app offers `token-monitor` plus `bearer.<credential>` as subprotocols instead
+ * (ws answers with the first one offered, `token-monitor`). Such a client cannot read an HTTP
+ * refusal either, so it is told with a close frame: code 4000 + the HTTP status, reason the error.
+ */
+export const WEB_PROTOCOL = 'token-monitor';
+const CLOSE_REFUSED_BASE = 4000;
 
 export { CLOSE_LIMIT, CLOSE_PLAN, CLOSE_UNAUTHORIZED, type WebSocketAccess, type WsPrincipal } from './ws-session.ts';
 
@@ -75,7 +83,12 @@ export function createBroadcaster(deps: {
   recheckIntervalMs?: number;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // Never echo the credential subprotocol back: only the app's own name is selected.
+    handleProtocols: (protocols) => (protocols.has(WEB_PROTOCOL) ? WEB_PROTOCOL : false),
+  });
   const clients = new Set<Client>();
 
   const dropSlowClient = (client: Client) => {
@@ -283,7 +296,11 @@ export function createBroadcaster(deps: {
     const address = deps.access.clientAddress?.(request) ?? request.socket.remoteAddress ?? 'unknown';
     void admit(deps.access, request, url, address).then((decision) => {
       if (decision.status !== 101) {
-        rejectUpgrade(socket, decision.status, { error: decision.error });
+        if (offeredProtocols(request).includes(WEB_PROTOCOL) && !socket.destroyed) {
+          wss.handleUpgrade(request, socket, head, (ws) => ws.close(CLOSE_REFUSED_BASE + decision.status, decision.error));
+        } else {
+          rejectUpgrade(socket, decision.status, { error: decision.error });
+        }
         return;
       }
       if (socket.destroyed) {
