@@ -209,7 +209,11 @@ export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
       responses: {
         200: {
           description: 'The token; with view=complete (BASIC, PRO) the complete token object',
-          schema: z.union([tokenDetail, completeToken, completeToken.omit({ token_history: true })]),
+          schema: z.union([
+            tokenDetail,
+            completeToken,
+            completeToken.omit({ token_history: true }),
+          ]),
         },
         404: { description: '`Token not found`' },
       },
