@@ -67,6 +67,41 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 
+type ClientMessage = z.infer<typeof clientMessage>;
+type SubscribeMessage = Extract<ClientMessage, { type: 'subscribe' }>;
+
+/** A client's message, or the error to answer it with. */
+function parseClientMessage(raw: {
+  toString(): string;
+}): { message: ClientMessage } | { error: string } {
+  try {
+    const result = clientMessage.safeParse(JSON.parse(raw.toString()));
+    if (!result.success) return { error: result.error.issues[0]?.message ?? 'invalid message' };
+    return { message: result.data };
+  } catch {
+    return { error: 'message: malformed JSON' };
+  }
+}
+
+/** The filter a subscribe message asks for; the watchlist, when asked for, is added once read. */
+function subscriptionFrom(message: SubscribeMessage): Subscription {
+  return {
+    chainIds:
+      message.chain_ids && message.chain_ids.length > 0 ? new Set(message.chain_ids) : undefined,
+    minRiskScore: message.min_risk_score,
+  };
+}
+
+/** The confirmation of a subscribe message, echoing the filter now in force. */
+function subscribedReply(message: SubscribeMessage, watchlistOnly: boolean): string {
+  return JSON.stringify({
+    type: 'subscribed',
+    chain_ids: message.chain_ids ?? [],
+    min_risk_score: message.min_risk_score ?? null,
+    watchlist_only: watchlistOnly,
+  });
+}
+
 interface Client extends SessionState {
   socket: WebSocket;
   subscription: Subscription;
@@ -280,47 +315,22 @@ export function createBroadcaster(deps: {
         return void socket.send(
           JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }),
         );
-      let parsed: z.infer<typeof clientMessage>;
-      try {
-        const result = clientMessage.safeParse(JSON.parse(raw.toString()));
-        if (!result.success) {
-          socket.send(
-            JSON.stringify({
-              type: 'error',
-              error: result.error.issues[0]?.message ?? 'invalid message',
-            }),
-          );
-          return;
-        }
-        parsed = result.data;
-      } catch {
-        socket.send(JSON.stringify({ type: 'error', error: 'message: malformed JSON' }));
-        return;
-      }
+      const read = parseClientMessage(raw);
+      if ('error' in read)
+        return void socket.send(JSON.stringify({ type: 'error', error: read.error }));
+      const parsed = read.message;
       if (parsed.type === 'ping') {
         socket.send(JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
         return;
       }
-      const subscription: Subscription = {
-        chainIds:
-          parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
-        minRiskScore: parsed.min_risk_score,
-      };
+      const subscription = subscriptionFrom(parsed);
       if (parsed.watchlist_only && deps.access && client.userId !== undefined) {
         // The watchlist as it is now; a later change takes effect with the next subscribe.
-        const userId = client.userId;
-        void deps.access.watchlist(userId).then(
+        void deps.access.watchlist(client.userId).then(
           (set) => {
             client.subscription = { ...subscription, watchlist: set };
             if (!client.pending) goLive(client);
-            socket.send(
-              JSON.stringify({
-                type: 'subscribed',
-                chain_ids: parsed.chain_ids ?? [],
-                min_risk_score: parsed.min_risk_score ?? null,
-                watchlist_only: true,
-              }),
-            );
+            socket.send(subscribedReply(parsed, true));
           },
           () =>
             socket.send(
@@ -331,14 +341,7 @@ export function createBroadcaster(deps: {
       }
       client.subscription = subscription;
       if (!client.pending) goLive(client);
-      socket.send(
-        JSON.stringify({
-          type: 'subscribed',
-          chain_ids: parsed.chain_ids ?? [],
-          min_risk_score: parsed.min_risk_score ?? null,
-          watchlist_only: parsed.watchlist_only ?? false,
-        }),
-      );
+      socket.send(subscribedReply(parsed, parsed.watchlist_only ?? false));
     });
     socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
     if (since) {
