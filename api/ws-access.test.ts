@@ -155,6 +155,29 @@ describe('WebSocket access', () => {
     await Promise.all(sockets.map(closed));
   });
 
+  it('takes the credential as a subprotocol (browsers) and tells refusals with a 4000 + status close code', async () => {
+    const browserLike = (credential: string) => new Promise<{ protocol: string; code: number; reason: string; opened: boolean }>((resolve) => {
+      const socket = new WebSocket(`${first.url!.replace('http', 'ws')}/ws`, ['token-monitor', `bearer.${credential}`]);
+      let opened = false;
+      socket.once('open', () => {
+        opened = true;
+        // An admitted connection is greeted; close it ourselves once the welcome is in.
+        socket.once('message', () => socket.close(1000));
+      });
+      socket.once('close', (code, reason) => resolve({ protocol: socket.protocol, code, reason: reason.toString(), opened }));
+      socket.once('error', () => {});
+    });
+    const admitted = await browserLike(credentials.basic);
+    // The selected subprotocol is the app's name: the credential is never echoed back.
+    expect(admitted).toMatchObject({ opened: true, protocol: 'token-monitor', code: 1000 });
+    expect(await browserLike(credentials.free)).toMatchObject({ code: 4403, reason: 'BASIC or PRO plan required' });
+    expect(await browserLike('not-a-jwt')).toMatchObject({ code: 4401, reason: 'Unauthorized. Please log in again.' });
+    const held = await connect(first, `?token=${credentials.basic}`);
+    expect(held.status).toBe('open');
+    expect(await browserLike(credentials.basic)).toMatchObject({ code: 4429, reason: 'Connection limit exceeded' });
+    await closed((held as { socket: WebSocket }).socket);
+  });
+
   it('watchlist_only delivers the events of watched tokens only', async () => {
     const o = await connect(first, `?token=${credentials.proKey}`);
     const socket = (o as { socket: WebSocket }).socket;

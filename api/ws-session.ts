@@ -80,11 +80,22 @@ export const newSessionState = (): Pick<SessionState, 'budget' | 'budgetAt' | 'r
 type Admitted = { status: 101 } & Required<Omit<Identity, 'expiresAt'>> & Pick<Identity, 'expiresAt'>;
 export type Admission = Admitted | { status: 401 | 403 | 429; error: string };
 
-/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the connection limit. */
+/** A browser's credential: the `bearer.<credential>` subprotocol (docs/web.md). */
+const BEARER_PROTOCOL_PREFIX = 'bearer.';
+
+export function offeredProtocols(request: IncomingMessage): string[] {
+  return (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * Credential (`?token=`, `Authorization: Bearer` or the `bearer.<credential>` subprotocol), plan
+ * (FREE refused) and the connection limit.
+ */
 export async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL, address: string): Promise<Admission> {
   const header = request.headers.authorization;
   const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-  const credential = url.searchParams.get('token') ?? bearer;
+  const fromProtocol = offeredProtocols(request).find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX))?.slice(BEARER_PROTOCOL_PREFIX.length);
+  const credential = url.searchParams.get('token') ?? bearer ?? fromProtocol;
   if (!credential) return { status: 401, error: UNAUTHORIZED };
   let principal: WsPrincipal | undefined;
   try {

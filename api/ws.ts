@@ -6,8 +6,9 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { type EventTail, isStreamId, readEventsSince, tailEvents } from '../infra/events.ts';
 import type { EventMessage } from '../src/events/types.ts';
+import { createFanout, type FanoutMember, matches, type Subscription } from './ws-fanout.ts';
 import {
-  admit, CLOSE_LIMIT, createSessionGuard, 
+  admit, offeredProtocols, CLOSE_LIMIT, createSessionGuard, 
   type Identity, newSessionState, type SessionGuard, type SessionState, spendMessage,type WebSocketAccess,
 } from './ws-session.ts';
 
@@ -31,6 +32,14 @@ const CLOSE_GRACE_MS = 1_000;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
+/**
+ * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
+ * history: the web app offers `token-monitor` plus `bearer.<credential>` as subprotocols instead
+ * (ws answers with the first one offered, `token-monitor`). Such a client cannot read an HTTP
+ * refusal either, so it is told with a close frame: code 4000 + the HTTP status, reason the error.
+ */
+export const WEB_PROTOCOL = 'token-monitor';
+const CLOSE_REFUSED_BASE = 4000;
 
 export { CLOSE_LIMIT, CLOSE_PLAN, CLOSE_UNAUTHORIZED, type WebSocketAccess, type WsPrincipal } from './ws-session.ts';
 
@@ -44,19 +53,14 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 
-interface Subscription {
-  chainIds?: ReadonlySet<number>;
-  minRiskScore?: number;
-  /** `chain_id:address` of the user's watchlist when the client asked for watchlist_only. */
-  watchlist?: ReadonlySet<string>;
-}
-
 interface Client extends SessionState {
   socket: WebSocket;
   subscription: Subscription;
   alive: boolean;
   /** Live events held back while the client's `since` backlog is being sent. */
   pending?: EventMessage[];
+  /** Its place in the fan-out (api/ws-fanout.ts), joined once it takes live events. */
+  member?: FanoutMember;
 }
 
 export interface Broadcaster {
@@ -64,16 +68,7 @@ export interface Broadcaster {
   close(): Promise<void>;
 }
 
-export function matches(subscription: Subscription, event: EventMessage): boolean {
-  if (subscription.chainIds && !subscription.chainIds.has(event.data.chain_id)) return false;
-  if (subscription.watchlist && !subscription.watchlist.has(`${event.data.chain_id}:${event.data.contract_address}`)) return false;
-  if (subscription.minRiskScore !== undefined) {
-    const score = (event.data as { current_risk_score?: number | null }).current_risk_score;
-    // Events without a score yet (token.created) pass: the score is not known to be low.
-    if (typeof score === 'number' && score < subscription.minRiskScore) return false;
-  }
-  return true;
-}
+export { matches };
 
 export function createBroadcaster(deps: {
   server: Server;
@@ -88,7 +83,12 @@ export function createBroadcaster(deps: {
   recheckIntervalMs?: number;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // Never echo the credential subprotocol back: only the app's own name is selected.
+    handleProtocols: (protocols) => (protocols.has(WEB_PROTOCOL) ? WEB_PROTOCOL : false),
+  });
   const clients = new Set<Client>();
 
   const dropSlowClient = (client: Client) => {
@@ -115,23 +115,37 @@ export function createBroadcaster(deps: {
     return true;
   };
 
-  const deliver = (client: Client, event: EventMessage, serialized: string) => {
-    if (client.pending) client.pending.push(event);
-    else if (matches(client.subscription, event)) send(client, serialized);
+  // Live events go out in batches (one stream read's worth): serialized once per event, sent
+  // once per subscription class; clients still replaying a backlog hold them instead.
+  const fanout = createFanout();
+  const replaying = new Set<Client>();
+  let batch: EventMessage[] = [];
+  const flush = () => {
+    const events = batch;
+    batch = [];
+    fanout.publish(events);
+    for (const client of replaying) client.pending?.push(...events);
   };
-
   const tail: EventTail = tailEvents(
     deps.tailRedis,
     deps.streamKey,
     (event) => {
-      const serialized = JSON.stringify(event);
-      for (const client of clients) deliver(client, event, serialized);
+      if (batch.length === 0) queueMicrotask(flush);
+      batch.push(event);
     },
     (error) => log.warn({ err: error.message }, 'event stream read failed'),
   );
 
+  /** From now on the client takes live events through the fan-out, with its current filter. */
+  const goLive = (client: Client) => {
+    replaying.delete(client);
+    if (client.member && clients.has(client)) fanout.join(client.member, client.subscription);
+  };
+
   const forget = (client: Client) => {
     if (!clients.delete(client)) return;
+    replaying.delete(client);
+    if (client.member) fanout.leave(client.member);
     clearTimeout(client.expiryTimer);
     if (deps.access && client.userId !== undefined && client.slotId) {
       void deps.access.slots.release(client.userId, client.slotId).catch((error: Error) => log.warn({ err: error.message }, 'slot release failed'));
@@ -199,13 +213,15 @@ export function createBroadcaster(deps: {
       log.warn({ err: (error as Error).message }, 'backlog read failed');
       client.pending = undefined;
     }
+    goLive(client);
   }
 
-  function onConnection(socket: WebSocket, request: IncomingMessage, identity: Identity) {
+  function onConnection(socket: WebSocket, request: IncomingMessage, identity: Identity, wire: Duplex) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const since = url.searchParams.get('since');
     const { expiresAt, ...rest } = identity;
     const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...newSessionState(), ...rest };
+    client.member = { wire: wire as Duplex & FanoutMember['wire'], isOpen: () => socket.readyState === socket.OPEN, onSlow: () => dropSlowClient(client) };
     clients.add(client);
     guard?.armExpiry(client, expiresAt);
     socket.on('pong', () => {
@@ -243,15 +259,22 @@ export function createBroadcaster(deps: {
         const userId = client.userId;
         void deps.access.watchlist(userId).then((set) => {
           client.subscription = { ...subscription, watchlist: set };
+          if (!client.pending) goLive(client);
           socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: true }));
         }, () => socket.send(JSON.stringify({ type: 'error', error: 'watchlist: temporarily unavailable' })));
         return;
       }
       client.subscription = subscription;
+      if (!client.pending) goLive(client);
       socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: parsed.watchlist_only ?? false }));
     });
     socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
-    if (since) void sendBacklog(client, since);
+    if (since) {
+      replaying.add(client);
+      void sendBacklog(client, since);
+    } else {
+      goLive(client);
+    }
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -267,13 +290,17 @@ export function createBroadcaster(deps: {
       return;
     }
     if (!deps.access) {
-      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, {}));
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, {}, socket));
       return;
     }
     const address = deps.access.clientAddress?.(request) ?? request.socket.remoteAddress ?? 'unknown';
     void admit(deps.access, request, url, address).then((decision) => {
       if (decision.status !== 101) {
-        rejectUpgrade(socket, decision.status, { error: decision.error });
+        if (offeredProtocols(request).includes(WEB_PROTOCOL) && !socket.destroyed) {
+          wss.handleUpgrade(request, socket, head, (ws) => ws.close(CLOSE_REFUSED_BASE + decision.status, decision.error));
+        } else {
+          rejectUpgrade(socket, decision.status, { error: decision.error });
+        }
         return;
       }
       if (socket.destroyed) {
@@ -281,7 +308,7 @@ export function createBroadcaster(deps: {
         return;
       }
       const { status: _status, ...identity } = decision;
-      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, identity));
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, identity, socket));
     }, (error: Error) => {
       log.warn({ err: error.message }, 'websocket admission failed');
       rejectUpgrade(socket, 503, { error: 'Service temporarily unavailable' });

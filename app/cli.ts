@@ -9,7 +9,7 @@ import { ROLES, startService, type Role } from './service.ts';
 import { replayCommand } from './commands/replay.ts';
 import { persistedSecret } from '../scripts/dev/secrets.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, keysCommand } from './operator.ts';
+import { accountsCommand, analyzeCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
 import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
 import { maskUrl } from '../src/config/redact.ts';
 import { parseTrustProxy } from '../api/client-address.ts';
@@ -37,6 +37,7 @@ Commands:
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
 const EMBEDDED_POOL_MAX = 1;
 const FORCED_EXIT_CODE = 130;
+const DEMO_PASSWORD_LENGTH = 24;
 
 function output(value: unknown, human: string) {
   if (process.stdout.isTTY) console.log(human);
@@ -121,8 +122,13 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     // once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
     // service opens its pool: an embedded PGlite serves one connection at a time.
     const action = demoKeyAction({ databaseUrlConfigured: Boolean(config.env.DATABASE_URL), configuredChains: config.chains.length, nodeEnv: config.env.NODE_ENV });
+    // …and on the embedded default only, a web sign-in for the demo account with a password
+    // generated once for DATA_DIR.
+    const demoPassword = roles.has('api') && action === 'issue' && devChain
+      ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
+      : undefined;
     const demoKey = roles.has('api') && (action === 'revoke' || devChain)
-      ? await applyDemoKeyPolicy({ action, databaseUrl: database.url, redisUrl: redis.url, redisPrefix: config.env.REDIS_PREFIX, logger })
+      ? await applyDemoKeyPolicy({ action, databaseUrl: database.url, redisUrl: redis.url, redisPrefix: config.env.REDIS_PREFIX, logger, password: demoPassword })
       : undefined;
     const service = await startService({
       admin,
@@ -153,6 +159,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const wsUrl = service.url?.replace(/^http/, 'ws');
     const banner = {
       status: 'started',
+      web: service.url ? `${service.url}/` : null,
+      demo_account: demoPassword ? { email: DEMO_EMAIL, password: demoPassword } : null,
       roles: [...roles],
       api: service.url ? `${service.url}/api` : null,
       websocket: wsUrl ? `${wsUrl}/ws` : null,
@@ -170,6 +178,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     output(banner, [
       '',
       'token-monitor is running',
+      ...(service.url ? [`  Web app:    ${banner.web}`] : []),
+      ...(demoPassword ? [`    sign in as ${DEMO_EMAIL} with password ${demoPassword}`] : []),
       ...(service.url ? [
         `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Docs:       ${banner.docs}`,
         `  Metrics:    ${banner.metrics}`, `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,

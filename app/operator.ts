@@ -234,7 +234,7 @@ export const DEMO_EMAIL = 'demo@token-monitor.local';
  * once, with a random password nobody knows) gets a fresh key on every start; the previous one
  * is revoked. Only for the embedded default, never with a configured chain.
  */
-export async function issueDemoKey(databaseUrl: string, redisUrl: string, redisPrefix: string): Promise<string> {
+export async function issueDemoKey(databaseUrl: string, redisUrl: string, redisPrefix: string, password?: string): Promise<string> {
   const handle = createDb(databaseUrl, { max: 1 });
   const redis = createRedis(redisUrl, 'commands');
   try {
@@ -245,6 +245,8 @@ export async function issueDemoKey(databaseUrl: string, redisUrl: string, redisP
       ?? (await accounts.userByEmail(DEMO_EMAIL));
     if (!user) throw new Error('demo account could not be created');
     if (user.plan !== 'PRO' || user.trialEndsAt || user.paymentFailedAt) await accounts.setPlan(DEMO_EMAIL, 'PRO', { now });
+    // The web app's demo sign-in: the password printed by `npm start` (kept in DATA_DIR).
+    if (password) await accounts.setPasswordHash(DEMO_EMAIL, await hashPassword(password));
     const key = generateApiKey();
     await accounts.generateKey(user.id, key, { name: 'Demo key', description: 'issued by npm start (embedded default)', plan: 'PRO', now, expiresAt: null });
     await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);

@@ -13,6 +13,8 @@ import { createDexRepository } from '../db/repositories/dex.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { createDexProcessor } from '../workers/dex.ts';
 import { startDexScheduler, type DexScheduler } from '../workers/dex-scheduler.ts';
+import { startHistoryMaintenance, type HistoryMaintenance } from '../workers/history-maintenance.ts';
+import { createHistoryRepository } from '../db/repositories/history.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { createMetrics, type Metrics } from '../infra/metrics.ts';
@@ -262,7 +264,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let dexScheduler: DexScheduler | undefined;
   let schedulerConnection: ReturnType<typeof createRedis> | undefined;
+  let historyMaintenance: HistoryMaintenance | undefined;
   if (roles.has('scheduler')) {
+    historyMaintenance = startHistoryMaintenance({ history: createHistoryRepository(db), logger });
     schedulerConnection = createRedis(options.redisUrl, 'worker');
     dexScheduler = await startDexScheduler({
       workerConnection: schedulerConnection, producerConnection, prefix: keys.prefix, dex: dexRepo, producer,
@@ -290,6 +294,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       // Order matters: no new blocks, then no new jobs, then no clients, then the pools.
       await Promise.all(scanners.map((s) => s.stop()));
       await dexScheduler?.close();
+      await historyMaintenance?.close();
       await pool?.close(options.workerDrainDeadlineMs);
       await alertsConsumer?.stop();
       mailer?.close();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
 /** Benchmark reporting: a table on stdout and bench/results.json. */
@@ -11,6 +11,16 @@ export interface BenchRow {
   /** What the value is compared with, measured in the same run. */
   baseline?: { metric: string; value: number; ratio: number };
   note?: string;
+  /** The `npm run bench` suite (its `--only` name) that produced the row. */
+  group?: string;
+}
+
+/** How each suite of a run ended; a failed suite keeps the rows of the others. */
+export interface SuiteOutcome {
+  status: 'ok' | 'failed';
+  finished_at: string;
+  seconds: number;
+  error?: string;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -35,20 +45,44 @@ export function printTable(rows: BenchRow[]) {
   for (const row of body) console.log(line(row));
 }
 
-/**
- * Writes the run's rows; rows of suites that did not run (`--only`) are kept from the previous
- * file, so a partial run updates its own figures without erasing the others.
- */
-export function writeResults(path: string, rows: BenchRow[], parameters: Record<string, unknown>) {
-  const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gib: round(totalmem() / 2 ** 30, 1), node: process.version };
-  const ran = new Set(rows.map((r) => r.suite));
-  let kept: BenchRow[] = [];
-  if (existsSync(path)) {
-    try {
-      kept = (JSON.parse(readFileSync(path, 'utf8')) as { results?: BenchRow[] }).results?.filter((r) => !ran.has(r.suite)) ?? [];
-    } catch {
-      kept = [];
-    }
+interface ResultsFile {
+  generated_at: string;
+  machine: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  results: BenchRow[];
+  suites?: Record<string, SuiteOutcome>;
+}
+
+/** Rows of results files written before rows named their group. */
+const LEGACY_GROUP_OF_SUITE: Record<string, string> = { 'bytecode-stages': 'bytecode' };
+const groupOf = (row: BenchRow) => row.group ?? LEGACY_GROUP_OF_SUITE[row.suite] ?? row.suite;
+
+function readResults(path: string): ResultsFile | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ResultsFile;
+  } catch {
+    return undefined; // a damaged file is replaced, not fatal
   }
-  writeFileSync(path, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, parameters, results: [...kept, ...rows] }, null, 2)}\n`);
+}
+
+/**
+ * Records one finished (or failed) suite in the results file at once: its rows replace the rows
+ * an earlier run wrote for the same suite, every other suite's rows stay. Written to a temporary
+ * file and renamed, so an interrupted run never leaves half a file.
+ */
+export function recordSuite(path: string, group: string, rows: BenchRow[], parameters: unknown, outcome: SuiteOutcome) {
+  const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gib: round(totalmem() / 2 ** 30, 1), node: process.version };
+  const previous = readResults(path);
+  const kept = (previous?.results ?? []).filter((row) => groupOf(row) !== group);
+  const file: ResultsFile = {
+    generated_at: new Date().toISOString(),
+    machine,
+    parameters: { ...(previous?.parameters ?? {}), [group]: parameters },
+    results: [...kept, ...rows.map((row) => ({ ...row, group }))],
+    suites: { ...(previous?.suites ?? {}), [group]: outcome },
+  };
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
+  renameSync(temporary, path);
 }

@@ -9,16 +9,20 @@ import { dexRefresh } from './suites/dex.ts';
 import { redisSoak } from './suites/soak.ts';
 import { websocketFanout } from './suites/websocket.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
-import { printTable, progress, writeResults, type BenchRow } from './report.ts';
+import { scaleGrowth } from './suites/scale.ts';
+import { printTable, progress, recordSuite, type BenchRow } from './report.ts';
 
 /**
  * `npm run bench`: every suite, a table on stdout, and bench/results.json.
- * `npm run bench -- --quick` for a short run; `-- --only detection,dex` for some suites.
+ * `npm run bench -- --quick` for a short run; `-- --only detection,dex` for some suites;
+ * `-- --results /tmp/r.json` to write elsewhere.
  */
 
-const RESULTS_PATH = fileURLToPath(new URL('./results.json', import.meta.url));
+const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
+/** `--results other.json` keeps development runs out of the committed results. */
+const RESULTS_PATH = argument('--results') ?? fileURLToPath(new URL('./results.json', import.meta.url));
 const quick = process.argv.includes('--quick');
-const onlyArg = process.argv.find((_a, i) => process.argv[i - 1] === '--only');
+const onlyArg = argument('--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 
 const parameters = {
@@ -30,7 +34,11 @@ const parameters = {
   api: { seconds: quick ? 3 : 5 },
   export: { tokens: quick ? 100_000 : 200_000 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
-  websocket: { clients: quick ? 200 : 1_000, events: quick ? 20 : 100 },
+  websocket: { clients: quick ? 1_000 : 10_000, steady_seconds: quick ? 10 : 60, events_per_second: 10, burst: quick ? 100 : 1_000 },
+  scale: {
+    tokens: quick ? 100_000 : 1_000_000, active_tokens: quick ? 1_000 : 10_000, history_days: 30,
+    fanout_tokens: quick ? 10_000 : 100_000, samples: quick ? 60 : 200,
+  },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
 
@@ -48,24 +56,48 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
   ['export', () => exportThroughput({ tokens: parameters.export.tokens })],
-  ['websocket', () => websocketFanout({ clients: parameters.websocket.clients, events: parameters.websocket.events })],
+  ['websocket', () => websocketFanout({
+    clients: parameters.websocket.clients, steadySeconds: parameters.websocket.steady_seconds,
+    eventsPerSecond: parameters.websocket.events_per_second, burst: parameters.websocket.burst,
+  })],
   ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
+  ['scale', () => scaleGrowth({
+    tokens: parameters.scale.tokens, activeTokens: parameters.scale.active_tokens, historyDays: parameters.scale.history_days,
+    fanoutTokens: parameters.scale.fanout_tokens, samples: parameters.scale.samples,
+  })],
   ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
 ];
 
-async function main() {
+/**
+ * Each suite's rows go to bench/results.json the moment the suite finishes; a suite that throws is
+ * recorded as failed (with its error) and the run goes on with the next one.
+ */
+async function main(): Promise<number> {
   const rows: BenchRow[] = [];
+  const failed: string[] = [];
   for (const [name, run] of suites) {
     if (only && !only.has(name)) continue;
     progress(`suite ${name}`);
-    rows.push(...(await run()));
+    const started = performance.now();
+    const seconds = () => Math.round((performance.now() - started) / 100) / 10;
+    try {
+      const suiteRows = await run();
+      rows.push(...suiteRows);
+      recordSuite(RESULTS_PATH, name, suiteRows, parameters[name], { status: 'ok', finished_at: new Date().toISOString(), seconds: seconds() });
+      progress(`suite ${name}: ${suiteRows.length} rows written to ${RESULTS_PATH}`);
+    } catch (error) {
+      failed.push(name);
+      const message = error instanceof Error ? error.stack ?? error.message : String(error);
+      console.error(`[bench] suite ${name} failed:`, message);
+      recordSuite(RESULTS_PATH, name, [], parameters[name], { status: 'failed', finished_at: new Date().toISOString(), seconds: seconds(), error: message.split('\n')[0]! });
+    }
   }
   printTable(rows);
-  writeResults(RESULTS_PATH, rows, parameters);
-  progress(`results written to ${RESULTS_PATH}`);
+  if (failed.length > 0) progress(`failed suites: ${failed.join(', ')} (the others' rows are in ${RESULTS_PATH})`);
+  return failed.length > 0 ? 1 : 0;
 }
 
-main().then(() => process.exit(0), (error: Error) => {
+main().then((code) => process.exit(code), (error: Error) => {
   console.error(error);
   process.exit(1);
 });

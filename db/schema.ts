@@ -105,8 +105,17 @@ export const tokens = pgTable('tokens', {
   updatedAt: updatedAt(),
 }, (t) => [
   primaryKey({ columns: [t.chainId, t.address] }),
-  index('tokens_detected_at_idx').on(t.detectedAt.desc()),
-  index('tokens_chain_detected_idx').on(t.chainId, t.detectedAt.desc()),
+  // The list's default order (detected_at desc nulls last, address desc), alone and under each
+  // equality filter of GET /api/tokens: a page is an index range, never a sort of the table.
+  index('tokens_list_idx').on(t.detectedAt.desc().nullsLast(), t.address.desc()),
+  index('tokens_chain_list_idx').on(t.chainId, t.detectedAt.desc().nullsLast(), t.address.desc()),
+  index('tokens_risk_level_list_idx').on(t.currentRiskLevel, t.detectedAt.desc().nullsLast(), t.address.desc()),
+  index('tokens_liquid_list_idx').on(t.detectedAt.desc().nullsLast(), t.address.desc()).where(sql`current_liquidity_usd > 0`),
+  index('tokens_traded_list_idx').on(t.detectedAt.desc().nullsLast(), t.address.desc()).where(sql`is_actively_traded`),
+  // q: substring of name or symbol (pg_trgm), prefix or whole address (without the chain).
+  index('tokens_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  index('tokens_symbol_trgm_idx').using('gin', t.symbol.op('gin_trgm_ops')),
+  index('tokens_address_pattern_idx').on(t.address.op('text_pattern_ops')),
   index('tokens_creator_idx').on(t.chainId, t.creator),
   index('tokens_creation_block_idx').on(t.chainId, t.creationBlockNumber),
   index('tokens_next_refresh_idx').on(t.nextRefreshAt).where(sql`next_refresh_at is not null`),
@@ -187,6 +196,39 @@ export const tokenHistory = pgTable('token_history', {
   volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
   marketCapUsd: numeric('market_cap_usd', { precision: 30, scale: 2 }),
 }, (t) => [primaryKey({ columns: [t.chainId, t.address, t.bucketAt] })]);
+
+/*
+ * History retention (docs/scale.md): token_history keeps the 60 s snapshots for 24 h, then they
+ * live on as 5 min rollups for 7 days and 1 h rollups after that. All three tables are
+ * partitioned by range of bucket_at (declared in the migration: drizzle cannot express it), so
+ * expiry is a partition drop. The maintenance job (workers/history-maintenance.ts) creates the
+ * partitions ahead, rolls each finished day up and drops what has expired.
+ */
+const historyColumns = () => ({
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+  riskScore: integer('risk_score'),
+  priceUsd: numeric('price_usd', { precision: 40, scale: 18 }),
+  liquidityUsd: numeric('liquidity_usd', { precision: 30, scale: 2 }),
+  volume24hUsd: numeric('volume_24h_usd', { precision: 30, scale: 2 }),
+  marketCapUsd: numeric('market_cap_usd', { precision: 30, scale: 2 }),
+});
+
+/** 5 min rollups: the last snapshot of each 5 minutes, kept 7 days. */
+export const tokenHistory5m = pgTable('token_history_5m', historyColumns(),
+  (t) => [primaryKey({ columns: [t.chainId, t.address, t.bucketAt] })]);
+
+/** 1 h rollups: the last snapshot of each hour, kept HISTORY_HOURLY_RETENTION_DAYS. */
+export const tokenHistory1h = pgTable('token_history_1h', historyColumns(),
+  (t) => [primaryKey({ columns: [t.chainId, t.address, t.bucketAt] })]);
+
+/** The maintenance job's watermark: every whole UTC day before `rolledUpUntil` has been rolled up. */
+export const historyMaintenance = pgTable('history_maintenance', {
+  name: text('name').primaryKey(),
+  rolledUpUntil: timestamp('rolled_up_until', { withTimezone: true }).notNull(),
+  updatedAt: updatedAt(),
+});
 
 export const creators = pgTable('creators', {
   chainId: integer('chain_id').notNull(),

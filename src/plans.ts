@@ -1,5 +1,5 @@
 /**
- * Plans and account states (DESIGN §7). Pure functions: the stored plan says what was sold, the
+ * Plans and account states (docs/api.md, plans). Pure functions: the stored plan says what was sold, the
  * effective plan what the caller gets right now. A trial that has ended, or a payment that failed
  * more than the grace period ago, is FREE at once, before the scheduled job records the downgrade.
  */

@@ -15,7 +15,7 @@ import type { Producer } from './queues.ts';
 
 const DEFAULT_CHUNK_SIZE = 50;
 const CHUNKS_IN_FLIGHT = 4;
-const POLL_MS = 200;
+const POLL_MS = 50;
 /** How long the replay rides out a Redis or Postgres outage before giving up (it can be resumed). */
 const OUTAGE_PATIENCE_MS = 120_000;
 const OUTAGE_RETRY_MS = 500;
@@ -95,19 +95,30 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
     return producer.enqueueBulk('replay', jobs);
   }
 
-  /** Resolves when every job is done; removed jobs (retention) count as completed. */
+  /**
+   * Resolves when every job is done; removed jobs (retention) count as completed. Jobs finish
+   * roughly in order, so each poll walks the pending ids from the front and stops at the first
+   * unfinished one: a handful of Redis calls per poll instead of one per job of the chunk.
+   */
   async function waitForChunk(ids: string[]): Promise<void> {
     const queue = producer.queue('replay');
     let pending = ids;
     while (pending.length > 0) {
-      const states = await Promise.all(pending.map(async (id) => [id, await queue.getJobState(id)] as const));
-      const failed = states.find(([, state]) => state === 'failed');
-      if (failed) {
-        const job = await queue.getJob(failed[0]);
-        // A failed job with attempts left is retried by BullMQ; only a final failure stops the replay.
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) throw new ReplayJobFailed(`job ${failed[0]} failed: ${job.failedReason}`);
+      let finished = 0;
+      for (const id of pending) {
+        const state = await queue.getJobState(id);
+        if (state === 'completed' || state === 'unknown') {
+          finished++;
+          continue;
+        }
+        if (state === 'failed') {
+          const job = await queue.getJob(id);
+          // A failed job with attempts left is retried by BullMQ; only a final failure stops the replay.
+          if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) throw new ReplayJobFailed(`job ${id} failed: ${job.failedReason}`);
+        }
+        break;
       }
-      pending = states.filter(([, state]) => state !== 'completed' && state !== 'unknown').map(([id]) => id);
+      pending = pending.slice(finished);
       if (pending.length > 0) await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }

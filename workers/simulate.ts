@@ -58,9 +58,12 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
     const staticOf = (r: { details: unknown } | undefined) => (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
     const own = await deps.analyses.get(key);
-    const analysis = staticOf(own) ?? staticOf(await deps.analyses.latestWith(data.chainId, data.address, 'static'));
-    // Copied into this pass's row, so that the risk stage finds every input under one key.
-    const inherited = analysis && !staticOf(own) ? { static: analysis } : {};
+    const latest = staticOf(own) ? undefined : await deps.analyses.latestWith(data.chainId, data.address, 'static');
+    const analysis = staticOf(own) ?? staticOf(latest);
+    // Copied into this pass's row, so that the risk stage finds every input under one key: the code
+    // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
+    const explorer = (latest?.details as { explorer?: unknown } | undefined)?.explorer;
+    const inherited = analysis && !staticOf(own) ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
     const token = await deps.tokens.get(data.chainId, data.address);
 
     const { report, pool } = await simulateTrading(chain.rpc, { chain: chain.config, token: data.address });

@@ -15,6 +15,7 @@ import { createRpcClient } from '../../src/evm/rpc.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { CORPUS_KIND_NAMES, FLAGS, deployCorpus, flagScores, observedFlags, type CorpusToken } from '../../test/support/token-corpus.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
@@ -44,7 +45,7 @@ async function pool<T>(items: readonly T[], concurrency: number, work: (item: T)
 }
 
 /** Records the tokens as detected, enqueues the selectors stage for all, and waits for risk. */
-async function runPipeline(chain: TestChain, corpus: CorpusToken[]): Promise<{ seconds: number; rows: Map<string, Row> }> {
+async function runPipeline(chain: TestChain, corpus: CorpusToken[], rpcUrl?: string): Promise<{ seconds: number; rows: Map<string, Row> }> {
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const db = createDb(database.url, { max: 2 });
   try {
@@ -58,7 +59,7 @@ async function runPipeline(chain: TestChain, corpus: CorpusToken[]): Promise<{ s
     }
     const service = await startService({
       roles: new Set(['worker']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
-      chains: [chain.chainConfig()], knownChainIds: new Set([chain.anvil.chainId]), port: 0, host: '127.0.0.1', logger: silentLogger,
+      chains: [chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {})], knownChainIds: new Set([chain.anvil.chainId]), port: 0, host: '127.0.0.1', logger: silentLogger,
       poolMax: database.embedded ? 1 : 10,
     });
     const connection = createRedis(redis.url, 'producer');
@@ -90,8 +91,8 @@ async function runPipeline(chain: TestChain, corpus: CorpusToken[]): Promise<{ s
 }
 
 /** The same analysis in process: static analysis, simulation, behaviour probes, score. */
-async function inProcess(chain: TestChain, corpus: CorpusToken[]): Promise<{ seconds: number; perToken: number[] }> {
-  const rpc = createRpcClient({ urls: [chain.anvil.rpcUrl] });
+async function inProcess(chain: TestChain, corpus: CorpusToken[], rpcUrl = chain.anvil.rpcUrl): Promise<{ seconds: number; perToken: number[] }> {
+  const rpc = createRpcClient({ urls: [rpcUrl] });
   const reader = createChainReader(rpc);
   const config = chain.chainConfig();
   const perToken: number[] = [];
@@ -130,6 +131,32 @@ async function rawSimulationCalls(chain: TestChain, corpus: CorpusToken[]): Prom
   return { seconds: (performance.now() - started) / 1000, calls: pools.length };
 }
 
+/**
+ * JSON-RPC calls per token, counted by a proxy in front of the node (test/support/rpc-proxy.ts)
+ * on a sample of every corpus kind: in process and through the pipeline. Counted apart from the
+ * timed runs, so the proxy's extra hop costs them nothing.
+ */
+async function callsPerToken(chain: TestChain, sample: CorpusToken[]): Promise<{ inProcess: RpcCount; pipeline: RpcCount }> {
+  const count = async (run: (url: string) => Promise<unknown>): Promise<RpcCount> => {
+    // The fault proxy without faults: it counts calls per method and HTTP round trips.
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      await run(proxy.url);
+      const total = [...proxy.calls.values()].reduce((a, b) => a + b, 0);
+      const top = [...proxy.calls].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([m, n]) => `${m} ${round(n / sample.length, 1)}`).join(', ');
+      return { perToken: total / sample.length, roundTrips: proxy.forwarded() / sample.length, breakdown: top };
+    } finally {
+      await proxy.close();
+    }
+  };
+  return {
+    inProcess: await count((url) => inProcess(chain, sample, url)),
+    pipeline: await count((url) => runPipeline(chain, sample, url)),
+  };
+}
+
+interface RpcCount { perToken: number; roundTrips: number; breakdown: string }
+
 export async function analysisThroughput(options: { tokens?: number } = {}): Promise<BenchRow[]> {
   const wanted = Math.max(options.tokens ?? MIN_TOKENS, 1);
   const replicas = Math.ceil(wanted / CORPUS_KIND_NAMES.length);
@@ -145,7 +172,21 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
     const piped = await runPipeline(chain, corpus);
     const n = corpus.length;
     const sorted = [...direct.perToken].sort((a, b) => a - b);
+    progress('JSON-RPC calls per token, counted on two tokens of every kind');
+    const sample = CORPUS_KIND_NAMES.flatMap((_, k) => [corpus[k]!, corpus[k + CORPUS_KIND_NAMES.length] ?? corpus[k]!]);
+    const calls = await callsPerToken(chain, [...new Set(sample)]);
+    const rawPerSecond = raw.calls / raw.seconds;
     return [
+      {
+        suite: SUITE, metric: 'JSON-RPC calls per token (pipeline)', value: round(calls.pipeline.perToken, 1), unit: 'calls',
+        baseline: { metric: 'in-process analysis calls per token', value: round(calls.inProcess.perToken, 1), ratio: calls.pipeline.perToken / calls.inProcess.perToken },
+        note: `batched entries counted one by one (HTTP round trips per token: pipeline ${round(calls.pipeline.roundTrips, 1)}, in process ${round(calls.inProcess.roundTrips, 1)}); per method: ${calls.pipeline.breakdown}`,
+      },
+      {
+        suite: SUITE, metric: 'analysis tokens/s beside the raw eth_call ceiling', value: round(n / piped.seconds), unit: 'tokens/s',
+        baseline: { metric: 'raw eth_calls/s', value: round(rawPerSecond), ratio: (n / piped.seconds) / rawPerSecond },
+        note: `at ${round(calls.pipeline.perToken, 1)} calls per token the ceiling allows ${round(rawPerSecond / calls.pipeline.perToken)} tokens/s`,
+      },
       {
         suite: SUITE, metric: 'analysis tokens/s (selectors → simulate → risk)', value: round(n / piped.seconds), unit: 'tokens/s',
         baseline: { metric: 'in-process analysis tokens/s', value: round(n / direct.seconds), ratio: direct.seconds / piped.seconds },

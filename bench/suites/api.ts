@@ -28,7 +28,7 @@ const BENCH_LIMITS = { requestsPerMinute: 100_000_000, requestsPerHour: 100_000_
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
-async function startServer(args: string[]): Promise<{ port: number; child: ChildProcess }> {
+export async function startServer(args: string[]): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'silent' } });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
@@ -38,7 +38,7 @@ async function startServer(args: string[]): Promise<{ port: number; child: Child
   return { port, child };
 }
 
-async function stopServer(child: ChildProcess) {
+export async function stopServer(child: ChildProcess) {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');

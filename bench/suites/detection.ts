@@ -15,6 +15,7 @@ import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/
 import { startService } from '../../app/service.ts';
 import { issueDemoKey } from '../../app/operator.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { mined } from '../receipts.ts';
 import { percentile, progress, round, type BenchRow } from '../report.ts';
 
 /**
@@ -32,22 +33,22 @@ async function deployTokens(anvil: AnvilHandle, count: number, fillerEvery: numb
   const simple = loadArtifact('SimpleToken');
   const factoryArtifact = loadArtifact('TokenFactory');
   const factory = await new ContractFactory(factoryArtifact.abi as InterfaceAbi, factoryArtifact.bytecode, signer).deploy();
-  await factory.waitForDeployment();
+  await mined(provider, factory.deploymentTransaction());
   const first = (await provider.getBlockNumber()) + 1;
   const pending: Promise<unknown>[] = [];
   for (let i = 0; i < count; i++) {
     // Half top-level deployments, half factory CREATEs (found through traces).
     if (i % 2 === 0) {
       const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Bench ${i}`, `B${i}`, parseEther('1000'));
-      pending.push(token.deploymentTransaction()!.wait());
+      pending.push(mined(provider, token.deploymentTransaction()));
     } else {
       const tx = await (factory as Contract).getFunction('createToken')(`Bench ${i}`, `B${i}`, parseEther('1000'));
-      pending.push(tx.wait());
+      pending.push(mined(provider, tx));
     }
     // Blocks without deployments, as on a real chain.
     for (let j = 0; j < fillerEvery; j++) {
       const tx = await signer.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
-      pending.push(tx.wait());
+      pending.push(mined(provider, tx));
     }
     if (i % 25 === 24) progress(`deployed ${i + 1}/${count} tokens`);
   }
@@ -58,7 +59,7 @@ async function deployTokens(anvil: AnvilHandle, count: number, fillerEvery: numb
 }
 
 /** The same receipt, trace, probe and code calls the pipeline makes, straight from the node. */
-async function rawCeiling(anvil: AnvilHandle, first: number, last: number): Promise<{ seconds: number; tokens: number }> {
+export async function rawCeiling(anvil: Pick<AnvilHandle, 'rpcUrl'>, first: number, last: number): Promise<{ seconds: number; tokens: number }> {
   const rpc = createRpcClient({ urls: [anvil.rpcUrl] });
   const reader = createChainReader(rpc);
   let found = 0;
@@ -157,11 +158,11 @@ export async function detectionLatency(options: { deployments: number }): Promis
   try {
     for (let i = 0; i < options.deployments; i++) {
       const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Latency ${i}`, `L${i}`, 1000n);
-      const receipt = await token.deploymentTransaction()!.wait();
+      const receipt = await mined(provider, token.deploymentTransaction());
       const address = (await token.getAddress()).toLowerCase();
       const deadline = Date.now() + 20_000;
       while (!eventSeen.has(address) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      const seenAt = blockSeen.get(receipt!.blockNumber);
+      const seenAt = blockSeen.get(receipt.blockNumber);
       const eventAt = eventSeen.get(address);
       if (seenAt === undefined || eventAt === undefined) throw new Error(`no timing for ${address}`);
       latencies.push(eventAt - seenAt);

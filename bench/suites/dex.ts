@@ -17,6 +17,7 @@ import { createDexProcessor } from '../../workers/dex.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
 import { jobCatalog } from '../../workers/catalog.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { mined } from '../receipts.ts';
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
@@ -58,7 +59,7 @@ async function setUpChain(rpcUrl: string, count: number) {
   // A second stablecoin without pools: discovery asks for it as on a real chain.
   const stable = loadArtifact('DevStablecoin');
   const usdt = await new ContractFactory(stable.abi as InterfaceAbi, stable.bytecode, signer).deploy('Tether (dev)', 'USDT', 10n ** 18n);
-  await usdt.waitForDeployment();
+  await mined(provider, usdt.deploymentTransaction());
   const simple = loadArtifact('SimpleToken');
   const router = new Contract(uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, signer);
   const me = await signer.getAddress();
@@ -69,12 +70,10 @@ async function setUpChain(rpcUrl: string, count: number) {
     const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Dex Bench ${i}`, `DB${i}`, parseEther('1000000'));
     const address = (await token.getAddress()).toLowerCase();
     tokens.push(address);
-    pending.push((async () => {
-      await token.waitForDeployment();
-    })());
-    await (await (token as Contract).getFunction('approve')(uniswap.router, parseEther('500000'))).wait();
-    pending.push((await router.getFunction('addLiquidityETH')(address, parseEther('500000'), 0, 0, me, deadline, { value: parseEther('1'), gasLimit: 5_000_000n })).wait());
-    pending.push((await router.getFunction('swapExactETHForTokens')(0, [uniswap.weth, address], me, deadline, { value: parseEther('0.01'), gasLimit: SWAP_GAS })).wait());
+    pending.push(mined(provider, token.deploymentTransaction()));
+    await mined(provider, await (token as Contract).getFunction('approve')(uniswap.router, parseEther('500000')));
+    pending.push(mined(provider, await router.getFunction('addLiquidityETH')(address, parseEther('500000'), 0, 0, me, deadline, { value: parseEther('1'), gasLimit: 5_000_000n })));
+    pending.push(mined(provider, await router.getFunction('swapExactETHForTokens')(0, [uniswap.weth, address], me, deadline, { value: parseEther('0.01'), gasLimit: SWAP_GAS })));
     if (i % 25 === 24) progress(`deployed ${i + 1}/${count} pooled tokens`);
   }
   await Promise.all(pending);

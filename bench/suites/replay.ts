@@ -10,6 +10,8 @@ import { startService } from '../../app/service.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { replayRange } from '../../workers/replay.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { mined } from '../receipts.ts';
+import { rawCeiling } from './detection.ts';
 import { progress, round, type BenchRow } from '../report.ts';
 
 /**
@@ -28,7 +30,7 @@ async function deploy(rpcUrl: string, key: string, count: number): Promise<void>
   const pending: Promise<unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Replay ${i}`, `RP${i}`, 1000n);
-    pending.push(token.deploymentTransaction()!.wait());
+    pending.push(mined(provider, token.deploymentTransaction()));
   }
   await Promise.all(pending);
   provider.destroy();
@@ -78,10 +80,15 @@ export async function replayBesideLiveScanning(options: { deployments: number; e
       return result.blocks / seconds;
     }
 
+    // The ceiling: the same block, receipt, trace, probe and code calls, straight from the node.
+    progress(`replay: raw RPC ceiling over ${to + 1} blocks`);
+    const raw = await rawCeiling(anvil, 0, to);
+    const ceiling = (to + 1) / raw.seconds;
     const beside = await timedReplay('beside live scanning', redis.prefix, true);
     const alone = await timedReplay('alone', `${redis.prefix}-alone`, false);
     return [
       { suite: SUITE, metric: 'replay blocks/s with live scanning alongside', value: round(beside), unit: 'blocks/s', baseline: { metric: 'replay alone', value: round(alone), ratio: beside / alone }, note: `${to + 1} blocks, ${options.deployments} deployments` },
+      { suite: SUITE, metric: 'replay blocks/s alone against the raw RPC ceiling', value: round(alone), unit: 'blocks/s', baseline: { metric: 'raw RPC blocks/s', value: round(ceiling), ratio: alone / ceiling }, note: `target ≥ 70 %; ${raw.tokens} tokens found by the raw pass` },
     ];
   } finally {
     connection.disconnect();

@@ -1,107 +1,362 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
-import { createRedis, keySpace } from '../../infra/redis.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { createRedis, keySpace } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
 import { createTestDatabase, createTestRedis, eventually } from '../../test/support/services.ts';
-import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
- * WebSocket benchmark: fan-out latency with many connected clients receiving a burst of events, and the API
- * process's memory per connection. The API runs in its own process (`start --role api`), the
- * clients in this one; latency is from the append to the stream to the client's receipt.
+ * Fan-out to many WebSocket listeners (docs/scale.md): the API runs in its own process
+ * (`start --role api`), the clients in CLIENT_PROCESSES child processes of their own. A steady
+ * stream of events (latency from the append to the stream to the client's receipt), the API
+ * process's memory per connection, and a burst: how long until the last client has it all.
  */
 
 const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
+const CLIENT_PROCESSES = 4;
+const CLIENT_SCRIPT = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
 
-/** The API process's JavaScript heap plus buffers outside it (sockets' buffers live there). */
-async function apiMemory(base: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? Number.NaN);
-  return value('tm_process_nodejs_heap_size_used_bytes') + value('tm_process_nodejs_external_memory_bytes');
+export interface WebsocketOptions {
+  clients: number;
+  steadySeconds: number;
+  eventsPerSecond: number;
+  burst: number;
 }
 
-export async function websocketFanout(options: { clients: number; events: number }): Promise<BenchRow[]> {
-  const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-  const dir = mkdtempSync(join(tmpdir(), 'tm-bench-ws-'));
-  const sockets: WebSocket[] = [];
-  let api: ChildProcess | undefined;
+interface ClientReport {
+  type: 'report';
+  steady: number;
+  burst: number;
+  buckets: [number, number][];
+  lastBurst: number[];
+}
+
+/** One client process: resolves once all its connections are open. */
+function startClients(url: string, credentials: string[]): Promise<ChildProcess> {
+  const child = fork(CLIENT_SCRIPT, [JSON.stringify({ url, credentials })], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
+    child.on('message', (message: { type: string; message?: string }) => {
+      if (message.type === 'connected') resolve(child);
+      if (message.type === 'error') reject(new Error(message.message));
+    });
+  });
+}
+
+function report(child: ChildProcess): Promise<ClientReport> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ClientReport) => {
+      if (message.type !== 'report') return;
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.send('report');
+  });
+}
+
+async function reportsWhen(
+  children: ChildProcess[],
+  done: (reports: ClientReport[]) => boolean,
+  timeoutMs: number,
+): Promise<ClientReport[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reports = await Promise.all(children.map(report));
+    if (done(reports) || Date.now() > deadline) return reports;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function histogramPercentile(buckets: [number, number][], p: number): number {
+  const sorted = [...buckets].sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((sum, [, n]) => sum + n, 0);
+  let seen = 0;
+  for (const [ms, n] of sorted) {
+    seen += n;
+    if (seen >= (p / 100) * total) return ms;
+  }
+  return Number.NaN;
+}
+
+/** The API process's JavaScript heap plus buffers outside it (sockets' buffers live there). */
+async function apiMemory(base: string): Promise<{ heap: number; rss: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? Number.NaN,
+    );
+  return {
+    heap:
+      value('tm_process_nodejs_heap_size_used_bytes') +
+      value('tm_process_nodejs_external_memory_bytes'),
+    rss: value('tm_process_process_resident_memory_bytes'),
+  };
+}
+
+/** PRO users (each may hold CONNECTIONS_PER_PRO_USER connections) and their API keys. */
+async function proKeys(url: string, users: number): Promise<string[]> {
+  const handle = createDb(url, { max: 2 });
   try {
-    progress(`websocket: ${Math.ceil(options.clients / CONNECTIONS_PER_PRO_USER)} PRO users for ${options.clients} connections`);
-    const handle = createDb(database.url, { max: 2 });
     const accounts = createAccountRepository(handle.db);
     const keys: string[] = [];
     const passwordHash = await hashPassword('bench password');
-    for (let i = 0; i < Math.ceil(options.clients / CONNECTIONS_PER_PRO_USER); i++) {
-      const user = (await accounts.createUser({ email: `ws${i}@bench.test`, passwordHash, plan: 'PRO' }))!;
+    for (let i = 0; i < users; i++) {
+      const user = (await accounts.createUser({
+        email: `ws${i}@bench.test`,
+        passwordHash,
+        plan: 'PRO',
+      }))!;
       const key = generateApiKey();
-      await accounts.generateKey(user.id, key, { name: 'bench', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+      await accounts.generateKey(user.id, key, {
+        name: 'bench',
+        description: null,
+        plan: 'PRO',
+        now: new Date(),
+        expiresAt: null,
+      });
       keys.push(key.apiKey);
     }
-    await handle.close();
-
-    const port = await findFreePort();
-    api = spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', 'api'], {
-      env: {
-        PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix,
-        PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dir, RPC_URL_1: 'http://127.0.0.1:9', JWT_SECRET: 'b'.repeat(64),
-      },
-      stdio: 'ignore',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await eventually(async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 60_000, 'the API process');
-    const idleMemory = await apiMemory(base);
-
-    const received: number[] = [];
-    let deliveries = 0;
-    const expected = options.clients * options.events;
-    for (let i = 0; i < options.clients; i++) {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]}`);
-      socket.on('message', (raw) => {
-        const message = JSON.parse(raw.toString()) as { type: string; data?: { sent_at?: number } };
-        if (message.type !== 'alert' || message.data?.sent_at === undefined) return;
-        received.push(Date.now() - message.data.sent_at);
-        deliveries++;
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('open', () => resolve());
-        socket.once('unexpected-response', (_req, res) => reject(new Error(`connection ${i} refused: HTTP ${res.statusCode}`)));
-        socket.once('error', reject);
-      });
-      sockets.push(socket);
-      if (i % 250 === 249) progress(`websocket: ${i + 1}/${options.clients} connected`);
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
-    const connectedMemory = await apiMemory(base);
-
-    progress(`websocket: burst of ${options.events} events`);
-    const publisher = createRedis(redis.url, 'commands');
-    const streamKey = keySpace(redis.prefix).events;
-    const pipeline = publisher.pipeline();
-    for (let i = 0; i < options.events; i++) {
-      const data = { contract_address: `0x${'c'.repeat(40)}`, chain_id: 1, kind: 'bench', message: `burst ${i}`, sent_at: Date.now() };
-      pipeline.xadd(streamKey, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', 'type', 'alert', 'ts', new Date().toISOString(), 'data', JSON.stringify(data));
-    }
-    await pipeline.exec();
-    publisher.disconnect();
-    await eventually(async () => (deliveries >= expected ? true : undefined), 120_000, `${expected} deliveries`);
-
-    received.sort((a, b) => a - b);
-    const perConnection = (connectedMemory - idleMemory) / options.clients;
-    return [
-      { suite: SUITE, metric: `fan-out latency p50 (${options.clients} clients, ${options.events}-event burst)`, value: round(percentile(received, 50), 1), unit: 'ms', note: `${received.length} deliveries` },
-      { suite: SUITE, metric: 'fan-out latency p99', value: round(percentile(received, 99), 1), unit: 'ms' },
-      { suite: SUITE, metric: 'API process memory per connection (heap + external)', value: round(perConnection / 1024, 1), unit: 'KiB', note: `${round(idleMemory / 2 ** 20, 1)} → ${round(connectedMemory / 2 ** 20, 1)} MiB` },
-    ];
+    return keys;
   } finally {
-    for (const s of sockets) s.terminate();
+    await handle.close();
+  }
+}
+
+function startApi(
+  database: { url: string },
+  redis: { url: string; prefix: string },
+  port: number,
+  dir: string,
+): ChildProcess {
+  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', 'api'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dir,
+      RPC_URL_1: 'http://127.0.0.1:9',
+      JWT_SECRET: 'b'.repeat(64),
+    },
+    stdio: 'ignore',
+  });
+}
+
+/** Appends alert events to the stream; each carries its phase and when it was sent. */
+function createPublisher(redis: { url: string; prefix: string }) {
+  const publisher = createRedis(redis.url, 'commands');
+  const streamKey = keySpace(redis.prefix).events;
+  const event = (phase: string, i: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      contract_address: `0x${'c'.repeat(40)}`,
+      chain_id: 1,
+      kind: 'bench',
+      message: `${phase} ${i}`,
+      phase,
+      sent_at: Date.now(),
+      ...extra,
+    });
+  const append = (pipeline: ReturnType<typeof publisher.pipeline>, data: string) =>
+    pipeline.xadd(
+      streamKey,
+      'MAXLEN',
+      '~',
+      STREAM_MAX_LENGTH,
+      '*',
+      'type',
+      'alert',
+      'ts',
+      new Date().toISOString(),
+      'data',
+      data,
+    );
+  return {
+    /** `count` events at `perSecond`, each sent on its own schedule. */
+    async steady(count: number, perSecond: number) {
+      const started = performance.now();
+      for (let i = 0; i < count; i++) {
+        const wait = started + (i * 1_000) / perSecond - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await append(publisher.pipeline(), event('steady', i)).exec();
+      }
+    },
+    /** `count` events in one pipeline; returns when the burst started. */
+    async burst(count: number) {
+      const startedAt = Date.now();
+      const pipeline = publisher.pipeline();
+      for (let i = 0; i < count; i++)
+        append(pipeline, event('burst', i, { burst_started_at: startedAt }));
+      await pipeline.exec();
+      return startedAt;
+    },
+    close: () => publisher.disconnect(),
+  };
+}
+
+function stopClients(children: ChildProcess[]) {
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.send('close');
+          setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve();
+          }, 5_000).unref();
+        }),
+    ),
+  );
+}
+
+interface Measured {
+  idle: { heap: number; rss: number };
+  connected: { heap: number; rss: number };
+  connectSeconds: number;
+  steadyBuckets: [number, number][];
+  steadyDelivered: number;
+  steadyExpected: number;
+  burstDelivered: number;
+  burstExpected: number;
+  waits: number[];
+}
+
+function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
+  const {
+    idle,
+    connected,
+    connectSeconds,
+    steadyBuckets,
+    steadyDelivered,
+    steadyExpected,
+    burstDelivered,
+    burstExpected,
+    waits,
+  } = m;
+  const perConnection = (connected.heap - idle.heap) / options.clients;
+  const rssPerConnection = (connected.rss - idle.rss) / options.clients;
+  const steadyP99 = histogramPercentile(steadyBuckets, 99);
+  return [
+    {
+      suite: SUITE,
+      metric: `steady fan-out latency p99 (${options.clients} clients, ${options.eventsPerSecond} events/s for ${options.steadySeconds} s)`,
+      value: steadyP99,
+      unit: 'ms',
+      note: `p50 ${histogramPercentile(steadyBuckets, 50)} ms; ${steadyDelivered}/${steadyExpected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own`,
+    },
+    {
+      suite: SUITE,
+      metric: 'API process memory per connection (heap + external)',
+      value: round(perConnection / 1024, 1),
+      unit: 'KiB',
+      note: `${round(idle.heap / 2 ** 20, 1)} → ${round(connected.heap / 2 ** 20, 1)} MiB; RSS ${round(rssPerConnection / 1024, 1)} KiB per connection; ${options.clients} connected in ${round(connectSeconds, 1)} s; target ≤ 20 KiB`,
+    },
+    {
+      suite: SUITE,
+      metric: `burst of ${options.burst} events: the last client has them all after`,
+      value: round(waits[waits.length - 1] ?? Number.NaN, 0),
+      unit: 'ms',
+      note: `median client ${round(percentile(waits, 50), 0)} ms; ${burstDelivered}/${burstExpected} deliveries`,
+    },
+  ];
+}
+
+export async function websocketFanout(options: WebsocketOptions): Promise<BenchRow[]> {
+  const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
+  const dir = mkdtempSync(join(tmpdir(), 'tm-bench-ws-'));
+  const children: ChildProcess[] = [];
+  let api: ChildProcess | undefined;
+  try {
+    const users = Math.ceil(options.clients / CONNECTIONS_PER_PRO_USER);
+    progress(`websocket: ${users} PRO users for ${options.clients} connections`);
+    const keys = await proKeys(database.url, users);
+    const port = await findFreePort();
+    api = startApi(database, redis, port, dir);
+    const base = `http://127.0.0.1:${port}`;
+    await eventually(
+      async () => ((await fetch(`${base}/health`)).ok ? true : undefined),
+      60_000,
+      'the API process',
+    );
+    const idle = await apiMemory(base);
+
+    const credentials = Array.from(
+      { length: options.clients },
+      (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
+    );
+    const perProcess = Math.ceil(options.clients / CLIENT_PROCESSES);
+    const connectStarted = performance.now();
+    for (let p = 0; p < CLIENT_PROCESSES; p++) {
+      const slice = credentials.slice(p * perProcess, (p + 1) * perProcess);
+      if (slice.length > 0) children.push(await startClients(`ws://127.0.0.1:${port}/ws`, slice));
+      progress(
+        `websocket: ${Math.min(options.clients, (p + 1) * perProcess)}/${options.clients} connected`,
+      );
+    }
+    const connectSeconds = (performance.now() - connectStarted) / 1000;
+    await new Promise((r) => setTimeout(r, 2_000));
+    const connected = await apiMemory(base);
+
+    const publisher = createPublisher(redis);
+    const steadyEvents = options.steadySeconds * options.eventsPerSecond;
+    progress(
+      `websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`,
+    );
+    await publisher.steady(steadyEvents, options.eventsPerSecond);
+    const steadyExpected = steadyEvents * options.clients;
+    const steadyReports = await reportsWhen(
+      children,
+      (rs) => rs.reduce((s, r) => s + r.steady, 0) >= steadyExpected,
+      60_000,
+    );
+    const steadyBuckets = steadyReports.flatMap((r) => r.buckets);
+    const steadyDelivered = steadyReports.reduce((s, r) => s + r.steady, 0);
+
+    progress(`websocket: burst of ${options.burst} events`);
+    await publisher.burst(options.burst);
+    publisher.close();
+    const burstExpected = options.burst * options.clients;
+    const burstReports = await reportsWhen(
+      children,
+      (rs) => rs.reduce((s, r) => s + r.burst, 0) >= burstExpected,
+      300_000,
+    );
+    const burstDelivered = burstReports.reduce((s, r) => s + r.burst, 0);
+    const waits = burstReports.flatMap((r) => r.lastBurst).sort((a, b) => a - b);
+
+    return fanoutRows(options, {
+      idle,
+      connected,
+      connectSeconds,
+      steadyBuckets,
+      steadyDelivered,
+      steadyExpected,
+      burstDelivered,
+      burstExpected,
+      waits,
+    });
+  } finally {
+    await stopClients(children);
     api?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     api?.kill('SIGKILL');

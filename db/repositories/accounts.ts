@@ -50,6 +50,10 @@ export function createAccountRepository(db: Database) {
       return row;
     },
 
+    async setPasswordHash(email: string, passwordHash: string): Promise<void> {
+      await db.update(users).set({ passwordHash }).where(eq(users.email, email));
+    },
+
     async userById(id: number): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id));
       return row;

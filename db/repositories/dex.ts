@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { pairs, tokenHistory, tokens } from '../schema.ts';
+import { pairs, tokenHistory, tokenHistory1h, tokenHistory5m, tokens } from '../schema.ts';
 
 /** DEX state: pairs with their state and volume cursors, the token's DEX fields, refresh snapshots. */
 
@@ -205,12 +205,18 @@ export function createDexRepository(db: Database) {
         .limit(limit);
     },
 
-    /** The newest snapshot before `bucketAt` (the previous refresh's figures). */
+    /**
+     * The newest snapshot before `bucketAt` (the previous refresh's figures): a raw snapshot, or
+     * for a token refreshed less often than raw snapshots are kept, the newest rollup.
+     */
     async previousSnapshot(chainId: number, address: string, bucketAt: Date) {
-      const [row] = await db.select().from(tokenHistory)
-        .where(and(eq(tokenHistory.chainId, chainId), eq(tokenHistory.address, address), lt(tokenHistory.bucketAt, bucketAt)))
-        .orderBy(desc(tokenHistory.bucketAt)).limit(1);
-      return row;
+      for (const table of [tokenHistory, tokenHistory5m, tokenHistory1h]) {
+        const [row] = await db.select().from(table)
+          .where(and(eq(table.chainId, chainId), eq(table.address, address), lt(table.bucketAt, bucketAt)))
+          .orderBy(desc(table.bucketAt)).limit(1);
+        if (row) return row;
+      }
+      return undefined;
     },
 
     async history(chainId: number, address: string) {

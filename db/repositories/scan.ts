@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { analyses, blockHashes, creators, pairs, scanCursors, tokenHistory, tokens, watchlist } from '../schema.ts';
+import { analyses, blockHashes, creators, pairs, scanCursors, tokenHistory, tokenHistory1h, tokenHistory5m, tokens, watchlist } from '../schema.ts';
 import { lockChainExclusive } from './chain-lock.ts';
 
 export interface BlockRecord {
@@ -67,7 +67,7 @@ export function createScanRepository(db: Database) {
           .returning({ address: tokens.address, creator: tokens.creator });
         const addresses = removed.map((r) => r.address);
         if (addresses.length > 0) {
-          for (const table of [analyses, tokenHistory, watchlist]) {
+          for (const table of [analyses, tokenHistory, tokenHistory5m, tokenHistory1h, watchlist]) {
             await tx.delete(table).where(and(eq(table.chainId, chainId), inArray(table.address, addresses)));
           }
         }
@@ -86,7 +86,7 @@ export function createScanRepository(db: Database) {
     /** Forgets everything about a chain: only for a restarted development chain whose history is gone. */
     async resetChain(chainId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        for (const table of [tokens, pairs, analyses, tokenHistory, creators, blockHashes]) {
+        for (const table of [tokens, pairs, analyses, tokenHistory, tokenHistory5m, tokenHistory1h, creators, blockHashes]) {
           await tx.delete(table).where(eq(table.chainId, chainId));
         }
         await tx.delete(scanCursors).where(eq(scanCursors.chainId, chainId));

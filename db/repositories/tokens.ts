@@ -119,9 +119,10 @@ function listConditions(query: TokenListQuery): SQL | undefined {
   if (query.isHoneypot === true) conditions.push(eq(tokens.currentRiskLevel, 'honeypot'));
   if (query.isHoneypot === false) conditions.push(sql`${tokens.currentRiskLevel} is distinct from 'honeypot'`);
   if (query.minLiquidityUsd !== undefined) conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
+  // Spelled as the partial indexes' predicates (tokens_liquid_list_idx, tokens_traded_list_idx).
   if (query.hasLiquidity === true) conditions.push(sql`${tokens.currentLiquidityUsd} > 0`);
   if (query.hasLiquidity === false) conditions.push(sql`coalesce(${tokens.currentLiquidityUsd}, 0) = 0`);
-  if (query.isActivelyTraded !== undefined) conditions.push(eq(tokens.isActivelyTraded, query.isActivelyTraded));
+  if (query.isActivelyTraded !== undefined) conditions.push(query.isActivelyTraded ? sql`${tokens.isActivelyTraded}` : sql`not ${tokens.isActivelyTraded}`);
   const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
   if (query.createdAfter) conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
   if (query.createdBefore) conditions.push(sql`${createdAt} < ${query.createdBefore.toISOString()}::timestamptz`);
@@ -162,16 +163,56 @@ export function advancedStage(to: Stage) {
 /** Creation data fills gaps but never overwrites what an earlier sighting recorded. */
 const keepFirst = (column: string) => sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
 
-/** The total of the filtered list, carried by every row of the page: one round trip for both. */
-const TOTAL = sql<number>`count(*) over()`.mapWith(Number);
+/**
+ * Totals are exact when the planner expects at most EXACT_TOTAL_LIMIT matching rows; above it,
+ * the planner's estimate. An exact count of a million-row match costs a scan of a million index
+ * entries on every page (over 100 ms), while the first page itself reads 20 entries.
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
 
 /** Nulls (not yet scored, no liquidity) last in both directions; detection time and address break ties. */
 function listOrder(query: TokenListQuery): SQL[] {
   const sort = query.sort ?? { field: 'detected_at', direction: 'desc' };
   const column = SORT_COLUMNS[sort.field];
   const primary = sort.direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
-  const tiebreak = sort.direction === 'desc' ? [desc(tokens.detectedAt), desc(tokens.address)] : [asc(tokens.detectedAt), asc(tokens.address)];
+  // `nulls last` spelled out on the (non-null) tie-breakers too: the list indexes are built so,
+  // and Postgres matches an index to an ORDER BY only when the null ordering agrees.
+  const tiebreak = sort.direction === 'desc'
+    ? [sql`${tokens.detectedAt} desc nulls last`, sql`${tokens.address} desc nulls last`]
+    : [asc(tokens.detectedAt), asc(tokens.address)];
   return [primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak)];
+}
+
+const HISTORY_COLUMNS = sql.raw('bucket_at, risk_score, price_usd, liquidity_usd, volume_24h_usd, market_cap_usd');
+
+/**
+ * The tiers never overlap in what a reader sees: raw snapshots from `raw_from` on (the rollup
+ * watermark or 24 h ago, whichever is earlier, so a lagging rollup hides nothing), 5 min rollups
+ * below that down to 7 days ago, 1 h rollups below that. Without a watermark (no maintenance has
+ * run) every raw snapshot is shown.
+ */
+export function historiesQuery(keys: readonly TokenKey[], limit: number): SQL {
+  const values = sql.join(keys.map((k) => sql`(${k.chainId}::int, ${k.address}::text)`), sql`, `);
+  const tier = (table: string, range: SQL) => sql`(select ${HISTORY_COLUMNS} from ${sql.raw(table)} h
+      where h.chain_id = k.chain_id and h.address = k.address and ${range} order by h.bucket_at desc limit ${limit})`;
+  return sql`
+    with cut as (
+      select least(coalesce((select rolled_up_until from history_maintenance where name = 'rollup'), '-infinity'::timestamptz),
+                   now() - interval '24 hours') as raw_from,
+             now() - interval '7 days' as five_from
+    )
+    select k.chain_id, k.address, t.* from (values ${values}) as k(chain_id, address)
+    cross join cut
+    cross join lateral (
+      select * from (
+        ${tier('token_history', sql`h.bucket_at >= cut.raw_from`)}
+        union all
+        ${tier('token_history_5m', sql`h.bucket_at < cut.raw_from and h.bucket_at >= cut.five_from`)}
+        union all
+        ${tier('token_history_1h', sql`h.bucket_at < least(cut.raw_from, cut.five_from)`)}
+      ) u order by u.bucket_at desc limit ${limit}
+    ) t
+    order by k.chain_id, k.address, t.bucket_at desc`;
 }
 
 const TOKEN_COLUMNS = Object.entries(getTableColumns(tokens));
@@ -185,11 +226,24 @@ function fromDriverRow(raw: Record<string, unknown>): TokenRow {
 }
 
 export function createTokenRepository(db: Database) {
-  /** Only a page past the end, which has no row to carry the total, costs a second query. */
-  async function withTotal<R extends { total: number }>(rows: R[], query: TokenListQuery): Promise<{ items: Omit<R, 'total'>[]; total: number }> {
-    if (rows.length > 0) return { items: rows.map(({ total: _t, ...row }) => row), total: rows[0]!.total };
-    const [totalRow] = await db.select({ n: count() }).from(tokens).where(listConditions(query));
-    return { items: [], total: totalRow?.n ?? 0 };
+  /** The page and its total (exact up to EXACT_TOTAL_LIMIT, estimated above), in parallel. */
+  /**
+   * The planner's estimate first (one EXPLAIN, about a millisecond): above EXACT_TOTAL_LIMIT it
+   * is the answer. Only a filter expected to match fewer rows is counted, and that count stops at
+   * EXACT_TOTAL_LIMIT + 1 rows. A capped count of a filter that matches many scattered rows (a
+   * chain, a risk level and some liquidity together) reads thousands of heap pages.
+   */
+  async function total(query: TokenListQuery): Promise<number> {
+    const where = listConditions(query);
+    // EXPLAIN takes a statement, not a subquery: the builder's SQL with its parameters.
+    const statement = db.select({ one: sql`1` }).from(tokens).where(where).getSQL();
+    const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(sql`explain (format json) ${statement}`);
+    const estimate = Math.round([...plan][0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+    if (estimate > EXACT_TOTAL_LIMIT) return estimate;
+    const capped = db.select({ one: sql`1` }).from(tokens).where(where).limit(EXACT_TOTAL_LIMIT + 1).as('capped');
+    const [row] = await db.select({ n: count() }).from(capped);
+    const exact = row?.n ?? 0;
+    return exact <= EXACT_TOTAL_LIMIT ? exact : Math.max(estimate, exact);
   }
 
   return {
@@ -269,23 +323,22 @@ export function createTokenRepository(db: Database) {
       return row;
     },
 
-    /**
-     * One round trip: the page and the total (a window count). Only a page past the end, which
-     * has no row to carry the total, costs a second query.
-     */
+    /** The page and the total (exact up to EXACT_TOTAL_LIMIT), two queries in parallel. */
     async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
-      const rows = await db.select({ ...getTableColumns(tokens), total: TOTAL }).from(tokens).where(listConditions(query))
-        
-        .orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit);
-      return withTotal(rows, query);
+      const [items, n] = await Promise.all([
+        db.select().from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit),
+        total(query),
+      ]);
+      return { items, total: n };
     },
 
     /** The list with only the list-item columns: a third of the columns to read and map. */
     async listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
-      const rows = await db.select({ ...LIST_COLUMNS, total: TOTAL }).from(tokens).where(listConditions(query))
-        
-        .orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit);
-      return withTotal(rows, query);
+      const [items, n] = await Promise.all([
+        db.select(LIST_COLUMNS).from(tokens).where(listConditions(query)).orderBy(...listOrder(query)).limit(query.limit).offset(query.offset ?? (query.page - 1) * query.limit),
+        total(query),
+      ]);
+      return { items, total: n };
     },
 
     /**
@@ -315,16 +368,24 @@ export function createTokenRepository(db: Database) {
       return new Map(rows.map((r) => [tokenKey(r), r]));
     },
 
-    /** At most `limit` snapshots per token, most recent first. */
+    /**
+     * At most `limit` snapshots per token, most recent first, across the retention tiers
+     * (docs/scale.md): one ordered, limited index read per token (a lateral join), so the cost
+     * does not grow with the token's history.
+     */
     async histories(keys: readonly TokenKey[], limit: number): Promise<Map<string, HistoryRow[]>> {
       const result = new Map<string, HistoryRow[]>(keys.map((k) => [tokenKey(k), []]));
       if (keys.length === 0) return result;
-      const ranked = db.select({
-        ...getTableColumns(tokenHistory),
-        rank: sql<number>`row_number() over (partition by ${tokenHistory.chainId}, ${tokenHistory.address} order by ${tokenHistory.bucketAt} desc)`.as('rank'),
-      }).from(tokenHistory).where(keysCondition(tokenHistory, keys)).as('ranked');
-      const rows = await db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(ranked.chainId, ranked.address, desc(ranked.bucketAt));
-      for (const { rank: _rank, ...row } of rows) result.get(tokenKey(row))?.push(row);
+      const rows = await db.execute<Record<string, unknown>>(historiesQuery(keys, limit));
+      for (const r of rows) {
+        const row: HistoryRow = {
+          chainId: Number(r.chain_id), address: String(r.address), bucketAt: new Date(r.bucket_at as string),
+          riskScore: r.risk_score === null ? null : Number(r.risk_score),
+          priceUsd: r.price_usd as string | null, liquidityUsd: r.liquidity_usd as string | null,
+          volume24hUsd: r.volume_24h_usd as string | null, marketCapUsd: r.market_cap_usd as string | null,
+        };
+        result.get(tokenKey(row))?.push(row);
+      }
       return result;
     },
 

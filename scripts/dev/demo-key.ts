@@ -57,9 +57,11 @@ export async function applyDemoKeyPolicy(options: {
   redisUrl: string;
   redisPrefix: string;
   logger: Logger;
+  /** The demo account's web password (issue only). */
+  password?: string;
 }): Promise<string | undefined> {
   const { databaseUrl, redisUrl, redisPrefix } = options;
-  if (options.action === 'issue') return issueDemoKey(databaseUrl, redisUrl, redisPrefix);
+  if (options.action === 'issue') return issueDemoKey(databaseUrl, redisUrl, redisPrefix, options.password);
   const revoked = await revokeDemoKeys(databaseUrl, redisUrl, redisPrefix);
   if (revoked > 0) {
     const why = 'revoked the demo API key of an earlier embedded run: this is not the embedded default';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -29,7 +30,8 @@ export async function resolveDatabase(databaseUrl: string | undefined, dataDir: 
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', stop: async () => {} };
   const dir = resolve(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  // pg_trgm: the token list's `q` search index (db/migrations/0006_scale.sql).
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const port = await findFreePort();
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: EMBEDDED_PG_MAX_CONNECTIONS });
   await server.start();

@@ -22,6 +22,14 @@ describe('parseConfig', () => {
     expect([...result.config.knownChainIds].sort((a, b) => a - b)).toEqual([1, 56, 137, 8453, 42161]);
   });
 
+  it('accepts a hash-tagged REDIS_PREFIX for Redis Cluster, and refuses other braces', () => {
+    const tagged = parseConfig({ REDIS_PREFIX: '{tm}' }, noFile);
+    if (!tagged.ok) throw new Error(tagged.errors.join());
+    expect(tagged.config.env.REDIS_PREFIX).toBe('{tm}');
+    expect(parseConfig({ REDIS_PREFIX: '{tm' }, noFile).ok).toBe(false);
+    expect(parseConfig({ REDIS_PREFIX: 'a{tm}' }, noFile).ok).toBe(false);
+  });
+
   it('builds a built-in chain from RPC_URL_<id>', () => {
     const result = parseConfig({ RPC_URL_56: 'https://bsc.example/rpc' }, noFile);
     if (!result.ok) throw new Error(result.errors.join());

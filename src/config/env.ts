@@ -29,7 +29,8 @@ const envSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   /** Namespace for every Redis key (queues, leases, streams): lets several deployments share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - only').default('tm'),
+  // A whole-prefix hash tag ({tm}) keeps every key in one Redis Cluster slot, as BullMQ requires.
+  REDIS_PREFIX: z.string().regex(/^([A-Za-z0-9_.-]{1,40}|\{[A-Za-z0-9_.-]{1,40}\})$/, 'letters, digits, _ . - only, optionally in braces ({tm})').default('tm'),
   CHAINS_FILE: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),

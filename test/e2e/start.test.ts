@@ -110,7 +110,10 @@ describe('npm start (embedded default)', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(created, `token.created for ${address}; stderr:\n${stderr}`).toBeDefined();
-    expect(created).toMatchObject({ type: 'token.created', data: { contract_address: address, name, symbol: 'E2E', chain_id: 31337 } });
+    expect(created).toMatchObject({
+      type: 'token.created',
+      data: { contract_address: address, chain_id: 31337, full_token_data: { token: { name, symbol: 'E2E' } } },
+    });
     provider.destroy();
 
     // Without a credential: 401. With the demo PRO key the start-up banner printed: the general and the PRO detail.

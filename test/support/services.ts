@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runMigrations } from '../../db/client.ts';
 import { createRedis } from '../../infra/redis.ts';
@@ -55,7 +56,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const db = await PGlite.create();
+  return createEmbeddedTestDatabase();
+}
+
+/** A fresh, migrated embedded PGlite (the default when no Postgres is configured). */
+export async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
+  const db = await PGlite.create({ extensions: { pg_trgm } });
   const port = await findFreePort();
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 16 });
   await server.start();

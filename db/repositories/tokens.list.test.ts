@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
+import { createDb, type DbHandle } from '../client.ts';
+import { createTokenRepository, EXACT_TOTAL_LIMIT } from './tokens.ts';
+
+/**
+ * The list's filters of docs/scale.md on real Postgres: has_liquidity and is_actively_traded,
+ * `q` through pg_trgm and the address prefix, the default order, and totals: exact up to
+ * EXACT_TOTAL_LIMIT, the planner's estimate (never below the limit) above it.
+ */
+
+let database: TestDatabase;
+let handle: DbHandle;
+const N = EXACT_TOTAL_LIMIT + 500;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = createDb(database.url, { max: 2 });
+  // Token g: liquid when g % 10 = 0, traded when g % 100 = 0, named "Pepe g" when g % 1000 = 0.
+  await handle.sql`
+    insert into tokens (chain_id, address, detection_source, name, symbol, current_liquidity_usd, is_actively_traded, detected_at)
+    select case when g % 2 = 0 then 1 else 56 end, '0x' || lpad(to_hex(g), 40, '0'), 'receipt',
+           case when g % 1000 = 0 then 'Pepe ' || g else 'Token ' || g end, 'T' || g,
+           case when g % 10 = 0 then 1000 else null end, g % 100 = 0,
+           timestamptz '2026-01-01' + g * interval '1 second'
+    from generate_series(1, ${N}) g`;
+  await handle.sql`analyze tokens`;
+}, 120_000);
+
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+describe('token list at scale', () => {
+  it('filters by liquidity and trading, newest first, with exact totals', async () => {
+    const tokens = createTokenRepository(handle.db);
+    const liquid = await tokens.listItems({ page: 1, limit: 3, hasLiquidity: true });
+    expect(liquid.total).toBe(Math.floor(N / 10));
+    expect(liquid.items.map((t) => t.address)).toEqual(
+      [N - (N % 10), N - (N % 10) - 10, N - (N % 10) - 20].map(
+        (g) => `0x${g.toString(16).padStart(40, '0')}`,
+      ),
+    );
+    const dry = await tokens.listItems({ page: 1, limit: 1, hasLiquidity: false });
+    expect(dry.total).toBe(N - Math.floor(N / 10));
+    const traded = await tokens.listItems({
+      page: 2,
+      limit: 50,
+      isActivelyTraded: true,
+      chainId: 1,
+    });
+    expect(traded.total).toBe(Math.floor(N / 100));
+    // Every traded token (g % 100 = 0) is even, so on chain 1: page 2 is full.
+    expect(traded.items).toHaveLength(50);
+    expect(traded.items.every((t) => t.isActivelyTraded && t.chainId === 1)).toBe(true);
+  });
+
+  it('finds names by substring and addresses by prefix', async () => {
+    const tokens = createTokenRepository(handle.db);
+    const pepe = await tokens.listItems({ page: 1, limit: 100, q: 'epe' });
+    expect(pepe.total).toBe(Math.floor(N / 1000));
+    expect(pepe.items.every((t) => t.name?.startsWith('Pepe '))).toBe(true);
+    const prefix = `0x${'0'.repeat(36)}27`;
+    const byAddress = await tokens.listItems({ page: 1, limit: 100, q: prefix });
+    expect(byAddress.items.map((t) => t.address).every((a) => a.startsWith(prefix))).toBe(true);
+    // 0x…27xx: 256 tokens match the prefix; the page holds 100.
+    expect(byAddress.total).toBe(256);
+    expect(byAddress.items).toHaveLength(100);
+  });
+
+  it('counts exactly up to the limit and estimates above it, never below the limit', async () => {
+    const tokens = createTokenRepository(handle.db);
+    const all = await tokens.listItems({ page: 1, limit: 10 });
+    expect(all.total).toBeGreaterThan(EXACT_TOTAL_LIMIT);
+    // The planner's estimate after ANALYZE is close to the truth.
+    expect(Math.abs(all.total - N) / N).toBeLessThan(0.1);
+    const under = await tokens.listItems({ page: 1, limit: 10, chainId: 56, hasLiquidity: false });
+    // Chain 56 holds the odd tokens, none of them liquid.
+    expect(under.total).toBe(N / 2);
+  });
+});
