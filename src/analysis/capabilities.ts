@@ -14,8 +14,8 @@ import {
   type TokenLayout,
   walkRecorded,
 } from './capability-layout.ts';
-import { oneWayWrite } from './one-way.ts';
 import type { CodeModel, PathTrace, PathWrite } from './interpreter.ts';
+import { oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
