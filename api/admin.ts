@@ -27,11 +27,17 @@ function loginMatches(header: string, credentials: { user: string; password: str
   return separator > 0 && userOk && passwordOk;
 }
 
-export function operatorLogin(credentials: { user: string; password: string }, throttle?: FailedAuthThrottle): RequestHandler {
+export function operatorLogin(
+  credentials: { user: string; password: string },
+  throttle?: FailedAuthThrottle,
+): RequestHandler {
   return async (req, res, next) => {
     const address = req.ip ?? 'unknown';
     const tooMany = (retryAfterSeconds: number) => {
-      res.set('Retry-After', String(retryAfterSeconds)).status(429).json({ error: MESSAGES.rateLimited });
+      res
+        .set('Retry-After', String(retryAfterSeconds))
+        .status(429)
+        .json({ error: MESSAGES.rateLimited });
     };
     const before = await throttle?.blocked(address);
     if (before?.blocked) return tooMany(before.retryAfterSeconds);
@@ -39,15 +45,24 @@ export function operatorLogin(credentials: { user: string; password: string }, t
     // A browser's first visit carries no credential yet: only a wrong one counts as a failure.
     const after = req.headers.authorization ? await throttle?.fail(address) : undefined;
     if (after?.blocked) return tooMany(after.retryAfterSeconds);
-    res.set('WWW-Authenticate', `Basic realm="${REALM}", charset="UTF-8"`).status(401).json({ error: MESSAGES.unauthorized });
+    res
+      .set('WWW-Authenticate', `Basic realm="${REALM}", charset="UTF-8"`)
+      .status(401)
+      .json({ error: MESSAGES.unauthorized });
   };
 }
 
-export function adminRouter(queues: Queue[], credentials: { user: string; password: string } | undefined, throttle?: FailedAuthThrottle): Router {
+export function adminRouter(
+  queues: Queue[],
+  credentials: { user: string; password: string } | undefined,
+  throttle?: FailedAuthThrottle,
+): Router {
   const router = Router();
   if (!credentials) {
     router.use(ADMIN_PATH, (_req, res) => {
-      res.status(503).json({ error: 'Operator login is not configured: set ADMIN_USER and ADMIN_PASSWORD' });
+      res
+        .status(503)
+        .json({ error: 'Operator login is not configured: set ADMIN_USER and ADMIN_PASSWORD' });
     });
     return router;
   }

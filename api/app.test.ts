@@ -2,14 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createTokenRepository, type DetectedToken } from '../db/repositories/tokens.ts';
 import { createRedis, waitForRedis } from '../infra/redis.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
-import { createApp } from './app.ts';
-import type { ReadinessCheck } from './routes/health.ts';
-import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
 import { testAppDeps } from '../test/support/api.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import { createApp } from './app.ts';
+import type { ReadinessCheck } from './routes/health.ts';
 
 /** The HTTP API (docs/api.md) on real Postgres and Redis, over a real HTTP server. */
 
@@ -17,8 +22,15 @@ const KNOWN_CHAINS = new Set([1, 56, 137, 42161, 8453, 31337]);
 const SOLANA_CHAIN_ID = 1_399_811_149;
 
 const LIST_ITEM_KEYS = [
-  'chain_id', 'contract_address', 'current_liquidity_usd', 'current_risk_level', 'current_risk_score',
-  'detected_at', 'is_actively_traded', 'name', 'symbol',
+  'chain_id',
+  'contract_address',
+  'current_liquidity_usd',
+  'current_risk_level',
+  'current_risk_score',
+  'detected_at',
+  'is_actively_traded',
+  'name',
+  'symbol',
 ];
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -48,7 +60,12 @@ let seeded: Seeded[] = [];
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const MIXED_CASE_SOURCE = '0xabcdef0123456789abcdef0123456789abcdef01';
 
-function token(chainId: number, address: string, symbol: string, extra: Partial<DetectedToken> = {}): DetectedToken {
+function token(
+  chainId: number,
+  address: string,
+  symbol: string,
+  extra: Partial<DetectedToken> = {},
+): DetectedToken {
   return {
     chainId,
     address,
@@ -69,7 +86,9 @@ function token(chainId: number, address: string, symbol: string, extra: Partial<
   };
 }
 
-async function listen(app: Parameters<typeof createServer>[1]): Promise<{ server: Server; base: string }> {
+async function listen(
+  app: Parameters<typeof createServer>[1],
+): Promise<{ server: Server; base: string }> {
   const s = createServer(app);
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
   return { server: s, base: `http://127.0.0.1:${(s.address() as AddressInfo).port}` };
@@ -81,7 +100,10 @@ async function closeServer(s: Server | undefined) {
   await new Promise<void>((resolve) => s.close(() => resolve()));
 }
 
-async function getJson(url: string, init?: RequestInit): Promise<{ status: number; type: string; body: unknown; text: string }> {
+async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; type: string; body: unknown; text: string }> {
   const headers = new Headers(init?.headers);
   if (!headers.has('authorization') && authorization) headers.set('authorization', authorization);
   const response = await fetch(url, { ...init, headers });
@@ -96,7 +118,10 @@ async function getJson(url: string, init?: RequestInit): Promise<{ status: numbe
 }
 
 /** Every error answer: JSON, exactly `{error: string}`, no HTML, no stack. */
-function expectErrorShape(result: { status: number; type: string; body: unknown; text: string }, status: number) {
+function expectErrorShape(
+  result: { status: number; type: string; body: unknown; text: string },
+  status: number,
+) {
   expect(result.status).toBe(status);
   expect(result.type).toMatch(/^application\/json/);
   expect(result.text).not.toMatch(/<html|<!DOCTYPE|<pre>/i);
@@ -141,7 +166,11 @@ beforeAll(async () => {
     rows.push({ chainId, address, symbol, detectedAt: row.detectedAt });
     await new Promise((r) => setTimeout(r, 5));
   }
-  await repository.updateBytecode(1, addr(0x1001), { bytecodeHash: `0x${'ee'.repeat(32)}`, codeLength: 4321, proxyLike: true });
+  await repository.updateBytecode(1, addr(0x1001), {
+    bytecodeHash: `0x${'ee'.repeat(32)}`,
+    codeLength: 4321,
+    proxyLike: true,
+  });
   seeded = rows.sort((a, b) => b.detectedAt.getTime() - a.detectedAt.getTime());
   // The seeding order is the detection order: distinct and strictly increasing.
   expect(new Set(seeded.map((s) => s.detectedAt.getTime())).size).toBe(plan.length);
@@ -150,12 +179,32 @@ beforeAll(async () => {
   appRedis = createRedis(testRedis.url, 'commands');
   redisClients.push(appRedis);
   const accounts = createAccountRepository(handle.db);
-  const owner = await accounts.createUser({ email: 'app-test@example.com', passwordHash: await hashPassword('app-test-password'), plan: 'PRO' });
+  const owner = await accounts.createUser({
+    email: 'app-test@example.com',
+    passwordHash: await hashPassword('app-test-password'),
+    plan: 'PRO',
+  });
   const key = generateApiKey();
-  await accounts.generateKey(owner!.id, key, { name: 'app test', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
-  await accounts.setKeyLimits({ keyHash: key.keyHash }, { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 });
+  await accounts.generateKey(owner!.id, key, {
+    name: 'app test',
+    description: null,
+    plan: 'PRO',
+    now: new Date(),
+    expiresAt: null,
+  });
+  await accounts.setKeyLimits(
+    { keyHash: key.keyHash },
+    { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 },
+  );
   authorization = `Bearer ${key.apiKey}`;
-  const deps = (db: DbHandle['db'], checks: ReadinessCheck[]) => testAppDeps({ db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS, readiness: checks });
+  const deps = (db: DbHandle['db'], checks: ReadinessCheck[]) =>
+    testAppDeps({
+      db,
+      redis: appRedis,
+      prefix: testRedis.prefix,
+      knownChainIds: KNOWN_CHAINS,
+      readiness: checks,
+    });
 
   const app = createApp(deps(handle.db, await readiness()));
   ({ server, base } = await listen(app));
@@ -192,13 +241,18 @@ describe('health', () => {
   it('GET /ready answers 503 naming the failing check (Redis on a closed port)', async () => {
     const deadRedis = createRedis('redis://127.0.0.1:1', 'producer', { retryStrategy: () => null });
     redisClients.push(deadRedis);
-    const app = createApp(testAppDeps({
-      db: handle.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS,
-      readiness: [
-        { name: 'postgres', check: async () => void (await handle.sql`select 1`) },
-        { name: 'redis', check: async () => void (await deadRedis.ping()) },
-      ],
-    }));
+    const app = createApp(
+      testAppDeps({
+        db: handle.db,
+        redis: appRedis,
+        prefix: testRedis.prefix,
+        knownChainIds: KNOWN_CHAINS,
+        readiness: [
+          { name: 'postgres', check: async () => void (await handle.sql`select 1`) },
+          { name: 'redis', check: async () => void (await deadRedis.ping()) },
+        ],
+      }),
+    );
     const { server: s, base: b } = await listen(app);
     try {
       const started = Date.now();
@@ -217,10 +271,22 @@ describe('health', () => {
   });
 
   it('GET /ready answers 503 when a check rejects, and names it', async () => {
-    const app = createApp(testAppDeps({
-      db: handle.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS,
-      readiness: await readiness([{ name: 'queues', check: async () => { throw new Error('queue backend gone'); } }]),
-    }));
+    const app = createApp(
+      testAppDeps({
+        db: handle.db,
+        redis: appRedis,
+        prefix: testRedis.prefix,
+        knownChainIds: KNOWN_CHAINS,
+        readiness: await readiness([
+          {
+            name: 'queues',
+            check: async () => {
+              throw new Error('queue backend gone');
+            },
+          },
+        ]),
+      }),
+    );
     const { server: s, base: b } = await listen(app);
     try {
       const result = await getJson(`${b}/ready`);
@@ -239,7 +305,12 @@ describe('GET /api/tokens', () => {
     const result = await getJson(`${base}/api/tokens`);
     expect(result.status).toBe(200);
     expect(result.type).toMatch(/^application\/json/);
-    const body = result.body as { items: Record<string, unknown>[]; total: number; page: number; limit: number };
+    const body = result.body as {
+      items: Record<string, unknown>[];
+      total: number;
+      page: number;
+      limit: number;
+    };
     expect(Object.keys(body).sort()).toEqual(['items', 'limit', 'page', 'total']);
     // Defaults: page 1, limit 20.
     expect(body.page).toBe(1);
@@ -261,7 +332,11 @@ describe('GET /api/tokens', () => {
       expect(item.detected_at).toMatch(ISO_8601);
     }
     const first = body.items[0]!;
-    expect(first).toMatchObject({ chain_id: seeded[0]!.chainId, symbol: seeded[0]!.symbol, name: `${seeded[0]!.symbol} Token` });
+    expect(first).toMatchObject({
+      chain_id: seeded[0]!.chainId,
+      symbol: seeded[0]!.symbol,
+      name: `${seeded[0]!.symbol} Token`,
+    });
     expect(first.detected_at).toBe(seeded[0]!.detectedAt.toISOString());
     const times = body.items.map((i) => Date.parse(i.detected_at as string));
     expect(times).toEqual([...times].sort((a, b) => b - a));
@@ -270,7 +345,12 @@ describe('GET /api/tokens', () => {
   it('paginates: page 2 with limit 1 is the second newest; total unchanged', async () => {
     const result = await getJson(`${base}/api/tokens?page=2&limit=1`);
     expect(result.status).toBe(200);
-    const body = result.body as { items: { contract_address: string }[]; total: number; page: number; limit: number };
+    const body = result.body as {
+      items: { contract_address: string }[];
+      total: number;
+      page: number;
+      limit: number;
+    };
     expect(body.page).toBe(2);
     expect(body.limit).toBe(1);
     expect(body.total).toBe(seeded.length);
@@ -285,7 +365,11 @@ describe('GET /api/tokens', () => {
     const seen: string[] = [];
     for (let page = 1; page <= 3; page += 1) {
       const result = await getJson(`${base}/api/tokens?page=${page}&limit=2`);
-      seen.push(...(result.body as { items: { contract_address: string }[] }).items.map((i) => i.contract_address));
+      seen.push(
+        ...(result.body as { items: { contract_address: string }[] }).items.map(
+          (i) => i.contract_address,
+        ),
+      );
     }
     expect(seen).toEqual(seeded.map((s) => s.address));
   });
@@ -294,7 +378,10 @@ describe('GET /api/tokens', () => {
     for (const chainId of [1, 56, 137, 8453]) {
       const result = await getJson(`${base}/api/tokens?chain_id=${chainId}`);
       expect(result.status).toBe(200);
-      const body = result.body as { items: { chain_id: number; contract_address: string }[]; total: number };
+      const body = result.body as {
+        items: { chain_id: number; contract_address: string }[];
+        total: number;
+      };
       const expected = seeded.filter((s) => s.chainId === chainId).map((s) => s.address);
       expect(body.total).toBe(expected.length);
       expect(body.items.map((i) => i.contract_address)).toEqual(expected);
@@ -325,8 +412,12 @@ describe('GET /api/tokens', () => {
   });
 
   it('says why: limit above 100 and unknown chains', async () => {
-    expect(expectErrorShape(await getJson(`${base}/api/tokens?limit=101`), 400)).toMatch(/limit.*100/);
-    expect(expectErrorShape(await getJson(`${base}/api/tokens?chain_id=999`), 400)).toMatch(/chain_id.*unknown/i);
+    expect(expectErrorShape(await getJson(`${base}/api/tokens?limit=101`), 400)).toMatch(
+      /limit.*100/,
+    );
+    expect(expectErrorShape(await getJson(`${base}/api/tokens?chain_id=999`), 400)).toMatch(
+      /chain_id.*unknown/i,
+    );
   });
 });
 
@@ -360,7 +451,11 @@ describe('GET /api/tokens/{address}', () => {
   it('finds the token without chain_id', async () => {
     const result = await getJson(`${base}/api/tokens/${addr(0x5602)}`);
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ contract_address: addr(0x5602), chain_id: 56, symbol: 'BSCB' });
+    expect(result.body).toMatchObject({
+      contract_address: addr(0x5602),
+      chain_id: 56,
+      symbol: 'BSCB',
+    });
   });
 
   it('does not find a token on another chain than its own', async () => {
@@ -369,7 +464,9 @@ describe('GET /api/tokens/{address}', () => {
   });
 
   it('accepts a mixed-case address and answers lower case', async () => {
-    const mixed = `0x${MIXED_CASE_SOURCE.slice(2).toUpperCase().replace(/^(.{6})/, (m) => m.toLowerCase())}`;
+    const mixed = `0x${MIXED_CASE_SOURCE.slice(2)
+      .toUpperCase()
+      .replace(/^(.{6})/, (m) => m.toLowerCase())}`;
     expect(mixed).not.toBe(MIXED_CASE_SOURCE);
     expect(mixed.toLowerCase()).toBe(MIXED_CASE_SOURCE);
     const result = await getJson(`${base}/api/tokens/${mixed}?chain_id=1`);
@@ -384,20 +481,24 @@ describe('GET /api/tokens/{address}', () => {
     expect(result.body).toEqual({ error: 'Token not found' });
   });
 
-  it.each([
-    ['0x123'],
-    [`0x${'g'.repeat(40)}`],
-    [`${'a'.repeat(42)}`],
-    [`0x${'a'.repeat(41)}`],
-  ])('answers 400 naming address for %s', async (bad) => {
-    const message = expectErrorShape(await getJson(`${base}/api/tokens/${bad}?chain_id=1`), 400);
-    expect(message).toContain('address');
-  });
+  it.each([['0x123'], [`0x${'g'.repeat(40)}`], [`${'a'.repeat(42)}`], [`0x${'a'.repeat(41)}`]])(
+    'answers 400 naming address for %s',
+    async (bad) => {
+      const message = expectErrorShape(await getJson(`${base}/api/tokens/${bad}?chain_id=1`), 400);
+      expect(message).toContain('address');
+    },
+  );
 
-  it.each([['999'], [String(SOLANA_CHAIN_ID)], ['abc']])('answers 400 naming chain_id for chain_id=%s', async (chainId) => {
-    const message = expectErrorShape(await getJson(`${base}/api/tokens/${addr(0x1001)}?chain_id=${chainId}`), 400);
-    expect(message).toContain('chain_id');
-  });
+  it.each([['999'], [String(SOLANA_CHAIN_ID)], ['abc']])(
+    'answers 400 naming chain_id for chain_id=%s',
+    async (chainId) => {
+      const message = expectErrorShape(
+        await getJson(`${base}/api/tokens/${addr(0x1001)}?chain_id=${chainId}`),
+        400,
+      );
+      expect(message).toContain('chain_id');
+    },
+  );
 });
 
 describe('errors', () => {
@@ -440,11 +541,20 @@ describe('errors', () => {
   });
 
   it('refuses SQL injection in path and query with 400, and the tokens table is intact', async () => {
-    const attacks = ["' OR 1=1--", '1; drop table tokens', "0x' OR '1'='1", '1 OR 1=1', "'); delete from tokens; --"];
+    const attacks = [
+      "' OR 1=1--",
+      '1; drop table tokens',
+      "0x' OR '1'='1",
+      '1 OR 1=1',
+      "'); delete from tokens; --",
+    ];
     for (const attack of attacks) {
       const encoded = encodeURIComponent(attack);
       expectErrorShape(await getJson(`${base}/api/tokens/${encoded}`), 400);
-      expectErrorShape(await getJson(`${base}/api/tokens/${addr(0x1001)}?chain_id=${encoded}`), 400);
+      expectErrorShape(
+        await getJson(`${base}/api/tokens/${addr(0x1001)}?chain_id=${encoded}`),
+        400,
+      );
       for (const param of ['chain_id', 'page', 'limit']) {
         expectErrorShape(await getJson(`${base}/api/tokens?${param}=${encoded}`), 400);
       }
@@ -471,7 +581,9 @@ describe('database unavailable', () => {
   });
 
   it('refuses a request without credential before touching the database', async () => {
-    const result = await getJson(`${brokenBase}/api/tokens?limit=0`, { headers: { authorization: 'Basic x' } });
+    const result = await getJson(`${brokenBase}/api/tokens?limit=0`, {
+      headers: { authorization: 'Basic x' },
+    });
     expect(expectErrorShape(result, 401)).toBe('Unauthorized. Please log in again.');
     const missing = await fetch(`${brokenBase}/api/tokens`);
     expect(missing.status).toBe(401);
@@ -486,12 +598,21 @@ describe('a database that accepts connections and never answers', () => {
     await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', () => r()));
     const port = (blackhole.address() as AddressInfo).port;
     const db = createDb(`postgres://postgres@127.0.0.1:${port}/x`, { max: 1 });
-    const app = createApp(testAppDeps({ db: db.db, redis: appRedis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
+    const app = createApp(
+      testAppDeps({
+        db: db.db,
+        redis: appRedis,
+        prefix: testRedis.prefix,
+        knownChainIds: KNOWN_CHAINS,
+      }),
+    );
     const server = createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const started = Date.now();
-      const result = await getJson(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tokens`);
+      const result = await getJson(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tokens`,
+      );
       expect(expectErrorShape(result, 503)).toBe('Service temporarily unavailable');
       expect(Date.now() - started).toBeLessThan(8_000);
     } finally {

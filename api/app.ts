@@ -25,6 +25,7 @@ import { tokensRoutes } from './routes/tokens.ts';
 import { watchlistRoutes } from './routes/watchlist.ts';
 import type { CompleteRecord } from './token-view.ts';
 import { createUsageCounter, type UsageCounter } from './usage.ts';
+import { webRouter } from './web.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
@@ -62,6 +63,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The usage counter whose flusher the caller runs; one is made when absent. */
   usage?: UsageCounter;
+  /** The web app's bundle (default web/dist); false: no web app. */
+  web?: { distDir?: string } | false;
   /**
    * Express's `trust proxy` (TRUST_PROXY): which hops may set X-Forwarded-For. Off by default,
    * so the client address is the socket's and nobody can choose theirs.
@@ -186,6 +189,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   mountRoutes(app, routes, { validateResponses: deps.validateResponses });
+
+  // The web app (docs/web.md) last: any GET the API does not answer is a page of the app.
+  if (deps.web !== false) app.use(webRouter(deps.web?.distDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -38,9 +38,10 @@ export function createFailedAuthThrottle(options: FailedAuthOptions): FailedAuth
     points: limit,
     duration: options.windowSeconds ?? FAILED_AUTH_WINDOW_SECONDS,
   });
-  const refused = (res: RateLimiterRes): ThrottleState => (
-    { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) }
-  );
+  const refused = (res: RateLimiterRes): ThrottleState => ({
+    blocked: true,
+    retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
   return {
     async blocked(address) {
       const res = await limiter.get(address);

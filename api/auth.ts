@@ -4,7 +4,13 @@ import jwt from 'jsonwebtoken';
 import type { AccountRepository, KeyPrincipal, UserRow } from '../db/repositories/accounts.ts';
 import { authGenerationKey } from '../infra/auth-generation.ts';
 import { API_KEY_PATTERN, sha256Hex } from '../src/accounts/credentials.ts';
-import { DEFAULT_KEY_LIMITS, effectivePlan, type Plan, type PlanFeatures, planAllows } from '../src/plans.ts';
+import {
+  DEFAULT_KEY_LIMITS,
+  effectivePlan,
+  type Plan,
+  type PlanFeatures,
+  planAllows,
+} from '../src/plans.ts';
 import type { FailedAuthThrottle } from './auth-throttle.ts';
 import { HttpError, MESSAGES } from './errors.ts';
 import { type Clock, type Limits, type RateLimiter, rateLimitHeaders } from './rate-limit.ts';
@@ -49,22 +55,40 @@ export interface Principal {
   expiresAt?: Date;
 }
 
-export function signToken(user: { id: number; email: string }, config: JwtConfig, now: Date): { token: string; expiresIn: number } {
+export function signToken(
+  user: { id: number; email: string },
+  config: JwtConfig,
+  now: Date,
+): { token: string; expiresIn: number } {
   const expiresIn = config.ttlSeconds ?? JWT_TTL_SECONDS;
   const iat = Math.floor(now.getTime() / 1000);
-  const token = jwt.sign({ sub: String(user.id), email: user.email, iat, exp: iat + expiresIn }, config.secret, { algorithm: JWT_ALGORITHM, issuer: JWT_ISSUER });
+  const token = jwt.sign(
+    { sub: String(user.id), email: user.email, iat, exp: iat + expiresIn },
+    config.secret,
+    { algorithm: JWT_ALGORITHM, issuer: JWT_ISSUER },
+  );
   return { token, expiresIn };
 }
 
 /** The user id and expiry, or undefined for any token that is not ours, valid and current. */
-export function verifyTokenClaims(token: string, config: JwtConfig, now: Date): { userId: number; expiresAt: Date } | undefined {
+export function verifyTokenClaims(
+  token: string,
+  config: JwtConfig,
+  now: Date,
+): { userId: number; expiresAt: Date } | undefined {
   try {
     const payload = jwt.verify(token, config.secret, {
       algorithms: [JWT_ALGORITHM],
       issuer: JWT_ISSUER,
       clockTimestamp: Math.floor(now.getTime() / 1000),
     });
-    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !/^\d{1,12}$/.test(payload.sub) || typeof payload.exp !== 'number') return undefined;
+    if (
+      typeof payload !== 'object' ||
+      typeof payload.sub !== 'string' ||
+      !/^\d{1,12}$/.test(payload.sub) ||
+      typeof payload.exp !== 'number'
+    )
+      return undefined;
     return { userId: Number(payload.sub), expiresAt: new Date(payload.exp * 1000) };
   } catch {
     return undefined;
@@ -105,7 +129,10 @@ export interface AuthDeps {
 function createPrincipalCache(redis: Redis, prefix: string, max: number) {
   const entries = new Map<string, { generation: string; at: number; value: unknown }>();
   const generationKey = authGenerationKey(prefix);
-  return async function cached<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  return async function cached<T>(
+    key: string,
+    load: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     const generation = (await redis.get(generationKey)) ?? '0';
     const hit = entries.get(key);
     const now = Date.now();
@@ -124,8 +151,10 @@ function createPrincipalCache(redis: Redis, prefix: string, max: number) {
   };
 }
 
-const unauthorized = () => new HttpError(401, MESSAGES.unauthorized, { 'WWW-Authenticate': 'Bearer' });
-const throttled = (retryAfterSeconds: number) => new HttpError(429, MESSAGES.rateLimited, { 'Retry-After': String(retryAfterSeconds) });
+const unauthorized = () =>
+  new HttpError(401, MESSAGES.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+const throttled = (retryAfterSeconds: number) =>
+  new HttpError(429, MESSAGES.rateLimited, { 'Retry-After': String(retryAfterSeconds) });
 
 function bearer(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -135,11 +164,19 @@ function bearer(req: Request): string | undefined {
   return match[1];
 }
 
-const keyLimitsOf = (key: { requestsPerMinute: number; requestsPerHour: number; requestsPerDay: number }): Limits => (
-  { perMinute: key.requestsPerMinute, perHour: key.requestsPerHour, perDay: key.requestsPerDay }
-);
+const keyLimitsOf = (key: {
+  requestsPerMinute: number;
+  requestsPerHour: number;
+  requestsPerDay: number;
+}): Limits => ({
+  perMinute: key.requestsPerMinute,
+  perHour: key.requestsPerHour,
+  perDay: key.requestsPerDay,
+});
 const DEFAULT_ACCOUNT_LIMITS: Limits = {
-  perMinute: DEFAULT_KEY_LIMITS.requests_per_minute, perHour: DEFAULT_KEY_LIMITS.requests_per_hour, perDay: DEFAULT_KEY_LIMITS.requests_per_day,
+  perMinute: DEFAULT_KEY_LIMITS.requests_per_minute,
+  perHour: DEFAULT_KEY_LIMITS.requests_per_hour,
+  perDay: DEFAULT_KEY_LIMITS.requests_per_day,
 };
 
 /** The rate-limit subject of an account's API use: shared by all of its keys, old and new. */
@@ -157,27 +194,43 @@ type Credential = { kind: 'key' | 'jwt'; value: string };
  * when the address has failed attempts left; a refusal counts against the address.
  */
 function createResolver(deps: AuthDeps) {
-  const cached = createPrincipalCache(deps.redis, deps.redisPrefix, deps.principalCacheMax ?? PRINCIPAL_CACHE_MAX);
+  const cached = createPrincipalCache(
+    deps.redis,
+    deps.redisPrefix,
+    deps.principalCacheMax ?? PRINCIPAL_CACHE_MAX,
+  );
 
   /** Runs a database lookup unless the address has used up its failed attempts. */
-  const guarded = <T>(address: string | undefined, load: () => Promise<T>) => async () => {
-    if (address === undefined) return load();
-    const state = await deps.failedAuth.blocked(address);
-    if (state.blocked) throw throttled(state.retryAfterSeconds);
-    return load();
-  };
+  const guarded =
+    <T>(address: string | undefined, load: () => Promise<T>) =>
+    async () => {
+      if (address === undefined) return load();
+      const state = await deps.failedAuth.blocked(address);
+      if (state.blocked) throw throttled(state.retryAfterSeconds);
+      return load();
+    };
 
   async function byApiKey(key: string, now: Date, address?: string): Promise<Resolved> {
     if (!API_KEY_PATTERN.test(key)) throw unauthorized();
     // Looked up by SHA-256 of the presented key: timing reveals nothing about stored keys.
     const hash = sha256Hex(key);
-    const found = await cached<KeyPrincipal>(`key:${hash}`, guarded(address, () => deps.accounts.principalByKeyHash(hash)));
+    const found = await cached<KeyPrincipal>(
+      `key:${hash}`,
+      guarded(address, () => deps.accounts.principalByKeyHash(hash)),
+    );
     if (found?.key.status !== 'active') throw unauthorized();
-    if ((found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= now.getTime()) throw unauthorized();
+    if ((found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= now.getTime())
+      throw unauthorized();
     const plan = effectivePlan(found.user, now);
     if (plan !== 'PRO') throw unauthorized();
     return {
-      principal: { kind: 'api_key', user: found.user, plan, keyId: found.key.id, expiresAt: found.key.expiresAt ?? undefined },
+      principal: {
+        kind: 'api_key',
+        user: found.user,
+        plan,
+        keyId: found.key.id,
+        expiresAt: found.key.expiresAt ?? undefined,
+      },
       limits: keyLimitsOf(found.key),
     };
   }
@@ -185,24 +238,35 @@ function createResolver(deps: AuthDeps) {
   async function byJwt(token: string, now: Date, address?: string): Promise<Resolved> {
     const claims = verifyTokenClaims(token, deps.jwt, now);
     if (claims === undefined) throw unauthorized();
-    const user = await cached<UserRow>(`user:${claims.userId}`, guarded(address, () => deps.accounts.userById(claims.userId)));
+    const user = await cached<UserRow>(
+      `user:${claims.userId}`,
+      guarded(address, () => deps.accounts.userById(claims.userId)),
+    );
     if (!user) throw unauthorized();
-    return { principal: { kind: 'jwt', user, plan: effectivePlan(user, now), expiresAt: claims.expiresAt }, limits: JWT_LIMITS };
+    return {
+      principal: { kind: 'jwt', user, plan: effectivePlan(user, now), expiresAt: claims.expiresAt },
+      limits: JWT_LIMITS,
+    };
   }
 
   /** The limits of the account's API use: those of its active key, or the defaults without one. */
   async function accountLimits(userId: number, address: string): Promise<Limits> {
-    const limits = await cached<Limits>(`limits:${userId}`, guarded(address, async () => {
-      const [key] = await deps.accounts.activeKeys(userId);
-      return key ? keyLimitsOf(key) : DEFAULT_ACCOUNT_LIMITS;
-    }));
+    const limits = await cached<Limits>(
+      `limits:${userId}`,
+      guarded(address, async () => {
+        const [key] = await deps.accounts.activeKeys(userId);
+        return key ? keyLimitsOf(key) : DEFAULT_ACCOUNT_LIMITS;
+      }),
+    );
     return limits ?? DEFAULT_ACCOUNT_LIMITS;
   }
 
   /** A refused credential counts against the address; past the limit the answer becomes 429. */
   async function resolve(credential: Credential, now: Date, address: string): Promise<Resolved> {
     try {
-      return credential.kind === 'key' ? await byApiKey(credential.value, now, address) : await byJwt(credential.value, now, address);
+      return credential.kind === 'key'
+        ? await byApiKey(credential.value, now, address)
+        : await byJwt(credential.value, now, address);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 401) throw error;
       const state = await deps.failedAuth.fail(address);
@@ -222,7 +286,9 @@ export function createAuth(deps: AuthDeps) {
    * account's windows like a key; `apiKey`: whether an API key is accepted at all (account
    * management takes a JWT only).
    */
-  function authenticate(options: { apiKeyHeader?: boolean; apiKey?: boolean } = {}): RequestHandler {
+  function authenticate(
+    options: { apiKeyHeader?: boolean; apiKey?: boolean } = {},
+  ): RequestHandler {
     const acceptKey = options.apiKey ?? true;
     return async (req, res, next) => {
       const now = deps.clock();
@@ -230,8 +296,10 @@ export function createAuth(deps: AuthDeps) {
       const headerKey = req.headers['x-api-key'];
       const token = bearer(req);
       let credential: Credential;
-      if (typeof headerKey === 'string' && options.apiKeyHeader) credential = { kind: 'key', value: headerKey };
-      else if (token !== undefined) credential = { kind: API_KEY_PATTERN.test(token) ? 'key' : 'jwt', value: token };
+      if (typeof headerKey === 'string' && options.apiKeyHeader)
+        credential = { kind: 'key', value: headerKey };
+      else if (token !== undefined)
+        credential = { kind: API_KEY_PATTERN.test(token) ? 'key' : 'jwt', value: token };
       else throw unauthorized();
       if (credential.value.length > MAX_CREDENTIAL_LENGTH) throw unauthorized();
       if (credential.kind === 'key' && !acceptKey) throw unauthorized();
@@ -257,7 +325,10 @@ export function createAuth(deps: AuthDeps) {
 
   /** 403 unless the caller's effective plan has the feature. */
   function requirePlan(feature: keyof PlanFeatures): RequestHandler {
-    const message = feature === 'pro_api' || feature === 'api_keys' ? MESSAGES.proRequired : MESSAGES.basicRequired;
+    const message =
+      feature === 'pro_api' || feature === 'api_keys'
+        ? MESSAGES.proRequired
+        : MESSAGES.basicRequired;
     return (_req, res, next) => {
       if (!planAllows(principalOf(res).plan, feature)) throw new HttpError(403, message);
       next();
@@ -280,12 +351,18 @@ export function createAuth(deps: AuthDeps) {
    * limit gets an HttpError 429 instead of a lookup; without it (re-checks of open connections)
    * nothing is counted.
    */
-  async function principalFor(credential: string, now = new Date(), address?: string): Promise<Principal | undefined> {
+  async function principalFor(
+    credential: string,
+    now = new Date(),
+    address?: string,
+  ): Promise<Principal | undefined> {
     if (credential.length > MAX_CREDENTIAL_LENGTH) return undefined;
     const kind = API_KEY_PATTERN.test(credential) ? 'key' : 'jwt';
     try {
-      if (address !== undefined) return (await resolve({ kind, value: credential }, now, address)).principal;
-      const resolved = kind === 'key' ? await byApiKey(credential, now) : await byJwt(credential, now);
+      if (address !== undefined)
+        return (await resolve({ kind, value: credential }, now, address)).principal;
+      const resolved =
+        kind === 'key' ? await byApiKey(credential, now) : await byJwt(credential, now);
       return resolved.principal;
     } catch (error) {
       if (error instanceof HttpError && error.status === 401) return undefined;

@@ -14,14 +14,18 @@ export function compileTrust(setting: TrustProxy): (address: string, hop: number
   if (setting === true) return () => true;
   if (setting === false) return () => false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
-  return proxyaddr.compile(setting.split(',').map((part) => part.trim()).filter(Boolean));
+  return proxyaddr.compile(
+    setting
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
 }
 
 export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) => string {
   const fn = compileTrust(trust);
-  return (request) => (
-    trust === false ? request.socket.remoteAddress : proxyaddr(request, fn)
-  ) ?? 'unknown';
+  return (request) =>
+    (trust === false ? request.socket.remoteAddress : proxyaddr(request, fn)) ?? 'unknown';
 }
 
 /** TRUST_PROXY's text: unset or "false" → off, "true" → on, digits → hop count, else a list. */

@@ -48,7 +48,11 @@ const POSTGRES_TOO_MANY_CONNECTIONS = '53300';
 function isUnavailable(error: unknown): boolean {
   const e = error as { code?: string; cause?: unknown; message?: string };
   if (isConnectionError(e) || e?.code === POSTGRES_TOO_MANY_CONNECTIONS) return true;
-  if (e?.message?.includes("Stream isn't writeable") || e?.message?.includes('Connection is closed')) return true;
+  if (
+    e?.message?.includes("Stream isn't writeable") ||
+    e?.message?.includes('Connection is closed')
+  )
+    return true;
   return e?.cause !== undefined && e.cause !== error && isUnavailable(e.cause);
 }
 

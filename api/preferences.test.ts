@@ -1,13 +1,25 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { createAccountRepository, type AccountRepository } from '../db/repositories/accounts.ts';
+import { type AccountRepository, createAccountRepository } from '../db/repositories/accounts.ts';
 import { createRedis } from '../infra/redis.ts';
 import { generateApiKey } from '../src/accounts/credentials.ts';
 import { ALERT_KINDS } from '../src/alerts.ts';
 import type { Plan } from '../src/plans.ts';
-import { closeServer, listen, request, TEST_JWT_SECRET, testAppDeps, type JsonResult } from '../test/support/api.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import {
+  closeServer,
+  type JsonResult,
+  listen,
+  request,
+  TEST_JWT_SECRET,
+  testAppDeps,
+} from '../test/support/api.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
 import { createApp } from './app.ts';
 import { signToken } from './auth.ts';
 import { preferencesResponse } from './schemas.ts';
@@ -24,15 +36,28 @@ let base: string;
 let serial = 0;
 
 async function jwtFor(plan: Plan): Promise<{ id: number; jwt: string }> {
-  const user = (await accounts.createUser({ email: `prefs${++serial}@example.com`, passwordHash: 'x', plan }))!;
+  const user = (await accounts.createUser({
+    email: `prefs${++serial}@example.com`,
+    passwordHash: 'x',
+    plan,
+  }))!;
   return { id: user.id, jwt: signToken(user, { secret: TEST_JWT_SECRET }, new Date()).token };
 }
 
-function call(method: string, credential: string | undefined, body?: unknown, raw?: string): Promise<JsonResult> {
+function call(
+  method: string,
+  credential: string | undefined,
+  body?: unknown,
+  raw?: string,
+): Promise<JsonResult> {
   const headers: Record<string, string> = { 'x-forwarded-for': `10.9.0.${++serial % 250}` };
   if (credential) headers.authorization = `Bearer ${credential}`;
   if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
-  return request(`${base}/api/preferences`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  return request(`${base}/api/preferences`, {
+    method,
+    headers,
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
 }
 
 function expectError(result: JsonResult, status: number, message?: string): void {
@@ -46,7 +71,11 @@ beforeAll(async () => {
   handle = createDb(database.url, { max: 4 });
   accounts = createAccountRepository(handle.db);
   redis = createRedis(testRedis.url, 'commands');
-  ({ server, base } = await listen(createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: new Set([1]) }))));
+  ({ server, base } = await listen(
+    createApp(
+      testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: new Set([1]) }),
+    ),
+  ));
 });
 
 afterAll(async () => {
@@ -62,18 +91,30 @@ describe('/api/preferences', () => {
     const { jwt } = await jwtFor('BASIC');
     const result = await call('GET', jwt);
     expect(result.status, result.text).toBe(200);
-    expect(preferencesResponse.parse(result.body)).toEqual({ email_alerts: false, alert_kinds: [...ALERT_KINDS] });
+    expect(preferencesResponse.parse(result.body)).toEqual({
+      email_alerts: false,
+      alert_kinds: [...ALERT_KINDS],
+    });
   });
 
   it('PUT switches email alerts on, narrows the kinds, and GET reads them back', async () => {
     const { id, jwt } = await jwtFor('BASIC');
-    const put = await call('PUT', jwt, { email_alerts: true, alert_kinds: ['honeypot', 'rug', 'honeypot'] });
+    const put = await call('PUT', jwt, {
+      email_alerts: true,
+      alert_kinds: ['honeypot', 'rug', 'honeypot'],
+    });
     expect(put.status, put.text).toBe(200);
-    expect(preferencesResponse.parse(put.body)).toEqual({ email_alerts: true, alert_kinds: ['honeypot', 'rug'] });
+    expect(preferencesResponse.parse(put.body)).toEqual({
+      email_alerts: true,
+      alert_kinds: ['honeypot', 'rug'],
+    });
     // alert_kinds absent: unchanged.
     const again = await call('PUT', jwt, { email_alerts: false });
     expect(again.body).toEqual({ email_alerts: false, alert_kinds: ['honeypot', 'rug'] });
-    expect((await call('GET', jwt)).body).toEqual({ email_alerts: false, alert_kinds: ['honeypot', 'rug'] });
+    expect((await call('GET', jwt)).body).toEqual({
+      email_alerts: false,
+      alert_kinds: ['honeypot', 'rug'],
+    });
     const row = (await accounts.userById(id))!;
     expect(row.emailAlerts).toBe(false);
     expect(row.preferences).toEqual({ alert_kinds: ['honeypot', 'rug'] });
@@ -82,7 +123,13 @@ describe('/api/preferences', () => {
   it('accepts a PRO API key', async () => {
     const { id } = await jwtFor('PRO');
     const key = generateApiKey();
-    await accounts.generateKey(id, key, { name: 'k', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+    await accounts.generateKey(id, key, {
+      name: 'k',
+      description: null,
+      plan: 'PRO',
+      now: new Date(),
+      expiresAt: null,
+    });
     const result = await call('PUT', key.apiKey, { email_alerts: true });
     expect(result.status, result.text).toBe(200);
     expect((result.body as { email_alerts: boolean }).email_alerts).toBe(true);
@@ -110,7 +157,9 @@ describe('/api/preferences', () => {
   });
 
   it('is in the OpenAPI document', async () => {
-    const doc = (await request(`${base}/docs/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await request(`${base}/docs/openapi.json`)).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(doc.paths['/api/preferences']?.get).toBeDefined();
     expect(doc.paths['/api/preferences']?.put).toBeDefined();
   });

@@ -2,20 +2,25 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
-import { ContractFactory, getAddress, toBeHex, zeroPadValue, type InterfaceAbi } from 'ethers';
+import { and, eq } from 'drizzle-orm';
+import { ContractFactory, getAddress, type InterfaceAbi, toBeHex, zeroPadValue } from 'ethers';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { tokens } from '../db/schema.ts';
 import { createRedis } from '../infra/redis.ts';
 import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
-import { createProducer, type Producer } from '../workers/queues.ts';
-import { createChainRuntimes } from '../workers/chain-runtime.ts';
-import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createProducer, type Producer } from '../workers/queues.ts';
 import { createApp } from './app.ts';
 
 /**
@@ -53,30 +58,55 @@ let auth: Record<string, string>;
 const logLines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  [chain, database, testRedis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, testRedis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
   redis = createRedis(testRedis.url, 'commands');
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   const logger = pino({ level: 'info' }, sink);
   const config = chain.chainConfig();
-  const app = createApp(testAppDeps({
-    db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: new Set([config.chainId]), producer, logger,
-    chains: createChainRuntimes([config], logger),
-  }));
+  const app = createApp(
+    testAppDeps({
+      db: handle.db,
+      redis,
+      prefix: testRedis.prefix,
+      knownChainIds: new Set([config.chainId]),
+      producer,
+      logger,
+      chains: createChainRuntimes([config], logger),
+    }),
+  );
   ({ server, base } = await listen(app));
   const accounts = createAccountRepository(handle.db);
-  const user = await accounts.createUser({ email: 'recognition@example.com', passwordHash: await hashPassword('recognition-pw'), plan: 'PRO' });
+  const user = await accounts.createUser({
+    email: 'recognition@example.com',
+    passwordHash: await hashPassword('recognition-pw'),
+    plan: 'PRO',
+  });
   const key = generateApiKey();
-  await accounts.generateKey(user!.id, key, { name: 'recognition', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+  await accounts.generateKey(user!.id, key, {
+    name: 'recognition',
+    description: null,
+    plan: 'PRO',
+    now: new Date(),
+    expiresAt: null,
+  });
   // One refresh per contract: raise the key's windows so that the limit is not what is measured.
-  await accounts.setKeyLimits({ keyHash: key.keyHash }, { requestsPerMinute: 10_000, requestsPerHour: 10_000, requestsPerDay: 10_000 });
+  await accounts.setKeyLimits(
+    { keyHash: key.keyHash },
+    { requestsPerMinute: 10_000, requestsPerHour: 10_000, requestsPerDay: 10_000 },
+  );
   auth = { authorization: `Bearer ${key.apiKey}` };
 }, 120_000);
 
@@ -91,13 +121,24 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const refresh = (address: string) => request(`${base}/api/tokens/${address}/refresh?chain_id=${chain.anvil.chainId}`, { method: 'POST', headers: auth });
-const rpc = <T>(method: string, params: unknown[]) => chain.provider.send(method, params) as Promise<T>;
+const refresh = (address: string) =>
+  request(`${base}/api/tokens/${address}/refresh?chain_id=${chain.anvil.chainId}`, {
+    method: 'POST',
+    headers: auth,
+  });
+const rpc = <T>(method: string, params: unknown[]) =>
+  chain.provider.send(method, params) as Promise<T>;
 
 /** The slot where the deployed entry keeps its deployer (the owner), and the word stored there. */
 async function ownerSlotOf(entry: BackdoorEntry): Promise<{ slot: string; word: string } | null> {
-  const contract = await new ContractFactory(entry.abi, entry.creation_bytecode, chain.signer).deploy(...entry.constructor_args);
-  const receipt = await rpc<{ contractAddress: string } | null>('eth_getTransactionReceipt', [contract.deploymentTransaction()!.hash]);
+  const contract = await new ContractFactory(
+    entry.abi,
+    entry.creation_bytecode,
+    chain.signer,
+  ).deploy(...entry.constructor_args);
+  const receipt = await rpc<{ contractAddress: string } | null>('eth_getTransactionReceipt', [
+    contract.deploymentTransaction()!.hash,
+  ]);
   const deployed = receipt!.contractAddress;
   const owner = BigInt(chain.account);
   for (let i = 0; i < OWNER_SLOT_SCAN; i++) {
@@ -131,7 +172,10 @@ describe('token recognition of real mainnet code placed by anvil_setCode', () =>
     expect(refused).toEqual([]);
     // The placement really set owners: most of these tokens keep their owner in storage.
     expect(withOwnerSlot).toBeGreaterThan(entries.length / 2);
-    const rows = await handle.db.select().from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.detectionSource, 'submitted')));
+    const rows = await handle.db
+      .select()
+      .from(tokens)
+      .where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.detectionSource, 'submitted')));
     expect(rows).toHaveLength(entries.length);
   }, 300_000);
 
@@ -140,8 +184,13 @@ describe('token recognition of real mainnet code placed by anvil_setCode', () =>
     const r = await refresh(pool.address);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: 'Token not found' });
-    const line = logLines.find((l) => l.address === pool.address && l.msg === 'submitted contract refused: not a token');
-    expect(line).toMatchObject({ chain: chain.anvil.chainId, missing: 'transfer(address,uint256)' });
+    const line = logLines.find(
+      (l) => l.address === pool.address && l.msg === 'submitted contract refused: not a token',
+    );
+    expect(line).toMatchObject({
+      chain: chain.anvil.chainId,
+      missing: 'transfer(address,uint256)',
+    });
     expect(String(line?.reason)).toMatch(/transfer\(address,uint256\) is not in the dispatcher/);
     const rows = await handle.db.select().from(tokens).where(eq(tokens.address, pool.address));
     expect(rows).toEqual([]);

@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
-import { utcDate, type Clock } from './rate-limit.ts';
+import { type Clock, utcDate } from './rate-limit.ts';
 
 /**
  * Usage per API key, counted cheaply in three tiers: a request increments an in-process counter

@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { EventMessage } from '../src/events/types.ts';
 import { createFanout, type FanoutMember, MAX_UNSENT_BYTES, textFrame } from './ws-fanout.ts';
 
-const event = (id: string, chainId: number, score?: number): EventMessage => (({
-  id,
-  type: score === undefined ? 'alert' : 'token.updated',
-  ts: '2026-01-01T00:00:00.000Z',
-  data: {
-    contract_address: `0x${'a'.repeat(40)}`,
-    chain_id: chainId,
-    kind: 'k',
-    message: 'm',
-    ...(score === undefined ? {} : { current_risk_score: score }),
-  },
-}) as unknown as EventMessage);
+const event = (id: string, chainId: number, score?: number): EventMessage =>
+  ({
+    id,
+    type: score === undefined ? 'alert' : 'token.updated',
+    ts: '2026-01-01T00:00:00.000Z',
+    data: {
+      contract_address: `0x${'a'.repeat(40)}`,
+      chain_id: chainId,
+      kind: 'k',
+      message: 'm',
+      ...(score === undefined ? {} : { current_risk_score: score }),
+    },
+  }) as unknown as EventMessage;
 
 /** A member recording what was written to its "connection". */
 function member(options: { unsent?: number; open?: boolean } = {}) {

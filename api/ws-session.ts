@@ -73,33 +73,66 @@ export interface Identity {
   expiresAt?: Date;
 }
 
-export const newSessionState = (): Pick<SessionState, 'budget' | 'budgetAt' | 'refused'> => (
-  { budget: MESSAGE_BURST, budgetAt: Date.now(), refused: 0 }
-);
+export const newSessionState = (): Pick<SessionState, 'budget' | 'budgetAt' | 'refused'> => ({
+  budget: MESSAGE_BURST,
+  budgetAt: Date.now(),
+  refused: 0,
+});
 
-type Admitted = { status: 101 } & Required<Omit<Identity, 'expiresAt'>> & Pick<Identity, 'expiresAt'>;
+type Admitted = { status: 101 } & Required<Omit<Identity, 'expiresAt'>> &
+  Pick<Identity, 'expiresAt'>;
 export type Admission = Admitted | { status: 401 | 403 | 429; error: string };
 
-/** Credential (`?token=` or `Authorization: Bearer`), plan (FREE refused) and the connection limit. */
-export async function admit(access: WebSocketAccess, request: IncomingMessage, url: URL, address: string): Promise<Admission> {
+/** A browser's credential: the `bearer.<credential>` subprotocol (docs/web.md). */
+const BEARER_PROTOCOL_PREFIX = 'bearer.';
+
+export function offeredProtocols(request: IncomingMessage): string[] {
+  return (request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Credential (`?token=`, `Authorization: Bearer` or the `bearer.<credential>` subprotocol), plan
+ * (FREE refused) and the connection limit.
+ */
+export async function admit(
+  access: WebSocketAccess,
+  request: IncomingMessage,
+  url: URL,
+  address: string,
+): Promise<Admission> {
   const header = request.headers.authorization;
   const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-  const credential = url.searchParams.get('token') ?? bearer;
+  const fromProtocol = offeredProtocols(request)
+    .find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX))
+    ?.slice(BEARER_PROTOCOL_PREFIX.length);
+  const credential = url.searchParams.get('token') ?? bearer ?? fromProtocol;
   if (!credential) return { status: 401, error: UNAUTHORIZED };
   let principal: WsPrincipal | undefined;
   try {
     principal = await access.principalFor(credential, address);
   } catch (error) {
     // The address failed too often: refused before any lookup.
-    if (error instanceof HttpError && error.status === 429) return { status: 429, error: error.message };
+    if (error instanceof HttpError && error.status === 429)
+      return { status: 429, error: error.message };
     throw error;
   }
   if (!principal) return { status: 401, error: UNAUTHORIZED };
   const limit = PLAN_FEATURES[principal.plan].ws_connections;
   if (limit <= 0) return { status: 403, error: 'BASIC or PRO plan required' };
   const slotId = randomUUID();
-  if (!(await access.slots.take(principal.user.id, slotId, limit))) return { status: 429, error: 'Connection limit exceeded' };
-  return { status: 101, userId: principal.user.id, slotId, credential, limit, expiresAt: principal.expiresAt };
+  if (!(await access.slots.take(principal.user.id, slotId, limit)))
+    return { status: 429, error: 'Connection limit exceeded' };
+  return {
+    status: 101,
+    userId: principal.user.id,
+    slotId,
+    credential,
+    limit,
+    expiresAt: principal.expiresAt,
+  };
 }
 
 export type Verdict = 'serve' | 'refuse' | 'close';
@@ -155,7 +188,10 @@ export function createSessionGuard<C extends SessionState>(options: {
       const byCredential = new Map<string, C[]>();
       for (const client of options.clients()) {
         if (client.credential === undefined) continue;
-        byCredential.set(client.credential, [...(byCredential.get(client.credential) ?? []), client]);
+        byCredential.set(client.credential, [
+          ...(byCredential.get(client.credential) ?? []),
+          client,
+        ]);
       }
       for (const [credential, group] of byCredential) {
         let principal: WsPrincipal | undefined;
@@ -179,7 +215,10 @@ export function createSessionGuard<C extends SessionState>(options: {
       if (!expiresAt) return;
       const delay = Math.max(0, expiresAt.getTime() - Date.now());
       if (delay >= MAX_TIMER_MS) return;
-      client.expiryTimer = setTimeout(() => close(client, CLOSE_UNAUTHORIZED, 'Credential expired'), delay);
+      client.expiryTimer = setTimeout(
+        () => close(client, CLOSE_UNAUTHORIZED, 'Credential expired'),
+        delay,
+      );
     },
     stop() {
       clearInterval(timer);

@@ -1,18 +1,30 @@
-import * as S from './schemas.ts';
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, connect as tcpConnect, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+  connect as tcpConnect,
+} from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace, waitForRedis } from '../infra/redis.ts';
-import { tokenCreatedData, tokenUpdatedData, type ServiceEvent } from '../src/events/types.ts';
-import { alertData, storedToken } from '../test/support/events.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
-import { createApp } from './app.ts';
+import { type ServiceEvent, tokenCreatedData, tokenUpdatedData } from '../src/events/types.ts';
 import { testAppDeps } from '../test/support/api.ts';
-import { createBroadcaster, type Broadcaster } from './ws.ts';
+import { alertData, storedToken } from '../test/support/events.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import { createApp } from './app.ts';
+import * as S from './schemas.ts';
+import { type Broadcaster, createBroadcaster } from './ws.ts';
 
 /** The WebSocket broadcaster (docs/websocket.md) on a real HTTP server, real Redis stream and `ws` clients. */
 
@@ -24,7 +36,11 @@ interface Message {
   type: string;
   id?: string;
   ts?: string;
-  data?: Record<string, unknown> & { chain_id?: number; contract_address?: string; current_risk_score?: number };
+  data?: Record<string, unknown> & {
+    chain_id?: number;
+    contract_address?: string;
+    current_risk_score?: number;
+  };
   [key: string]: unknown;
 }
 
@@ -39,7 +55,9 @@ class TestClient {
     this.socket = new WebSocket(url);
     this.socket.on('error', () => {});
     this.socket.on('message', (raw) => this.received.push(JSON.parse(raw.toString()) as Message));
-    this.closed = new Promise((resolve) => this.socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   opened(): Promise<void> {
@@ -53,7 +71,10 @@ class TestClient {
   async next(timeoutMs = 5_000): Promise<Message> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length <= this.cursor) {
-      if (Date.now() > deadline) throw new Error(`no message within ${timeoutMs} ms (had ${JSON.stringify(this.received.slice(-3))})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no message within ${timeoutMs} ms (had ${JSON.stringify(this.received.slice(-3))})`,
+        );
       await new Promise((r) => setTimeout(r, 5));
     }
     return this.received[this.cursor++]!;
@@ -100,21 +121,48 @@ const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 /** Events as the workers build them; `extra` adds test-only fields (labels, padding) on top. */
 function token(chainId: number) {
   serial += 1;
-  return { ...storedToken(addr(0x100000 + serial), chainId), name: `Token ${serial}`, symbol: `T${serial}`, creationBlockNumber: 1000 + serial };
+  return {
+    ...storedToken(addr(0x100000 + serial), chainId),
+    name: `Token ${serial}`,
+    symbol: `T${serial}`,
+    creationBlockNumber: 1000 + serial,
+  };
 }
 const created = (chainId: number, extra: Record<string, unknown> = {}): ServiceEvent =>
-  ({ type: 'token.created', data: { ...tokenCreatedData(token(chainId)), ...extra } } as ServiceEvent);
+  ({
+    type: 'token.created',
+    data: { ...tokenCreatedData(token(chainId)), ...extra },
+  }) as ServiceEvent;
 const updated = (chainId: number, extra: Record<string, unknown> = {}): ServiceEvent => {
-  const previous = { current_risk_score: null, current_risk_level: null, current_liquidity_usd: null, price_usd: null };
-  return { type: 'token.updated', data: { ...tokenUpdatedData(token(chainId), { source: 'risk', changes: ['risk'], previous }), ...extra } } as ServiceEvent;
+  const previous = {
+    current_risk_score: null,
+    current_risk_level: null,
+    current_liquidity_usd: null,
+    price_usd: null,
+  };
+  return {
+    type: 'token.updated',
+    data: {
+      ...tokenUpdatedData(token(chainId), { source: 'risk', changes: ['risk'], previous }),
+      ...extra,
+    },
+  } as ServiceEvent;
 };
 
 async function startStack(name: string): Promise<Stack> {
-  const app = createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
+  const app = createApp(
+    testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }),
+  );
   const server = createServer(app);
   const tailRedis = createRedis(testRedis.url, 'worker');
   const streamKey = keySpace(`${testRedis.prefix}:${name}`).events;
-  const broadcaster = createBroadcaster({ server, redis, tailRedis, streamKey, logger: silentLogger });
+  const broadcaster = createBroadcaster({
+    server,
+    redis,
+    tailRedis,
+    streamKey,
+    logger: silentLogger,
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const stack: Stack = {
     server,
@@ -127,14 +175,25 @@ async function startStack(name: string): Promise<Stack> {
   stacks.push(stack);
   // The stream reader starts asynchronously: wait until a published event reaches a client.
   const probe = await connect(stack);
-  await eventually(async () => {
-    await stack.publisher.publish({ type: 'alert', data: alertData(addr(1), 'warmup', 'warmup', {}, 31337) });
-    await new Promise((r) => setTimeout(r, 50));
-    return probe.received.some((m) => m.type === 'alert') ? true : undefined;
-  }, 10_000, 'the broadcaster to follow the stream');
+  await eventually(
+    async () => {
+      await stack.publisher.publish({
+        type: 'alert',
+        data: alertData(addr(1), 'warmup', 'warmup', {}, 31337),
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      return probe.received.some((m) => m.type === 'alert') ? true : undefined;
+    },
+    10_000,
+    'the broadcaster to follow the stream',
+  );
   probe.socket.close();
   await probe.closed;
-  await eventually(async () => (stack.broadcaster.clientCount() === 0 ? true : undefined), 5_000, 'the probe to leave');
+  await eventually(
+    async () => (stack.broadcaster.clientCount() === 0 ? true : undefined),
+    5_000,
+    'the probe to leave',
+  );
   return stack;
 }
 
@@ -159,7 +218,9 @@ async function connect(stack: Stack, query = ''): Promise<TestClient> {
 }
 
 /** The HTTP answer to an upgrade that the server refuses. */
-function refusedUpgrade(url: string): Promise<{ status: number; type: string | undefined; body: string }> {
+function refusedUpgrade(
+  url: string,
+): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.on('error', (error) => reject(error));
@@ -186,7 +247,12 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const client of openClients.splice(0)) client.socket.terminate();
-  if (main && !main.closed) await eventually(async () => (main.broadcaster.clientCount() === 0 ? true : undefined), 5_000, 'clients to leave');
+  if (main && !main.closed)
+    await eventually(
+      async () => (main.broadcaster.clientCount() === 0 ? true : undefined),
+      5_000,
+      'clients to leave',
+    );
 });
 
 afterAll(async () => {
@@ -213,13 +279,16 @@ describe('delivery', () => {
     await client.expectQuiet(100);
   });
 
-  it('every event kind arrives in the documented shape, with the HTTP token object\'s names', async () => {
+  it("every event kind arrives in the documented shape, with the HTTP token object's names", async () => {
     const client = await connect(main);
     const address = addr(0xabc);
     const events: ServiceEvent[] = [
       created(1),
       updated(56),
-      { type: 'alert', data: alertData(address, 'honeypot', 'honeypot detected', { details: { risk_score: 97 } }) },
+      {
+        type: 'alert',
+        data: alertData(address, 'honeypot', 'honeypot detected', { details: { risk_score: 97 } }),
+      },
       { type: 'token.removed', data: { contract_address: address, chain_id: 1, reason: 'reorg' } },
     ];
     for (const event of events) await main.publisher.publish(event);
@@ -233,10 +302,12 @@ describe('delivery', () => {
   it('fans every event out to every client, in stream order', async () => {
     const clients = await Promise.all([connect(main), connect(main), connect(main)]);
     const ids: string[] = [];
-    for (const chainId of [1, 56, 137, 8453]) ids.push(await main.publisher.publish(created(chainId)));
+    for (const chainId of [1, 56, 137, 8453])
+      ids.push(await main.publisher.publish(created(chainId)));
     for (const client of clients) {
       const got: string[] = [];
-      for (let i = 0; i < ids.length; i += 1) got.push((await client.expectNext('token.created')).id!);
+      for (let i = 0; i < ids.length; i += 1)
+        got.push((await client.expectNext('token.created')).id!);
       expect(got).toEqual(ids);
     }
   });
@@ -319,7 +390,11 @@ describe('resumption with ?since=', () => {
     expect((await first.expectNext('token.created')).id).toBe(idA);
     first.socket.close();
     await first.closed;
-    await eventually(async () => (main.broadcaster.clientCount() === 0 ? true : undefined), 5_000, 'the client to leave');
+    await eventually(
+      async () => (main.broadcaster.clientCount() === 0 ? true : undefined),
+      5_000,
+      'the client to leave',
+    );
 
     const idB = await main.publisher.publish(created(56, { label: 'B' }));
     const idC = await main.publisher.publish(updated(137, { label: 'C' }));
@@ -333,7 +408,12 @@ describe('resumption with ?since=', () => {
     for (let i = 0; i < 4; i += 1) got.push(await resumed.next());
     expect(got.map((m) => m.id)).toEqual([idB, idC, idD, idE]);
     expect(got.map((m) => m.data!.label)).toEqual(['B', 'C', 'D', 'E']);
-    expect(got.map((m) => m.type)).toEqual(['token.created', 'token.updated', 'token.created', 'token.created']);
+    expect(got.map((m) => m.type)).toEqual([
+      'token.created',
+      'token.updated',
+      'token.created',
+      'token.created',
+    ]);
 
     const idF = await main.publisher.publish(created(1, { label: 'F' }));
     expect((await resumed.next()).id).toBe(idF);
@@ -343,7 +423,8 @@ describe('resumption with ?since=', () => {
   it('replays a backlog longer than one page, in order, without gaps', async () => {
     const idStart = await main.publisher.publish(created(1, { label: 'start' }));
     const missed: string[] = [];
-    for (let i = 0; i < 2_500; i += 1) missed.push(await main.publisher.publish(created(1, { label: `m${i}` })));
+    for (let i = 0; i < 2_500; i += 1)
+      missed.push(await main.publisher.publish(created(1, { label: `m${i}` })));
     const resumed = await connect(main, `?since=${idStart}`);
     const got: string[] = [];
     while (got.length < missed.length) got.push(String((await resumed.next()).id));
@@ -360,13 +441,16 @@ describe('resumption with ?since=', () => {
     await client.expectQuiet();
   });
 
-  it.each([['garbage'], [''], ['123'], ['1-2-3'], ['1700000000000-0;drop']])('refuses ?since=%s with HTTP 400 JSON', async (since) => {
-    const refused = await refusedUpgrade(`${main.wsUrl}?since=${encodeURIComponent(since)}`);
-    expect(refused.status).toBe(400);
-    expect(refused.type).toMatch(/^application\/json/);
-    expect(JSON.parse(refused.body)).toEqual({ error: expect.stringContaining('since') });
-    expect(main.broadcaster.clientCount()).toBe(0);
-  });
+  it.each([['garbage'], [''], ['123'], ['1-2-3'], ['1700000000000-0;drop']])(
+    'refuses ?since=%s with HTTP 400 JSON',
+    async (since) => {
+      const refused = await refusedUpgrade(`${main.wsUrl}?since=${encodeURIComponent(since)}`);
+      expect(refused.status).toBe(400);
+      expect(refused.type).toMatch(/^application\/json/);
+      expect(JSON.parse(refused.body)).toEqual({ error: expect.stringContaining('since') });
+      expect(main.broadcaster.clientCount()).toBe(0);
+    },
+  );
 
   it('refuses an upgrade on another path instead of leaving it hanging', async () => {
     const started = Date.now();
@@ -381,7 +465,9 @@ describe('resumption with ?since=', () => {
  * A TCP relay in front of Redis that can hold back what the client sends once it has sent its first
  * XREAD: lets a test append an event exactly between two blocking reads of the stream follower.
  */
-async function startHoldingRelay(target: URL): Promise<{ url: string; held: () => number; release: () => void; close: () => Promise<void> }> {
+async function startHoldingRelay(
+  target: URL,
+): Promise<{ url: string; held: () => number; release: () => void; close: () => Promise<void> }> {
   const held: (() => void)[] = [];
   let xreads = 0;
   let releasing = false;
@@ -419,18 +505,37 @@ async function startHoldingRelay(target: URL): Promise<{ url: string; held: () =
 describe('stream following', () => {
   it('does not skip an event appended between two blocking reads of an idle stream', async () => {
     const relay = await startHoldingRelay(new URL(testRedis.url));
-    const app = createApp(testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }));
+    const app = createApp(
+      testAppDeps({ db: handle.db, redis, prefix: testRedis.prefix, knownChainIds: KNOWN_CHAINS }),
+    );
     const server = createServer(app);
     const tailRedis = createRedis(relay.url, 'worker');
     const streamKey = keySpace(`${testRedis.prefix}:idle`).events;
-    const broadcaster = createBroadcaster({ server, redis, tailRedis, streamKey, logger: silentLogger });
+    const broadcaster = createBroadcaster({
+      server,
+      redis,
+      tailRedis,
+      streamKey,
+      logger: silentLogger,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const stack: Stack = { server, broadcaster, publisher: createEventPublisher(redis, streamKey), wsUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, tailRedis, closed: false };
+    const stack: Stack = {
+      server,
+      broadcaster,
+      publisher: createEventPublisher(redis, streamKey),
+      wsUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`,
+      tailRedis,
+      closed: false,
+    };
     stacks.push(stack);
     try {
       const client = await connect(stack);
       // The first blocking read times out empty (BLOCK 1 s); the follower's next read is held back.
-      await eventually(async () => (relay.held() > 0 ? true : undefined), 5_000, 'the second stream read');
+      await eventually(
+        async () => (relay.held() > 0 ? true : undefined),
+        5_000,
+        'the second stream read',
+      );
       const id = await stack.publisher.publish(created(1, { label: 'between reads' }));
       relay.release();
       const message = await client.expectNext('token.created', 5_000);
@@ -466,7 +571,11 @@ describe('shutdown and slow clients', () => {
     await stack.broadcaster.close();
     expect((await polite.closed).code).toBe(1001);
     expect(Date.now() - started).toBeLessThan(5_000);
-    await eventually(async () => (stack.broadcaster.clientCount() === 0 ? true : undefined), 5_000, 'the stuck client to be cut');
+    await eventually(
+      async () => (stack.broadcaster.clientCount() === 0 ? true : undefined),
+      5_000,
+      'the stuck client to be cut',
+    );
   });
 
   it('disconnects a client that cannot keep up; the others get every event', async () => {
@@ -478,7 +587,8 @@ describe('shutdown and slow clients', () => {
     const ids: string[] = [];
     // Enough to fill the kernel's socket buffers and then the server's 1 MiB allowance.
     while (stack.broadcaster.clientCount() === 3 && ids.length < 400) {
-      for (let i = 0; i < 8; i += 1) ids.push(await stack.publisher.publish(updated(1, { padding })));
+      for (let i = 0; i < 8; i += 1)
+        ids.push(await stack.publisher.publish(updated(1, { padding })));
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(stack.broadcaster.clientCount()).toBe(2);

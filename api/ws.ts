@@ -8,8 +8,16 @@ import { type EventTail, isStreamId, readEventsSince, tailEvents } from '../infr
 import type { EventMessage } from '../src/events/types.ts';
 import { createFanout, type FanoutMember, matches, type Subscription } from './ws-fanout.ts';
 import {
-  admit, CLOSE_LIMIT, createSessionGuard, 
-  type Identity, newSessionState, type SessionGuard, type SessionState, spendMessage,type WebSocketAccess,
+  admit,
+  CLOSE_LIMIT,
+  createSessionGuard,
+  type Identity,
+  newSessionState,
+  offeredProtocols,
+  type SessionGuard,
+  type SessionState,
+  spendMessage,
+  type WebSocketAccess,
 } from './ws-session.ts';
 
 /**
@@ -32,8 +40,22 @@ const CLOSE_GRACE_MS = 1_000;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
+/**
+ * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
+ * history: the web app offers `token-monitor` plus `bearer.<credential>` as subprotocols instead
+ * (ws answers with the first one offered, `token-monitor`). Such a client cannot read an HTTP
+ * refusal either, so it is told with a close frame: code 4000 + the HTTP status, reason the error.
+ */
+export const WEB_PROTOCOL = 'token-monitor';
+const CLOSE_REFUSED_BASE = 4000;
 
-export { CLOSE_LIMIT, CLOSE_PLAN, CLOSE_UNAUTHORIZED, type WebSocketAccess, type WsPrincipal } from './ws-session.ts';
+export {
+  CLOSE_LIMIT,
+  CLOSE_PLAN,
+  CLOSE_UNAUTHORIZED,
+  type WebSocketAccess,
+  type WsPrincipal,
+} from './ws-session.ts';
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -75,7 +97,12 @@ export function createBroadcaster(deps: {
   recheckIntervalMs?: number;
 }): Broadcaster {
   const log = deps.logger.child({ role: 'ws' });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // Never echo the credential subprotocol back: only the app's own name is selected.
+    handleProtocols: (protocols) => (protocols.has(WEB_PROTOCOL) ? WEB_PROTOCOL : false),
+  });
   const clients = new Set<Client>();
 
   const dropSlowClient = (client: Client) => {
@@ -135,7 +162,9 @@ export function createBroadcaster(deps: {
     if (client.member) fanout.leave(client.member);
     clearTimeout(client.expiryTimer);
     if (deps.access && client.userId !== undefined && client.slotId) {
-      void deps.access.slots.release(client.userId, client.slotId).catch((error: Error) => log.warn({ err: error.message }, 'slot release failed'));
+      void deps.access.slots
+        .release(client.userId, client.slotId)
+        .catch((error: Error) => log.warn({ err: error.message }, 'slot release failed'));
     }
   };
 
@@ -149,7 +178,13 @@ export function createBroadcaster(deps: {
   };
 
   const guard: SessionGuard<Client> | undefined = deps.access
-    ? createSessionGuard({ access: deps.access, log, intervalMs: deps.recheckIntervalMs, clients: () => clients, close: closeClient })
+    ? createSessionGuard({
+        access: deps.access,
+        log,
+        intervalMs: deps.recheckIntervalMs,
+        clients: () => clients,
+        close: closeClient,
+      })
     : undefined;
 
   const heartbeat = setInterval(() => {
@@ -165,9 +200,12 @@ export function createBroadcaster(deps: {
       // (Redis lost its data while the user reconnected elsewhere) without room to take it again
       // closes the connection: the limit holds.
       if (deps.access && client.userId !== undefined && client.slotId) {
-        void deps.access.slots.renew(client.userId, client.slotId, client.limit ?? 0).then((held) => {
-          if (!held) closeClient(client, CLOSE_LIMIT, 'Connection limit exceeded');
-        }, (error: Error) => log.warn({ err: error.message }, 'slot renewal failed'));
+        void deps.access.slots.renew(client.userId, client.slotId, client.limit ?? 0).then(
+          (held) => {
+            if (!held) closeClient(client, CLOSE_LIMIT, 'Connection limit exceeded');
+          },
+          (error: Error) => log.warn({ err: error.message }, 'slot renewal failed'),
+        );
       }
     }
   }, HEARTBEAT_INTERVAL_MS);
@@ -195,7 +233,9 @@ export function createBroadcaster(deps: {
       }
       const held = client.pending ?? [];
       client.pending = undefined;
-      for (const event of held) if (compareIds(event.id, lastId) > 0 && matches(client.subscription, event)) send(client, JSON.stringify(event));
+      for (const event of held)
+        if (compareIds(event.id, lastId) > 0 && matches(client.subscription, event))
+          send(client, JSON.stringify(event));
     } catch (error) {
       log.warn({ err: (error as Error).message }, 'backlog read failed');
       client.pending = undefined;
@@ -203,12 +243,28 @@ export function createBroadcaster(deps: {
     goLive(client);
   }
 
-  function onConnection(socket: WebSocket, request: IncomingMessage, identity: Identity, wire: Duplex) {
+  function onConnection(
+    socket: WebSocket,
+    request: IncomingMessage,
+    identity: Identity,
+    wire: Duplex,
+  ) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const since = url.searchParams.get('since');
     const { expiresAt, ...rest } = identity;
-    const client: Client = { socket, subscription: {}, alive: true, pending: since ? [] : undefined, ...newSessionState(), ...rest };
-    client.member = { wire: wire as Duplex & FanoutMember['wire'], isOpen: () => socket.readyState === socket.OPEN, onSlow: () => dropSlowClient(client) };
+    const client: Client = {
+      socket,
+      subscription: {},
+      alive: true,
+      pending: since ? [] : undefined,
+      ...newSessionState(),
+      ...rest,
+    };
+    client.member = {
+      wire: wire as Duplex & FanoutMember['wire'],
+      isOpen: () => socket.readyState === socket.OPEN,
+      onSlow: () => dropSlowClient(client),
+    };
     clients.add(client);
     guard?.armExpiry(client, expiresAt);
     socket.on('pong', () => {
@@ -220,12 +276,20 @@ export function createBroadcaster(deps: {
       // Subscribe storms run queries: excess messages are refused, a client that keeps on is closed.
       const verdict = spendMessage(client);
       if (verdict === 'close') return closeClient(client, CLOSE_LIMIT, 'Too many messages');
-      if (verdict === 'refuse') return void socket.send(JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }));
+      if (verdict === 'refuse')
+        return void socket.send(
+          JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }),
+        );
       let parsed: z.infer<typeof clientMessage>;
       try {
         const result = clientMessage.safeParse(JSON.parse(raw.toString()));
         if (!result.success) {
-          socket.send(JSON.stringify({ type: 'error', error: result.error.issues[0]?.message ?? 'invalid message' }));
+          socket.send(
+            JSON.stringify({
+              type: 'error',
+              error: result.error.issues[0]?.message ?? 'invalid message',
+            }),
+          );
           return;
         }
         parsed = result.data;
@@ -238,22 +302,43 @@ export function createBroadcaster(deps: {
         return;
       }
       const subscription: Subscription = {
-        chainIds: parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
+        chainIds:
+          parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
         minRiskScore: parsed.min_risk_score,
       };
       if (parsed.watchlist_only && deps.access && client.userId !== undefined) {
         // The watchlist as it is now; a later change takes effect with the next subscribe.
         const userId = client.userId;
-        void deps.access.watchlist(userId).then((set) => {
-          client.subscription = { ...subscription, watchlist: set };
-          if (!client.pending) goLive(client);
-          socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: true }));
-        }, () => socket.send(JSON.stringify({ type: 'error', error: 'watchlist: temporarily unavailable' })));
+        void deps.access.watchlist(userId).then(
+          (set) => {
+            client.subscription = { ...subscription, watchlist: set };
+            if (!client.pending) goLive(client);
+            socket.send(
+              JSON.stringify({
+                type: 'subscribed',
+                chain_ids: parsed.chain_ids ?? [],
+                min_risk_score: parsed.min_risk_score ?? null,
+                watchlist_only: true,
+              }),
+            );
+          },
+          () =>
+            socket.send(
+              JSON.stringify({ type: 'error', error: 'watchlist: temporarily unavailable' }),
+            ),
+        );
         return;
       }
       client.subscription = subscription;
       if (!client.pending) goLive(client);
-      socket.send(JSON.stringify({ type: 'subscribed', chain_ids: parsed.chain_ids ?? [], min_risk_score: parsed.min_risk_score ?? null, watchlist_only: parsed.watchlist_only ?? false }));
+      socket.send(
+        JSON.stringify({
+          type: 'subscribed',
+          chain_ids: parsed.chain_ids ?? [],
+          min_risk_score: parsed.min_risk_score ?? null,
+          watchlist_only: parsed.watchlist_only ?? false,
+        }),
+      );
     });
     socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
     if (since) {
@@ -268,7 +353,8 @@ export function createBroadcaster(deps: {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== WS_PATH) {
       // Another upgrade handler may own it; when there is none, refuse rather than leave the socket hanging.
-      if (deps.server.listenerCount('upgrade') <= 1) rejectUpgrade(socket, 404, { error: 'Not found' });
+      if (deps.server.listenerCount('upgrade') <= 1)
+        rejectUpgrade(socket, 404, { error: 'Not found' });
       return;
     }
     const since = url.searchParams.get('since');
@@ -280,22 +366,34 @@ export function createBroadcaster(deps: {
       wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, {}, socket));
       return;
     }
-    const address = deps.access.clientAddress?.(request) ?? request.socket.remoteAddress ?? 'unknown';
-    void admit(deps.access, request, url, address).then((decision) => {
-      if (decision.status !== 101) {
-        rejectUpgrade(socket, decision.status, { error: decision.error });
-        return;
-      }
-      if (socket.destroyed) {
-        void deps.access!.slots.release(decision.userId, decision.slotId);
-        return;
-      }
-      const { status: _status, ...identity } = decision;
-      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request, identity, socket));
-    }, (error: Error) => {
-      log.warn({ err: error.message }, 'websocket admission failed');
-      rejectUpgrade(socket, 503, { error: 'Service temporarily unavailable' });
-    });
+    const address =
+      deps.access.clientAddress?.(request) ?? request.socket.remoteAddress ?? 'unknown';
+    void admit(deps.access, request, url, address).then(
+      (decision) => {
+        if (decision.status !== 101) {
+          if (offeredProtocols(request).includes(WEB_PROTOCOL) && !socket.destroyed) {
+            wss.handleUpgrade(request, socket, head, (ws) =>
+              ws.close(CLOSE_REFUSED_BASE + decision.status, decision.error),
+            );
+          } else {
+            rejectUpgrade(socket, decision.status, { error: decision.error });
+          }
+          return;
+        }
+        if (socket.destroyed) {
+          void deps.access!.slots.release(decision.userId, decision.slotId);
+          return;
+        }
+        const { status: _status, ...identity } = decision;
+        wss.handleUpgrade(request, socket, head, (ws) =>
+          onConnection(ws, request, identity, socket),
+        );
+      },
+      (error: Error) => {
+        log.warn({ err: error.message }, 'websocket admission failed');
+        rejectUpgrade(socket, 503, { error: 'Service temporarily unavailable' });
+      },
+    );
   };
   deps.server.on('upgrade', onUpgrade);
 
@@ -319,8 +417,21 @@ export function createBroadcaster(deps: {
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {
   const text = JSON.stringify(body);
-  const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : 'Error';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  const reason =
+    status === 400
+      ? 'Bad Request'
+      : status === 401
+        ? 'Unauthorized'
+        : status === 403
+          ? 'Forbidden'
+          : status === 404
+            ? 'Not Found'
+            : status === 429
+              ? 'Too Many Requests'
+              : 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
 
 function compareIds(a: string, b: string): number {

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseConfig, knownIds, type AppConfig } from '../src/config/env.ts';
-import { createLogger, type Logger } from '../infra/logger.ts';
-import { runMigrations } from '../db/client.ts';
-import { resolveDatabase, resolveRedis, type Resolved } from '../scripts/dev/stack.ts';
-import { startDevChain, type DevChain } from '../scripts/dev/devchain.ts';
-import { ROLES, startService, type Role } from './service.ts';
-import { replayCommand } from './commands/replay.ts';
-import { persistedSecret } from '../scripts/dev/secrets.ts';
-import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, keysCommand } from './operator.ts';
-import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
-import { maskUrl } from '../src/config/redact.ts';
 import { parseTrustProxy } from '../api/client-address.ts';
+import { runMigrations } from '../db/client.ts';
+import { createLogger, type Logger } from '../infra/logger.ts';
+import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
+import { type DevChain, startDevChain } from '../scripts/dev/devchain.ts';
+import { persistedSecret } from '../scripts/dev/secrets.ts';
+import { type Resolved, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
+import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
+import { maskUrl } from '../src/config/redact.ts';
+import { replayCommand } from './commands/replay.ts';
+import { resolveJwtSecret } from './jwt-secret.ts';
+import { accountsCommand, analyzeCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
+import { ROLES, type Role, startService } from './service.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
@@ -37,6 +37,7 @@ Commands:
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
 const EMBEDDED_POOL_MAX = 1;
 const FORCED_EXIT_CODE = 130;
+const DEMO_PASSWORD_LENGTH = 24;
 
 function output(value: unknown, human: string) {
   if (process.stdout.isTTY) console.log(human);
@@ -58,14 +59,18 @@ async function migrateCommand(config: AppConfig, logger: Logger) {
   const database = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
   try {
     await runMigrations(database.url);
-    output({ status: 'migrated', database: database.source }, `Migrations applied (${database.source}).`);
+    output(
+      { status: 'migrated', database: database.source },
+      `Migrations applied (${database.source}).`,
+    );
   } finally {
     await database.stop();
   }
 }
 
 async function startCommand(config: AppConfig, logger: Logger, roleArg: string) {
-  if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg)) fail(`--role must be one of all, ${ROLES.join(', ')}`);
+  if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg))
+    fail(`--role must be one of all, ${ROLES.join(', ')}`);
   const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
   const cleanups: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -91,12 +96,18 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
-    const database: Resolved = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
+    const database: Resolved = await resolveDatabase(
+      config.env.DATABASE_URL,
+      config.env.DATA_DIR,
+      logger,
+    );
     cleanups.push(database.stop);
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
     cleanups.push(redis.stop);
     await runMigrations(database.url);
-    const jwt = roles.has('api') ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR) : undefined;
+    const jwt = roles.has('api')
+      ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR)
+      : undefined;
 
     let chains = config.chains;
     let devChain: DevChain | undefined;
@@ -111,19 +122,41 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       chains = [devChain.chain];
     }
     // Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up.
-    const generatedAdmin = !config.env.ADMIN_USER && config.env.NODE_ENV !== 'production'
-      ? { user: 'admin', ...persistedSecret(config.env.DATA_DIR, 'admin-password') }
-      : undefined;
-    const admin = config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
-      ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
-      : generatedAdmin ? { user: generatedAdmin.user, password: generatedAdmin.value } : undefined;
+    const generatedAdmin =
+      !config.env.ADMIN_USER && config.env.NODE_ENV !== 'production'
+        ? { user: 'admin', ...persistedSecret(config.env.DATA_DIR, 'admin-password') }
+        : undefined;
+    const admin =
+      config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
+        ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
+        : generatedAdmin
+          ? { user: generatedAdmin.user, password: generatedAdmin.value }
+          : undefined;
     // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
     // once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
     // service opens its pool: an embedded PGlite serves one connection at a time.
-    const action = demoKeyAction({ databaseUrlConfigured: Boolean(config.env.DATABASE_URL), configuredChains: config.chains.length, nodeEnv: config.env.NODE_ENV });
-    const demoKey = roles.has('api') && (action === 'revoke' || devChain)
-      ? await applyDemoKeyPolicy({ action, databaseUrl: database.url, redisUrl: redis.url, redisPrefix: config.env.REDIS_PREFIX, logger })
-      : undefined;
+    const action = demoKeyAction({
+      databaseUrlConfigured: Boolean(config.env.DATABASE_URL),
+      configuredChains: config.chains.length,
+      nodeEnv: config.env.NODE_ENV,
+    });
+    // …and on the embedded default only, a web sign-in for the demo account with a password
+    // generated once for DATA_DIR.
+    const demoPassword =
+      roles.has('api') && action === 'issue' && devChain
+        ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
+        : undefined;
+    const demoKey =
+      roles.has('api') && (action === 'revoke' || devChain)
+        ? await applyDemoKeyPolicy({
+            action,
+            databaseUrl: database.url,
+            redisUrl: redis.url,
+            redisPrefix: config.env.REDIS_PREFIX,
+            logger,
+            password: demoPassword,
+          })
+        : undefined;
     const service = await startService({
       admin,
       roles,
@@ -153,34 +186,62 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     const wsUrl = service.url?.replace(/^http/, 'ws');
     const banner = {
       status: 'started',
+      web: service.url ? `${service.url}/` : null,
+      demo_account: demoPassword ? { email: DEMO_EMAIL, password: demoPassword } : null,
       roles: [...roles],
       api: service.url ? `${service.url}/api` : null,
       websocket: wsUrl ? `${wsUrl}/ws` : null,
       health: service.url ? `${service.url}/health` : null,
       metrics: service.url ? `${service.url}/metrics` : null,
       bull_board: service.url ? `${service.url}/admin/queues` : null,
-      operator_login: generatedAdmin ? `user admin, password in ${generatedAdmin.path}` : admin ? 'ADMIN_USER / ADMIN_PASSWORD' : 'not configured',
+      operator_login: generatedAdmin
+        ? `user admin, password in ${generatedAdmin.path}`
+        : admin
+          ? 'ADMIN_USER / ADMIN_PASSWORD'
+          : 'not configured',
       docs: service.url ? `${service.url}/docs` : null,
       demo_api_key: demoKey ?? null,
       database: database.source,
       redis: redis.source,
       // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
-      chains: chains.map((c) => ({ chain_id: c.chainId, name: c.name, rpc: maskUrl(c.rpcUrls[0] ?? '') })),
+      chains: chains.map((c) => ({
+        chain_id: c.chainId,
+        name: c.name,
+        rpc: maskUrl(c.rpcUrls[0] ?? ''),
+      })),
     };
-    output(banner, [
-      '',
-      'token-monitor is running',
-      ...(service.url ? [
-        `  API:        ${banner.api}`, `  WebSocket:  ${banner.websocket}`, `  Health:     ${banner.health}`, `  Docs:       ${banner.docs}`,
-        `  Metrics:    ${banner.metrics}`, `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
-      ] : []),
-      ...(demoKey ? [`  Demo PRO API key: ${demoKey}`, `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`] : []),
-      `  Database:   ${banner.database}`,
-      `  Redis:      ${banner.redis}`,
-      ...chains.map((c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`),
-      '  Ctrl-C stops everything this process started.',
-      '',
-    ].join('\n'));
+    output(
+      banner,
+      [
+        '',
+        'token-monitor is running',
+        ...(service.url ? [`  Web app:    ${banner.web}`] : []),
+        ...(demoPassword ? [`    sign in as ${DEMO_EMAIL} with password ${demoPassword}`] : []),
+        ...(service.url
+          ? [
+              `  API:        ${banner.api}`,
+              `  WebSocket:  ${banner.websocket}`,
+              `  Health:     ${banner.health}`,
+              `  Docs:       ${banner.docs}`,
+              `  Metrics:    ${banner.metrics}`,
+              `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
+            ]
+          : []),
+        ...(demoKey
+          ? [
+              `  Demo PRO API key: ${demoKey}`,
+              `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`,
+            ]
+          : []),
+        `  Database:   ${banner.database}`,
+        `  Redis:      ${banner.redis}`,
+        ...chains.map(
+          (c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`,
+        ),
+        '  Ctrl-C stops everything this process started.',
+        '',
+      ].join('\n'),
+    );
   } catch (error) {
     logger.error({ err: (error as Error).message }, 'start failed');
     await stopAll();
@@ -199,7 +260,11 @@ async function main() {
   const logger = createLogger(config.env.LOG_LEVEL, undefined, command !== 'start');
   switch (command) {
     case 'start': {
-      const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } }, strict: true });
+      const { values } = parseArgs({
+        args: rest,
+        options: { role: { type: 'string', default: 'all' } },
+        strict: true,
+      });
       await startCommand(config, logger, values.role ?? 'all');
       return;
     }
@@ -207,9 +272,20 @@ async function main() {
       await migrateCommand(config, logger);
       return;
     case 'replay': {
-      const { values } = parseArgs({ args: rest, options: { 'chain-id': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } }, strict: true });
-      const numbers = [values['chain-id'], values.from, values.to].map((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN));
-      if (numbers.some(Number.isNaN)) fail('replay needs --chain-id N --from A --to B (non-negative integers)', 2);
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          'chain-id': { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+        },
+        strict: true,
+      });
+      const numbers = [values['chain-id'], values.from, values.to].map((v) =>
+        v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN,
+      );
+      if (numbers.some(Number.isNaN))
+        fail('replay needs --chain-id N --from A --to B (non-negative integers)', 2);
       const [chainId, from, to] = numbers as [number, number, number];
       process.exitCode = await replayCommand(config, logger, { chainId, from, to });
       return;
@@ -221,11 +297,19 @@ async function main() {
       await keysCommand(config, logger, rest, { output, fail });
       return;
     case 'analyze':
-      await analyzeCommand(config, logger, rest, { output, fail, poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX });
+      await analyzeCommand(config, logger, rest, {
+        output,
+        fail,
+        poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
+      });
       return;
     default:
       fail(`Unknown command "${command}".\n\n${USAGE}`, 2);
   }
 }
 
-main().catch((error: Error) => fail(['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') ? String(error.stack) : error.message));
+main().catch((error: Error) =>
+  fail(
+    ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') ? String(error.stack) : error.message,
+  ),
+);

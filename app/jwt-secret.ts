@@ -12,7 +12,10 @@ const SECRET_FILE = 'jwt-secret';
 const SECRET_BYTES = 48;
 const MIN_LENGTH = 32;
 
-export function resolveJwtSecret(configured: string | undefined, dataDir: string): { secret: string; source: string } {
+export function resolveJwtSecret(
+  configured: string | undefined,
+  dataDir: string,
+): { secret: string; source: string } {
   if (configured) return { secret: configured, source: 'JWT_SECRET' };
   const dir = resolve(dataDir);
   const path = join(dir, SECRET_FILE);
@@ -23,6 +26,9 @@ export function resolveJwtSecret(configured: string | undefined, dataDir: string
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const secret = readFileSync(path, 'utf8').trim();
-  if (secret.length < MIN_LENGTH) throw new Error(`${path}: the stored JWT secret is shorter than ${MIN_LENGTH} characters; delete it to have a new one generated`);
+  if (secret.length < MIN_LENGTH)
+    throw new Error(
+      `${path}: the stored JWT secret is shorter than ${MIN_LENGTH} characters; delete it to have a new one generated`,
+    );
   return { secret, source: path };
 }

@@ -33,13 +33,19 @@ export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'api', metric: 'GET /api/pro/tokens/{address} req/s' },
   { suite: 'api', metric: 'GET /api/tokens?limit=100 req/s' },
   { suite: 'analysis', metric: 'JSON-RPC calls per token (pipeline)' },
-  { suite: 'websocket', metric: 'steady fan-out latency p99 (10000 clients, 10 events/s for 60 s)' },
+  {
+    suite: 'websocket',
+    metric: 'steady fan-out latency p99 (10000 clients, 10 events/s for 60 s)',
+  },
   { suite: 'websocket', metric: 'burst of 1000 events: the last client has them all after' },
   { suite: 'replay', metric: 'replay blocks/s with live scanning alongside' },
   { suite: 'replay', metric: 'replay blocks/s alone against the raw RPC ceiling' },
   { suite: 'scale', metric: 'GET /api/tokens no filter, uncached p99' },
   { suite: 'scale', metric: 'GET /api/pro/tokens/{address} with 100 snapshots, uncached p99' },
-  { suite: 'scale', metric: 'history growth per day at 10,000 active tokens, after (1 h rollups only)' },
+  {
+    suite: 'scale',
+    metric: 'history growth per day at 10,000 active tokens, after (1 h rollups only)',
+  },
   { suite: 'soak', metric: 'growth over the second half of the run' },
 ];
 

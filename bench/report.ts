@@ -37,7 +37,14 @@ export function progress(message: string) {
 
 export function printTable(rows: BenchRow[]) {
   const header = ['suite', 'metric', 'value', 'unit', 'baseline', 'ratio'];
-  const body = rows.map((r) => [r.suite, r.metric, String(r.value), r.unit, r.baseline ? `${r.baseline.metric} = ${r.baseline.value}` : '', r.baseline ? `${round(r.baseline.ratio * 100, 1)}%` : '']);
+  const body = rows.map((r) => [
+    r.suite,
+    r.metric,
+    String(r.value),
+    r.unit,
+    r.baseline ? `${r.baseline.metric} = ${r.baseline.value}` : '',
+    r.baseline ? `${round(r.baseline.ratio * 100, 1)}%` : '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(line(header));
@@ -71,8 +78,19 @@ function readResults(path: string): ResultsFile | undefined {
  * an earlier run wrote for the same suite, every other suite's rows stay. Written to a temporary
  * file and renamed, so an interrupted run never leaves half a file.
  */
-export function recordSuite(path: string, group: string, rows: BenchRow[], parameters: unknown, outcome: SuiteOutcome) {
-  const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gib: round(totalmem() / 2 ** 30, 1), node: process.version };
+export function recordSuite(
+  path: string,
+  group: string,
+  rows: BenchRow[],
+  parameters: unknown,
+  outcome: SuiteOutcome,
+) {
+  const machine = {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    memory_gib: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+  };
   const previous = readResults(path);
   const kept = (previous?.results ?? []).filter((row) => groupOf(row) !== group);
   const file: ResultsFile = {

@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
+import { type BenchRow, printTable, progress, recordSuite } from './report.ts';
 import { developmentSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
-import { exportThroughput } from './suites/export.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
-import { redisSoak } from './suites/soak.ts';
-import { websocketFanout } from './suites/websocket.ts';
+import { exportThroughput } from './suites/export.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
 import { scaleGrowth } from './suites/scale.ts';
-import { printTable, progress, recordSuite, type BenchRow } from './report.ts';
+import { redisSoak } from './suites/soak.ts';
+import { websocketFanout } from './suites/websocket.ts';
 
 /**
  * `npm run bench`: every suite, a table on stdout, and bench/results.json.
@@ -20,13 +20,18 @@ import { printTable, progress, recordSuite, type BenchRow } from './report.ts';
 
 const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
 /** `--results other.json` keeps development runs out of the committed results. */
-const RESULTS_PATH = argument('--results') ?? fileURLToPath(new URL('./results.json', import.meta.url));
+const RESULTS_PATH =
+  argument('--results') ?? fileURLToPath(new URL('./results.json', import.meta.url));
 const quick = process.argv.includes('--quick');
 const onlyArg = argument('--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 
 const parameters = {
-  detection: { tokens: quick ? 40 : 200, filler_blocks_per_token: 2, latency_deployments: quick ? 10 : 50 },
+  detection: {
+    tokens: quick ? 40 : 200,
+    filler_blocks_per_token: 2,
+    latency_deployments: quick ? 10 : 50,
+  },
   bytecode: { contracts: quick ? 300 : 2_000 },
   analysis: { tokens: quick ? 110 : 1_012 },
   accuracy: { corpus_replicas: 1 },
@@ -34,38 +39,82 @@ const parameters = {
   api: { seconds: quick ? 3 : 5 },
   export: { tokens: quick ? 100_000 : 200_000 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
-  websocket: { clients: quick ? 1_000 : 10_000, steady_seconds: quick ? 10 : 60, events_per_second: 10, burst: quick ? 100 : 1_000 },
+  websocket: {
+    clients: quick ? 1_000 : 10_000,
+    steady_seconds: quick ? 10 : 60,
+    events_per_second: 10,
+    burst: quick ? 100 : 1_000,
+  },
   scale: {
-    tokens: quick ? 100_000 : 1_000_000, active_tokens: quick ? 1_000 : 10_000, history_days: 30,
-    fanout_tokens: quick ? 10_000 : 100_000, samples: quick ? 60 : 200,
+    tokens: quick ? 100_000 : 1_000_000,
+    active_tokens: quick ? 1_000 : 10_000,
+    history_days: 30,
+    fanout_tokens: quick ? 10_000 : 100_000,
+    samples: quick ? 60 : 200,
   },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
 
 const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] = [
-  ['detection', async () => [
-    ...(await detectionThroughput({ tokens: parameters.detection.tokens, fillerEvery: parameters.detection.filler_blocks_per_token })),
-    ...(await detectionLatency({ deployments: parameters.detection.latency_deployments })),
-  ]],
+  [
+    'detection',
+    async () => [
+      ...(await detectionThroughput({
+        tokens: parameters.detection.tokens,
+        fillerEvery: parameters.detection.filler_blocks_per_token,
+      })),
+      ...(await detectionLatency({ deployments: parameters.detection.latency_deployments })),
+    ],
+  ],
   ['bytecode', () => bytecodeStages({ limit: parameters.bytecode.contracts })],
   ['analysis', () => analysisThroughput({ tokens: parameters.analysis.tokens })],
-  ['accuracy', async () => [
-    ...(await developmentSetAccuracy()),
-    ...(await accuracyTable({ replicas: parameters.accuracy.corpus_replicas })),
-  ]],
+  [
+    'accuracy',
+    async () => [
+      ...(await developmentSetAccuracy()),
+      ...(await accuracyTable({ replicas: parameters.accuracy.corpus_replicas })),
+    ],
+  ],
   ['dex', () => dexRefresh({ tokens: parameters.dex.tokens })],
   ['api', () => apiThroughput({ seconds: parameters.api.seconds })],
   ['export', () => exportThroughput({ tokens: parameters.export.tokens })],
-  ['websocket', () => websocketFanout({
-    clients: parameters.websocket.clients, steadySeconds: parameters.websocket.steady_seconds,
-    eventsPerSecond: parameters.websocket.events_per_second, burst: parameters.websocket.burst,
-  })],
-  ['replay', () => replayBesideLiveScanning({ deployments: parameters.replay.deployments, emptyBlocks: parameters.replay.empty_blocks })],
-  ['scale', () => scaleGrowth({
-    tokens: parameters.scale.tokens, activeTokens: parameters.scale.active_tokens, historyDays: parameters.scale.history_days,
-    fanoutTokens: parameters.scale.fanout_tokens, samples: parameters.scale.samples,
-  })],
-  ['soak', () => redisSoak({ rounds: parameters.soak.rounds, blocksPerRound: parameters.soak.blocks_per_round })],
+  [
+    'websocket',
+    () =>
+      websocketFanout({
+        clients: parameters.websocket.clients,
+        steadySeconds: parameters.websocket.steady_seconds,
+        eventsPerSecond: parameters.websocket.events_per_second,
+        burst: parameters.websocket.burst,
+      }),
+  ],
+  [
+    'replay',
+    () =>
+      replayBesideLiveScanning({
+        deployments: parameters.replay.deployments,
+        emptyBlocks: parameters.replay.empty_blocks,
+      }),
+  ],
+  [
+    'scale',
+    () =>
+      scaleGrowth({
+        tokens: parameters.scale.tokens,
+        activeTokens: parameters.scale.active_tokens,
+        historyDays: parameters.scale.history_days,
+        fanoutTokens: parameters.scale.fanout_tokens,
+        samples: parameters.scale.samples,
+      }),
+  ],
+  [
+    'soak',
+    () =>
+      redisSoak({
+        rounds: parameters.soak.rounds,
+        blocksPerRound: parameters.soak.blocks_per_round,
+      }),
+  ],
 ];
 
 /**
@@ -83,21 +132,34 @@ async function main(): Promise<number> {
     try {
       const suiteRows = await run();
       rows.push(...suiteRows);
-      recordSuite(RESULTS_PATH, name, suiteRows, parameters[name], { status: 'ok', finished_at: new Date().toISOString(), seconds: seconds() });
+      recordSuite(RESULTS_PATH, name, suiteRows, parameters[name], {
+        status: 'ok',
+        finished_at: new Date().toISOString(),
+        seconds: seconds(),
+      });
       progress(`suite ${name}: ${suiteRows.length} rows written to ${RESULTS_PATH}`);
     } catch (error) {
       failed.push(name);
-      const message = error instanceof Error ? error.stack ?? error.message : String(error);
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
       console.error(`[bench] suite ${name} failed:`, message);
-      recordSuite(RESULTS_PATH, name, [], parameters[name], { status: 'failed', finished_at: new Date().toISOString(), seconds: seconds(), error: message.split('\n')[0]! });
+      recordSuite(RESULTS_PATH, name, [], parameters[name], {
+        status: 'failed',
+        finished_at: new Date().toISOString(),
+        seconds: seconds(),
+        error: message.split('\n')[0]!,
+      });
     }
   }
   printTable(rows);
-  if (failed.length > 0) progress(`failed suites: ${failed.join(', ')} (the others' rows are in ${RESULTS_PATH})`);
+  if (failed.length > 0)
+    progress(`failed suites: ${failed.join(', ')} (the others' rows are in ${RESULTS_PATH})`);
   return failed.length > 0 ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (error: Error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -16,7 +16,13 @@ interface SolcOutput {
   errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[];
   contracts?: Record<
     string,
-    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+    Record<
+      string,
+      {
+        abi: unknown[];
+        evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+      }
+    >
   >;
 }
 
@@ -33,7 +39,8 @@ function listSolFiles(dir: string): string[] {
 // is only a fallback for files outside that set.
 function findImport(importPath: string): { contents: string } | { error: string } {
   const full = path.resolve(SRC_DIR, importPath);
-  if (!full.startsWith(SRC_DIR + path.sep)) return { error: `import outside contracts/src: ${importPath}` };
+  if (!full.startsWith(SRC_DIR + path.sep))
+    return { error: `import outside contracts/src: ${importPath}` };
   try {
     return { contents: readFileSync(full, 'utf8') };
   } catch {
@@ -45,7 +52,9 @@ function main(): void {
   const files = listSolFiles(SRC_DIR);
   const sources: Record<string, { content: string }> = {};
   for (const file of files) {
-    sources[path.relative(SRC_DIR, file).split(path.sep).join('/')] = { content: readFileSync(file, 'utf8') };
+    sources[path.relative(SRC_DIR, file).split(path.sep).join('/')] = {
+      content: readFileSync(file, 'utf8'),
+    };
   }
   const input = {
     language: 'Solidity',
@@ -53,11 +62,15 @@ function main(): void {
     settings: {
       optimizer: { enabled: true, runs: OPTIMIZER_RUNS },
       evmVersion: EVM_VERSION,
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
+      },
     },
   };
   console.log(`solc ${solc.version()}: compiling ${files.length} files (evm ${EVM_VERSION})`);
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
+  const output = JSON.parse(
+    solc.compile(JSON.stringify(input), { import: findImport }),
+  ) as SolcOutput;
 
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   for (const e of output.errors ?? []) if (e.severity !== 'error') console.warn(e.formattedMessage);
@@ -72,7 +85,8 @@ function main(): void {
       // Abstract contracts and interfaces have no creation code.
       if (!c.evm.bytecode.object) continue;
       const previous = written.get(contractName);
-      if (previous) throw new Error(`contract name ${contractName} defined in both ${previous} and ${unit}`);
+      if (previous)
+        throw new Error(`contract name ${contractName} defined in both ${previous} and ${unit}`);
       written.set(contractName, unit);
     }
   }
@@ -98,8 +112,13 @@ function main(): void {
       bytecode: `0x${c.evm.bytecode.object}`,
       deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
     };
-    writeFileSync(path.join(ARTIFACTS_DIR, `${contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`);
-    console.log(`  ${contractName.padEnd(20)} ${(c.evm.deployedBytecode.object.length / 2).toString().padStart(6)} bytes  (${unit})`);
+    writeFileSync(
+      path.join(ARTIFACTS_DIR, `${contractName}.json`),
+      `${JSON.stringify(artifact, null, 2)}\n`,
+    );
+    console.log(
+      `  ${contractName.padEnd(20)} ${(c.evm.deployedBytecode.object.length / 2).toString().padStart(6)} bytes  (${unit})`,
+    );
   }
   console.log(`wrote ${written.size} artifacts to ${path.relative(process.cwd(), ARTIFACTS_DIR)}`);
 }

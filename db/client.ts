@@ -29,8 +29,20 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
 }
 
 /** Errors that mean "Postgres is not reachable right now", as opposed to a broken query. */
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P03', '57P01']);
-export const isConnectionError = (error: unknown) => CONNECTION_ERRORS.has(String((error as { code?: string })?.code));
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P03',
+  '57P01',
+]);
+export const isConnectionError = (error: unknown) =>
+  CONNECTION_ERRORS.has(String((error as { code?: string })?.code));
 
 const STARTUP_PATIENCE_MS = 60_000;
 const STARTUP_RETRY_MS = 1_000;

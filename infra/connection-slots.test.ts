@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createRedis } from './redis.ts';
-import { createConnectionSlots } from './connection-slots.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRedis, type TestRedis } from '../test/support/services.ts';
+import { createConnectionSlots } from './connection-slots.ts';
+import { createRedis } from './redis.ts';
 
 /**
  * Connection slots on a real Redis: the limit holds for as long as the connections live (each

@@ -38,7 +38,9 @@ export interface ConnectionSlots {
 }
 
 export function createConnectionSlots(
-  redis: Redis, prefix: string, options: ConnectionSlotOptions = {},
+  redis: Redis,
+  prefix: string,
+  options: ConnectionSlotOptions = {},
 ): ConnectionSlots {
   const ttlMs = options.ttlMs ?? SLOT_TTL_MS;
   const now = options.now ?? Date.now;

@@ -18,7 +18,19 @@ export function createEventPublisher(redis: Redis, streamKey: string): EventPubl
   return {
     async publish(event) {
       const ts = new Date().toISOString();
-      const id = await redis.xadd(streamKey, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', 'type', event.type, 'ts', ts, 'data', JSON.stringify(event.data));
+      const id = await redis.xadd(
+        streamKey,
+        'MAXLEN',
+        '~',
+        STREAM_MAX_LENGTH,
+        '*',
+        'type',
+        event.type,
+        'ts',
+        ts,
+        'data',
+        JSON.stringify(event.data),
+      );
       if (!id) throw new Error('XADD returned no id');
       return id;
     },
@@ -38,15 +50,31 @@ export function decodeEntry([id, fields]: StreamEntry): EventMessage | undefined
   const data = map.get('data');
   if (!type || !data) return undefined;
   try {
-    return { id, type, ts: map.get('ts') ?? new Date(Number(id.split('-')[0])).toISOString(), data: JSON.parse(data) };
+    return {
+      id,
+      type,
+      ts: map.get('ts') ?? new Date(Number(id.split('-')[0])).toISOString(),
+      data: JSON.parse(data),
+    };
   } catch {
     return undefined;
   }
 }
 
 /** Events after `sinceId` (exclusive), oldest first, at most `limit`. */
-export async function readEventsSince(redis: Redis, streamKey: string, sinceId: string, limit: number): Promise<EventMessage[]> {
-  const entries = (await redis.xrange(streamKey, `(${sinceId}`, '+', 'COUNT', limit)) as StreamEntry[];
+export async function readEventsSince(
+  redis: Redis,
+  streamKey: string,
+  sinceId: string,
+  limit: number,
+): Promise<EventMessage[]> {
+  const entries = (await redis.xrange(
+    streamKey,
+    `(${sinceId}`,
+    '+',
+    'COUNT',
+    limit,
+  )) as StreamEntry[];
   return entries.map(decodeEntry).filter((e): e is EventMessage => e !== undefined);
 }
 
@@ -64,7 +92,12 @@ export interface EventTail {
  * Follows the stream from now on with a blocking XREAD on a dedicated connection.
  * `onEvent` must not throw; it is called in stream order.
  */
-export function tailEvents(redis: Redis, streamKey: string, onEvent: (event: EventMessage) => void, onError: (error: Error) => void): EventTail {
+export function tailEvents(
+  redis: Redis,
+  streamKey: string,
+  onEvent: (event: EventMessage) => void,
+  onError: (error: Error) => void,
+): EventTail {
   const BLOCK_MS = 1_000;
   let stopped = false;
   let lastId = '$';
@@ -74,7 +107,15 @@ export function tailEvents(redis: Redis, streamKey: string, onEvent: (event: Eve
         // Pin '$' to a concrete id once: re-issuing '$' after a read that timed out empty would skip
         // whatever was appended between the two reads.
         if (lastId === '$') lastId = await lastEntryId(redis, streamKey);
-        const reply = (await redis.xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', streamKey, lastId)) as [string, StreamEntry[]][] | null;
+        const reply = (await redis.xread(
+          'COUNT',
+          500,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          streamKey,
+          lastId,
+        )) as [string, StreamEntry[]][] | null;
         if (!reply) continue;
         for (const [, entries] of reply) {
           for (const entry of entries) {

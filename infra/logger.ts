@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
 import { redactDeep, redactText } from '../src/config/redact.ts';
 
 export type { Logger };
@@ -23,7 +23,11 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
 }
 
 /** `toStderr`: for commands whose stdout carries their result (JSON when piped). */
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'token-monitor', toStderr = false): Logger {
+export function createLogger(
+  level = process.env.LOG_LEVEL ?? 'info',
+  name = 'token-monitor',
+  toStderr = false,
+): Logger {
   const options = loggerOptions(level, name);
   return toStderr ? pino(options, pino.destination(2)) : pino(options);
 }

@@ -1,5 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics (served at /metrics). One registry per process; queue gauges are read from
@@ -32,32 +32,48 @@ export function rpcMethodLabel(label: string): string {
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'tm_process_' });
+  if (options.defaultMetrics !== false)
+    collectDefaultMetrics({ register: registry, prefix: 'tm_process_' });
   let queues: Queue[] = [];
   let wsCount: () => number = () => 0;
 
   new Gauge({
-    name: 'tm_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [registry],
+    name: 'tm_queue_jobs',
+    help: 'Jobs per queue and state',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
     async collect() {
       this.reset();
-      await Promise.all(queues.map(async (q) => {
-        const counts = await q.getJobCounts(...JOB_STATES);
-        for (const state of JOB_STATES) this.set({ queue: q.name, state }, counts[state] ?? 0);
-      }));
+      await Promise.all(
+        queues.map(async (q) => {
+          const counts = await q.getJobCounts(...JOB_STATES);
+          for (const state of JOB_STATES) this.set({ queue: q.name, state }, counts[state] ?? 0);
+        }),
+      );
     },
   });
   new Gauge({
-    name: 'tm_queue_oldest_waiting_seconds', help: 'Age of the oldest waiting job per queue', labelNames: ['queue'], registers: [registry],
+    name: 'tm_queue_oldest_waiting_seconds',
+    help: 'Age of the oldest waiting job per queue',
+    labelNames: ['queue'],
+    registers: [registry],
     async collect() {
       this.reset();
-      await Promise.all(queues.map(async (q) => {
-        const [oldest] = await q.getWaiting(0, 0);
-        this.set({ queue: q.name }, oldest ? Math.max(0, (Date.now() - oldest.timestamp) / 1000) : 0);
-      }));
+      await Promise.all(
+        queues.map(async (q) => {
+          const [oldest] = await q.getWaiting(0, 0);
+          this.set(
+            { queue: q.name },
+            oldest ? Math.max(0, (Date.now() - oldest.timestamp) / 1000) : 0,
+          );
+        }),
+      );
     },
   });
   const wsConnections = new Gauge({
-    name: 'tm_ws_connections', help: 'Open WebSocket connections on this instance', registers: [registry],
+    name: 'tm_ws_connections',
+    help: 'Open WebSocket connections on this instance',
+    registers: [registry],
     collect() {
       this.set(wsCount());
     },
@@ -65,12 +81,39 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 
   return {
     registry,
-    stageDuration: new Histogram({ name: 'tm_stage_duration_seconds', help: 'Job processing time per stage', labelNames: ['queue', 'status'], buckets: STAGE_BUCKETS, registers: [registry] }),
-    rpcCalls: new Counter({ name: 'tm_rpc_calls_total', help: 'RPC round trips per chain, method and outcome (ok or error kind)', labelNames: ['chain', 'method', 'outcome'], registers: [registry] }),
-    scannerLag: new Gauge({ name: 'tm_scanner_lag_blocks', help: 'Blocks between the chain head and the scanner cursor', labelNames: ['chain'], registers: [registry] }),
-    reorgs: new Counter({ name: 'tm_reorgs_total', help: 'Reorgs handled per chain', labelNames: ['chain'], registers: [registry] }),
+    stageDuration: new Histogram({
+      name: 'tm_stage_duration_seconds',
+      help: 'Job processing time per stage',
+      labelNames: ['queue', 'status'],
+      buckets: STAGE_BUCKETS,
+      registers: [registry],
+    }),
+    rpcCalls: new Counter({
+      name: 'tm_rpc_calls_total',
+      help: 'RPC round trips per chain, method and outcome (ok or error kind)',
+      labelNames: ['chain', 'method', 'outcome'],
+      registers: [registry],
+    }),
+    scannerLag: new Gauge({
+      name: 'tm_scanner_lag_blocks',
+      help: 'Blocks between the chain head and the scanner cursor',
+      labelNames: ['chain'],
+      registers: [registry],
+    }),
+    reorgs: new Counter({
+      name: 'tm_reorgs_total',
+      help: 'Reorgs handled per chain',
+      labelNames: ['chain'],
+      registers: [registry],
+    }),
     wsConnections,
-    httpDuration: new Histogram({ name: 'tm_http_request_duration_seconds', help: 'HTTP latency per route', labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS, registers: [registry] }),
+    httpDuration: new Histogram({
+      name: 'tm_http_request_duration_seconds',
+      help: 'HTTP latency per route',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    }),
     watchQueues(list) {
       queues = list;
     },

@@ -43,8 +43,10 @@ export function allTokensVersionKey(prefix: string): string {
 
 /** Called by every writer after it changed a token's data (or recorded a new token). */
 export async function bumpTokenVersion(redis: Redis, prefix: string, k: CacheKey): Promise<void> {
-  await redis.multi()
-    .incr(tokenVersionKey(prefix, k)).expire(tokenVersionKey(prefix, k), VERSION_TTL_SECONDS)
+  await redis
+    .multi()
+    .incr(tokenVersionKey(prefix, k))
+    .expire(tokenVersionKey(prefix, k), VERSION_TTL_SECONDS)
     .incr(allTokensVersionKey(prefix))
     .exec();
 }
@@ -89,7 +91,8 @@ export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T>
         const version = current[i] ?? '0';
         versions.set(id(k), version);
         const held = local.get(id(k));
-        if (held && held.v === version && Date.now() - held.at < TOKEN_CACHE_TTL_SECONDS * 1000) hits.set(id(k), held.d);
+        if (held && held.v === version && Date.now() - held.at < TOKEN_CACHE_TTL_SECONDS * 1000)
+          hits.set(id(k), held.d);
         else remote.push(k);
       });
       if (remote.length > 0) {
@@ -109,7 +112,12 @@ export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T>
       if (entries.length === 0) return;
       const pipeline = redis.pipeline();
       for (const e of entries) {
-        pipeline.set(dataKey(e.key), JSON.stringify({ v: e.version, d: e.value }), 'EX', TOKEN_CACHE_TTL_SECONDS);
+        pipeline.set(
+          dataKey(e.key),
+          JSON.stringify({ v: e.version, d: e.value }),
+          'EX',
+          TOKEN_CACHE_TTL_SECONDS,
+        );
         remember(id(e.key), e.version, e.value);
       }
       await pipeline.exec();

@@ -27,15 +27,45 @@ export interface PlanFeatures {
 }
 
 export const PLAN_FEATURES: Record<Plan, PlanFeatures> = {
-  FREE: { risk: false, watchlist: false, creators: false, pro_api: false, api_keys: false, ws_connections: 0 },
-  BASIC: { risk: true, watchlist: true, creators: true, pro_api: false, api_keys: false, ws_connections: 1 },
-  PRO: { risk: true, watchlist: true, creators: true, pro_api: true, api_keys: true, ws_connections: 10 },
+  FREE: {
+    risk: false,
+    watchlist: false,
+    creators: false,
+    pro_api: false,
+    api_keys: false,
+    ws_connections: 0,
+  },
+  BASIC: {
+    risk: true,
+    watchlist: true,
+    creators: true,
+    pro_api: false,
+    api_keys: false,
+    ws_connections: 1,
+  },
+  PRO: {
+    risk: true,
+    watchlist: true,
+    creators: true,
+    pro_api: true,
+    api_keys: true,
+    ws_connections: 10,
+  },
 };
 
 /** The features an API key object lists, each an operation of docs/api.md: the complete object, history, bulk and export. */
-export const PRO_KEY_FEATURES = ['complete_data_access', 'historical_data', 'bulk_operations', 'data_export'] as const;
+export const PRO_KEY_FEATURES = [
+  'complete_data_access',
+  'historical_data',
+  'bulk_operations',
+  'data_export',
+] as const;
 
-export const DEFAULT_KEY_LIMITS = { requests_per_minute: 10, requests_per_hour: 100, requests_per_day: 1000 } as const;
+export const DEFAULT_KEY_LIMITS = {
+  requests_per_minute: 10,
+  requests_per_hour: 100,
+  requests_per_day: 1000,
+} as const;
 
 export interface AccountState {
   plan: string;
@@ -52,7 +82,10 @@ export function trialExpired(user: AccountState, now: Date): boolean {
 }
 
 export function paymentGraceOver(user: AccountState, now: Date): boolean {
-  return user.paymentFailedAt !== null && user.paymentFailedAt.getTime() + PAYMENT_GRACE_DAYS * DAY_MS <= now.getTime();
+  return (
+    user.paymentFailedAt !== null &&
+    user.paymentFailedAt.getTime() + PAYMENT_GRACE_DAYS * DAY_MS <= now.getTime()
+  );
 }
 
 /** What the caller may use now. Unknown stored plans fall back to FREE. */
@@ -64,9 +97,13 @@ export function effectivePlan(user: AccountState, now: Date): Plan {
 
 export type PlanState = 'active' | 'trialing' | 'trial_expired' | 'payment_failed' | 'downgraded';
 
-export function planState(user: AccountState & { downgradedAt: Date | null }, now: Date): PlanState {
+export function planState(
+  user: AccountState & { downgradedAt: Date | null },
+  now: Date,
+): PlanState {
   if (user.plan !== 'FREE') {
-    if (trialExpired(user, now) || paymentGraceOver(user, now)) return user.trialEndsAt && trialExpired(user, now) ? 'trial_expired' : 'payment_failed';
+    if (trialExpired(user, now) || paymentGraceOver(user, now))
+      return user.trialEndsAt && trialExpired(user, now) ? 'trial_expired' : 'payment_failed';
     if (user.paymentFailedAt) return 'payment_failed';
     if (user.trialEndsAt) return 'trialing';
     return 'active';

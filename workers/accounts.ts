@@ -18,8 +18,13 @@ export function createAccountsProcessor(deps: {
   return async function processAccounts(data: JobData<'accounts'>) {
     const result = await deps.accounts.runMaintenance(clock());
     if (result.downgraded.length > 0) await deps.onPlansChanged?.();
-    for (const d of result.downgraded) deps.logger.info({ user: d.id, from: d.from, reason: d.reason }, 'account downgraded to FREE');
-    if (result.purged.length > 0) deps.logger.info({ users: result.purged.length }, 'watchlists and preferences purged');
+    for (const d of result.downgraded)
+      deps.logger.info(
+        { user: d.id, from: d.from, reason: d.reason },
+        'account downgraded to FREE',
+      );
+    if (result.purged.length > 0)
+      deps.logger.info({ users: result.purged.length }, 'watchlists and preferences purged');
     return { task: data.task, downgraded: result.downgraded.length, purged: result.purged.length };
   };
 }

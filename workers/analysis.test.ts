@@ -1,25 +1,39 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Service, startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { analyses, creators, tokens } from '../db/schema.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
+import { analyses, creators, tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../app/service.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
+import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
+import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
+import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import {
+  addPoolLiquidity,
+  CORPUS_KIND_NAMES,
+  type CorpusToken,
+  deployCorpus,
+  deployCorpusToken,
+  FLAG_HINT,
+  FLAGS,
+  type Flag,
+  flagScores,
+  observedFlags,
+} from '../test/support/token-corpus.ts';
 import { createProducer } from './queues.ts';
 import { HONEYPOT_ALERT_MESSAGE } from './risk.ts';
-import { startTestChain, type TestChain } from '../test/support/chain.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
-import {
-  CORPUS_KIND_NAMES, FLAGS, FLAG_HINT, addPoolLiquidity, deployCorpus, deployCorpusToken, flagScores, observedFlags,
-  type CorpusToken, type Flag,
-} from '../test/support/token-corpus.ts';
-import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
-import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
 
 /**
  * Accuracy on real parts: the whole corpus deployed on Anvil with Uniswap V2 liquidity, found by
@@ -48,15 +62,25 @@ const askedExplorer: string[] = [];
 type TokenRow = typeof tokens.$inferSelect;
 
 async function rowsAtRisk(addresses: string[]): Promise<Map<string, TokenRow>> {
-  return eventually(async () => {
-    const rows = await handle.db.select().from(tokens).where(eq(tokens.chainId, chain.anvil.chainId));
-    const byAddress = new Map(rows.map((r) => [r.address, r]));
-    return addresses.every((a) => byAddress.get(a)?.stage === 'risk') ? byAddress : undefined;
-  }, PIPELINE_TIMEOUT_MS, `${addresses.length} tokens through the risk stage`);
+  return eventually(
+    async () => {
+      const rows = await handle.db
+        .select()
+        .from(tokens)
+        .where(eq(tokens.chainId, chain.anvil.chainId));
+      const byAddress = new Map(rows.map((r) => [r.address, r]));
+      return addresses.every((a) => byAddress.get(a)?.stage === 'risk') ? byAddress : undefined;
+    },
+    PIPELINE_TIMEOUT_MS,
+    `${addresses.length} tokens through the risk stage`,
+  );
 }
 
 async function latestFactors(address: string): Promise<RiskFactor[]> {
-  const rows = await handle.db.select().from(analyses).where(and(eq(analyses.chainId, chain.anvil.chainId), eq(analyses.address, address)));
+  const rows = await handle.db
+    .select()
+    .from(analyses)
+    .where(and(eq(analyses.chainId, chain.anvil.chainId), eq(analyses.address, address)));
   const scored = rows.filter((r) => r.riskScore !== null).sort((a, b) => b.id - a.id);
   return scored[0]!.riskFactors as RiskFactor[];
 }
@@ -65,14 +89,21 @@ async function streamEvents(): Promise<{ type: string; data: Record<string, unkn
   const client = createRedis(redis.url, 'commands');
   try {
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
-    return entries.map(([, fields]) => ({ type: fields[fields.indexOf('type') + 1]!, data: JSON.parse(fields[fields.indexOf('data') + 1]!) }));
+    return entries.map(([, fields]) => ({
+      type: fields[fields.indexOf('type') + 1]!,
+      data: JSON.parse(fields[fields.indexOf('data') + 1]!),
+    }));
   } finally {
     client.disconnect();
   }
 }
 
 beforeAll(async () => {
-  [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 5 });
   corpus = await deployCorpus(chain);
   dry = await deployCorpusToken(chain, 'simple', 99, { liquidity: false });
@@ -82,7 +113,9 @@ beforeAll(async () => {
     const address = new URL(req.url!, 'http://x').searchParams.get('address') ?? '';
     askedExplorer.push(address.toLowerCase());
     const source = verifiedAtExplorer.has(address.toLowerCase()) ? 'contract T {}' : '';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: source }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: '1', message: 'OK', result: [{ SourceCode: source }] }));
   });
   await new Promise<void>((resolve) => explorer.listen(0, '127.0.0.1', () => resolve()));
   const explorerApiUrl = `http://127.0.0.1:${(explorer.address() as AddressInfo).port}/api`;
@@ -123,13 +156,22 @@ describe('analysis pipeline on the corpus', () => {
 
   it.each(FLAGS)('reports %s exactly where the contract has it', (flag: Flag) => {
     const wrong = corpus
-      .map((t) => ({ kind: t.kind, want: t.truth[flag], got: observedFlags(rows.get(t.address)!)[flag] }))
+      .map((t) => ({
+        kind: t.kind,
+        want: t.truth[flag],
+        got: observedFlags(rows.get(t.address)!)[flag],
+      }))
       .filter((r) => r.want !== r.got);
-    expect(wrong, `${FLAG_HINT[flag]} wrong for ${wrong.map((w) => `${w.kind} (want ${w.want})`).join(', ')}`).toEqual([]);
+    expect(
+      wrong,
+      `${FLAG_HINT[flag]} wrong for ${wrong.map((w) => `${w.kind} (want ${w.want})`).join(', ')}`,
+    ).toEqual([]);
   });
 
   it('scores precision and recall 1 on every flag', () => {
-    const scores = flagScores(corpus.map((t) => ({ truth: t.truth, observed: observedFlags(rows.get(t.address)!) })));
+    const scores = flagScores(
+      corpus.map((t) => ({ truth: t.truth, observed: observedFlags(rows.get(t.address)!) })),
+    );
     for (const s of scores) expect([s.flag, s.precision, s.recall]).toEqual([s.flag, 1, 1]);
   });
 
@@ -140,9 +182,15 @@ describe('analysis pipeline on the corpus', () => {
         expect(sim.is_buyable, t.kind).toBe(false);
         continue;
       }
-      expect(Math.abs(sim.buy_tax_pct! - t.truth.buy_tax_pct), `${t.kind} buy tax ${sim.buy_tax_pct}`).toBeLessThanOrEqual(TAX_TOLERANCE_PCT);
+      expect(
+        Math.abs(sim.buy_tax_pct! - t.truth.buy_tax_pct),
+        `${t.kind} buy tax ${sim.buy_tax_pct}`,
+      ).toBeLessThanOrEqual(TAX_TOLERANCE_PCT);
       if (t.truth.sell_tax_pct !== null && !(t.truth.honeypot && t.truth.sell_tax_pct === 0)) {
-        expect(Math.abs(sim.sell_tax_pct! - t.truth.sell_tax_pct), `${t.kind} sell tax ${sim.sell_tax_pct}`).toBeLessThanOrEqual(TAX_TOLERANCE_PCT);
+        expect(
+          Math.abs(sim.sell_tax_pct! - t.truth.sell_tax_pct),
+          `${t.kind} sell tax ${sim.sell_tax_pct}`,
+        ).toBeLessThanOrEqual(TAX_TOLERANCE_PCT);
       }
       expect(sim.transfer_tax_pct, t.kind).toBe(t.truth.transfer_tax_pct);
     }
@@ -151,7 +199,11 @@ describe('analysis pipeline on the corpus', () => {
   it('verified_contract: true only where the configured explorer reports verified source', async () => {
     // Asked once per code analysis of every corpus token.
     for (const t of corpus) expect(askedExplorer).toContain(t.address.toLowerCase());
-    const verified = corpus.filter((t) => (rows.get(t.address)!.securityHints as { explorer?: { verified?: boolean } }).explorer?.verified === true);
+    const verified = corpus.filter(
+      (t) =>
+        (rows.get(t.address)!.securityHints as { explorer?: { verified?: boolean } }).explorer
+          ?.verified === true,
+    );
     expect(verified.map((t) => t.address.toLowerCase())).toEqual([...verifiedAtExplorer]);
   });
 
@@ -168,8 +220,15 @@ describe('analysis pipeline on the corpus', () => {
         expect(Object.keys(HINT_SOURCES), `${t.kind}: ${name} has no factor codes`).toContain(name);
         const sources: readonly string[] = HINT_SOURCES[name as HintFlag];
         const own = factors.filter((f) => sources.includes(f.code));
-        expect(own.map((f) => f.code), `${t.kind}: ${name} is true without a ${sources.join(' or ')} factor`).not.toEqual([]);
-        for (const f of own) expect(f.evidence.length, `${t.kind}: ${name} backed by ${f.code} without evidence`).toBeGreaterThan(0);
+        expect(
+          own.map((f) => f.code),
+          `${t.kind}: ${name} is true without a ${sources.join(' or ')} factor`,
+        ).not.toEqual([]);
+        for (const f of own)
+          expect(
+            f.evidence.length,
+            `${t.kind}: ${name} backed by ${f.code} without evidence`,
+          ).toBeGreaterThan(0);
         checked++;
       }
     }
@@ -184,7 +243,10 @@ describe('analysis pipeline on the corpus', () => {
       else expect(row.currentRiskLevel, t.kind).not.toBe('honeypot');
     }
     for (const kind of ['simple', 'renounced', 'bytes32', 'fixed-tax']) {
-      expect([kind, rows.get(corpus.find((t) => t.kind === kind)!.address)!.currentRiskLevel]).toEqual([kind, 'low']);
+      expect([
+        kind,
+        rows.get(corpus.find((t) => t.kind === kind)!.address)!.currentRiskLevel,
+      ]).toEqual([kind, 'low']);
     }
     // The wrapped native token is on the trust list: low, whatever it can do.
     expect(rows.get(chain.uniswap.weth.toLowerCase())?.currentRiskLevel).toBe('low');
@@ -203,35 +265,72 @@ describe('analysis pipeline on the corpus', () => {
 
   it('announces scores with token.updated and honeypots with an alert', async () => {
     const events = await streamEvents();
-    const updated = new Set(events.filter((e) => e.type === 'token.updated').map((e) => e.data.contract_address));
+    const updated = new Set(
+      events.filter((e) => e.type === 'token.updated').map((e) => e.data.contract_address),
+    );
     for (const t of corpus) expect(updated.has(t.address), t.kind).toBe(true);
-    const alerts = events.filter((e) => e.type === 'alert' && e.data.message === HONEYPOT_ALERT_MESSAGE).map((e) => e.data.contract_address);
-    expect(new Set(alerts)).toEqual(new Set(corpus.filter((t) => t.truth.honeypot).map((t) => t.address)));
+    const alerts = events
+      .filter((e) => e.type === 'alert' && e.data.message === HONEYPOT_ALERT_MESSAGE)
+      .map((e) => e.data.contract_address);
+    expect(new Set(alerts)).toEqual(
+      new Set(corpus.filter((t) => t.truth.honeypot).map((t) => t.address)),
+    );
   });
 
   it("keeps the creator's reputation: honeypots count as scams, young tokens as pending", async () => {
-    const [deployer] = await handle.db.select().from(creators).where(and(eq(creators.chainId, chain.anvil.chainId), eq(creators.address, chain.account)));
+    const [deployer] = await handle.db
+      .select()
+      .from(creators)
+      .where(and(eq(creators.chainId, chain.anvil.chainId), eq(creators.address, chain.account)));
     const honeypots = corpus.filter((t) => t.truth.honeypot).length;
     expect(deployer).toMatchObject({ scamCount: honeypots, successCount: 0 });
     // 100 × (0 + 1) / (0 + 3 × scams + 2)
     expect(deployer!.reputationScore).toBe(Math.round(100 / (3 * honeypots + 2)));
-    const counts = await createCreatorRepository(handle.db).counts(chain.anvil.chainId, chain.account);
-    expect(counts).toMatchObject({ scam_count: honeypots, success_count: 0, total_tokens: deployer!.totalTokens });
-    const hints = rows.get(corpus[0]!.address)!.securityHints as { creator_reputation_score: number | null };
+    const counts = await createCreatorRepository(handle.db).counts(
+      chain.anvil.chainId,
+      chain.account,
+    );
+    expect(counts).toMatchObject({
+      scam_count: honeypots,
+      success_count: 0,
+      total_tokens: deployer!.totalTokens,
+    });
+    const hints = rows.get(corpus[0]!.address)!.securityHints as {
+      creator_reputation_score: number | null;
+    };
     expect(hints.creator_reputation_score).not.toBeNull();
   });
 
   it('changes nothing but what new knowledge changes when every pass runs again', async () => {
-    const countRows = async () => (await handle.db.select().from(analyses).where(eq(analyses.chainId, chain.anvil.chainId))).length;
+    const countRows = async () =>
+      (await handle.db.select().from(analyses).where(eq(analyses.chainId, chain.anvil.chainId)))
+        .length;
     const rowsBefore = await countRows();
     const eventsBefore = (await streamEvents()).length;
-    const queues = ['selectors', 'simulate', 'risk'].map((name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }));
+    const queues = ['selectors', 'simulate', 'risk'].map(
+      (name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }),
+    );
     await Promise.all(queues.map((q) => q.obliterate({ force: true })));
     const connection = createRedis(redis.url, 'producer');
     const producer = createProducer(connection, redis.prefix);
     try {
-      await producer.enqueueBulk('selectors', corpus.map((t) => ({ chainId: chain.anvil.chainId, address: t.address, reason: 'pipeline' as const, run: 'initial' })));
-      await eventually(async () => ((await queues[2]!.getJobCounts('completed')).completed! >= corpus.length ? true : undefined), PIPELINE_TIMEOUT_MS, 'second pass');
+      await producer.enqueueBulk(
+        'selectors',
+        corpus.map((t) => ({
+          chainId: chain.anvil.chainId,
+          address: t.address,
+          reason: 'pipeline' as const,
+          run: 'initial',
+        })),
+      );
+      await eventually(
+        async () =>
+          (await queues[2]!.getJobCounts('completed')).completed! >= corpus.length
+            ? true
+            : undefined,
+        PIPELINE_TIMEOUT_MS,
+        'second pass',
+      );
     } finally {
       await producer.close();
       connection.disconnect();
@@ -244,16 +343,28 @@ describe('analysis pipeline on the corpus', () => {
     // token.updated only where the score moved (the creator's reputation now counts every honeypot).
     for (const e of fresh) {
       expect(e.type).toBe('token.updated');
-      expect((e.data.previous as { current_risk_score: number | null }).current_risk_score).not.toBe(e.data.current_risk_score);
+      expect(
+        (e.data.previous as { current_risk_score: number | null }).current_risk_score,
+      ).not.toBe(e.data.current_risk_score);
     }
     const again = await rowsAtRisk(corpus.map((t) => t.address));
-    for (const t of corpus) expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([t.kind, observedFlags(rows.get(t.address)!)]);
+    for (const t of corpus)
+      expect([t.kind, observedFlags(again.get(t.address)!)]).toEqual([
+        t.kind,
+        observedFlags(rows.get(t.address)!),
+      ]);
   });
 
   it('lists for re-simulation exactly the tokens whose fees, limits or trading can still change', async () => {
-    const due = await createAnalysisRepository(handle.db).dueForResimulation(chain.anvil.chainId, new Date(Date.now() + 3_600_000), 1_000);
+    const due = await createAnalysisRepository(handle.db).dueForResimulation(
+      chain.anvil.chainId,
+      new Date(Date.now() + 3_600_000),
+      1_000,
+    );
     const kinds = new Set(due.map((d) => corpus.find((t) => t.address === d.address)?.kind));
-    const changeable = corpus.filter((t) => t.truth.fee_modifiable || t.truth.max_tx || t.truth.trading_restricted).map((t) => t.kind);
+    const changeable = corpus
+      .filter((t) => t.truth.fee_modifiable || t.truth.max_tx || t.truth.trading_restricted)
+      .map((t) => t.kind);
     expect([...kinds].filter((k) => k !== undefined).sort()).toEqual(changeable.sort());
   });
 
@@ -262,14 +373,30 @@ describe('analysis pipeline on the corpus', () => {
     expect((before.tradingSimulation as TradingSimulation).error).toBe('no liquidity');
     await addPoolLiquidity(chain, dry.address);
     await service.resimulate(chain.anvil.chainId, dry.address, 'liquidity');
-    const after = await eventually(async () => {
-      const [row] = await handle.db.select().from(tokens).where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.address, dry.address)));
-      const sim = row?.tradingSimulation as TradingSimulation | null;
-      return sim && sim.error === null && row!.riskUpdatedAt! > before.riskUpdatedAt! ? row : undefined;
-    }, 60_000, 'resimulation after liquidity');
-    expect(after.tradingSimulation).toMatchObject({ is_buyable: true, is_sellable: true, is_honeypot: false });
+    const after = await eventually(
+      async () => {
+        const [row] = await handle.db
+          .select()
+          .from(tokens)
+          .where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.address, dry.address)));
+        const sim = row?.tradingSimulation as TradingSimulation | null;
+        return sim && sim.error === null && row!.riskUpdatedAt! > before.riskUpdatedAt!
+          ? row
+          : undefined;
+      },
+      60_000,
+      'resimulation after liquidity',
+    );
+    expect(after.tradingSimulation).toMatchObject({
+      is_buyable: true,
+      is_sellable: true,
+      is_honeypot: false,
+    });
     expect(after.currentRiskLevel).toBe('low');
-    const passes = await handle.db.select().from(analyses).where(and(eq(analyses.chainId, chain.anvil.chainId), eq(analyses.address, dry.address)));
+    const passes = await handle.db
+      .select()
+      .from(analyses)
+      .where(and(eq(analyses.chainId, chain.anvil.chainId), eq(analyses.address, dry.address)));
     // The initial pass, this re-run, and (with the DEX stage running) its own first-liquidity pass.
     expect(passes.length).toBeGreaterThanOrEqual(2);
     expect(passes.length).toBeLessThanOrEqual(3);

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { bytecodeFacts } from '../src/evm/bytecode.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
+import { bytecodeFacts } from '../src/evm/bytecode.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -22,7 +22,10 @@ export function createBytecodeProcessor(deps: {
     await deps.tokens.updateBytecode(data.chainId, data.address, facts);
     await deps.onChanged?.(data.chainId, data.address);
     await routeOutcome(deps.producer, 'bytecode', data, {});
-    deps.logger.debug({ chain: data.chainId, address: data.address, ...facts }, 'bytecode recorded');
+    deps.logger.debug(
+      { chain: data.chainId, address: data.address, ...facts },
+      'bytecode recorded',
+    );
     return facts;
   };
 }

@@ -49,7 +49,8 @@ const tokenStage = z.object({
   bucketMs: z.number().int().min(0).optional(),
 });
 type TokenStageData = { chainId: number; address: string; run: string };
-const tokenStageId = (stage: string) => (d: TokenStageData) => `${stage}-${d.chainId}-${d.address}-${d.run}`;
+const tokenStageId = (stage: string) => (d: TokenStageData) =>
+  `${stage}-${d.chainId}-${d.address}-${d.run}`;
 
 export const jobCatalog = {
   detect: {
@@ -61,7 +62,8 @@ export const jobCatalog = {
     }),
     options: retrying(12, SECOND),
     concurrency: 4,
-    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) =>
+      `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   /** Replays run the detect stage's code in a queue of their own, with fewer workers, so live scanning is never starved. */
   replay: {
@@ -73,19 +75,41 @@ export const jobCatalog = {
     }),
     options: retrying(12, SECOND),
     concurrency: 2,
-    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) => `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) =>
+      `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   bytecode: {
     schema: tokenStage,
     options: retrying(8, SECOND),
     concurrency: 8,
     // The initial pass's id has no run suffix (ids of jobs already queued stay valid).
-    jobId: (d: TokenStageData) => `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
+    jobId: (d: TokenStageData) =>
+      `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
   },
-  selectors: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('selectors') },
-  simulate: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 4, jobId: tokenStageId('simulate') },
-  risk: { schema: tokenStage, options: retrying(8, SECOND), concurrency: 8, jobId: tokenStageId('risk') },
-  dex: { schema: tokenStage, options: retrying(6, SECOND), concurrency: 8, jobId: tokenStageId('dex') },
+  selectors: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 4,
+    jobId: tokenStageId('selectors'),
+  },
+  simulate: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 4,
+    jobId: tokenStageId('simulate'),
+  },
+  risk: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 8,
+    jobId: tokenStageId('risk'),
+  },
+  dex: {
+    schema: tokenStage,
+    options: retrying(6, SECOND),
+    concurrency: 8,
+    jobId: tokenStageId('dex'),
+  },
   /**
    * Account maintenance (docs/api.md): downgrades and purges. Run by a BullMQ job scheduler that the
    * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
@@ -99,7 +123,11 @@ export const jobCatalog = {
 } as const;
 
 /** The scheduler role keeps one job scheduler per entry (upsertJobScheduler: idempotent across restarts and instances). */
-export const ACCOUNTS_SCHEDULER = { id: 'accounts-maintenance', everyMs: 15 * 60 * SECOND, data: { task: 'maintenance' as const } };
+export const ACCOUNTS_SCHEDULER = {
+  id: 'accounts-maintenance',
+  everyMs: 15 * 60 * SECOND,
+  data: { task: 'maintenance' as const },
+};
 
 export type QueueName = keyof typeof jobCatalog;
 export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;

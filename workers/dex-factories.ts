@@ -15,10 +15,12 @@ export interface FactoryCheck {
   status: 'ok' | 'no-code' | 'unreachable';
 }
 
-const NO_CODE_MESSAGE = 'configured DEX factory has no code: its pools count as no liquidity, '
-  + 'tokens are scored without simulation there';
-const NO_ROUTER_MESSAGE = 'configured DEX router has no code: its pools cannot be simulated, '
-  + 'they count as no liquidity';
+const NO_CODE_MESSAGE =
+  'configured DEX factory has no code: its pools count as no liquidity, ' +
+  'tokens are scored without simulation there';
+const NO_ROUTER_MESSAGE =
+  'configured DEX router has no code: its pools cannot be simulated, ' +
+  'they count as no liquidity';
 
 async function hasCode(chain: ChainRuntime, address: string): Promise<boolean> {
   const code = await chain.rpc.request<string>('eth_getCode', [address, 'latest']);
@@ -26,7 +28,8 @@ async function hasCode(chain: ChainRuntime, address: string): Promise<boolean> {
 }
 
 export async function checkDexFactories(
-  chains: ReadonlyMap<number, ChainRuntime>, logger: Logger,
+  chains: ReadonlyMap<number, ChainRuntime>,
+  logger: Logger,
 ): Promise<FactoryCheck[]> {
   const checks: FactoryCheck[] = [];
   for (const chain of chains.values()) {

@@ -1,7 +1,7 @@
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { type ConnectionOptions, type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import { REFRESH_INTERVAL_MS, bucketStart } from '../src/dex/refresh.ts';
 import type { DexRepository } from '../db/repositories/dex.ts';
+import { bucketStart, REFRESH_INTERVAL_MS } from '../src/dex/refresh.ts';
 import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -39,7 +39,11 @@ export interface DexSchedulerDeps {
    * Tokens whose owner can still change fees, limits or trading, last simulated before `before`:
    * they are simulated again on the refresh cadence (analyses repository, dueForResimulation).
    */
-  dueForResimulation?: (chainId: number, before: Date, limit: number) => Promise<{ address: string }[]>;
+  dueForResimulation?: (
+    chainId: number,
+    before: Date,
+    limit: number,
+  ) => Promise<{ address: string }[]>;
   /** Observes each processed tick (tests measure the cadence). */
   onTick?: (info: { bucketMs: number; enqueued: number; scheduledMs: number }) => void;
 }
@@ -54,15 +58,25 @@ export function scheduledTime(job: Pick<Job, 'id' | 'timestamp'>): number {
 }
 
 /** A manual refresh (POST /api/tokens/:address/refresh and the CLI call this): one dex job, its own run key. */
-export async function enqueueRefresh(producer: Producer, token: { chainId: number; address: string }, nowMs = Date.now()): Promise<string> {
-  const [jobId] = await startPasses(producer, 'dex', [token], { kind: 'manual-refresh', atMs: nowMs });
+export async function enqueueRefresh(
+  producer: Producer,
+  token: { chainId: number; address: string },
+  nowMs = Date.now(),
+): Promise<string> {
+  const [jobId] = await startPasses(producer, 'dex', [token], {
+    kind: 'manual-refresh',
+    atMs: nowMs,
+  });
   return jobId!;
 }
 
 export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexScheduler> {
   const intervalMs = deps.intervalMs ?? REFRESH_INTERVAL_MS;
   const log = deps.logger.child({ role: 'scheduler', queue: DEX_REFRESH_QUEUE });
-  const queue = new Queue(DEX_REFRESH_QUEUE, { connection: deps.producerConnection, prefix: deps.prefix });
+  const queue = new Queue(DEX_REFRESH_QUEUE, {
+    connection: deps.producerConnection,
+    prefix: deps.prefix,
+  });
   queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
 
   async function tick(atMs: number) {
@@ -82,7 +96,12 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
       for (const chainId of deps.chainIds) {
         const changeable = await deps.dueForResimulation(chainId, until, FANOUT_PAGE_SIZE);
         // Same bucketed run key: a tick delivered twice re-simulates nothing twice.
-        await startPasses(deps.producer, 'simulate', changeable.map((t) => ({ chainId, address: t.address })), { kind: 'scheduled-refresh', bucketMs });
+        await startPasses(
+          deps.producer,
+          'simulate',
+          changeable.map((t) => ({ chainId, address: t.address })),
+          { kind: 'scheduled-refresh', bucketMs },
+        );
         enqueued += changeable.length;
       }
     }
@@ -94,17 +113,32 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
   // falls in the same bucket, and bucketed job ids make its fan-out a no-op.)
   const existing = await queue.getJobScheduler(SCHEDULER_ID);
   if (existing?.every !== intervalMs) {
-    await queue.upsertJobScheduler(SCHEDULER_ID, { every: intervalMs }, { name: 'tick', data: {}, opts: TICK_RETENTION });
+    await queue.upsertJobScheduler(
+      SCHEDULER_ID,
+      { every: intervalMs },
+      { name: 'tick', data: {}, opts: TICK_RETENTION },
+    );
   }
-  const worker = new Worker(DEX_REFRESH_QUEUE, async (job) => {
-    const scheduledMs = scheduledTime(job);
-    const result = await tick(scheduledMs);
-    deps.onTick?.({ ...result, scheduledMs });
-    if (result.enqueued > 0) log.debug(result, 'refresh fan-out');
-    return result;
-  }, { connection: deps.workerConnection, prefix: deps.prefix, concurrency: 1, stalledInterval: 15_000 });
+  const worker = new Worker(
+    DEX_REFRESH_QUEUE,
+    async (job) => {
+      const scheduledMs = scheduledTime(job);
+      const result = await tick(scheduledMs);
+      deps.onTick?.({ ...result, scheduledMs });
+      if (result.enqueued > 0) log.debug(result, 'refresh fan-out');
+      return result;
+    },
+    {
+      connection: deps.workerConnection,
+      prefix: deps.prefix,
+      concurrency: 1,
+      stalledInterval: 15_000,
+    },
+  );
   worker.on('error', (error) => log.error({ err: error.message }, 'tick worker error'));
-  worker.on('failed', (job, error) => log.warn({ job: job?.id, err: error.message }, 'tick failed'));
+  worker.on('failed', (job, error) =>
+    log.warn({ job: job?.id, err: error.message }, 'tick failed'),
+  );
 
   return {
     tick,

@@ -1,34 +1,56 @@
-import { eventData } from '../api/schemas.ts';
-import { createAnalysisRepository } from '../db/repositories/analyses.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
-import { Contract, MaxUint256, Wallet, parseEther, type InterfaceAbi, type TransactionReceipt } from 'ethers';
 import { and, eq } from 'drizzle-orm';
+import {
+  Contract,
+  type InterfaceAbi,
+  MaxUint256,
+  parseEther,
+  type TransactionReceipt,
+  Wallet,
+} from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventData } from '../api/schemas.ts';
+import { startService } from '../app/service.ts';
 import { loadArtifact, uniswapArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createDexRepository, type DexRepository } from '../db/repositories/dex.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { pairs, tokenHistory, tokens } from '../db/schema.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { deployUniswapV3, seedStablecoinPool, type UniswapV3Deployment } from '../scripts/dev/uniswap.ts';
-import { startService } from '../app/service.ts';
+import {
+  deployUniswapV3,
+  seedStablecoinPool,
+  type UniswapV3Deployment,
+} from '../scripts/dev/uniswap.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import type { DexHints, LiquidityLock } from '../src/dex/hints.ts';
-import { SLOW_REFRESH_INTERVAL_MS, bucketStart } from '../src/dex/refresh.ts';
+import { bucketStart, SLOW_REFRESH_INTERVAL_MS } from '../src/dex/refresh.ts';
 import { passFor } from '../src/run-key.ts';
 
 const scheduled = (bucketMs: number) => passFor({ kind: 'scheduled-refresh', bucketMs });
+
+import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
-import { mockPair, startDexScreenerMock, type DexScreenerMock } from '../test/support/dexscreener.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
-import { createAggregatorClient } from '../src/dex/aggregator.ts';
-import { enqueueRefresh, startDexScheduler, type DexScheduler } from './dex-scheduler.ts';
-import { createDexProcessor, type DexResult } from './dex.ts';
+import {
+  type DexScreenerMock,
+  mockPair,
+  startDexScreenerMock,
+} from '../test/support/dexscreener.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
+import { createDexProcessor, type DexResult } from './dex.ts';
+import { type DexScheduler, enqueueRefresh, startDexScheduler } from './dex-scheduler.ts';
 import { createProducer, type Producer } from './queues.ts';
 
 /**
@@ -73,12 +95,22 @@ const bucket = (k: number) => baseBucket + k * MINUTE;
 
 function processor(overrides: Partial<Parameters<typeof createDexProcessor>[0]> = {}) {
   return createDexProcessor({
-    chains: new Map([[config.chainId, runtime]]), dex, producer, events: createEventPublisher(general, keySpace(redis.prefix).events),
-    logger: silentLogger, idleAfterMs: IDLE_AFTER_MS, headCacheMs: 0, ...overrides,
+    chains: new Map([[config.chainId, runtime]]),
+    dex,
+    producer,
+    events: createEventPublisher(general, keySpace(redis.prefix).events),
+    logger: silentLogger,
+    idleAfterMs: IDLE_AFTER_MS,
+    headCacheMs: 0,
+    ...overrides,
   });
 }
 
-async function refresh(address: string, k: number, process = processor()): Promise<Extract<DexResult, { status: 'done' }>> {
+async function refresh(
+  address: string,
+  k: number,
+  process = processor(),
+): Promise<Extract<DexResult, { status: 'done' }>> {
   const result = await process({ chainId: config.chainId, address, ...scheduled(bucket(k)) });
   if (result.status !== 'done') throw new Error(`refresh of ${address}: ${result.status}`);
   return result;
@@ -86,26 +118,52 @@ async function refresh(address: string, k: number, process = processor()): Promi
 
 async function register(address: string, symbol: string) {
   await createTokenRepository(handle.db).upsertDetected({
-    chainId: config.chainId, address, name: symbol, symbol, decimals: 18, totalSupply: SUPPLY.toString(), creationTxHash: null, creator: null,
-    creatorIsContract: null, txOrigin: null, creationBlockNumber: null, creationBlockHash: null, creationTimestamp: null, creationGasUsed: null,
+    chainId: config.chainId,
+    address,
+    name: symbol,
+    symbol,
+    decimals: 18,
+    totalSupply: SUPPLY.toString(),
+    creationTxHash: null,
+    creator: null,
+    creatorIsContract: null,
+    txOrigin: null,
+    creationBlockNumber: null,
+    creationBlockHash: null,
+    creationTimestamp: null,
+    creationGasUsed: null,
     detectionSource: 'receipt',
   });
 }
 
 async function tokenRow(address: string) {
-  const [row] = await handle.db.select().from(tokens).where(and(eq(tokens.chainId, config.chainId), eq(tokens.address, address)));
+  const [row] = await handle.db
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.chainId, config.chainId), eq(tokens.address, address)));
   return row!;
 }
 
 async function streamEvents(): Promise<{ type: string; data: Record<string, unknown> }[]> {
   const entries = await general.xrange(keySpace(redis.prefix).events, '-', '+');
-  return entries.map(([, f]) => ({ type: f[f.indexOf('type') + 1]!, data: JSON.parse(f[f.indexOf('data') + 1]!) }));
+  return entries.map(([, f]) => ({
+    type: f[f.indexOf('type') + 1]!,
+    data: JSON.parse(f[f.indexOf('data') + 1]!),
+  }));
 }
 
 /** USD per WETH, from the WETH/stablecoin pair's reserves read here. */
 async function nativeUsd(): Promise<number> {
-  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.provider);
-  const pair = new Contract(await factory.getFunction('getPair')(chain.uniswap.weth, usdc), pairAbi, chain.provider);
+  const factory = new Contract(
+    chain.uniswap.factory,
+    uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
+    chain.provider,
+  );
+  const pair = new Contract(
+    await factory.getFunction('getPair')(chain.uniswap.weth, usdc),
+    pairAbi,
+    chain.provider,
+  );
   const [r0, r1] = (await pair.getFunction('getReserves')()) as [bigint, bigint];
   const wethIs0 = chain.uniswap.weth.toLowerCase() < usdc;
   return units(wethIs0 ? r1 : r0, 6) / units(wethIs0 ? r0 : r1, 18);
@@ -113,7 +171,9 @@ async function nativeUsd(): Promise<number> {
 
 /** Reserves of a token/WETH V2 pair, oriented: [token, weth]. */
 async function v2Reserves(pairAddress: string, token: string): Promise<[bigint, bigint]> {
-  const [r0, r1] = (await new Contract(pairAddress, pairAbi, chain.provider).getFunction('getReserves')()) as [bigint, bigint];
+  const [r0, r1] = (await new Contract(pairAddress, pairAbi, chain.provider).getFunction(
+    'getReserves',
+  )()) as [bigint, bigint];
   return token < chain.uniswap.weth.toLowerCase() ? [r0, r1] : [r1, r0];
 }
 
@@ -127,15 +187,29 @@ const router = () => new Contract(chain.uniswap.router, routerAbi, chain.signer)
 const lpToken = (pair: string) => new Contract(pair, pairAbi, chain.signer);
 
 beforeAll(async () => {
-  [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   v3 = await deployUniswapV3(chain.signer);
   usdc = (await seedStablecoinPool(chain.signer, chain.uniswap)).toLowerCase();
   config = chain.chainConfig({
     stablecoins: [usdc],
     multicall3: chain.uniswap.multicall3.toLowerCase(),
     dexes: [
-      { name: 'uniswap-v2', kind: 'v2', factory: chain.uniswap.factory.toLowerCase(), router: chain.uniswap.router.toLowerCase() },
-      { name: 'uniswap-v3', kind: 'v3', factory: v3.factory.toLowerCase(), fee_tiers: [500, 3000, 10000] },
+      {
+        name: 'uniswap-v2',
+        kind: 'v2',
+        factory: chain.uniswap.factory.toLowerCase(),
+        router: chain.uniswap.router.toLowerCase(),
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: v3.factory.toLowerCase(),
+        fee_tiers: [500, 3000, 10000],
+      },
     ],
     lockers: [{ name: 'test-locker', address: LOCKER }],
   });
@@ -163,12 +237,23 @@ describe('dex stage on Uniswap V2', () => {
   it('finds no pool before liquidity, and does not trigger simulation', async () => {
     token = await deployToken('HON');
     const result = await refresh(token, 0);
-    expect(result).toMatchObject({ pairs: 0, priceUsd: null, liquidityUsd: 0, firstLiquidity: false });
+    expect(result).toMatchObject({
+      pairs: 0,
+      priceUsd: null,
+      liquidityUsd: 0,
+      firstLiquidity: false,
+    });
     const row = await tokenRow(token);
-    expect(row.dexHints).toMatchObject({ has_liquidity: false, is_tradable: false, num_trading_pairs: 0 });
+    expect(row.dexHints).toMatchObject({
+      has_liquidity: false,
+      is_tradable: false,
+      num_trading_pairs: 0,
+    });
     expect(row.refreshTier).toBe('slow');
     expect(row.initialLiquidityUsd).toBeNull();
-    expect(await producer.queue('simulate').getJob(`simulate-${config.chainId}-${token}-liquidity`)).toBeUndefined();
+    expect(
+      await producer.queue('simulate').getJob(`simulate-${config.chainId}-${token}-liquidity`),
+    ).toBeUndefined();
   });
 
   it('prices the first liquidity as computed from the reserves, stores it as initial liquidity, and triggers simulation', async () => {
@@ -194,22 +279,46 @@ describe('dex stage on Uniswap V2', () => {
     expect(row.refreshTier).toBe('fast');
     const hints = row.dexHints as DexHints;
     expect(hints).toMatchObject({
-      is_tradable: true, has_liquidity: true, has_v3_liquidity: false, num_trading_pairs: 1, main_trading_pair: pair,
-      recommended_dex: 'uniswap-v2', buy_url: null, volume_24h_usd: 0,
-      trading_pairs: [{ dex: 'uniswap-v2', pair_address: pair, quote_token: chain.uniswap.weth.toLowerCase() }],
+      is_tradable: true,
+      has_liquidity: true,
+      has_v3_liquidity: false,
+      num_trading_pairs: 1,
+      main_trading_pair: pair,
+      recommended_dex: 'uniswap-v2',
+      buy_url: null,
+      volume_24h_usd: 0,
+      trading_pairs: [
+        { dex: 'uniswap-v2', pair_address: pair, quote_token: chain.uniswap.weth.toLowerCase() },
+      ],
     });
     expect(hints.total_liquidity_usd).toBeCloseTo(liquidity, 2);
     const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, pair));
-    expect(stored).toMatchObject({ kind: 'v2', dex: 'uniswap-v2', quoteToken: chain.uniswap.weth.toLowerCase() });
+    expect(stored).toMatchObject({
+      kind: 'v2',
+      dex: 'uniswap-v2',
+      quoteToken: chain.uniswap.weth.toLowerCase(),
+    });
 
-    const simulate = await producer.queue('simulate').getJob(`simulate-${config.chainId}-${token}-liquidity`);
-    expect(simulate?.data).toEqual({ chainId: config.chainId, address: token, reason: 'liquidity', run: 'liquidity' });
-    const updated = (await streamEvents()).filter((e) => e.type === 'token.updated' && e.data.contract_address === token);
+    const simulate = await producer
+      .queue('simulate')
+      .getJob(`simulate-${config.chainId}-${token}-liquidity`);
+    expect(simulate?.data).toEqual({
+      chainId: config.chainId,
+      address: token,
+      reason: 'liquidity',
+      run: 'liquidity',
+    });
+    const updated = (await streamEvents()).filter(
+      (e) => e.type === 'token.updated' && e.data.contract_address === token,
+    );
     expect(updated).toHaveLength(1);
     expect(updated[0]!.data.changes).toEqual(['price', 'liquidity']);
     // The payload speaks the HTTP names and shapes (docs/websocket.md).
     expect(eventData['token.updated'].safeParse(updated[0]!.data).error?.issues ?? []).toEqual([]);
-    expect(updated[0]!.data).toMatchObject({ source: 'dex', dex_hints: { main_trading_pair: pair } });
+    expect(updated[0]!.data).toMatchObject({
+      source: 'dex',
+      dex_hints: { main_trading_pair: pair },
+    });
 
     // Multicall3 carries the reads: a handful of round trips, no per-call batch.
     expect(rpcCalls.filter((m) => m.startsWith('batch('))).toEqual([]);
@@ -218,11 +327,35 @@ describe('dex stage on Uniswap V2', () => {
 
   it('counts swaps once as 24 h volume, in USD at the quote price', async () => {
     const me = chain.account;
-    const buy = await (await router().getFunction('swapExactETHForTokens')(0, [chain.uniswap.weth, token], me, deadline(), { value: parseEther('0.5'), gasLimit: SWAP_GAS })).wait();
+    const buy = await (
+      await router().getFunction('swapExactETHForTokens')(
+        0,
+        [chain.uniswap.weth, token],
+        me,
+        deadline(),
+        { value: parseEther('0.5'), gasLimit: SWAP_GAS },
+      )
+    ).wait();
     const sellAmount = parseEther('5000');
-    await (await chain.contract('SimpleToken', token).getFunction('approve')(chain.uniswap.router, sellAmount)).wait();
-    const sell = await (await router().getFunction('swapExactTokensForETH')(sellAmount, 0, [token, chain.uniswap.weth], me, deadline(), { gasLimit: SWAP_GAS })).wait();
-    const wethMoved = [buy!, sell!].map((r) => swapWeth(r, pair, token)).reduce((a, b) => a + b, 0n);
+    await (
+      await chain.contract('SimpleToken', token).getFunction('approve')(
+        chain.uniswap.router,
+        sellAmount,
+      )
+    ).wait();
+    const sell = await (
+      await router().getFunction('swapExactTokensForETH')(
+        sellAmount,
+        0,
+        [token, chain.uniswap.weth],
+        me,
+        deadline(),
+        { gasLimit: SWAP_GAS },
+      )
+    ).wait();
+    const wethMoved = [buy!, sell!]
+      .map((r) => swapWeth(r, pair, token))
+      .reduce((a, b) => a + b, 0n);
     expect(wethMoved).toBeGreaterThan(parseEther('0.5'));
 
     const result = await refresh(token, 2);
@@ -234,7 +367,9 @@ describe('dex stage on Uniswap V2', () => {
     expect(row.lastTradeAt).not.toBeNull();
     const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, pair));
     // Read the head directly: the ethers provider caches its block number briefly.
-    expect(stored!.volumeCursorBlock).toBe(Number(await chain.provider.send('eth_blockNumber', [])));
+    expect(stored!.volumeCursorBlock).toBe(
+      Number(await chain.provider.send('eth_blockNumber', [])),
+    );
     expect(stored!.lastSwapBlock).toBe(sell!.blockNumber);
 
     // The next refresh scans only the blocks after the cursor: the same swaps are not counted again.
@@ -256,14 +391,18 @@ describe('dex stage on Uniswap V2', () => {
   it('reports LP sent to the dead address as burned and LP held by a known locker as locked', async () => {
     const lp = lpToken(pair);
     const mine = (await lp.getFunction('balanceOf')(chain.account)) as bigint;
-    await (await lp.getFunction('transfer')('0x000000000000000000000000000000000000dEaD', mine / 10n)).wait();
+    await (
+      await lp.getFunction('transfer')('0x000000000000000000000000000000000000dEaD', mine / 10n)
+    ).wait();
     await (await lp.getFunction('transfer')(LOCKER, mine / 5n)).wait();
     const total = (await lp.getFunction('totalSupply')()) as bigint;
     await refresh(token, 7);
     const lock = (await tokenRow(token)).liquidityLock as LiquidityLock;
     expect(lock.burned_pct).toBeCloseTo((100 * units(mine / 10n, 18)) / units(total, 18), 2);
     expect(lock.locked_pct).toBeCloseTo((100 * units(mine / 5n, 18)) / units(total, 18), 2);
-    expect(lock.lockers).toEqual([expect.objectContaining({ name: 'test-locker', address: LOCKER, pair_address: pair })]);
+    expect(lock.lockers).toEqual([
+      expect.objectContaining({ name: 'test-locker', address: LOCKER, pair_address: pair }),
+    ]);
   });
 });
 
@@ -275,7 +414,13 @@ function swapWeth(receipt: TransactionReceipt, pair: string, token: string): big
     if (log.address.toLowerCase() !== pair) continue;
     const parsed = iface.parseLog(log);
     if (parsed?.name !== 'Swap') continue;
-    const [, in0, in1, out0, out1] = parsed.args as unknown as [string, bigint, bigint, bigint, bigint];
+    const [, in0, in1, out0, out1] = parsed.args as unknown as [
+      string,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
     return wethIs0 ? in0 + out0 : in1 + out1;
   }
   throw new Error('no Swap event');
@@ -285,37 +430,79 @@ describe('dex stage on Uniswap V3', () => {
   it('prices a full-range position from slot0 and values the pool balances', async () => {
     const token = await deployToken('VTHREE');
     const weth = chain.uniswap.weth.toLowerCase();
-    const factory = new Contract(v3.factory, uniswapArtifact('UniswapV3Factory').abi as InterfaceAbi, chain.signer);
+    const factory = new Contract(
+      v3.factory,
+      uniswapArtifact('UniswapV3Factory').abi as InterfaceAbi,
+      chain.signer,
+    );
     await (await factory.getFunction('createPool')(token, weth, 3000)).wait();
-    const pool = ((await factory.getFunction('getPool')(token, weth, 3000)) as string).toLowerCase();
+    const pool = (
+      (await factory.getFunction('getPool')(token, weth, 3000)) as string
+    ).toLowerCase();
     // 0.0001 WETH per token: sqrtPriceX96 = sqrt(raw1/raw0) · 2^96 with both at 18 decimals.
     const tokenIs0 = token < weth;
     const sqrtPriceX96 = tokenIs0 ? 2n ** 96n / 100n : 100n * 2n ** 96n;
-    const poolContract = new Contract(pool, uniswapArtifact('UniswapV3Pool').abi as InterfaceAbi, chain.signer);
+    const poolContract = new Contract(
+      pool,
+      uniswapArtifact('UniswapV3Pool').abi as InterfaceAbi,
+      chain.signer,
+    );
     await (await poolContract.getFunction('initialize')(sqrtPriceX96)).wait();
-    const wethContract = new Contract(weth, uniswapArtifact('WETH9').abi as InterfaceAbi, chain.signer);
+    const wethContract = new Contract(
+      weth,
+      uniswapArtifact('WETH9').abi as InterfaceAbi,
+      chain.signer,
+    );
     await (await wethContract.getFunction('deposit')({ value: parseEther('50') })).wait();
     await (await wethContract.getFunction('approve')(v3.helper, MaxUint256)).wait();
-    await (await chain.contract('SimpleToken', token).getFunction('approve')(v3.helper, MaxUint256)).wait();
-    const helper = new Contract(v3.helper, loadArtifact('V3PoolHelper').abi as InterfaceAbi, chain.signer);
-    await (await helper.getFunction('mint')(pool, FULL_RANGE.lower, FULL_RANGE.upper, parseEther('1000'), { gasLimit: V3_GAS })).wait();
+    await (
+      await chain.contract('SimpleToken', token).getFunction('approve')(v3.helper, MaxUint256)
+    ).wait();
+    const helper = new Contract(
+      v3.helper,
+      loadArtifact('V3PoolHelper').abi as InterfaceAbi,
+      chain.signer,
+    );
+    await (
+      await helper.getFunction('mint')(
+        pool,
+        FULL_RANGE.lower,
+        FULL_RANGE.upper,
+        parseEther('1000'),
+        { gasLimit: V3_GAS },
+      )
+    ).wait();
 
     const result = await refresh(token, 0);
     const usdPerEth = await nativeUsd();
-    const erc20 = (a: string) => new Contract(a, loadArtifact('SimpleToken').abi as InterfaceAbi, chain.provider);
+    const erc20 = (a: string) =>
+      new Contract(a, loadArtifact('SimpleToken').abi as InterfaceAbi, chain.provider);
     const tokenBalance = units((await erc20(token).getFunction('balanceOf')(pool)) as bigint, 18);
     const wethBalance = units((await erc20(weth).getFunction('balanceOf')(pool)) as bigint, 18);
     const price = 0.0001 * usdPerEth;
     expect(result.priceUsd).toBeCloseTo(price, 9);
     expect(result.liquidityUsd).toBeCloseTo(tokenBalance * price + wethBalance * usdPerEth, 4);
     const hints = (await tokenRow(token)).dexHints as DexHints;
-    expect(hints).toMatchObject({ has_liquidity: true, has_v3_liquidity: true, main_trading_pair: pool, recommended_dex: 'uniswap-v3' });
+    expect(hints).toMatchObject({
+      has_liquidity: true,
+      has_v3_liquidity: true,
+      main_trading_pair: pool,
+      recommended_dex: 'uniswap-v3',
+    });
     const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, pool));
     expect(stored).toMatchObject({ kind: 'v3', fee: 3000, sqrtPriceX96: sqrtPriceX96.toString() });
 
     // A V3 swap is volume too: |Δweth| of the pool.
     const before = (await erc20(weth).getFunction('balanceOf')(pool)) as bigint;
-    await (await helper.getFunction('swap')(pool, !tokenIs0, parseEther('0.25'), tokenIs0 ? 1461446703485210103287273052203988822378723970341n : 4295128740n, { gasLimit: V3_GAS })).wait();
+    await (
+      await helper.getFunction('swap')(
+        pool,
+        !tokenIs0,
+        parseEther('0.25'),
+        tokenIs0 ? 1461446703485210103287273052203988822378723970341n : 4295128740n,
+        { gasLimit: V3_GAS },
+      )
+    ).wait();
     const after = (await erc20(weth).getFunction('balanceOf')(pool)) as bigint;
     const swapped = await refresh(token, 1);
     expect(swapped.volume24hUsd).toBeCloseTo(units(after - before, 18) * usdPerEth, 6);
@@ -331,7 +518,17 @@ describe('liquidity pulls', () => {
     const mine = (await lp.getFunction('balanceOf')(chain.account)) as bigint;
     await (await lp.getFunction('approve')(chain.uniswap.router, MaxUint256)).wait();
     const remove = async (amount: bigint) =>
-      (await router().getFunction('removeLiquidityETH')(token, amount, 0, 0, chain.account, deadline(), { gasLimit: SWAP_GAS })).wait();
+      (
+        await router().getFunction('removeLiquidityETH')(
+          token,
+          amount,
+          0,
+          0,
+          chain.account,
+          deadline(),
+          { gasLimit: SWAP_GAS },
+        )
+      ).wait();
 
     await remove((mine * 60n) / 100n);
     const pulled = await refresh(token, 11);
@@ -344,16 +541,25 @@ describe('liquidity pulls', () => {
     expect(rugged.events).toContain('alert:rug');
     expect(rugged.liquidityUsd!).toBeLessThan(0.01);
 
-    const alerts = (await streamEvents()).filter((e) => e.type === 'alert' && e.data.contract_address === token);
+    const alerts = (await streamEvents()).filter(
+      (e) => e.type === 'alert' && e.data.contract_address === token,
+    );
     expect(alerts.map((a) => a.data.type)).toEqual(['liquidity_pull', 'rug']);
-    for (const a of alerts) expect(eventData.alert.safeParse(a.data).error?.issues ?? []).toEqual([]);
-    expect((alerts[0]!.data.details as { liquidity_before_usd: number }).liquidity_before_usd).toBeCloseTo(first.liquidityUsd!, 2);
+    for (const a of alerts)
+      expect(eventData.alert.safeParse(a.data).error?.issues ?? []).toEqual([]);
+    expect(
+      (alerts[0]!.data.details as { liquidity_before_usd: number }).liquidity_before_usd,
+    ).toBeCloseTo(first.liquidityUsd!, 2);
 
     // The same bucket refreshed again (a retry) rewrites its snapshot, never adds one.
     await refresh(token, 12);
     const history = await dex.history(config.chainId, token);
     expect(history.map((h) => h.bucketAt.getTime())).toEqual([bucket(10), bucket(11), bucket(12)]);
-    expect(history.map((h) => Number(h.liquidityUsd))).toEqual([first.liquidityUsd, pulled.liquidityUsd, rugged.liquidityUsd].map((v) => Number(v!.toFixed(2))));
+    expect(history.map((h) => Number(h.liquidityUsd))).toEqual(
+      [first.liquidityUsd, pulled.liquidityUsd, rugged.liquidityUsd].map((v) =>
+        Number(v!.toFixed(2)),
+      ),
+    );
     expect(Number(history[0]!.priceUsd)).toBeCloseTo(first.priceUsd!, 12);
     expect(Number(history[0]!.marketCapUsd)).toBeCloseTo(first.priceUsd! * units(SUPPLY, 18), 1);
   });
@@ -372,14 +578,28 @@ describe('aggregator fallback', () => {
   it('fills the price from the aggregator only when chain state cannot price the token', async () => {
     const token = await deployToken('NOUSD');
     await addLiquidity(chain, token, parseEther('100000'), parseEther('1'));
-    mock.setPairs(token, [mockPair(token, chain.uniswap.weth.toLowerCase(), { priceUsd: 0.031, volume24h: 777, liquidityUsd: 6_000 })]);
+    mock.setPairs(token, [
+      mockPair(token, chain.uniswap.weth.toLowerCase(), {
+        priceUsd: 0.031,
+        volume24h: 777,
+        liquidityUsd: 6_000,
+      }),
+    ]);
     const aggregator = createAggregatorClient({ baseUrl: mock.url });
     // Without a stablecoin, wrapped native has no USD price on chain.
     const unpriced: ChainConfig = { ...config, stablecoins: [] };
     const rpc = createRpcClient({ urls: config.rpcUrls });
     const process = createDexProcessor({
-      chains: new Map([[config.chainId, { config: unpriced, rpc, reader: createChainReader(rpc) }]]), dex, producer,
-      events: createEventPublisher(general, keySpace(redis.prefix).events), logger: silentLogger, idleAfterMs: IDLE_AFTER_MS, headCacheMs: 0, aggregator,
+      chains: new Map([
+        [config.chainId, { config: unpriced, rpc, reader: createChainReader(rpc) }],
+      ]),
+      dex,
+      producer,
+      events: createEventPublisher(general, keySpace(redis.prefix).events),
+      logger: silentLogger,
+      idleAfterMs: IDLE_AFTER_MS,
+      headCacheMs: 0,
+      aggregator,
     });
     const filled = await refresh(token, 0, process);
     expect(filled.priceUsd).toBe(0.031);
@@ -392,10 +612,22 @@ describe('aggregator fallback', () => {
     expect(mock.requests).toHaveLength(1);
     mock.failNext(5, { status: 500 });
     const failing = createAggregatorClient({ baseUrl: mock.url });
-    const fallback = await refresh(token, 2, createDexProcessor({
-      chains: new Map([[config.chainId, { config: unpriced, rpc, reader: createChainReader(rpc) }]]), dex, producer,
-      events: createEventPublisher(general, keySpace(redis.prefix).events), logger: silentLogger, idleAfterMs: IDLE_AFTER_MS, headCacheMs: 0, aggregator: failing,
-    }));
+    const fallback = await refresh(
+      token,
+      2,
+      createDexProcessor({
+        chains: new Map([
+          [config.chainId, { config: unpriced, rpc, reader: createChainReader(rpc) }],
+        ]),
+        dex,
+        producer,
+        events: createEventPublisher(general, keySpace(redis.prefix).events),
+        logger: silentLogger,
+        idleAfterMs: IDLE_AFTER_MS,
+        headCacheMs: 0,
+        aggregator: failing,
+      }),
+    );
     expect(fallback.priceUsd).toBeNull();
     expect(fallback.liquidityUsd).toBeNull();
   });
@@ -414,7 +646,10 @@ describe('refresh scheduler', () => {
     const intervalMs = 1_000;
     const prefix = `${redis.prefix}-sched`;
     const token = await deployToken('DUE');
-    await handle.db.update(tokens).set({ nextRefreshAt: new Date(0) }).where(eq(tokens.address, token));
+    await handle.db
+      .update(tokens)
+      .set({ nextRefreshAt: new Date(0) })
+      .where(eq(tokens.address, token));
     // The scheduler enqueues through its own producer, under its own prefix.
     const schedProducerConn = createRedis(redis.url, 'producer');
     connections.push(schedProducerConn);
@@ -423,10 +658,19 @@ describe('refresh scheduler', () => {
     for (let i = 0; i < 2; i++) {
       const workerConnection = createRedis(redis.url, 'worker');
       connections.push(workerConnection);
-      schedulers.push(await startDexScheduler({
-        workerConnection, producerConnection: schedProducerConn, prefix, dex, producer: schedProducer, chainIds: [config.chainId],
-        logger: silentLogger, intervalMs, onTick: (t) => ticks.push({ ...t, seenAt: Date.now() }),
-      }));
+      schedulers.push(
+        await startDexScheduler({
+          workerConnection,
+          producerConnection: schedProducerConn,
+          prefix,
+          dex,
+          producer: schedProducer,
+          chainIds: [config.chainId],
+          logger: silentLogger,
+          intervalMs,
+          onTick: (t) => ticks.push({ ...t, seenAt: Date.now() }),
+        }),
+      );
     }
     await eventually(async () => (ticks.length >= 7 ? true : undefined), 20_000, '7 ticks');
     const stopped = schedulers;
@@ -444,8 +688,14 @@ describe('refresh scheduler', () => {
     const dexQueue = new Queue('dex', { connection: { url: redis.url }, prefix });
     for (const t of sorted) {
       expect(t.enqueued).toBeGreaterThanOrEqual(1);
-      const job = await dexQueue.getJob(`dex-${config.chainId}-${token}-${scheduled(t.bucketMs).run}`);
-      expect(job?.data).toMatchObject({ reason: 'refresh', run: scheduled(t.bucketMs).run, bucketMs: t.bucketMs });
+      const job = await dexQueue.getJob(
+        `dex-${config.chainId}-${token}-${scheduled(t.bucketMs).run}`,
+      );
+      expect(job?.data).toMatchObject({
+        reason: 'refresh',
+        run: scheduled(t.bucketMs).run,
+        bucketMs: t.bucketMs,
+      });
     }
     // A tick delivered twice for a bucket enqueues nothing new.
     const counts = await dexQueue.getJobCounts('waiting');
@@ -463,15 +713,29 @@ describe('re-simulation on the refresh cadence', () => {
     const changeable = await deployToken('FEES');
     const settled = await deployToken('FIXED');
     const old = new Date(Date.now() - 3_600_000);
-    await handle.db.update(tokens).set({ securityHints: { fee_modifiable: true }, riskUpdatedAt: old }).where(eq(tokens.address, changeable));
-    await handle.db.update(tokens).set({ securityHints: { fee_modifiable: false }, riskUpdatedAt: old }).where(eq(tokens.address, settled));
+    await handle.db
+      .update(tokens)
+      .set({ securityHints: { fee_modifiable: true }, riskUpdatedAt: old })
+      .where(eq(tokens.address, changeable));
+    await handle.db
+      .update(tokens)
+      .set({ securityHints: { fee_modifiable: false }, riskUpdatedAt: old })
+      .where(eq(tokens.address, settled));
     const producerConn = createRedis(redis.url, 'producer');
     const workerConn = createRedis(redis.url, 'worker');
     const schedulerProducer = createProducer(producerConn, prefix);
     const analyses = createAnalysisRepository(handle.db);
     const scheduler = await startDexScheduler({
-      workerConnection: workerConn, producerConnection: producerConn, prefix, dex, producer: schedulerProducer, chainIds: [config.chainId],
-      logger: silentLogger, intervalMs: 60_000, dueForResimulation: (chainId, before, limit) => analyses.dueForResimulation(chainId, before, limit),
+      workerConnection: workerConn,
+      producerConnection: producerConn,
+      prefix,
+      dex,
+      producer: schedulerProducer,
+      chainIds: [config.chainId],
+      logger: silentLogger,
+      intervalMs: 60_000,
+      dueForResimulation: (chainId, before, limit) =>
+        analyses.dueForResimulation(chainId, before, limit),
     });
     try {
       const bucket = Math.floor(Date.now() / 60_000) * 60_000;
@@ -481,7 +745,11 @@ describe('re-simulation on the refresh cadence', () => {
       const jobs = await simulate.getJobs(['waiting', 'delayed', 'prioritized']);
       const mine = jobs.filter((j) => j.data.chainId === config.chainId);
       expect(mine.map((j) => j.data.address)).toEqual([changeable]);
-      expect(mine[0]!.data).toMatchObject({ reason: 'refresh', run: scheduled(bucket).run, bucketMs: bucket });
+      expect(mine[0]!.data).toMatchObject({
+        reason: 'refresh',
+        run: scheduled(bucket).run,
+        bucketMs: bucket,
+      });
       await simulate.obliterate({ force: true });
     } finally {
       await scheduler.close();
@@ -496,13 +764,24 @@ describe('manual refresh', () => {
   it('enqueues one dex job with a run key of its own, which the stage snapshots in the current bucket', async () => {
     const token = await deployToken('MANUAL');
     const at = Date.now();
-    const jobId = await enqueueRefresh(producer, { chainId: config.chainId, address: token.toUpperCase().replace('0X', '0x') }, at);
+    const jobId = await enqueueRefresh(
+      producer,
+      { chainId: config.chainId, address: token.toUpperCase().replace('0X', '0x') },
+      at,
+    );
     expect(jobId).toBe(`dex-${config.chainId}-${token}-m${at}`);
     const job = await producer.queue('dex').getJob(jobId);
-    expect(job?.data).toEqual({ chainId: config.chainId, address: token, reason: 'manual', run: `m${at}` });
+    expect(job?.data).toEqual({
+      chainId: config.chainId,
+      address: token,
+      reason: 'manual',
+      run: `m${at}`,
+    });
     const started = Date.now();
     const result = await processor()(job!.data);
-    const buckets = [bucketStart(started), bucketStart(Date.now())].map((b) => new Date(b).toISOString());
+    const buckets = [bucketStart(started), bucketStart(Date.now())].map((b) =>
+      new Date(b).toISOString(),
+    );
     expect(result.status === 'done' && buckets.includes(result.bucketAt)).toBe(true);
     await job!.remove();
   });
@@ -529,22 +808,45 @@ describe('a crashed refresh', () => {
     const lockOptions = { lockDuration: 1_000, stalledInterval: 500, maxStalledCount: 2 };
     const processA = processor({ dex: dyingRepo, producer: crashProducer });
     const connA = createRedis(redis.url, 'worker');
-    const workerA = new Worker('dex', (job) => processA(job.data), { connection: connA, prefix, ...lockOptions });
-    const jobId = await crashProducer.enqueue('dex', { chainId: config.chainId, address: token, ...scheduled(bucket(30)) });
+    const workerA = new Worker('dex', (job) => processA(job.data), {
+      connection: connA,
+      prefix,
+      ...lockOptions,
+    });
+    const jobId = await crashProducer.enqueue('dex', {
+      chainId: config.chainId,
+      address: token,
+      ...scheduled(bucket(30)),
+    });
     await committedPromise;
     await workerA.close(true);
     connA.disconnect();
 
     const processB = processor({ producer: crashProducer });
     const connB = createRedis(redis.url, 'worker');
-    const workerB = new Worker('dex', (job) => processB(job.data), { connection: connB, prefix, ...lockOptions });
+    const workerB = new Worker('dex', (job) => processB(job.data), {
+      connection: connB,
+      prefix,
+      ...lockOptions,
+    });
     const queue = crashProducer.queue('dex');
     try {
-      await eventually(async () => ((await queue.getJobState(jobId)) === 'completed' ? true : undefined), 30_000, 'job taken over and completed');
+      await eventually(
+        async () => ((await queue.getJobState(jobId)) === 'completed' ? true : undefined),
+        30_000,
+        'job taken over and completed',
+      );
       const job = await queue.getJob(jobId);
-      expect(job?.returnvalue).toMatchObject({ status: 'done', bucketAt: new Date(bucket(30)).toISOString() });
-      const snapshots = await handle.db.select().from(tokenHistory)
-        .where(and(eq(tokenHistory.address, token), eq(tokenHistory.bucketAt, new Date(bucket(30)))));
+      expect(job?.returnvalue).toMatchObject({
+        status: 'done',
+        bucketAt: new Date(bucket(30)).toISOString(),
+      });
+      const snapshots = await handle.db
+        .select()
+        .from(tokenHistory)
+        .where(
+          and(eq(tokenHistory.address, token), eq(tokenHistory.bucketAt, new Date(bucket(30)))),
+        );
       expect(snapshots).toHaveLength(1);
       expect(Number(snapshots[0]!.liquidityUsd)).toBeGreaterThan(0);
     } finally {
@@ -561,30 +863,66 @@ describe('PairCreated in the detect stage', () => {
     const token = await deployToken('LATE');
     const prefix = `${redis.prefix}-late`;
     const service = await startService({
-      roles: new Set(['worker', 'scanner']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: prefix,
-      chains: [{ ...config, startBlock: Number(await chain.provider.send('eth_blockNumber', [])) + 1 }], knownChainIds: new Set([config.chainId]),
-      port: 0, host: '127.0.0.1', logger: silentLogger, poolMax: database.embedded ? 1 : 5,
+      roles: new Set(['worker', 'scanner']),
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      redisPrefix: prefix,
+      chains: [
+        { ...config, startBlock: Number(await chain.provider.send('eth_blockNumber', [])) + 1 },
+      ],
+      knownChainIds: new Set([config.chainId]),
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      poolMax: database.embedded ? 1 : 5,
     });
     try {
       const pair = await addLiquidity(chain, token, parseEther('100000'), parseEther('3'));
-      const row = await eventually(async () => {
-        const r = await tokenRow(token);
-        return (r.dexHints as DexHints | null)?.has_liquidity ? r : undefined;
-      }, 30_000, 'dex pass after PairCreated');
+      const row = await eventually(
+        async () => {
+          const r = await tokenRow(token);
+          return (r.dexHints as DexHints | null)?.has_liquidity ? r : undefined;
+        },
+        30_000,
+        'dex pass after PairCreated',
+      );
       expect((row.dexHints as DexHints).main_trading_pair).toBe(pair);
       const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, pair));
-      expect(stored).toMatchObject({ kind: 'v2', dex: 'uniswap-v2', factory: chain.uniswap.factory.toLowerCase() });
+      expect(stored).toMatchObject({
+        kind: 'v2',
+        dex: 'uniswap-v2',
+        factory: chain.uniswap.factory.toLowerCase(),
+      });
       expect(stored!.creationBlockNumber).toBeGreaterThan(0);
       const simulate = new Queue('simulate', { connection: { url: redis.url }, prefix });
-      expect((await simulate.getJob(`simulate-${config.chainId}-${token}-liquidity`))?.data.reason).toBe('liquidity');
+      expect(
+        (await simulate.getJob(`simulate-${config.chainId}-${token}-liquidity`))?.data.reason,
+      ).toBe('liquidity');
       await simulate.close();
 
       // A V3 pool (PoolCreated) is recorded with its kind and fee as its block is detected.
-      const factory = new Contract(v3.factory, uniswapArtifact('UniswapV3Factory').abi as InterfaceAbi, chain.signer);
-      const created = await (await factory.getFunction('createPool')(token, chain.uniswap.weth, 10000)).wait();
-      const pool = ((await factory.getFunction('getPool')(token, chain.uniswap.weth, 10000)) as string).toLowerCase();
-      const v3Row = await eventually(async () => (await handle.db.select().from(pairs).where(eq(pairs.address, pool)))[0], 30_000, 'PoolCreated recorded');
-      expect(v3Row).toMatchObject({ kind: 'v3', fee: 10000, dex: 'uniswap-v3', creationBlockNumber: created!.blockNumber });
+      const factory = new Contract(
+        v3.factory,
+        uniswapArtifact('UniswapV3Factory').abi as InterfaceAbi,
+        chain.signer,
+      );
+      const created = await (
+        await factory.getFunction('createPool')(token, chain.uniswap.weth, 10000)
+      ).wait();
+      const pool = (
+        (await factory.getFunction('getPool')(token, chain.uniswap.weth, 10000)) as string
+      ).toLowerCase();
+      const v3Row = await eventually(
+        async () => (await handle.db.select().from(pairs).where(eq(pairs.address, pool)))[0],
+        30_000,
+        'PoolCreated recorded',
+      );
+      expect(v3Row).toMatchObject({
+        kind: 'v3',
+        fee: 10000,
+        dex: 'uniswap-v3',
+        creationBlockNumber: created!.blockNumber,
+      });
     } finally {
       await service.stop();
     }
@@ -607,14 +945,33 @@ describe('a pool older than the first volume scan reaches', () => {
     // The pool is unknown to the database (no detect stage ran) and the chain is longer than the
     // first scan's lookback (shortened here: mining 10 000 blocks on Anvil takes minutes), so the
     // chain's own count starts inside the last 24 h.
-    mock.setPairs(token, [mockPair(token, chain.uniswap.weth.toLowerCase(), { priceUsd: 123, volume24h: 4_321, liquidityUsd: 1 })]);
-    const result = await refresh(token, 0, processor({ aggregator: createAggregatorClient({ baseUrl: mock.url }), initialLookbackBlocks: 3 }));
+    mock.setPairs(token, [
+      mockPair(token, chain.uniswap.weth.toLowerCase(), {
+        priceUsd: 123,
+        volume24h: 4_321,
+        liquidityUsd: 1,
+      }),
+    ]);
+    const result = await refresh(
+      token,
+      0,
+      processor({
+        aggregator: createAggregatorClient({ baseUrl: mock.url }),
+        initialLookbackBlocks: 3,
+      }),
+    );
     expect(result.volume24hUsd).toBe(4_321);
     expect(result.priceUsd).not.toBe(123);
-    const [stored] = await handle.db.select().from(pairs).where(eq(pairs.address, result.mainPair!));
+    const [stored] = await handle.db
+      .select()
+      .from(pairs)
+      .where(eq(pairs.address, result.mainPair!));
     expect(stored!.volumeFromAt!.getTime()).toBeGreaterThan(Date.now() - 86_400_000);
     // A pool first scanned from the chain's start (the chain is shorter than the default lookback) is complete.
-    const [known] = await handle.db.select().from(pairs).where(and(eq(pairs.kind, 'v3'), eq(pairs.fee, 3000)));
+    const [known] = await handle.db
+      .select()
+      .from(pairs)
+      .where(and(eq(pairs.kind, 'v3'), eq(pairs.fee, 3000)));
     expect(known!.volumeFromAt!.getTime()).toBe(0);
   });
 });

@@ -1,13 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keccak256 } from 'ethers';
 import { eq } from 'drizzle-orm';
+import { keccak256 } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Service, startService } from '../app/service.ts';
 import { loadArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../app/service.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
 
 /**
  * Hostile chain data through the real pipeline: a name() that burns all its gas, reverting
@@ -46,12 +52,22 @@ beforeAll(async () => {
   addresses.liar = (await chain.deploy('LyingDecimalsToken', [SUPPLY])).address;
   // SimpleToken's runtime, padded with unreachable bytes far past the usual limit.
   const runtime = loadArtifact('SimpleToken').deployedBytecode + '00'.repeat(ENORMOUS_CODE_BYTES);
-  const tx = await chain.signer.sendTransaction({ data: initCodeFor(runtime), gasLimit: 90_000_000n });
+  const tx = await chain.signer.sendTransaction({
+    data: initCodeFor(runtime),
+    gasLimit: 90_000_000n,
+  });
   const receipt = (await tx.wait())!;
   addresses.enormous = receipt.contractAddress!.toLowerCase();
   service = await startService({
-    roles: new Set(['worker', 'scanner']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
-    chains: [chain.chainConfig()], knownChainIds: new Set([31337]), port: 0, host: '127.0.0.1', logger: silentLogger,
+    roles: new Set(['worker', 'scanner']),
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: redis.prefix,
+    chains: [chain.chainConfig()],
+    knownChainIds: new Set([31337]),
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
     poolMax: database.embedded ? 1 : 4,
   });
 }, 120_000);
@@ -63,16 +79,25 @@ afterAll(async () => {
 });
 
 async function row(address: string) {
-  return eventually(async () => {
-    const [r] = await handle.db.select().from(tokens).where(eq(tokens.address, address));
-    return r?.bytecodeHash ? r : undefined;
-  }, 60_000, `token ${address} through the bytecode stage`);
+  return eventually(
+    async () => {
+      const [r] = await handle.db.select().from(tokens).where(eq(tokens.address, address));
+      return r?.bytecodeHash ? r : undefined;
+    },
+    60_000,
+    `token ${address} through the bytecode stage`,
+  );
 }
 
 describe('hostile chain data', () => {
   it('records a token whose name() burns all gas and whose other metadata reverts', async () => {
     const r = await row(addresses.burner!);
-    expect(r).toMatchObject({ name: null, symbol: null, decimals: null, totalSupply: SUPPLY.toString() });
+    expect(r).toMatchObject({
+      name: null,
+      symbol: null,
+      decimals: null,
+      totalSupply: SUPPLY.toString(),
+    });
   });
 
   it('cleans a non-UTF-8 symbol with control characters and caps a 64 KiB name', async () => {

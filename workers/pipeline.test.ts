@@ -1,16 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { keccak256, type Contract } from 'ethers';
 import { eq } from 'drizzle-orm';
+import { type Contract, keccak256 } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Service, startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { creators, pairs, tokens } from '../db/schema.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
+import { creators, pairs, tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService, type Service } from '../app/service.ts';
-import { addLiquidity, encodeBytes32String, parseEther, startTestChain, type TestChain } from '../test/support/chain.ts';
-import { startRpcProxy, type RpcProxy } from '../test/support/rpc-proxy.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
+import {
+  addLiquidity,
+  encodeBytes32String,
+  parseEther,
+  startTestChain,
+  type TestChain,
+} from '../test/support/chain.ts';
+import { type RpcProxy, startRpcProxy } from '../test/support/rpc-proxy.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
 
 /**
  * The foundation path on real parts: Anvil with real compiled contracts and Uniswap V2, the
@@ -41,10 +53,23 @@ let stakingPool: string;
 let factoryAddress: string;
 let pairAddress: string;
 
-async function createdByFactory(tx: Promise<{ wait(): Promise<unknown> }>, factory: Contract): Promise<{ address: string; txHash: string; blockNumber: number }> {
-  const receipt = (await (await tx).wait()) as { hash: string; blockNumber: number; logs: { topics: string[]; data: string }[] };
-  const event = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
-  return { address: String(event!.args.getValue('token')).toLowerCase(), txHash: receipt.hash, blockNumber: receipt.blockNumber };
+async function createdByFactory(
+  tx: Promise<{ wait(): Promise<unknown> }>,
+  factory: Contract,
+): Promise<{ address: string; txHash: string; blockNumber: number }> {
+  const receipt = (await (await tx).wait()) as {
+    hash: string;
+    blockNumber: number;
+    logs: { topics: string[]; data: string }[];
+  };
+  const event = receipt.logs
+    .map((l) => factory.interface.parseLog(l))
+    .find((l) => l?.name === 'TokenCreated');
+  return {
+    address: String(event!.args.getValue('token')).toLowerCase(),
+    txHash: receipt.hash,
+    blockNumber: receipt.blockNumber,
+  };
 }
 
 async function runPipeline(rpcUrl: string, prefix: string): Promise<Service> {
@@ -72,36 +97,104 @@ async function streamLength(): Promise<number> {
 }
 
 async function waitForAll(expectedCount: number) {
-  return eventually(async () => {
-    const rows = await handle.db.select().from(tokens).where(eq(tokens.chainId, chain.anvil.chainId));
-    // The analysis stages (selectors → simulate → risk) chain from bytecode; risk is the last.
-    return rows.length >= expectedCount && rows.every((r) => r.stage === 'risk') ? rows : undefined;
-  }, 60_000, `${expectedCount} tokens through the risk stage`);
+  return eventually(
+    async () => {
+      const rows = await handle.db
+        .select()
+        .from(tokens)
+        .where(eq(tokens.chainId, chain.anvil.chainId));
+      // The analysis stages (selectors → simulate → risk) chain from bytecode; risk is the last.
+      return rows.length >= expectedCount && rows.every((r) => r.stage === 'risk')
+        ? rows
+        : undefined;
+    },
+    60_000,
+    `${expectedCount} tokens through the risk stage`,
+  );
 }
 
 beforeAll(async () => {
-  [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 5 });
 
   const weth = chain.uniswap.weth.toLowerCase();
-  const wethTx = await chain.provider.getTransactionReceipt((await chain.provider.getBlock(1, true))!.transactions[0]!);
-  expected.push({ address: weth, txHash: wethTx!.hash, blockNumber: 1, creator: chain.account, creatorIsContract: false, source: 'receipt', name: 'Wrapped Ether', symbol: 'WETH' });
+  const wethTx = await chain.provider.getTransactionReceipt(
+    (await chain.provider.getBlock(1, true))!.transactions[0]!,
+  );
+  expected.push({
+    address: weth,
+    txHash: wethTx!.hash,
+    blockNumber: 1,
+    creator: chain.account,
+    creatorIsContract: false,
+    source: 'receipt',
+    name: 'Wrapped Ether',
+    symbol: 'WETH',
+  });
 
   const simple = await chain.deploy('SimpleToken', ['Honest Token', 'HON', SUPPLY]);
-  expected.push({ ...simple, creator: chain.account, creatorIsContract: false, source: 'receipt', name: 'Honest Token', symbol: 'HON' });
+  expected.push({
+    ...simple,
+    creator: chain.account,
+    creatorIsContract: false,
+    source: 'receipt',
+    name: 'Honest Token',
+    symbol: 'HON',
+  });
 
-  const bytes32 = await chain.deploy('Bytes32Token', [encodeBytes32String('Maker'), encodeBytes32String('MKR'), SUPPLY]);
-  expected.push({ ...bytes32, creator: chain.account, creatorIsContract: false, source: 'receipt', name: 'Maker', symbol: 'MKR' });
+  const bytes32 = await chain.deploy('Bytes32Token', [
+    encodeBytes32String('Maker'),
+    encodeBytes32String('MKR'),
+    SUPPLY,
+  ]);
+  expected.push({
+    ...bytes32,
+    creator: chain.account,
+    creatorIsContract: false,
+    source: 'receipt',
+    name: 'Maker',
+    symbol: 'MKR',
+  });
 
   const factory = await chain.deploy('TokenFactory');
   factoryAddress = factory.address;
-  const created = await createdByFactory(factory.contract.getFunction('createToken')('Factory One', 'FAC1', SUPPLY), factory.contract);
-  expected.push({ ...created, creator: factory.address, creatorIsContract: true, source: 'trace', name: 'Factory One', symbol: 'FAC1' });
-  const created2 = await createdByFactory(factory.contract.getFunction('createToken2')('Factory Two', 'FAC2', SUPPLY, encodeBytes32String('salt')), factory.contract);
-  expected.push({ ...created2, creator: factory.address, creatorIsContract: true, source: 'trace', name: 'Factory Two', symbol: 'FAC2' });
+  const created = await createdByFactory(
+    factory.contract.getFunction('createToken')('Factory One', 'FAC1', SUPPLY),
+    factory.contract,
+  );
+  expected.push({
+    ...created,
+    creator: factory.address,
+    creatorIsContract: true,
+    source: 'trace',
+    name: 'Factory One',
+    symbol: 'FAC1',
+  });
+  const created2 = await createdByFactory(
+    factory.contract.getFunction('createToken2')(
+      'Factory Two',
+      'FAC2',
+      SUPPLY,
+      encodeBytes32String('salt'),
+    ),
+    factory.contract,
+  );
+  expected.push({
+    ...created2,
+    creator: factory.address,
+    creatorIsContract: true,
+    source: 'trace',
+    name: 'Factory Two',
+    symbol: 'FAC2',
+  });
 
   notToken = (await chain.deploy('NotAToken')).address;
-  stakingPool = (await chain.deploy('StakingPool', [chain.uniswap.weth, chain.uniswap.weth])).address;
+  stakingPool = (await chain.deploy('StakingPool', [chain.uniswap.weth, chain.uniswap.weth]))
+    .address;
   pairAddress = await addLiquidity(chain, simple.address, SUPPLY / 10n);
 }, 120_000);
 
@@ -141,7 +234,8 @@ describe('scanner → detect → bytecode', () => {
       // Top-level deployments use the receipt's gas; factory creations the frame's, which is less.
       if (want.source === 'receipt') expect(row.creationGasUsed).toBe(Number(receipt.gasUsed));
       else expect(row.creationGasUsed).toBeGreaterThan(0);
-      if (want.source === 'trace') expect(row.creationGasUsed!).toBeLessThan(Number(receipt.gasUsed));
+      if (want.source === 'trace')
+        expect(row.creationGasUsed!).toBeLessThan(Number(receipt.gasUsed));
     }
     const simple = rows.find((r) => r.symbol === 'HON')!;
     expect(simple.totalSupply).toBe(SUPPLY.toString());
@@ -151,11 +245,18 @@ describe('scanner → detect → bytecode', () => {
   it('records the DEX pair as a pair, never as a token, and skips the non-tokens', async () => {
     const [pair] = await handle.db.select().from(pairs).where(eq(pairs.address, pairAddress));
     expect(pair).toMatchObject({ dex: 'uniswap-v2', factory: chain.uniswap.factory.toLowerCase() });
-    expect([pair!.token0, pair!.token1].sort()).toEqual([expected[1]!.address, chain.uniswap.weth.toLowerCase()].sort());
+    expect([pair!.token0, pair!.token1].sort()).toEqual(
+      [expected[1]!.address, chain.uniswap.weth.toLowerCase()].sort(),
+    );
     const stray = await handle.db.select().from(tokens).where(eq(tokens.address, notToken));
     expect(stray).toEqual([]);
-    expect(await handle.db.select().from(tokens).where(eq(tokens.address, stakingPool))).toEqual([]);
-    const fromFactory = await handle.db.select().from(tokens).where(eq(tokens.address, factoryAddress));
+    expect(await handle.db.select().from(tokens).where(eq(tokens.address, stakingPool))).toEqual(
+      [],
+    );
+    const fromFactory = await handle.db
+      .select()
+      .from(tokens)
+      .where(eq(tokens.address, factoryAddress));
     expect(fromFactory).toEqual([]);
   });
 
@@ -163,14 +264,28 @@ describe('scanner → detect → bytecode', () => {
     const client = createRedis(redis.url, 'commands');
     const entries = await client.xrange(keySpace(redis.prefix).events, '-', '+');
     client.disconnect();
-    const created = entries.filter(([, fields]) => fields[fields.indexOf('type') + 1] === 'token.created');
+    const created = entries.filter(
+      ([, fields]) => fields[fields.indexOf('type') + 1] === 'token.created',
+    );
     // The rest are the risk stage's token.updated (the score set for the first time).
-    expect(entries.every(([, fields]) => ['token.created', 'token.updated'].includes(fields[fields.indexOf('type') + 1]!))).toBe(true);
-    const announced = created.map(([, fields]) => JSON.parse(fields[fields.indexOf('data') + 1]!).contract_address as string);
+    expect(
+      entries.every(([, fields]) =>
+        ['token.created', 'token.updated'].includes(fields[fields.indexOf('type') + 1]!),
+      ),
+    ).toBe(true);
+    const announced = created.map(
+      ([, fields]) => JSON.parse(fields[fields.indexOf('data') + 1]!).contract_address as string,
+    );
     expect(announced.sort()).toEqual(expected.map((e) => e.address).sort());
-    const [factoryCreator] = await handle.db.select().from(creators).where(eq(creators.address, factoryAddress));
+    const [factoryCreator] = await handle.db
+      .select()
+      .from(creators)
+      .where(eq(creators.address, factoryAddress));
     expect(factoryCreator?.totalTokens).toBe(2);
-    const [deployer] = await handle.db.select().from(creators).where(eq(creators.address, chain.account));
+    const [deployer] = await handle.db
+      .select()
+      .from(creators)
+      .where(eq(creators.address, chain.account));
     expect(deployer?.totalTokens).toBe(3);
   });
 
@@ -181,24 +296,50 @@ describe('scanner → detect → bytecode', () => {
     const eventsBefore = await streamLength();
     // Forget the finished jobs too, so that every block really runs through the stages again
     // (with them kept, BullMQ's deterministic ids would simply drop the duplicates).
-    const queues = ['detect', 'bytecode'].map((name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }));
+    const queues = ['detect', 'bytecode'].map(
+      (name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }),
+    );
     await Promise.all(queues.map((q) => q.obliterate({ force: true })));
-    await createScanRepository(handle.db).advance(chain.anvil.chainId, [], 0, (await chain.provider.getBlock(0))!.hash!);
+    await createScanRepository(handle.db).advance(
+      chain.anvil.chainId,
+      [],
+      0,
+      (await chain.provider.getBlock(0))!.hash!,
+    );
 
     const again = await runPipeline(chain.anvil.rpcUrl, redis.prefix);
     const head = Number(await chain.provider.send('eth_blockNumber', []));
-    await eventually(async () => ((await createScanRepository(handle.db).getCursor(chain.anvil.chainId))!.nextBlock > head ? true : undefined), 30_000, 'rescan');
-    await eventually(async () => {
-      const counts = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'completed')));
-      const idle = counts.every((c) => (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) === 0);
-      return idle && (counts[0]?.completed ?? 0) > head ? true : undefined;
-    }, 30_000, 'queues drained');
+    await eventually(
+      async () =>
+        (await createScanRepository(handle.db).getCursor(chain.anvil.chainId))!.nextBlock > head
+          ? true
+          : undefined,
+      30_000,
+      'rescan',
+    );
+    await eventually(
+      async () => {
+        const counts = await Promise.all(
+          queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'completed')),
+        );
+        const idle = counts.every(
+          (c) => (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) === 0,
+        );
+        return idle && (counts[0]?.completed ?? 0) > head ? true : undefined;
+      },
+      30_000,
+      'queues drained',
+    );
     await again.stop();
     await Promise.all(queues.map((q) => q.close()));
 
     const after = await handle.db.select().from(tokens).orderBy(tokens.address);
-    expect(after.map((r) => ({ ...r, updatedAt: null }))).toEqual(before.map((r) => ({ ...r, updatedAt: null })));
-    expect(await handle.db.select().from(creators).orderBy(creators.address)).toEqual(creatorsBefore);
+    expect(after.map((r) => ({ ...r, updatedAt: null }))).toEqual(
+      before.map((r) => ({ ...r, updatedAt: null })),
+    );
+    expect(await handle.db.select().from(creators).orderBy(creators.address)).toEqual(
+      creatorsBefore,
+    );
     expect(await streamLength()).toBe(eventsBefore);
   });
 });
@@ -207,7 +348,9 @@ describe('a node without traces or block receipts', () => {
   let proxy: RpcProxy;
 
   it('falls back to per-transaction receipts and first-seen Transfer logs', async () => {
-    proxy = await startRpcProxy(chain.anvil.rpcUrl, { refuse: ['debug_traceBlockByNumber', 'trace_block', 'eth_getBlockReceipts'] });
+    proxy = await startRpcProxy(chain.anvil.rpcUrl, {
+      refuse: ['debug_traceBlockByNumber', 'trace_block', 'eth_getBlockReceipts'],
+    });
     const prefix = `${redis.prefix}-fallback`;
     const fresh = await createTestDatabase();
     const original = database;
@@ -215,15 +358,24 @@ describe('a node without traces or block receipts', () => {
     try {
       const service = await runPipeline(proxy.url, prefix);
       const check = createDb(fresh.url, { max: 1 });
-      const rows = await eventually(async () => {
-        const r = await check.db.select().from(tokens);
-        return r.length >= expected.length && r.every((t) => t.stage === 'risk') ? r : undefined;
-      }, 60_000, 'fallback detection');
+      const rows = await eventually(
+        async () => {
+          const r = await check.db.select().from(tokens);
+          return r.length >= expected.length && r.every((t) => t.stage === 'risk') ? r : undefined;
+        },
+        60_000,
+        'fallback detection',
+      );
       await service.stop();
       await check.close();
       expect(rows.map((r) => r.address).sort()).toEqual(expected.map((e) => e.address).sort());
       const factoryMade = rows.filter((r) => r.detectionSource === 'transfer-log');
-      expect(factoryMade.map((r) => r.address).sort()).toEqual(expected.filter((e) => e.source === 'trace').map((e) => e.address).sort());
+      expect(factoryMade.map((r) => r.address).sort()).toEqual(
+        expected
+          .filter((e) => e.source === 'trace')
+          .map((e) => e.address)
+          .sort(),
+      );
       // A mint inside a factory call names the called contract as the likely creator.
       for (const row of factoryMade) expect(row.creator).toBe(factoryAddress);
       expect(proxy.calls.get('eth_getTransactionReceipt')).toBeGreaterThan(0);

@@ -30,7 +30,9 @@ describe('workers with the catalog options', () => {
     const producer = createProducer(producerConnection, redis.prefix);
     let calls = 0;
     const pool = startWorkers({
-      connection: workerConnection, prefix: redis.prefix, logger: silentLogger,
+      connection: workerConnection,
+      prefix: redis.prefix,
+      logger: silentLogger,
       processors: {
         bytecode: async () => {
           calls++;
@@ -41,14 +43,20 @@ describe('workers with the catalog options', () => {
     });
     try {
       const id = await producer.enqueue('bytecode', { chainId: 1, address: `0x${'1'.repeat(40)}` });
-      const job = await eventually(async () => {
-        const j = await producer.queue('bytecode').getJob(id);
-        return (await j?.getState()) === 'completed' ? j : undefined;
-      }, 20_000, 'the job to complete after retries');
+      const job = await eventually(
+        async () => {
+          const j = await producer.queue('bytecode').getJob(id);
+          return (await j?.getState()) === 'completed' ? j : undefined;
+        },
+        20_000,
+        'the job to complete after retries',
+      );
       expect(job.attemptsMade).toBe(3);
       expect(calls).toBe(3);
       // The producer validates against the catalog schema before anything reaches Redis.
-      await expect(producer.enqueue('bytecode', { chainId: 1, address: 'not an address' })).rejects.toThrow();
+      await expect(
+        producer.enqueue('bytecode', { chainId: 1, address: 'not an address' }),
+      ).rejects.toThrow();
     } finally {
       await pool.close();
       await producer.close();

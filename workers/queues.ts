@@ -1,13 +1,29 @@
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { type ConnectionOptions, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import { CAPPED_BACKOFF, cappedBackoff, jobCatalog, QUEUE_NAMES, type JobData, type JobInput, type QueueName } from './catalog.ts';
+import {
+  CAPPED_BACKOFF,
+  cappedBackoff,
+  type JobData,
+  type JobInput,
+  jobCatalog,
+  QUEUE_NAMES,
+  type QueueName,
+} from './catalog.ts';
 
 /** Typed producers and workers over the catalog. */
 
 export interface Producer {
-  enqueue<N extends QueueName>(name: N, data: JobInput<N>, options?: { priority?: number; delay?: number }): Promise<string>;
+  enqueue<N extends QueueName>(
+    name: N,
+    data: JobInput<N>,
+    options?: { priority?: number; delay?: number },
+  ): Promise<string>;
   /** One round trip for many jobs; ids stay deterministic, so duplicates are dropped by BullMQ. */
-  enqueueBulk<N extends QueueName>(name: N, data: JobInput<N>[], options?: { priority?: number }): Promise<string[]>;
+  enqueueBulk<N extends QueueName>(
+    name: N,
+    data: JobInput<N>[],
+    options?: { priority?: number },
+  ): Promise<string[]>;
   queue(name: QueueName): Queue;
   close(): Promise<void>;
 }
@@ -79,7 +95,8 @@ export function startWorkers(options: {
       async (job) => {
         const parsed = schema.safeParse(job.data);
         // Malformed data never becomes valid by retrying.
-        if (!parsed.success) throw new UnrecoverableError(`invalid ${name} job data: ${parsed.error.message}`);
+        if (!parsed.success)
+          throw new UnrecoverableError(`invalid ${name} job data: ${parsed.error.message}`);
         const started = performance.now();
         try {
           const result = await processor(parsed.data as JobData<typeof name>, job);
@@ -108,7 +125,8 @@ export function startWorkers(options: {
     const log = options.logger.child({ queue: name });
     worker.on('error', (error) => log.error({ err: error.message }, 'worker error'));
     worker.on('failed', (job, error) =>
-      log.warn({ job: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed'));
+      log.warn({ job: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed'),
+    );
     workers.push(worker);
   }
   return {

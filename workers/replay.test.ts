@@ -1,16 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
-import { replayRanges, tokens } from '../db/schema.ts';
 import { createReplayRepository } from '../db/repositories/replay.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { replayRanges, tokens } from '../db/schema.ts';
 import { createEventPublisher } from '../infra/events.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { startService } from '../app/service.ts';
-import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { createDetectProcessor } from './detect.ts';
 import { createProducer, startWorkers } from './queues.ts';
 import { replayRange } from './replay.ts';
@@ -28,7 +33,11 @@ const deployed: string[] = [];
 let lastDeployBlock = 0;
 
 beforeAll(async () => {
-  [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
   for (let i = 0; i < TOKENS; i++) {
     const token = await chain.deploy('SimpleToken', [`Replay ${i}`, `R${i}`, 1000n]);
@@ -48,13 +57,32 @@ function replayHarness() {
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
   const producer = createProducer(producerConnection, redis.prefix);
-  const chains = createChainRuntimes([chain.chainConfig({ finalityDepth: FINALITY })], silentLogger);
+  const chains = createChainRuntimes(
+    [chain.chainConfig({ finalityDepth: FINALITY })],
+    silentLogger,
+  );
   const pool = startWorkers({
-    connection: workerConnection, prefix: redis.prefix, logger: silentLogger,
-    processors: { replay: createDetectProcessor({ chains, tokens: createTokenRepository(handle.db), producer, events: createEventPublisher(general, keySpace(redis.prefix).events), logger: silentLogger }) },
+    connection: workerConnection,
+    prefix: redis.prefix,
+    logger: silentLogger,
+    processors: {
+      replay: createDetectProcessor({
+        chains,
+        tokens: createTokenRepository(handle.db),
+        producer,
+        events: createEventPublisher(general, keySpace(redis.prefix).events),
+        logger: silentLogger,
+      }),
+    },
   });
   return {
-    deps: { chain: chains.get(31337)!, producer, ranges: createReplayRepository(handle.db), logger: silentLogger, chunkSize: 2 },
+    deps: {
+      chain: chains.get(31337)!,
+      producer,
+      ranges: createReplayRepository(handle.db),
+      logger: silentLogger,
+      chunkSize: 2,
+    },
     async close() {
       await pool.close();
       await producer.close();
@@ -80,7 +108,11 @@ describe('replay', () => {
   it('interrupted and resumed, finishes with every token exactly once', async () => {
     const first = replayHarness();
     let chunksDone = 0;
-    const interrupted = await replayRange({ ...first.deps, onProgress: () => chunksDone++, shouldStop: () => chunksDone >= 1 }, 0, lastDeployBlock);
+    const interrupted = await replayRange(
+      { ...first.deps, onProgress: () => chunksDone++, shouldStop: () => chunksDone >= 1 },
+      0,
+      lastDeployBlock,
+    );
     await first.close();
     expect(interrupted.status).toBe('interrupted');
     const partial = await handle.db.select().from(tokens);
@@ -120,9 +152,16 @@ describe('replay', () => {
   it('is safe beside live scanning: no duplicates when both see the same blocks', async () => {
     const before = await handle.db.select().from(tokens);
     const service = await startService({
-      roles: new Set(['worker', 'scanner']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
-      chains: [chain.chainConfig({ finalityDepth: FINALITY })], knownChainIds: new Set([31337]), port: 0, host: '127.0.0.1',
-      logger: silentLogger, poolMax: database.embedded ? 1 : 4,
+      roles: new Set(['worker', 'scanner']),
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      redisPrefix: redis.prefix,
+      chains: [chain.chainConfig({ finalityDepth: FINALITY })],
+      knownChainIds: new Set([31337]),
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      poolMax: database.embedded ? 1 : 4,
     });
     await createReplayRepository(handle.db).forget(31337);
     const harness = replayHarness();

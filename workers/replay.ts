@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { pendingChunks, type BlockRange } from '../src/evm/ranges.ts';
+import type { ReplayRepository } from '../db/repositories/replay.ts';
+import { type BlockRange, pendingChunks } from '../src/evm/ranges.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcBlockHeader } from '../src/evm/types.ts';
-import type { ReplayRepository } from '../db/repositories/replay.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 
@@ -44,7 +44,15 @@ export interface ReplayProgress {
 }
 
 export type ReplayResult =
-  | { status: 'finished'; from: number; to: number; blocks: number; skipped: number; seconds: number; clippedTo: number | null }
+  | {
+      status: 'finished';
+      from: number;
+      to: number;
+      blocks: number;
+      skipped: number;
+      seconds: number;
+      clippedTo: number | null;
+    }
   | { status: 'nothing-to-do'; from: number; to: number; clippedTo: number | null }
   | { status: 'interrupted'; done: number; total: number }
   | { status: 'failed'; error: string; at: BlockRange };
@@ -60,7 +68,11 @@ export interface ReplayDeps {
   shouldStop?: () => boolean;
 }
 
-export async function replayRange(deps: ReplayDeps, from: number, requestedTo: number): Promise<ReplayResult> {
+export async function replayRange(
+  deps: ReplayDeps,
+  from: number,
+  requestedTo: number,
+): Promise<ReplayResult> {
   const { chain, producer } = deps;
   const chainId = chain.config.chainId;
   // Only final blocks are replayed: what is still within reorg reach belongs to live scanning.
@@ -69,7 +81,11 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
   const clippedTo = to < requestedTo ? to : null;
   if (to < from) return { status: 'nothing-to-do', from, to, clippedTo };
 
-  const finished = await patiently('read progress', () => deps.ranges.finishedRanges(chainId), deps.logger);
+  const finished = await patiently(
+    'read progress',
+    () => deps.ranges.finishedRanges(chainId),
+    deps.logger,
+  );
   const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_CHUNK_SIZE, finished);
   const total = chunks.reduce((sum, c) => sum + c.to - c.from + 1, 0);
   const skipped = to - from + 1 - total;
@@ -80,17 +96,30 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
   const report = () => {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
-    deps.onProgress?.({ done, total, blocksPerSecond: rate, etaSeconds: rate > 0 ? (total - done) / rate : null });
+    deps.onProgress?.({
+      done,
+      total,
+      blocksPerSecond: rate,
+      etaSeconds: rate > 0 ? (total - done) / rate : null,
+    });
   };
 
   async function enqueueChunk(chunk: BlockRange): Promise<string[]> {
     const numbers = Array.from({ length: chunk.to - chunk.from + 1 }, (_, i) => chunk.from + i);
-    const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })));
+    const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(
+      numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
+    );
     const jobs = outcomes.map((o, i) => {
       if (!o.ok) throw o.error;
       if (!o.result) throw new Error(`block ${numbers[i]} not available`);
-      if (fromQuantity(o.result.number) !== numbers[i]) throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
-      return { chainId, blockNumber: numbers[i]!, blockHash: o.result.hash.toLowerCase(), source: 'replay' as const };
+      if (fromQuantity(o.result.number) !== numbers[i])
+        throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
+      return {
+        chainId,
+        blockNumber: numbers[i]!,
+        blockHash: o.result.hash.toLowerCase(),
+        source: 'replay' as const,
+      };
     });
     return producer.enqueueBulk('replay', jobs);
   }
@@ -114,7 +143,8 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
         if (state === 'failed') {
           const job = await queue.getJob(id);
           // A failed job with attempts left is retried by BullMQ; only a final failure stops the replay.
-          if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) throw new ReplayJobFailed(`job ${id} failed: ${job.failedReason}`);
+          if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+            throw new ReplayJobFailed(`job ${id} failed: ${job.failedReason}`);
         }
         break;
       }
@@ -127,7 +157,11 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
   let nextChunk = 0;
   try {
     while (nextChunk < chunks.length || inFlight.length > 0) {
-      while (inFlight.length < CHUNKS_IN_FLIGHT && nextChunk < chunks.length && !deps.shouldStop?.()) {
+      while (
+        inFlight.length < CHUNKS_IN_FLIGHT &&
+        nextChunk < chunks.length &&
+        !deps.shouldStop?.()
+      ) {
         const chunk = chunks[nextChunk++]!;
         inFlight.push({ chunk, ids: patiently('enqueue', () => enqueueChunk(chunk), deps.logger) });
       }
@@ -136,18 +170,33 @@ export async function replayRange(deps: ReplayDeps, from: number, requestedTo: n
       try {
         const ids = await head.ids;
         await patiently('wait for jobs', () => waitForChunk(ids), deps.logger);
-        await patiently('record progress', () => deps.ranges.markFinished(chainId, head.chunk.from, head.chunk.to), deps.logger);
+        await patiently(
+          'record progress',
+          () => deps.ranges.markFinished(chainId, head.chunk.from, head.chunk.to),
+          deps.logger,
+        );
       } catch (error) {
         return { status: 'failed', error: (error as Error).message, at: head.chunk };
       }
       done += head.chunk.to - head.chunk.from + 1;
       report();
-      deps.logger.debug({ chain: chainId, from: head.chunk.from, to: head.chunk.to }, 'replay chunk finished');
+      deps.logger.debug(
+        { chain: chainId, from: head.chunk.from, to: head.chunk.to },
+        'replay chunk finished',
+      );
     }
   } finally {
     // Chunks still being enqueued must settle before the caller closes the connections.
     await Promise.allSettled(inFlight.map((c) => c.ids));
   }
   if (done < total) return { status: 'interrupted', done, total };
-  return { status: 'finished', from, to, blocks: done, skipped, seconds: (performance.now() - started) / 1000, clippedTo };
+  return {
+    status: 'finished',
+    from,
+    to,
+    blocks: done,
+    skipped,
+    seconds: (performance.now() - started) / 1000,
+    clippedTo,
+  };
 }

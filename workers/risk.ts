@@ -1,20 +1,20 @@
 import type { Logger } from 'pino';
-import { routeOutcome } from './pipeline.ts';
-import type { Producer } from './queues.ts';
+import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { CreatorRepository } from '../db/repositories/creators.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { EventPublisher } from '../infra/events.ts';
 import type { BehaviourReport } from '../src/analysis/behaviour.ts';
 import { deriveHints } from '../src/analysis/hints.ts';
 import { assessRisk, type CreatorInput, type LiquidityInput } from '../src/analysis/risk.ts';
 import type { SimulationReport } from '../src/analysis/simulation.ts';
 import { isTrusted } from '../src/analysis/trust.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
-import type { EventPublisher } from '../infra/events.ts';
-import type { AnalysisRepository } from '../db/repositories/analyses.ts';
-import type { CreatorRepository } from '../db/repositories/creators.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
-import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
+import type { JobData } from './catalog.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { routeOutcome } from './pipeline.ts';
+import type { Producer } from './queues.ts';
 
 /**
  * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
@@ -47,10 +47,17 @@ export interface RiskDeps {
  * (null until the DEX stage has seen liquidity).
  */
 export function createLiquidityInput(tokens: TokenRepository) {
-  return async function liquidityOf(chainId: number, address: string): Promise<LiquidityInput | null> {
+  return async function liquidityOf(
+    chainId: number,
+    address: string,
+  ): Promise<LiquidityInput | null> {
     const row = await tokens.get(chainId, address);
     if (!row || row.currentLiquidityUsd === null) return null;
-    const lock = (row.liquidityLock ?? {}) as { locked_pct?: number | null; burned_pct?: number | null; lockers?: { name?: string }[] };
+    const lock = (row.liquidityLock ?? {}) as {
+      locked_pct?: number | null;
+      burned_pct?: number | null;
+      lockers?: { name?: string }[];
+    };
     return {
       usd: Number(row.currentLiquidityUsd),
       locked_pct: lock.locked_pct ?? null,
@@ -69,7 +76,9 @@ interface PassDetails {
 }
 
 export function createRiskProcessor(deps: RiskDeps) {
-  return async function processRisk(data: JobData<'risk'>): Promise<{ score: number; level: string; changed: boolean }> {
+  return async function processRisk(
+    data: JobData<'risk'>,
+  ): Promise<{ score: number; level: string; changed: boolean }> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     const row = await deps.analyses.get(key);
@@ -77,8 +86,15 @@ export function createRiskProcessor(deps: RiskDeps) {
     const analysis = details.static ?? null;
     const token = await deps.tokens.get(data.chainId, data.address);
 
-    const creator: CreatorInput | null = token?.creator ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address) : null;
-    const similarHoneypots = analysis ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, { chainId: data.chainId, address: data.address }) : 0;
+    const creator: CreatorInput | null = token?.creator
+      ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
+      : null;
+    const similarHoneypots = analysis
+      ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
+          chainId: data.chainId,
+          address: data.address,
+        })
+      : 0;
     const liquidity = (await deps.liquidity?.(data.chainId, data.address)) ?? null;
     const behaviour = details.behaviour?.findings ?? [];
     const assessment = assessRisk({
@@ -92,7 +108,9 @@ export function createRiskProcessor(deps: RiskDeps) {
     });
     // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
     // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
-    const stored = (token?.securityHints ?? null) as { explorer?: { verified?: boolean | null } } | null;
+    const stored = (token?.securityHints ?? null) as {
+      explorer?: { verified?: boolean | null };
+    } | null;
     const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
     const hints = {
       ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
@@ -100,39 +118,75 @@ export function createRiskProcessor(deps: RiskDeps) {
     };
     const isHoneypot = assessment.level === 'honeypot';
 
-    const changed = token !== undefined && (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
+    const changed =
+      token !== undefined &&
+      (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
     // A tax change matters to holders even when the score stays put (the "tax raised" alert reads it).
-    const previousSim = (token?.tradingSimulation ?? null) as { buy_tax_pct?: number | null; sell_tax_pct?: number | null } | null;
-    const taxesMoved = details.simulation !== undefined && previousSim !== null
-      && (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct || previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
+    const previousSim = (token?.tradingSimulation ?? null) as {
+      buy_tax_pct?: number | null;
+      sell_tax_pct?: number | null;
+    } | null;
+    const taxesMoved =
+      details.simulation !== undefined &&
+      previousSim !== null &&
+      (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct ||
+        previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
     if (token && (changed || taxesMoved)) {
       const after = {
-        ...token, currentRiskScore: assessment.score, currentRiskLevel: assessment.level, isHoneypot, securityHints: hints,
-        tradingSimulation: details.simulation ?? token.tradingSimulation, riskUpdatedAt: new Date(),
+        ...token,
+        currentRiskScore: assessment.score,
+        currentRiskLevel: assessment.level,
+        isHoneypot,
+        securityHints: hints,
+        tradingSimulation: details.simulation ?? token.tradingSimulation,
+        riskUpdatedAt: new Date(),
       };
       const previous = {
-        current_risk_score: token.currentRiskScore, current_risk_level: token.currentRiskLevel,
-        current_liquidity_usd: toNumber(token.currentLiquidityUsd), price_usd: toNumber(token.priceUsd),
+        current_risk_score: token.currentRiskScore,
+        current_risk_level: token.currentRiskLevel,
+        current_liquidity_usd: toNumber(token.currentLiquidityUsd),
+        price_usd: toNumber(token.priceUsd),
       };
       const changes = [...(changed ? ['risk'] : []), ...(taxesMoved ? ['taxes'] : [])];
-      await deps.events.publish({ type: 'token.updated', data: tokenUpdatedData(after, { source: 'risk', changes, previous }) });
+      await deps.events.publish({
+        type: 'token.updated',
+        data: tokenUpdatedData(after, { source: 'risk', changes, previous }),
+      });
     }
     if (token && isHoneypot && token.isHoneypot !== true) {
-      const reason = assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
+      const reason =
+        assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
       await deps.events.publish({
         type: 'alert',
         data: {
-          contract_address: data.address, chain_id: data.chainId, type: 'honeypot', message: HONEYPOT_ALERT_MESSAGE,
-          alert_key: null, bucket_at: null, details: { reason, risk_score: assessment.score },
+          contract_address: data.address,
+          chain_id: data.chainId,
+          type: 'honeypot',
+          message: HONEYPOT_ALERT_MESSAGE,
+          alert_key: null,
+          bucket_at: null,
+          details: { reason, risk_score: assessment.score },
         },
       });
     }
-    await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, { creator_reputation: creator, similar_honeypots: similarHoneypots });
+    await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, {
+      creator_reputation: creator,
+      similar_honeypots: similarHoneypots,
+    });
     if (token?.creator) await deps.creators.refresh(data.chainId, token.creator);
     await deps.onChanged?.(data.chainId, data.address);
     // Whether the pass continues to the DEX stage is the map's loop-breaking rule (workers/pipeline.ts).
     if (deps.producer) await routeOutcome(deps.producer, 'risk', data, {});
-    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, score: assessment.score, level: assessment.level }, 'risk recorded');
+    deps.logger.debug(
+      {
+        chain: data.chainId,
+        address: data.address,
+        run: data.run,
+        score: assessment.score,
+        level: assessment.level,
+      },
+      'risk recorded',
+    );
     return { score: assessment.score, level: assessment.level, changed };
   };
 }

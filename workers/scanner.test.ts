@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
-import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
-import { createTestDatabase, createTestRedis, eventually, type TestDatabase, type TestRedis } from '../test/support/services.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../test/support/services.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { createProducer } from './queues.ts';
 import { createScanner, type Scanner } from './scanner.ts';
 
@@ -20,7 +26,11 @@ let redis: TestRedis;
 let handle: DbHandle;
 
 beforeAll(async () => {
-  [chain, database, redis] = await Promise.all([startTestChain(), createTestDatabase(), createTestRedis()]);
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
   handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
 }, 120_000);
 
@@ -29,7 +39,10 @@ afterAll(async () => {
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
 
-function scannerFor(holderId: string, connection = createRedis(redis.url, 'commands')): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
+function scannerFor(
+  holderId: string,
+  connection = createRedis(redis.url, 'commands'),
+): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
   const producerConnection = createRedis(redis.url, 'producer');
   const producer = createProducer(producerConnection, redis.prefix);
   const [runtime] = createChainRuntimes([chain.chainConfig()], silentLogger).values();
@@ -68,11 +81,26 @@ describe('scanner lease', () => {
     // "Kill" a: its connection drops, so it can neither renew nor release the lease.
     a.connection.disconnect();
     b.scanner.start();
-    await eventually(async () => (b.scanner.isLeader() ? true : undefined), LEASE_TTL_MS * 10, 'takeover');
+    await eventually(
+      async () => (b.scanner.isLeader() ? true : undefined),
+      LEASE_TTL_MS * 10,
+      'takeover',
+    );
 
     // The new leader carries on from the persisted cursor.
-    const { blockNumber: head } = await chain.deploy('SimpleToken', ['After Takeover', 'AFT', 1000n]);
-    await eventually(async () => ((await createScanRepository(handle.db).getCursor(31337))!.nextBlock > head ? true : undefined), 10_000, 'cursor past head');
+    const { blockNumber: head } = await chain.deploy('SimpleToken', [
+      'After Takeover',
+      'AFT',
+      1000n,
+    ]);
+    await eventually(
+      async () =>
+        (await createScanRepository(handle.db).getCursor(31337))!.nextBlock > head
+          ? true
+          : undefined,
+      10_000,
+      'cursor past head',
+    );
     await b.close();
     await a.close();
   });

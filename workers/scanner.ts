@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { subscribeNewHeads, type HeadSubscription } from '../src/evm/heads.ts';
-import { firstBreak, ReorgTooDeepError } from '../src/evm/reorg.ts';
-import type { EventPublisher } from '../infra/events.ts';
-import { sleep, fromQuantity, toQuantity } from '../src/evm/rpc.ts';
-import type { RpcBlockHeader } from '../src/evm/types.ts';
-import { createLease, type Lease } from '../infra/lease.ts';
 import type { BlockRecord, ScanRepository } from '../db/repositories/scan.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import { createLease, type Lease } from '../infra/lease.ts';
+import { type HeadSubscription, subscribeNewHeads } from '../src/evm/heads.ts';
+import { firstBreak, ReorgTooDeepError } from '../src/evm/reorg.ts';
+import { fromQuantity, sleep, toQuantity } from '../src/evm/rpc.ts';
+import type { RpcBlockHeader } from '../src/evm/types.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
 

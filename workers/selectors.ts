@@ -1,13 +1,13 @@
 import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
+import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import { verifiedSource } from '../infra/explorer.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
-import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
-import { verifiedSource } from '../infra/explorer.ts';
 
 /**
  * The selectors stage: runtime code → static analysis (functions, admin functions and who can
@@ -28,7 +28,9 @@ export interface SelectorsDeps {
   verifiedSource?: typeof verifiedSource;
 }
 
-export type SelectorsResult = { status: 'no-code' } | { status: 'done'; adminFunctions: number; isProxy: boolean };
+export type SelectorsResult =
+  | { status: 'no-code' }
+  | { status: 'done'; adminFunctions: number; isProxy: boolean };
 
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
@@ -38,27 +40,60 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
     const code = await chain.reader.code(data.address, 'latest');
     // Self-destructed (or never a contract): nothing to analyse, nothing to trade.
     if (code === '0x') {
-      await deps.analyses.mergeDetails(key, { run: data.run, reason: data.reason, error: 'no code' });
+      await deps.analyses.mergeDetails(key, {
+        run: data.run,
+        reason: data.reason,
+        error: 'no code',
+      });
       await routeOutcome(deps.producer, 'selectors', data, { hasCode: false });
       return { status: 'no-code' };
     }
-    const analysis = await analyze({ rpc: chain.rpc, reader: chain.reader }, { chainId: data.chainId, address: data.address, code });
+    const analysis = await analyze(
+      { rpc: chain.rpc, reader: chain.reader },
+      { chainId: data.chainId, address: data.address, code },
+    );
     const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
-    await deps.analyses.recordStatic(key, { static: analysis, code_hash: keccak256(code), reason: data.reason, static_at: new Date().toISOString() }, {
-      isProxy: analysis.proxy.is_proxy,
-      implementationAddress: analysis.proxy.implementation,
-      skeletonHash: analysis.skeleton_hash,
-      template: analysis.template,
-      ownerAddress: owner,
-    });
+    await deps.analyses.recordStatic(
+      key,
+      {
+        static: analysis,
+        code_hash: keccak256(code),
+        reason: data.reason,
+        static_at: new Date().toISOString(),
+      },
+      {
+        isProxy: analysis.proxy.is_proxy,
+        implementationAddress: analysis.proxy.implementation,
+        skeletonHash: analysis.skeleton_hash,
+        template: analysis.template,
+        ownerAddress: owner,
+      },
+    );
     // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
     const { explorerApiUrl, explorerApiKey } = chain.config;
     const verified = explorerApiUrl
-      ? await (deps.verifiedSource ?? verifiedSource)({ url: explorerApiUrl, apiKey: explorerApiKey }, data.address)
+      ? await (deps.verifiedSource ?? verifiedSource)(
+          { url: explorerApiUrl, apiKey: explorerApiKey },
+          data.address,
+        )
       : false;
-    await deps.analyses.mergeDetails(key, { explorer: { verified, checked_at: new Date().toISOString() } });
+    await deps.analyses.mergeDetails(key, {
+      explorer: { verified, checked_at: new Date().toISOString() },
+    });
     await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
-    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, admin: analysis.admin_functions.length }, 'static analysis recorded');
-    return { status: 'done', adminFunctions: analysis.admin_functions.length, isProxy: analysis.proxy.is_proxy };
+    deps.logger.debug(
+      {
+        chain: data.chainId,
+        address: data.address,
+        run: data.run,
+        admin: analysis.admin_functions.length,
+      },
+      'static analysis recorded',
+    );
+    return {
+      status: 'done',
+      adminFunctions: analysis.admin_functions.length,
+      isProxy: analysis.proxy.is_proxy,
+    };
   };
 }

@@ -1,13 +1,17 @@
 import type { Logger } from 'pino';
-import type { PassReason } from '../src/run-key.ts';
-import { probeAdminBehaviour, type BehaviourReport, type PrivilegedCaller } from '../src/analysis/behaviour.ts';
-import { amountsFor, simulateTrading, type SimulationReport } from '../src/analysis/simulation.ts';
-import { isTrusted } from '../src/analysis/trust.ts';
-import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import {
+  type BehaviourReport,
+  type PrivilegedCaller,
+  probeAdminBehaviour,
+} from '../src/analysis/behaviour.ts';
+import { amountsFor, type SimulationReport, simulateTrading } from '../src/analysis/simulation.ts';
+import { isTrusted } from '../src/analysis/trust.ts';
+import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { PassReason } from '../src/run-key.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -33,13 +37,24 @@ export type ResimulateReason = Exclude<PassReason, 'pipeline'>;
  * first gets liquidity, and for refreshes. Reuses the token's latest static analysis.
  */
 export function createResimulate(producer: Producer, now: () => number = Date.now) {
-  return function resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string> {
-    return startPasses(producer, 'simulate', [{ chainId, address }], { kind: 'resimulation', reason, atMs: now() }).then(([id]) => id!);
+  return function resimulate(
+    chainId: number,
+    address: string,
+    reason: ResimulateReason,
+  ): Promise<string> {
+    return startPasses(producer, 'simulate', [{ chainId, address }], {
+      kind: 'resimulation',
+      reason,
+      atMs: now(),
+    }).then(([id]) => id!);
   };
 }
 
 /** Addresses worth impersonating for behaviour probes, most specific first. */
-export function privilegedCallers(analysis: StaticAnalysis | null, token: TokenRow | undefined): PrivilegedCaller[] {
+export function privilegedCallers(
+  analysis: StaticAnalysis | null,
+  token: TokenRow | undefined,
+): PrivilegedCaller[] {
   const callers: PrivilegedCaller[] = [];
   const own = analysis?.ownership;
   if (own?.owner && !own.renounced) callers.push({ address: own.owner, role: 'owner' });
@@ -47,38 +62,76 @@ export function privilegedCallers(analysis: StaticAnalysis | null, token: TokenR
   if (analysis?.proxy.admin) callers.push({ address: analysis.proxy.admin, role: 'proxy-admin' });
   // Scammers keep privileges for the deployer: the creator, and the sender behind a factory.
   if (token?.creator) callers.push({ address: token.creator, role: 'creator' });
-  if (token?.creatorIsContract && token.txOrigin) callers.push({ address: token.txOrigin, role: 'creator' });
+  if (token?.creatorIsContract && token.txOrigin)
+    callers.push({ address: token.txOrigin, role: 'creator' });
   return callers;
 }
 
 export function createSimulateProcessor(deps: SimulateDeps) {
-  return async function processSimulate(data: JobData<'simulate'>): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
+  return async function processSimulate(
+    data: JobData<'simulate'>,
+  ): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
     // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
-    const staticOf = (r: { details: unknown } | undefined) => (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
+    const staticOf = (r: { details: unknown } | undefined) =>
+      (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
     const own = await deps.analyses.get(key);
-    const analysis = staticOf(own) ?? staticOf(await deps.analyses.latestWith(data.chainId, data.address, 'static'));
-    // Copied into this pass's row, so that the risk stage finds every input under one key.
-    const inherited = analysis && !staticOf(own) ? { static: analysis } : {};
+    const latest = staticOf(own)
+      ? undefined
+      : await deps.analyses.latestWith(data.chainId, data.address, 'static');
+    const analysis = staticOf(own) ?? staticOf(latest);
+    // Copied into this pass's row, so that the risk stage finds every input under one key: the code
+    // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
+    const explorer = (latest?.details as { explorer?: unknown } | undefined)?.explorer;
+    const inherited =
+      analysis && !staticOf(own) ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
     const token = await deps.tokens.get(data.chainId, data.address);
 
-    const { report, pool } = await simulateTrading(chain.rpc, { chain: chain.config, token: data.address });
+    const { report, pool } = await simulateTrading(chain.rpc, {
+      chain: chain.config,
+      token: data.address,
+    });
     let behaviour: BehaviourReport | null = null;
     // Trusted tokens are not scored for capability, so their functions need no probing.
     if (pool && analysis && !isTrusted(chain.config, data.address)) {
       const catalogued = new Set(analysis.admin_functions.map((f) => f.selector));
       // Functions the static analysis found gated on the caller go first (the cap keeps them).
       const gated = new Set((analysis.privileged_functions ?? []).map((f) => f.selector));
-      const functions = [...analysis.functions].sort((a, b) => Number(!gated.has(a.selector)) - Number(!gated.has(b.selector)));
+      const functions = [...analysis.functions].sort(
+        (a, b) => Number(!gated.has(a.selector)) - Number(!gated.has(b.selector)),
+      );
       behaviour = await probeAdminBehaviour(chain.rpc, {
-        token: data.address, pool, functions, catalogued, callers: privilegedCallers(analysis, token), amountIn: amountsFor(pool.nativeReserve)[0]!,
+        token: data.address,
+        pool,
+        functions,
+        catalogued,
+        callers: privilegedCallers(analysis, token),
+        amountIn: amountsFor(pool.nativeReserve)[0]!,
       });
     }
     const simulation: SimulationReport = report;
-    await deps.analyses.recordSimulation(key, { ...inherited, reason: data.reason, simulation, behaviour });
+    await deps.analyses.recordSimulation(key, {
+      ...inherited,
+      reason: data.reason,
+      simulation,
+      behaviour,
+    });
     await routeOutcome(deps.producer, 'simulate', data, {});
-    deps.logger.debug({ chain: data.chainId, address: data.address, run: data.run, error: report.error, honeypot: report.is_honeypot }, 'simulation recorded');
-    return { error: report.error, honeypot: report.is_honeypot, findings: behaviour?.findings.length ?? 0 };
+    deps.logger.debug(
+      {
+        chain: data.chainId,
+        address: data.address,
+        run: data.run,
+        error: report.error,
+        honeypot: report.is_honeypot,
+      },
+      'simulation recorded',
+    );
+    return {
+      error: report.error,
+      honeypot: report.is_honeypot,
+      findings: behaviour?.findings.length ?? 0,
+    };
   };
 }

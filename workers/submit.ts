@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
-import { tokenCreatedData } from '../src/events/types.ts';
 import { startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -41,12 +41,16 @@ export function createSubmitter(deps: SubmitDeps) {
     const known = await deps.tokens.get(chainId, address);
     if (known) {
       // Its own run key: a retained job of an earlier pass does not swallow this one.
-      const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], { kind: 'reanalysis', atMs: clock().getTime() });
+      const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], {
+        kind: 'reanalysis',
+        atMs: clock().getTime(),
+      });
       return { status: 'queued', known: true, jobId: jobId! };
     }
     const chain = deps.chains.get(chainId);
     // A built-in chain without an RPC endpoint: nothing can be probed, so the token stays unknown.
-    if (!chain) return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
+    if (!chain)
+      return { status: 'not-found', reason: `chain ${chainId} has no RPC endpoint configured` };
     const code = await chain.reader.code(address, 'latest');
     if (code === '0x') {
       const reason = 'no contract code at this address';
@@ -61,7 +65,12 @@ export function createSubmitter(deps: SubmitDeps) {
       return { status: 'not-found', reason };
     }
     const { row, announced } = await deps.tokens.upsertSubmitted({
-      chainId, address, name: probe.name, symbol: probe.symbol, decimals: probe.decimals, totalSupply: probe.totalSupply,
+      chainId,
+      address,
+      name: probe.name,
+      symbol: probe.symbol,
+      decimals: probe.decimals,
+      totalSupply: probe.totalSupply,
     });
     // Announce before marking: at-least-once, as in the detect stage.
     if (!announced) {
@@ -69,7 +78,9 @@ export function createSubmitter(deps: SubmitDeps) {
       await deps.tokens.markAnnounced(chainId, address);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });
-    const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], { kind: 'detected' });
+    const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], {
+      kind: 'detected',
+    });
     return { status: 'queued', known: false, jobId: jobId! };
   };
 }

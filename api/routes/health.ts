@@ -31,7 +31,10 @@ export function healthRouter(checks: ReadinessCheck[], logger?: Logger): Router 
           ]);
           return [name, 'ok'] as const;
         } catch (error) {
-          logger?.warn({ dependency: name, err: (error as Error).message }, 'readiness check failed');
+          logger?.warn(
+            { dependency: name, err: (error as Error).message },
+            'readiness check failed',
+          );
           return [name, 'unavailable'] as const;
         } finally {
           clearTimeout(timer);

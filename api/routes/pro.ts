@@ -1,12 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import {
-  type TokenKey,
-  type TokenListQuery,
-  type TokenRepository,
-  tokenKey,
-} from '../../db/repositories/tokens.ts';
+import { type TokenKey, type TokenRepository, tokenKey } from '../../db/repositories/tokens.ts';
 import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { tokenSummary } from '../../src/tokens/view.ts';
@@ -240,7 +235,7 @@ function detailRoute(ctx: ProContext): RouteSpec {
 }
 
 function listRoute(ctx: ProContext): RouteSpec {
-  const { guard, loadComplete } = ctx;
+  const { guard } = ctx;
   const listQuery = listQuerySchema(ctx.deps.knownChainIds);
   return route({
     method: 'get',

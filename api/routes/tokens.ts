@@ -14,7 +14,8 @@ import { type Auth, principalOf } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
-import { toDetail, toListItem, withoutRisk } from '../token-view.ts';
+import { completeToken } from '../token-schemas.ts';
+import { assembleComplete, toDetail, toListItem, withoutRisk } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
 /** General token API (docs/api.md, "General API"): list, detail and manual refresh. */
@@ -151,6 +152,12 @@ export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
     chain_id: chainId
       .optional()
       .describe('without it: the most recently detected token with this address'),
+    view: z
+      .enum(['general', 'complete'], 'must be general or complete')
+      .optional()
+      .describe(
+        'complete (BASIC and PRO): the complete token object, history for PRO only; FREE always gets the general view',
+      ),
   });
   const addressParams = z.object({ address: addressParam });
 
@@ -200,14 +207,31 @@ export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
       query: detailQuery,
       summary: 'General detail view of a token (risk fields: BASIC or PRO)',
       responses: {
-        200: { description: 'The token', schema: tokenDetail },
+        200: {
+          description: 'The token; with view=complete (BASIC, PRO) the complete token object',
+          schema: z.union([
+            tokenDetail,
+            completeToken,
+            completeToken.omit({ token_history: true }),
+          ]),
+        },
         404: { description: '`Token not found`' },
       },
       async handler({ params, query }, _req, res) {
         const row = await deps.tokens.get(query.chain_id, params.address);
         if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-        const detail = toDetail(row);
-        return planAllows(principalOf(res).plan, 'risk') ? detail : withoutRisk(detail);
+        const plan = principalOf(res).plan;
+        if (!planAllows(plan, 'risk')) return withoutRisk(toDetail(row));
+        if (query.view !== 'complete') return toDetail(row);
+        // view=complete (the web app's token page): BASIC and PRO see the analysis behind the
+        // score (flags, evidence, simulation, DEX state); the history snapshots are PRO's (the
+        // plans table), so BASIC gets the object without them.
+        const [record] = await assembleComplete(deps.tokens, [
+          { chainId: row.chainId, address: row.address },
+        ]);
+        if (!record) throw new HttpError(404, MESSAGES.tokenNotFound);
+        const { token_history: _history, ...withoutHistory } = record.token;
+        return planAllows(plan, 'pro_api') ? record.token : withoutHistory;
       },
     }),
 

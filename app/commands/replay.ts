@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { AppConfig } from '../../src/config/env.ts';
 import { createDb, runMigrations } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
+import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
+import type { AppConfig } from '../../src/config/env.ts';
+import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createDetectProcessor } from '../../workers/detect.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
-import { replayRange, type ReplayProgress } from '../../workers/replay.ts';
-import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
-import { createChainRuntimes } from '../../workers/chain-runtime.ts';
+import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
 
 /** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 
@@ -21,10 +21,16 @@ function formatProgress(p: ReplayProgress): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${p.done}/${p.total} blocks  ${p.blocksPerSecond.toFixed(1)} blocks/s  ETA ${eta}`;
 }
 
-export async function replayCommand(config: AppConfig, logger: Logger, args: { chainId: number; from: number; to: number }): Promise<number> {
+export async function replayCommand(
+  config: AppConfig,
+  logger: Logger,
+  args: { chainId: number; from: number; to: number },
+): Promise<number> {
   const chainConfig = config.chains.find((c) => c.chainId === args.chainId);
   if (!chainConfig) {
-    console.error(`chain ${args.chainId} has no RPC configured (CHAINS_FILE or RPC_URL_${args.chainId})`);
+    console.error(
+      `chain ${args.chainId} has no RPC configured (CHAINS_FILE or RPC_URL_${args.chainId})`,
+    );
     return 2;
   }
   if (args.from > args.to) {
@@ -47,14 +53,24 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
     connection: workerConnection,
     prefix: keys.prefix,
     logger,
-    processors: { replay: createDetectProcessor({ chains, tokens, producer, events: createEventPublisher(commandRedis, keys.events), logger }) },
+    processors: {
+      replay: createDetectProcessor({
+        chains,
+        tokens,
+        producer,
+        events: createEventPublisher(commandRedis, keys.events),
+        logger,
+      }),
+    },
   });
 
   let stopping = false;
   const onSignal = () => {
     if (stopping) process.exit(130);
     stopping = true;
-    process.stderr.write('\nstopping after the chunks in flight; run the same command again to resume\n');
+    process.stderr.write(
+      '\nstopping after the chunks in flight; run the same command again to resume\n',
+    );
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -72,7 +88,9 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
           if (tty) process.stderr.write(`\r${formatProgress(p)}`);
           else if (Date.now() - lastLine > 1_000 || p.done === p.total) {
             lastLine = Date.now();
-            process.stderr.write(`${JSON.stringify({ progress: { ...p, blocksPerSecond: Number(p.blocksPerSecond.toFixed(2)) } })}\n`);
+            process.stderr.write(
+              `${JSON.stringify({ progress: { ...p, blocksPerSecond: Number(p.blocksPerSecond.toFixed(2)) } })}\n`,
+            );
           }
         },
       },
@@ -81,9 +99,14 @@ export async function replayCommand(config: AppConfig, logger: Logger, args: { c
     );
     if (tty) process.stderr.write('\n');
     if (result.status === 'finished' || result.status === 'nothing-to-do') {
-      if (result.clippedTo !== null) process.stderr.write(`replay stopped at the finalized head, block ${result.clippedTo}\n`);
+      if (result.clippedTo !== null)
+        process.stderr.write(`replay stopped at the finalized head, block ${result.clippedTo}\n`);
     }
-    console.log(process.stdout.isTTY ? `replay ${result.status}: ${JSON.stringify(result)}` : JSON.stringify(result));
+    console.log(
+      process.stdout.isTTY
+        ? `replay ${result.status}: ${JSON.stringify(result)}`
+        : JSON.stringify(result),
+    );
     return result.status === 'failed' ? 1 : 0;
   } finally {
     await pool.close();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
-import { silentLogger } from '../../infra/logger.ts';
 import { startService } from '../../app/service.ts';
+import { silentLogger } from '../../infra/logger.ts';
 
 /**
  * A server process for the API benchmark, so that the load generator and the server do not share
@@ -23,15 +23,26 @@ async function main() {
     });
     const server = app.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
+      console.log(
+        JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }),
+      );
     });
     process.on('SIGTERM', () => server.close(() => process.exit(0)));
     return;
   }
   const [databaseUrl, redisUrl, redisPrefix, poolMax] = args as [string, string, string, string];
   const service = await startService({
-    roles: new Set(['api']), databaseUrl, redisUrl, redisPrefix, chains: [], knownChainIds: new Set([1, 56, 137, 42161, 8453]),
-    port: 0, host: '127.0.0.1', logger: silentLogger, jwtSecret: 'bench-secret-bench-secret-bench-secret-0123', poolMax: Number(poolMax),
+    roles: new Set(['api']),
+    databaseUrl,
+    redisUrl,
+    redisPrefix,
+    chains: [],
+    knownChainIds: new Set([1, 56, 137, 42161, 8453]),
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
+    jwtSecret: 'bench-secret-bench-secret-bench-secret-0123',
+    poolMax: Number(poolMax),
   });
   console.log(JSON.stringify({ port: service.port }));
   process.on('SIGTERM', () => void service.stop().then(() => process.exit(0)));

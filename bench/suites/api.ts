@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { analyses, tokenHistory, tokens } from '../../db/schema.ts';
 import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
-import { progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, progress, round } from '../report.ts';
 
 /**
  * API benchmark: throughput and latency of the PRO detail and of the token list (limit 100)
@@ -24,12 +24,19 @@ const CONNECTIONS = 50;
 const TOKEN_COUNT = 500;
 const HISTORY = 100;
 const SERVER_SCRIPT = fileURLToPath(new URL('./api-server.ts', import.meta.url));
-const BENCH_LIMITS = { requestsPerMinute: 100_000_000, requestsPerHour: 100_000_000, requestsPerDay: 100_000_000 };
+const BENCH_LIMITS = {
+  requestsPerMinute: 100_000_000,
+  requestsPerHour: 100_000_000,
+  requestsPerDay: 100_000_000,
+};
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
 export async function startServer(args: string[]): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
@@ -66,7 +73,10 @@ function combine(parts: Measured[]): Measured {
   };
 }
 
-async function alternate(a: () => Promise<Measured>, b: () => Promise<Measured>): Promise<[Measured, Measured]> {
+async function alternate(
+  a: () => Promise<Measured>,
+  b: () => Promise<Measured>,
+): Promise<[Measured, Measured]> {
   const as: Measured[] = [];
   const bs: Measured[] = [];
   for (let i = 0; i < SLICES; i++) {
@@ -76,12 +86,31 @@ async function alternate(a: () => Promise<Measured>, b: () => Promise<Measured>)
   return [combine(as), combine(bs)];
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number, uniquePath?: (n: number) => string): Promise<Measured> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  uniquePath?: (n: number) => string,
+): Promise<Measured> {
   let n = 0;
-  const requests = uniquePath ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: uniquePath(n++) }) }] : undefined;
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...(requests ? { requests } : {}) });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  const requests = uniquePath
+    ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: uniquePath(n++) }) }]
+    : undefined;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    ...(requests ? { requests } : {}),
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 async function seed(url: string): Promise<{ apiKey: string; target: string }> {
@@ -89,29 +118,90 @@ async function seed(url: string): Promise<{ apiKey: string; target: string }> {
   try {
     const now = Date.now();
     const rows = Array.from({ length: TOKEN_COUNT }, (_, i) => ({
-      chainId: 1, address: addr(0xb000 + i), name: `Bench Token ${i}`, symbol: `BT${i}`, decimals: 18, totalSupply: '1000000000000000000000000',
-      creationTxHash: `0x${i.toString(16).padStart(64, '0')}`, creator: addr(0xc0ffee), creatorIsContract: false, creationBlockNumber: 1_000 + i,
-      creationTimestamp: new Date(now - i * 60_000), detectionSource: 'receipt', stage: 'bytecode', bytecodeHash: `0x${'ee'.repeat(32)}`,
-      codeLength: 4_000, proxyLike: false, currentRiskScore: i % 100, currentRiskLevel: i % 100 <= 30 ? 'low' : i % 100 <= 60 ? 'medium' : 'high',
-      currentLiquidityUsd: String(1_000 + i), isActivelyTraded: true, detectedAt: new Date(now - i * 60_000),
+      chainId: 1,
+      address: addr(0xb000 + i),
+      name: `Bench Token ${i}`,
+      symbol: `BT${i}`,
+      decimals: 18,
+      totalSupply: '1000000000000000000000000',
+      creationTxHash: `0x${i.toString(16).padStart(64, '0')}`,
+      creator: addr(0xc0ffee),
+      creatorIsContract: false,
+      creationBlockNumber: 1_000 + i,
+      creationTimestamp: new Date(now - i * 60_000),
+      detectionSource: 'receipt',
+      stage: 'bytecode',
+      bytecodeHash: `0x${'ee'.repeat(32)}`,
+      codeLength: 4_000,
+      proxyLike: false,
+      currentRiskScore: i % 100,
+      currentRiskLevel: i % 100 <= 30 ? 'low' : i % 100 <= 60 ? 'medium' : 'high',
+      currentLiquidityUsd: String(1_000 + i),
+      isActivelyTraded: true,
+      detectedAt: new Date(now - i * 60_000),
     }));
     await handle.db.insert(tokens).values(rows);
     const target = addr(0xb000);
     await handle.db.insert(analyses).values({
-      chainId: 1, address: target, inputHash: 'bench', riskScore: 0, riskLevel: 'low',
-      riskFactors: [{ code: 'renounced', points: -5, severity: 'info', message: 'ownership renounced', evidence: [{ kind: 'call', detail: 'owner() is 0x0' }] }],
+      chainId: 1,
+      address: target,
+      inputHash: 'bench',
+      riskScore: 0,
+      riskLevel: 'low',
+      riskFactors: [
+        {
+          code: 'renounced',
+          points: -5,
+          severity: 'info',
+          message: 'ownership renounced',
+          evidence: [{ kind: 'call', detail: 'owner() is 0x0' }],
+        },
+      ],
       details: {
-        trading_simulation: { is_buyable: true, is_sellable: true, buy_tax_pct: 0, sell_tax_pct: 0, transfer_tax_pct: 0, max_tx_amount: null, simulated_at: new Date().toISOString(), error: null },
-        security_hints: { is_proxy: false, is_mintable: false, ownership_renounced: true, liquidity_lock: { locked_pct: 90, burned_pct: 10, lockers: [] } },
+        trading_simulation: {
+          is_buyable: true,
+          is_sellable: true,
+          buy_tax_pct: 0,
+          sell_tax_pct: 0,
+          transfer_tax_pct: 0,
+          max_tx_amount: null,
+          simulated_at: new Date().toISOString(),
+          error: null,
+        },
+        security_hints: {
+          is_proxy: false,
+          is_mintable: false,
+          ownership_renounced: true,
+          liquidity_lock: { locked_pct: 90, burned_pct: 10, lockers: [] },
+        },
       },
     });
-    await handle.db.insert(tokenHistory).values(Array.from({ length: HISTORY }, (_, i) => ({
-      chainId: 1, address: target, bucketAt: new Date(now - i * 60_000), riskScore: 0, priceUsd: '1.5', liquidityUsd: '10000', volume24hUsd: '500', marketCapUsd: '1500000',
-    })));
+    await handle.db.insert(tokenHistory).values(
+      Array.from({ length: HISTORY }, (_, i) => ({
+        chainId: 1,
+        address: target,
+        bucketAt: new Date(now - i * 60_000),
+        riskScore: 0,
+        priceUsd: '1.5',
+        liquidityUsd: '10000',
+        volume24hUsd: '500',
+        marketCapUsd: '1500000',
+      })),
+    );
     const accounts = createAccountRepository(handle.db);
-    const user = await accounts.createUser({ email: 'bench@example.com', passwordHash: await hashPassword('bench-password'), plan: 'PRO' });
+    const user = await accounts.createUser({
+      email: 'bench@example.com',
+      passwordHash: await hashPassword('bench-password'),
+      plan: 'PRO',
+    });
     const key = generateApiKey();
-    await accounts.generateKey(user!.id, key, { name: 'bench', description: null, plan: 'PRO', now: new Date(), expiresAt: null });
+    await accounts.generateKey(user!.id, key, {
+      name: 'bench',
+      description: null,
+      plan: 'PRO',
+      now: new Date(),
+      expiresAt: null,
+    });
     await accounts.setKeyLimits({ keyHash: key.keyHash }, BENCH_LIMITS);
     return { apiKey: key.apiKey, target };
   } finally {
@@ -131,7 +221,13 @@ export async function apiThroughput(options: { seconds?: number } = {}): Promise
   try {
     progress('api: seeding tokens, history and a PRO key with raised limits');
     const { apiKey, target } = await seed(database.url);
-    const api = await startServer(['app', database.url, redis.url, redis.prefix, database.embedded ? '1' : '10']);
+    const api = await startServer([
+      'app',
+      database.url,
+      redis.url,
+      redis.prefix,
+      database.embedded ? '1' : '10',
+    ]);
     children.push(api.child);
     const headers = { 'x-api-key': apiKey };
     const routes = {
@@ -141,7 +237,9 @@ export async function apiThroughput(options: { seconds?: number } = {}): Promise
     // The bare server answers exactly the bodies the API answers.
     const payloads: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(routes)) {
-      const response = await fetch(`http://127.0.0.1:${api.port}${path}`, { headers: name === 'list' ? { authorization: `Bearer ${apiKey}` } : headers });
+      const response = await fetch(`http://127.0.0.1:${api.port}${path}`, {
+        headers: name === 'list' ? { authorization: `Bearer ${apiKey}` } : headers,
+      });
       if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
       payloads[name] = await response.json();
     }
@@ -156,32 +254,90 @@ export async function apiThroughput(options: { seconds?: number } = {}): Promise
       progress(`api: warm-up ${name}`);
       await load(`http://127.0.0.1:${bare.port}/bare/${name}`, {}, warm);
       await load(`http://127.0.0.1:${api.port}${path}`, auth, warm);
-      progress(`api: bare route (${name} body) and GET ${path}, ${SLICES} alternating slices of ${seconds} s each`);
+      progress(
+        `api: bare route (${name} body) and GET ${path}, ${SLICES} alternating slices of ${seconds} s each`,
+      );
       const [baseline, measured] = await alternate(
         () => load(`http://127.0.0.1:${bare.port}/bare/${name}`, {}, seconds),
         () => load(`http://127.0.0.1:${api.port}${path}`, auth, seconds),
       );
-      const label = name === 'detail' ? 'GET /api/pro/tokens/{address}' : 'GET /api/tokens?limit=100';
+      const label =
+        name === 'detail' ? 'GET /api/pro/tokens/{address}' : 'GET /api/tokens?limit=100';
       const bytes = JSON.stringify(payloads[name]).length;
       rows.push(
-        { suite: SUITE, metric: `${label} req/s`, value: round(measured.rps, 0), unit: 'req/s', baseline: { metric: 'bare Express, same body', value: round(baseline.rps, 0), ratio: measured.rps / baseline.rps }, note: `${CONNECTIONS} connections, ${SLICES} × ${seconds} s alternating with the baseline, ${bytes} B body, ${measured.requests} requests` },
-        { suite: SUITE, metric: `${label} p50`, value: measured.p50, unit: 'ms', baseline: { metric: 'bare p50', value: baseline.p50, ratio: baseline.p50 === 0 ? 0 : measured.p50 / baseline.p50 } },
-        { suite: SUITE, metric: `${label} p99`, value: measured.p99, unit: 'ms', baseline: { metric: 'bare p99', value: baseline.p99, ratio: baseline.p99 === 0 ? 0 : measured.p99 / baseline.p99 } },
+        {
+          suite: SUITE,
+          metric: `${label} req/s`,
+          value: round(measured.rps, 0),
+          unit: 'req/s',
+          baseline: {
+            metric: 'bare Express, same body',
+            value: round(baseline.rps, 0),
+            ratio: measured.rps / baseline.rps,
+          },
+          note: `${CONNECTIONS} connections, ${SLICES} × ${seconds} s alternating with the baseline, ${bytes} B body, ${measured.requests} requests`,
+        },
+        {
+          suite: SUITE,
+          metric: `${label} p50`,
+          value: measured.p50,
+          unit: 'ms',
+          baseline: {
+            metric: 'bare p50',
+            value: baseline.p50,
+            ratio: baseline.p50 === 0 ? 0 : measured.p50 / baseline.p50,
+          },
+        },
+        {
+          suite: SUITE,
+          metric: `${label} p99`,
+          value: measured.p99,
+          unit: 'ms',
+          baseline: {
+            metric: 'bare p99',
+            value: baseline.p99,
+            ratio: baseline.p99 === 0 ? 0 : measured.p99 / baseline.p99,
+          },
+        },
       );
     }
     // The same list with a distinct (always empty-handed) cache key per request: the Postgres path.
     const listAuth = { authorization: `Bearer ${apiKey}` };
     // A distinct millisecond per request (the filter is parsed to a Date, so finer digits would collide).
-    const future = (n: number) => `/api/tokens?limit=100&created_before=${new Date(Date.UTC(2100, 0, 1) + n).toISOString()}`;
-    progress(`api: bare route (list body) and GET /api/tokens?limit=100 with a cache miss on every request, ${SLICES} alternating slices of ${seconds} s each`);
+    const future = (n: number) =>
+      `/api/tokens?limit=100&created_before=${new Date(Date.UTC(2100, 0, 1) + n).toISOString()}`;
+    progress(
+      `api: bare route (list body) and GET /api/tokens?limit=100 with a cache miss on every request, ${SLICES} alternating slices of ${seconds} s each`,
+    );
     const [bareList, uncached] = await alternate(
       () => load(`http://127.0.0.1:${bare.port}/bare/list`, {}, seconds),
       () => load(`http://127.0.0.1:${api.port}/api/tokens`, listAuth, seconds, future),
     );
     rows.push(
-      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached req/s', value: round(uncached.rps, 0), unit: 'req/s', baseline: { metric: 'bare Express, same body', value: round(bareList.rps, 0), ratio: uncached.rps / bareList.rps }, note: 'a distinct list-cache key per request: Postgres on every request' },
-      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached p50', value: uncached.p50, unit: 'ms' },
-      { suite: SUITE, metric: 'GET /api/tokens?limit=100, uncached p99', value: uncached.p99, unit: 'ms' },
+      {
+        suite: SUITE,
+        metric: 'GET /api/tokens?limit=100, uncached req/s',
+        value: round(uncached.rps, 0),
+        unit: 'req/s',
+        baseline: {
+          metric: 'bare Express, same body',
+          value: round(bareList.rps, 0),
+          ratio: uncached.rps / bareList.rps,
+        },
+        note: 'a distinct list-cache key per request: Postgres on every request',
+      },
+      {
+        suite: SUITE,
+        metric: 'GET /api/tokens?limit=100, uncached p50',
+        value: uncached.p50,
+        unit: 'ms',
+      },
+      {
+        suite: SUITE,
+        metric: 'GET /api/tokens?limit=100, uncached p99',
+        value: uncached.p99,
+        unit: 'ms',
+      },
     );
     return rows;
   } finally {

@@ -1,8 +1,8 @@
-import { analyzeBytecode } from '../../src/analysis/static.ts';
 import { extractFunctions } from '../../src/analysis/selectors.ts';
+import { analyzeBytecode } from '../../src/analysis/static.ts';
 import { bytecodeFacts } from '../../src/evm/bytecode.ts';
-import { loadCorpus, type CorpusContract } from '../../test/support/corpus.ts';
-import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { type CorpusContract, loadCorpus } from '../../test/support/corpus.ts';
+import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
  * Bytecode-stage throughput on the 2,000 real mainnet contracts of
@@ -42,7 +42,11 @@ export async function bytecodeStages(options: { limit?: number } = {}): Promise<
   const corpus = loadCorpus(options.limit);
   const n = corpus.length;
   progress(`${SUITE}: ${n} mainnet contracts`);
-  const [baseline, selectors, full] = timeInterleaved(corpus, [bytecodeFacts, extractFunctions, analyzeBytecode]) as [Timing, Timing, Timing];
+  const [baseline, selectors, full] = timeInterleaved(corpus, [
+    bytecodeFacts,
+    extractFunctions,
+    analyzeBytecode,
+  ]) as [Timing, Timing, Timing];
 
   const perSecond = (ms: number) => round(n / (ms / 1000), 1);
   const baselineRate = perSecond(baseline.totalMs);
@@ -54,17 +58,41 @@ export async function bytecodeStages(options: { limit?: number } = {}): Promise<
       metric: `analyzeBytecode throughput (${n} mainnet contracts)`,
       value: perSecond(full.totalMs),
       unit: 'tokens/s',
-      baseline: { metric: 'bytecodeFacts tokens/s', value: baselineRate, ratio: perSecond(full.totalMs) / baselineRate },
+      baseline: {
+        metric: 'bytecodeFacts tokens/s',
+        value: baselineRate,
+        ratio: perSecond(full.totalMs) / baselineRate,
+      },
     },
     {
       suite: SUITE,
       metric: 'evmole function extraction alone',
       value: perSecond(selectors.totalMs),
       unit: 'tokens/s',
-      baseline: { metric: 'bytecodeFacts tokens/s', value: baselineRate, ratio: perSecond(selectors.totalMs) / baselineRate },
+      baseline: {
+        metric: 'bytecodeFacts tokens/s',
+        value: baselineRate,
+        ratio: perSecond(selectors.totalMs) / baselineRate,
+      },
     },
-    { suite: SUITE, metric: 'analyzeBytecode p50', value: round(percentile(sorted, 50), 2), unit: 'ms' },
-    { suite: SUITE, metric: 'analyzeBytecode p99', value: round(percentile(sorted, 99), 1), unit: 'ms' },
-    { suite: SUITE, metric: 'analyzeBytecode slowest contract', value: round(slowest.ms, 1), unit: 'ms', note: slowest.address },
+    {
+      suite: SUITE,
+      metric: 'analyzeBytecode p50',
+      value: round(percentile(sorted, 50), 2),
+      unit: 'ms',
+    },
+    {
+      suite: SUITE,
+      metric: 'analyzeBytecode p99',
+      value: round(percentile(sorted, 99), 1),
+      unit: 'ms',
+    },
+    {
+      suite: SUITE,
+      metric: 'analyzeBytecode slowest contract',
+      value: round(slowest.ms, 1),
+      unit: 'ms',
+      note: slowest.address,
+    },
   ];
 }

@@ -1,22 +1,30 @@
-import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, parseEther, type InterfaceAbi } from 'ethers';
-import { eq, and, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import {
+  type Contract,
+  ContractFactory,
+  type InterfaceAbi,
+  JsonRpcProvider,
+  NonceManager,
+  parseEther,
+  Wallet,
+} from 'ethers';
 import WebSocket from 'ws';
+import { issueDemoKey } from '../../app/operator.ts';
+import { startService } from '../../app/service.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
-import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { findDeployments } from '../../src/evm/deployments.ts';
-import { probeContract } from '../../src/evm/probe.ts';
-import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
-import { subscribeNewHeads } from '../../src/evm/heads.ts';
 import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
 import { silentLogger } from '../../infra/logger.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
-import { startService } from '../../app/service.ts';
-import { issueDemoKey } from '../../app/operator.ts';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { createChainReader } from '../../src/evm/chain-reader.ts';
+import { findDeployments } from '../../src/evm/deployments.ts';
+import { subscribeNewHeads } from '../../src/evm/heads.ts';
+import { probeContract } from '../../src/evm/probe.ts';
+import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { mined } from '../receipts.ts';
-import { percentile, progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
  * Detection benchmark: detection throughput over a replay of blocks holding deployments, against
@@ -27,22 +35,41 @@ import { percentile, progress, round, type BenchRow } from '../report.ts';
 const SUITE = 'detection';
 const DETECT_CONCURRENCY = 4;
 
-async function deployTokens(anvil: AnvilHandle, count: number, fillerEvery: number): Promise<{ first: number; last: number; deployments: number }> {
-  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+async function deployTokens(
+  anvil: AnvilHandle,
+  count: number,
+  fillerEvery: number,
+): Promise<{ first: number; last: number; deployments: number }> {
+  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const signer = new NonceManager(new Wallet(ANVIL_PRIVATE_KEYS[0], provider));
   const simple = loadArtifact('SimpleToken');
   const factoryArtifact = loadArtifact('TokenFactory');
-  const factory = await new ContractFactory(factoryArtifact.abi as InterfaceAbi, factoryArtifact.bytecode, signer).deploy();
+  const factory = await new ContractFactory(
+    factoryArtifact.abi as InterfaceAbi,
+    factoryArtifact.bytecode,
+    signer,
+  ).deploy();
   await mined(provider, factory.deploymentTransaction());
   const first = (await provider.getBlockNumber()) + 1;
   const pending: Promise<unknown>[] = [];
   for (let i = 0; i < count; i++) {
     // Half top-level deployments, half factory CREATEs (found through traces).
     if (i % 2 === 0) {
-      const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Bench ${i}`, `B${i}`, parseEther('1000'));
+      const token = await new ContractFactory(
+        simple.abi as InterfaceAbi,
+        simple.bytecode,
+        signer,
+      ).deploy(`Bench ${i}`, `B${i}`, parseEther('1000'));
       pending.push(mined(provider, token.deploymentTransaction()));
     } else {
-      const tx = await (factory as Contract).getFunction('createToken')(`Bench ${i}`, `B${i}`, parseEther('1000'));
+      const tx = await (factory as Contract).getFunction('createToken')(
+        `Bench ${i}`,
+        `B${i}`,
+        parseEther('1000'),
+      );
       pending.push(mined(provider, tx));
     }
     // Blocks without deployments, as on a real chain.
@@ -59,7 +86,11 @@ async function deployTokens(anvil: AnvilHandle, count: number, fillerEvery: numb
 }
 
 /** The same receipt, trace, probe and code calls the pipeline makes, straight from the node. */
-export async function rawCeiling(anvil: Pick<AnvilHandle, 'rpcUrl'>, first: number, last: number): Promise<{ seconds: number; tokens: number }> {
+export async function rawCeiling(
+  anvil: Pick<AnvilHandle, 'rpcUrl'>,
+  first: number,
+  last: number,
+): Promise<{ seconds: number; tokens: number }> {
   const rpc = createRpcClient({ urls: [anvil.rpcUrl] });
   const reader = createChainReader(rpc);
   let found = 0;
@@ -69,7 +100,10 @@ export async function rawCeiling(anvil: Pick<AnvilHandle, 'rpcUrl'>, first: numb
     while (next <= last) {
       const n = next++;
       const header = (await reader.block(n))!;
-      const [receipts, traces] = await Promise.all([reader.receipts(header), reader.traces(header)]);
+      const [receipts, traces] = await Promise.all([
+        reader.receipts(header),
+        reader.traces(header),
+      ]);
       for (const d of findDeployments(receipts, traces)) {
         const probe = await probeContract(rpc, d.address, toQuantity(n));
         if (probe.kind === 'token') {
@@ -83,45 +117,92 @@ export async function rawCeiling(anvil: Pick<AnvilHandle, 'rpcUrl'>, first: numb
   return { seconds: (performance.now() - started) / 1000, tokens: found };
 }
 
-export async function detectionThroughput(options: { tokens: number; fillerEvery: number }): Promise<BenchRow[]> {
+export async function detectionThroughput(options: {
+  tokens: number;
+  fillerEvery: number;
+}): Promise<BenchRow[]> {
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID });
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   try {
     progress(`deploying ${options.tokens} tokens with ${options.fillerEvery} filler blocks each`);
-    const { first, last, deployments } = await deployTokens(anvil, options.tokens, options.fillerEvery);
+    const { first, last, deployments } = await deployTokens(
+      anvil,
+      options.tokens,
+      options.fillerEvery,
+    );
     const blocks = last - first + 1;
     progress(`raw RPC ceiling over ${blocks} blocks`);
     const raw = await rawCeiling(anvil, first, last);
 
     progress('pipeline replay (scanner → detect → bytecode → Postgres)');
     const chain: ChainConfig = {
-      chainId: LOCAL_CHAIN_ID, name: 'bench', rpcUrls: [anvil.rpcUrl], confirmations: 0, startBlock: first, finalityDepth: 64,
-      pollIntervalMs: 100, wrappedNative: `0x${'0'.repeat(40)}`, stablecoins: [], dexes: [], ephemeral: false,
+      chainId: LOCAL_CHAIN_ID,
+      name: 'bench',
+      rpcUrls: [anvil.rpcUrl],
+      confirmations: 0,
+      startBlock: first,
+      finalityDepth: 64,
+      pollIntervalMs: 100,
+      wrappedNative: `0x${'0'.repeat(40)}`,
+      stablecoins: [],
+      dexes: [],
+      ephemeral: false,
     };
     const db = createDb(database.url, { max: 2 });
     const started = performance.now();
     const service = await startService({
-      roles: new Set(['worker', 'scanner']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
-      chains: [chain], knownChainIds: new Set([LOCAL_CHAIN_ID]), port: 0, host: '127.0.0.1', logger: silentLogger,
+      roles: new Set(['worker', 'scanner']),
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      redisPrefix: redis.prefix,
+      chains: [chain],
+      knownChainIds: new Set([LOCAL_CHAIN_ID]),
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
       poolMax: database.embedded ? 1 : 10,
     });
     let done = 0;
     while (done < deployments) {
       await new Promise((r) => setTimeout(r, 50));
-      const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(tokens)
+      const [row] = await db.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(tokens)
         .where(and(eq(tokens.chainId, LOCAL_CHAIN_ID), isNotNull(tokens.bytecodeHash)));
       done = row?.n ?? 0;
     }
     const seconds = (performance.now() - started) / 1000;
     await service.stop();
     await db.close();
-    if (raw.tokens !== deployments) throw new Error(`raw ceiling found ${raw.tokens} tokens, expected ${deployments}`);
+    if (raw.tokens !== deployments)
+      throw new Error(`raw ceiling found ${raw.tokens} tokens, expected ${deployments}`);
 
     const rawBlocksPerSecond = blocks / raw.seconds;
     const blocksPerSecond = blocks / seconds;
     return [
-      { suite: SUITE, metric: 'replay blocks/s (pipeline)', value: round(blocksPerSecond), unit: 'blocks/s', baseline: { metric: 'raw RPC blocks/s', value: round(rawBlocksPerSecond), ratio: blocksPerSecond / rawBlocksPerSecond }, note: `${blocks} blocks, ${deployments} deployments` },
-      { suite: SUITE, metric: 'replay tokens/s (pipeline)', value: round(deployments / seconds), unit: 'tokens/s', baseline: { metric: 'raw RPC tokens/s', value: round(deployments / raw.seconds), ratio: raw.seconds / seconds } },
+      {
+        suite: SUITE,
+        metric: 'replay blocks/s (pipeline)',
+        value: round(blocksPerSecond),
+        unit: 'blocks/s',
+        baseline: {
+          metric: 'raw RPC blocks/s',
+          value: round(rawBlocksPerSecond),
+          ratio: blocksPerSecond / rawBlocksPerSecond,
+        },
+        note: `${blocks} blocks, ${deployments} deployments`,
+      },
+      {
+        suite: SUITE,
+        metric: 'replay tokens/s (pipeline)',
+        value: round(deployments / seconds),
+        unit: 'tokens/s',
+        baseline: {
+          metric: 'raw RPC tokens/s',
+          value: round(deployments / raw.seconds),
+          ratio: raw.seconds / seconds,
+        },
+      },
     ];
   } finally {
     await Promise.all([anvil.stop(), database.drop(), redis.cleanup()]);
@@ -132,12 +213,29 @@ export async function detectionLatency(options: { deployments: number }): Promis
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: 1 });
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const chain: ChainConfig = {
-    chainId: LOCAL_CHAIN_ID, name: 'bench', rpcUrls: [anvil.rpcUrl], wsUrl: anvil.wsUrl, confirmations: 0, startBlock: 0, finalityDepth: 64,
-    pollIntervalMs: 250, wrappedNative: `0x${'0'.repeat(40)}`, stablecoins: [], dexes: [], ephemeral: false,
+    chainId: LOCAL_CHAIN_ID,
+    name: 'bench',
+    rpcUrls: [anvil.rpcUrl],
+    wsUrl: anvil.wsUrl,
+    confirmations: 0,
+    startBlock: 0,
+    finalityDepth: 64,
+    pollIntervalMs: 250,
+    wrappedNative: `0x${'0'.repeat(40)}`,
+    stablecoins: [],
+    dexes: [],
+    ephemeral: false,
   };
   const service = await startService({
-    roles: new Set(['worker', 'scanner', 'api']), databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix,
-    chains: [chain], knownChainIds: new Set([LOCAL_CHAIN_ID]), port: 0, host: '127.0.0.1', logger: silentLogger,
+    roles: new Set(['worker', 'scanner', 'api']),
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: redis.prefix,
+    chains: [chain],
+    knownChainIds: new Set([LOCAL_CHAIN_ID]),
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
     poolMax: database.embedded ? 1 : 10,
   });
   // When each block reached us: the latency's starting point is the block, not our transaction.
@@ -147,24 +245,38 @@ export async function detectionLatency(options: { deployments: number }): Promis
   const apiKey = await issueDemoKey(database.url, redis.url, redis.prefix);
   const socket = new WebSocket(`${service.url!.replace('http', 'ws')}/ws?token=${apiKey}`);
   socket.on('message', (raw) => {
-    const message = JSON.parse(raw.toString()) as { type: string; data?: { contract_address: string } };
-    if (message.type === 'token.created' && message.data) eventSeen.set(message.data.contract_address, performance.now());
+    const message = JSON.parse(raw.toString()) as {
+      type: string;
+      data?: { contract_address: string };
+    };
+    if (message.type === 'token.created' && message.data)
+      eventSeen.set(message.data.contract_address, performance.now());
   });
   await new Promise((resolve) => socket.once('open', resolve));
-  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, {
+    staticNetwork: true,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
   const signer = new NonceManager(new Wallet(ANVIL_PRIVATE_KEYS[3], provider));
   const simple = loadArtifact('SimpleToken');
   const latencies: number[] = [];
   try {
     for (let i = 0; i < options.deployments; i++) {
-      const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Latency ${i}`, `L${i}`, 1000n);
+      const token = await new ContractFactory(
+        simple.abi as InterfaceAbi,
+        simple.bytecode,
+        signer,
+      ).deploy(`Latency ${i}`, `L${i}`, 1000n);
       const receipt = await mined(provider, token.deploymentTransaction());
       const address = (await token.getAddress()).toLowerCase();
       const deadline = Date.now() + 20_000;
-      while (!eventSeen.has(address) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (!eventSeen.has(address) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       const seenAt = blockSeen.get(receipt.blockNumber);
       const eventAt = eventSeen.get(address);
-      if (seenAt === undefined || eventAt === undefined) throw new Error(`no timing for ${address}`);
+      if (seenAt === undefined || eventAt === undefined)
+        throw new Error(`no timing for ${address}`);
       latencies.push(eventAt - seenAt);
       if (i % 10 === 9) progress(`latency ${i + 1}/${options.deployments}`);
     }
@@ -177,7 +289,18 @@ export async function detectionLatency(options: { deployments: number }): Promis
   }
   latencies.sort((a, b) => a - b);
   return [
-    { suite: SUITE, metric: 'block → token.created on WS, p50', value: round(percentile(latencies, 50), 1), unit: 'ms', note: `${latencies.length} deployments, 1 s blocks` },
-    { suite: SUITE, metric: 'block → token.created on WS, p99', value: round(percentile(latencies, 99), 1), unit: 'ms' },
+    {
+      suite: SUITE,
+      metric: 'block → token.created on WS, p50',
+      value: round(percentile(latencies, 50), 1),
+      unit: 'ms',
+      note: `${latencies.length} deployments, 1 s blocks`,
+    },
+    {
+      suite: SUITE,
+      metric: 'block → token.created on WS, p99',
+      value: round(percentile(latencies, 99), 1),
+      unit: 'ms',
+    },
   ];
 }

@@ -131,7 +131,7 @@ function* tokenRows(shape: ScaleShape, from: number, to: number, nowMs: number) 
     const active = i % activeStride < 1;
     const liquidity = active || random() < 0.2 ? (random() * 500_000).toFixed(2) : undefined;
     const creator = creatorAddress(Math.floor(random() * shape.creators));
-    yield [
+    yield `${[
       scaleChain(i),
       scaleAddress(i),
       name,
@@ -152,7 +152,7 @@ function* tokenRows(shape: ScaleShape, from: number, to: number, nowMs: number) 
       liquidity ? (random() * 0.01).toFixed(12) : '\\N',
       iso(detected),
       scored ? iso(detected + 5_000) : '\\N',
-    ].join('\t') + '\n';
+    ].join('\t')}\n`;
   }
 }
 
@@ -188,7 +188,7 @@ function* analysisRows(from: number, to: number) {
         error: null,
       },
     });
-    yield [
+    yield `${[
       scaleChain(i),
       scaleAddress(i),
       'seed',
@@ -196,7 +196,7 @@ function* analysisRows(from: number, to: number) {
       LEVELS[score < 30 ? 0 : score < 60 ? 1 : score < 90 ? 2 : 3],
       factors,
       details,
-    ].join('\t') + '\n';
+    ].join('\t')}\n`;
   }
 }
 
@@ -231,7 +231,7 @@ export async function seedCreators(
       const random = mulberry32(c * 13 + 5);
       const total = 1 + Math.floor(random() * 10);
       const scams = Math.floor(random() * total);
-      yield [
+      yield `${[
         scaleChain(c),
         creatorAddress(c),
         total,
@@ -240,7 +240,7 @@ export async function seedCreators(
         Math.floor(random() * 101),
         iso(nowMs - YEAR_MS),
         iso(nowMs),
-      ].join('\t') + '\n';
+      ].join('\t')}\n`;
     }
   }
   return copyRows(

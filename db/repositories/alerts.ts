@@ -26,16 +26,32 @@ export function createAlertRepository(db: Database) {
   return {
     /** Users on a paid plan who watch the token (a downgraded account keeps its watchlist 30 days, without alerts). */
     async watchers(chainId: number, address: string): Promise<Watcher[]> {
-      return db.select({ userId: users.id, email: users.email, emailAlerts: users.emailAlerts, preferences: users.preferences })
+      return db
+        .select({
+          userId: users.id,
+          email: users.email,
+          emailAlerts: users.emailAlerts,
+          preferences: users.preferences,
+        })
         .from(watchlist)
         .innerJoin(users, eq(users.id, watchlist.userId))
-        .where(and(eq(watchlist.chainId, chainId), eq(watchlist.address, address), ne(users.plan, 'FREE')));
+        .where(
+          and(
+            eq(watchlist.chainId, chainId),
+            eq(watchlist.address, address),
+            ne(users.plan, 'FREE'),
+          ),
+        );
     },
 
     /** Inserts what is new; returns the user ids that were new. A second insert of the same (user, key) is a no-op. */
     async record(rows: DeliveryInput[]): Promise<number[]> {
       if (rows.length === 0) return [];
-      const inserted = await db.insert(alertDeliveries).values(rows).onConflictDoNothing().returning({ userId: alertDeliveries.userId });
+      const inserted = await db
+        .insert(alertDeliveries)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ userId: alertDeliveries.userId });
       return inserted.map((r) => r.userId);
     },
 
@@ -43,34 +59,63 @@ export function createAlertRepository(db: Database) {
      * Claims the emails still owed for an alert (none sent yet, no live claim by another consumer),
      * with the recipient's address. A claim older than `leaseMs` is considered abandoned.
      */
-    async claimPendingEmails(alertKey: string, now: Date, leaseMs: number): Promise<{ userId: number; email: string }[]> {
+    async claimPendingEmails(
+      alertKey: string,
+      now: Date,
+      leaseMs: number,
+    ): Promise<{ userId: number; email: string }[]> {
       const expired = new Date(now.getTime() - leaseMs);
-      const claimed = await db.update(alertDeliveries)
+      const claimed = await db
+        .update(alertDeliveries)
         .set({ emailClaimedAt: now })
-        .where(and(
-          eq(alertDeliveries.alertKey, alertKey),
-          eq(alertDeliveries.emailWanted, true),
-          isNull(alertDeliveries.emailedAt),
-          or(isNull(alertDeliveries.emailClaimedAt), lt(alertDeliveries.emailClaimedAt, expired)),
-        ))
+        .where(
+          and(
+            eq(alertDeliveries.alertKey, alertKey),
+            eq(alertDeliveries.emailWanted, true),
+            isNull(alertDeliveries.emailedAt),
+            or(isNull(alertDeliveries.emailClaimedAt), lt(alertDeliveries.emailClaimedAt, expired)),
+          ),
+        )
         .returning({ userId: alertDeliveries.userId });
       if (claimed.length === 0) return [];
-      return db.select({ userId: users.id, email: users.email }).from(users).where(inArray(users.id, claimed.map((c) => c.userId)));
+      return db
+        .select({ userId: users.id, email: users.email })
+        .from(users)
+        .where(
+          inArray(
+            users.id,
+            claimed.map((c) => c.userId),
+          ),
+        );
     },
 
     async markEmailed(userId: number, alertKey: string, now: Date): Promise<void> {
-      await db.update(alertDeliveries).set({ emailedAt: now })
+      await db
+        .update(alertDeliveries)
+        .set({ emailedAt: now })
         .where(and(eq(alertDeliveries.userId, userId), eq(alertDeliveries.alertKey, alertKey)));
     },
 
     /** A failed send gives its claim back, so that the retry need not wait for the lease. */
     async releaseClaim(userId: number, alertKey: string): Promise<void> {
-      await db.update(alertDeliveries).set({ emailClaimedAt: null })
-        .where(and(eq(alertDeliveries.userId, userId), eq(alertDeliveries.alertKey, alertKey), isNull(alertDeliveries.emailedAt)));
+      await db
+        .update(alertDeliveries)
+        .set({ emailClaimedAt: null })
+        .where(
+          and(
+            eq(alertDeliveries.userId, userId),
+            eq(alertDeliveries.alertKey, alertKey),
+            isNull(alertDeliveries.emailedAt),
+          ),
+        );
     },
 
     async deliveries(userId: number) {
-      return db.select().from(alertDeliveries).where(eq(alertDeliveries.userId, userId)).orderBy(sql`${alertDeliveries.createdAt}`);
+      return db
+        .select()
+        .from(alertDeliveries)
+        .where(eq(alertDeliveries.userId, userId))
+        .orderBy(sql`${alertDeliveries.createdAt}`);
     },
   };
 }

@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import type {
+  RiskAssessment,
+  SecurityHints,
+  StaticAnalysis,
+  TradingSimulation,
+} from '../../src/analysis/types.ts';
 import type { Database } from '../client.ts';
 import { analyses, tokens } from '../schema.ts';
 import { advancedStage } from './tokens.ts';
-import type { RiskAssessment, SecurityHints, StaticAnalysis, TradingSimulation } from '../../src/analysis/types.ts';
 
 /**
  * Analysis rows and the token columns they feed. One `analyses` row per pipeline pass of a token:
@@ -38,10 +43,22 @@ export interface StaticColumns {
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** Upserts the pass's row, merging `patch` into its details (jsonb ||: later stages add keys). */
-async function merge(exec: Database | Transaction, key: AnalysisKey, patch: Record<string, unknown>, columns: Partial<typeof analyses.$inferInsert> = {}): Promise<void> {
+async function merge(
+  exec: Database | Transaction,
+  key: AnalysisKey,
+  patch: Record<string, unknown>,
+  columns: Partial<typeof analyses.$inferInsert> = {},
+): Promise<void> {
   const details = JSON.stringify(patch);
-  await exec.insert(analyses)
-    .values({ chainId: key.chainId, address: key.address, inputHash: analysisInputHash(key), details: sql`${details}::jsonb`, ...columns })
+  await exec
+    .insert(analyses)
+    .values({
+      chainId: key.chainId,
+      address: key.address,
+      inputHash: analysisInputHash(key),
+      details: sql`${details}::jsonb`,
+      ...columns,
+    })
     .onConflictDoUpdate({
       target: [analyses.chainId, analyses.address, analyses.inputHash],
       set: { details: sql`${analyses.details} || excluded.details`, ...columns },
@@ -51,61 +68,120 @@ async function merge(exec: Database | Transaction, key: AnalysisKey, patch: Reco
 export function createAnalysisRepository(db: Database) {
   return {
     async get(key: AnalysisKey): Promise<AnalysisRow | undefined> {
-      const [row] = await db.select().from(analyses)
-        .where(and(eq(analyses.chainId, key.chainId), eq(analyses.address, key.address), eq(analyses.inputHash, analysisInputHash(key))));
+      const [row] = await db
+        .select()
+        .from(analyses)
+        .where(
+          and(
+            eq(analyses.chainId, key.chainId),
+            eq(analyses.address, key.address),
+            eq(analyses.inputHash, analysisInputHash(key)),
+          ),
+        );
       return row;
     },
 
     /** The newest row holding `part` in its details (a re-run reuses the last static analysis). */
-    async latestWith(chainId: number, address: string, part: 'static' | 'simulation'): Promise<AnalysisRow | undefined> {
-      const [row] = await db.select().from(analyses)
-        .where(and(eq(analyses.chainId, chainId), eq(analyses.address, address), sql`${analyses.details} ? ${part}`))
-        .orderBy(desc(analyses.createdAt), desc(analyses.id)).limit(1);
+    async latestWith(
+      chainId: number,
+      address: string,
+      part: 'static' | 'simulation',
+    ): Promise<AnalysisRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(analyses)
+        .where(
+          and(
+            eq(analyses.chainId, chainId),
+            eq(analyses.address, address),
+            sql`${analyses.details} ? ${part}`,
+          ),
+        )
+        .orderBy(desc(analyses.createdAt), desc(analyses.id))
+        .limit(1);
       return row;
     },
 
     /** The newest scored analysis of a token (the API's "latest analysis"). */
     async latestScored(chainId: number, address: string): Promise<AnalysisRow | undefined> {
-      const [row] = await db.select().from(analyses)
-        .where(and(eq(analyses.chainId, chainId), eq(analyses.address, address), sql`${analyses.riskScore} is not null`))
-        .orderBy(desc(analyses.createdAt), desc(analyses.id)).limit(1);
+      const [row] = await db
+        .select()
+        .from(analyses)
+        .where(
+          and(
+            eq(analyses.chainId, chainId),
+            eq(analyses.address, address),
+            sql`${analyses.riskScore} is not null`,
+          ),
+        )
+        .orderBy(desc(analyses.createdAt), desc(analyses.id))
+        .limit(1);
       return row;
     },
 
-    async recordStatic(key: AnalysisKey, part: { static: StaticAnalysis; code_hash: string; reason: string; static_at: string }, columns: StaticColumns): Promise<void> {
+    async recordStatic(
+      key: AnalysisKey,
+      part: { static: StaticAnalysis; code_hash: string; reason: string; static_at: string },
+      columns: StaticColumns,
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         await merge(tx, key, { run: key.run, ...part });
-        await tx.update(tokens).set({ ...columns, stage: advancedStage('selectors'), updatedAt: new Date() })
+        await tx
+          .update(tokens)
+          .set({ ...columns, stage: advancedStage('selectors'), updatedAt: new Date() })
           .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
       });
     },
 
-    async recordSimulation(key: AnalysisKey, part: Record<string, unknown> & { simulation: TradingSimulation }): Promise<void> {
+    async recordSimulation(
+      key: AnalysisKey,
+      part: Record<string, unknown> & { simulation: TradingSimulation },
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         await merge(tx, key, { run: key.run, ...part });
-        await tx.update(tokens).set({ tradingSimulation: part.simulation, stage: advancedStage('simulate'), updatedAt: new Date() })
+        await tx
+          .update(tokens)
+          .set({
+            tradingSimulation: part.simulation,
+            stage: advancedStage('simulate'),
+            updatedAt: new Date(),
+          })
           .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
       });
     },
 
-    async recordRisk(key: AnalysisKey, assessment: RiskAssessment, hints: SecurityHints, isHoneypot: boolean, extra: Record<string, unknown> = {}): Promise<void> {
+    async recordRisk(
+      key: AnalysisKey,
+      assessment: RiskAssessment,
+      hints: SecurityHints,
+      isHoneypot: boolean,
+      extra: Record<string, unknown> = {},
+    ): Promise<void> {
       await db.transaction(async (tx) => {
-        await merge(tx, key, { run: key.run, security_hints: hints, ...extra }, {
-          riskScore: assessment.score,
-          riskLevel: assessment.level,
-          riskFactors: assessment.risk_factors,
-          actionableInsights: assessment.actionable_insights,
-          alerts: assessment.alerts,
-        });
-        await tx.update(tokens).set({
-          currentRiskScore: assessment.score,
-          currentRiskLevel: assessment.level,
-          isHoneypot,
-          securityHints: hints,
-          riskUpdatedAt: new Date(),
-          stage: advancedStage('risk'),
-          updatedAt: new Date(),
-        }).where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
+        await merge(
+          tx,
+          key,
+          { run: key.run, security_hints: hints, ...extra },
+          {
+            riskScore: assessment.score,
+            riskLevel: assessment.level,
+            riskFactors: assessment.risk_factors,
+            actionableInsights: assessment.actionable_insights,
+            alerts: assessment.alerts,
+          },
+        );
+        await tx
+          .update(tokens)
+          .set({
+            currentRiskScore: assessment.score,
+            currentRiskLevel: assessment.level,
+            isHoneypot,
+            securityHints: hints,
+            riskUpdatedAt: new Date(),
+            stage: advancedStage('risk'),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
       });
     },
 
@@ -116,20 +192,40 @@ export function createAnalysisRepository(db: Database) {
      * fees or limits, or they are not tradable yet, and their last risk pass is older than `before`.
      * Oldest first; the refresh scheduler passes them to `resimulate`.
      */
-    async dueForResimulation(chainId: number, before: Date, limit: number): Promise<{ address: string; riskUpdatedAt: Date | null }[]> {
-      return db.select({ address: tokens.address, riskUpdatedAt: tokens.riskUpdatedAt }).from(tokens)
-        .where(and(
-          eq(tokens.chainId, chainId),
-          sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
-          sql`(${tokens.securityHints}->>'fee_modifiable' = 'true' or ${tokens.securityHints}->>'has_max_tx_limit' = 'true' or ${tokens.securityHints}->>'trading_restricted' = 'true')`,
-        ))
-        .orderBy(tokens.riskUpdatedAt).limit(limit);
+    async dueForResimulation(
+      chainId: number,
+      before: Date,
+      limit: number,
+    ): Promise<{ address: string; riskUpdatedAt: Date | null }[]> {
+      return db
+        .select({ address: tokens.address, riskUpdatedAt: tokens.riskUpdatedAt })
+        .from(tokens)
+        .where(
+          and(
+            eq(tokens.chainId, chainId),
+            sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
+            sql`(${tokens.securityHints}->>'fee_modifiable' = 'true' or ${tokens.securityHints}->>'has_max_tx_limit' = 'true' or ${tokens.securityHints}->>'trading_restricted' = 'true')`,
+          ),
+        )
+        .orderBy(tokens.riskUpdatedAt)
+        .limit(limit);
     },
 
     /** Tokens judged honeypots whose skeleton equals `skeleton`, this token aside (any chain). */
-    async honeypotsWithSkeleton(skeleton: string, except: { chainId: number; address: string }): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tokens)
-        .where(and(eq(tokens.skeletonHash, skeleton), eq(tokens.isHoneypot, true), sql`not (${tokens.chainId} = ${except.chainId} and ${tokens.address} = ${except.address})`));
+    async honeypotsWithSkeleton(
+      skeleton: string,
+      except: { chainId: number; address: string },
+    ): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(tokens)
+        .where(
+          and(
+            eq(tokens.skeletonHash, skeleton),
+            eq(tokens.isHoneypot, true),
+            sql`not (${tokens.chainId} = ${except.chainId} and ${tokens.address} = ${except.address})`,
+          ),
+        );
       return row?.n ?? 0;
     },
   };

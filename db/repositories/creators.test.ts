@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reputationScore, tokenOutcome } from '../../src/analysis/creators.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
 import { createDb, type DbHandle } from '../client.ts';
 import { creators, tokens } from '../schema.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
-import { reputationScore, tokenOutcome } from '../../src/analysis/creators.ts';
 import { createCreatorRepository } from './creators.ts';
 import { createTokenRepository } from './tokens.ts';
 
@@ -35,13 +35,30 @@ beforeAll(async () => {
   const repo = createTokenRepository(handle.db);
   for (const [i, c] of cases.entries()) {
     await repo.upsertDetected({
-      chainId: CHAIN, address: addressOf(i), name: c.name, symbol: 'T', decimals: 18, totalSupply: '1', creationTxHash: null, creator: CREATOR,
-      creatorIsContract: false, txOrigin: null, creationBlockNumber: null, creationBlockHash: null,
-      creationTimestamp: new Date(Date.now() - c.hours * HOUR), creationGasUsed: null, detectionSource: 'submitted',
+      chainId: CHAIN,
+      address: addressOf(i),
+      name: c.name,
+      symbol: 'T',
+      decimals: 18,
+      totalSupply: '1',
+      creationTxHash: null,
+      creator: CREATOR,
+      creatorIsContract: false,
+      txOrigin: null,
+      creationBlockNumber: null,
+      creationBlockHash: null,
+      creationTimestamp: new Date(Date.now() - c.hours * HOUR),
+      creationGasUsed: null,
+      detectionSource: 'submitted',
     });
-    await handle.db.update(tokens).set({
-      currentRiskScore: c.score, isHoneypot: c.honeypot, tradingSimulation: c.sellable === null ? null : { is_sellable: c.sellable },
-    }).where(and(eq(tokens.chainId, CHAIN), eq(tokens.address, addressOf(i))));
+    await handle.db
+      .update(tokens)
+      .set({
+        currentRiskScore: c.score,
+        isHoneypot: c.honeypot,
+        tradingSimulation: c.sellable === null ? null : { is_sellable: c.sellable },
+      })
+      .where(and(eq(tokens.chainId, CHAIN), eq(tokens.address, addressOf(i))));
   }
 }, 60_000);
 
@@ -55,21 +72,40 @@ describe('creator repository', () => {
     const repo = createCreatorRepository(handle.db);
     await repo.recordLiquidityPulled(CHAIN, addressOf(cases.findIndex((c) => c.name === 'pulled')));
     const rows = await handle.db.select().from(tokens).where(eq(tokens.creator, CREATOR));
-    const outcomes = rows.map((r) => tokenOutcome({
-      isHoneypot: r.isHoneypot, liquidityPulledAt: r.liquidityPulledAt, riskScore: r.currentRiskScore, bornAt: r.creationTimestamp ?? r.detectedAt,
-      tradable: (r.tradingSimulation as { is_sellable?: boolean } | null)?.is_sellable === true, isActivelyTraded: r.isActivelyTraded,
-    }));
-    const expected = { total_tokens: rows.length, success_count: outcomes.filter((o) => o === 'success').length, scam_count: outcomes.filter((o) => o === 'scam').length };
+    const outcomes = rows.map((r) =>
+      tokenOutcome({
+        isHoneypot: r.isHoneypot,
+        liquidityPulledAt: r.liquidityPulledAt,
+        riskScore: r.currentRiskScore,
+        bornAt: r.creationTimestamp ?? r.detectedAt,
+        tradable: (r.tradingSimulation as { is_sellable?: boolean } | null)?.is_sellable === true,
+        isActivelyTraded: r.isActivelyTraded,
+      }),
+    );
+    const expected = {
+      total_tokens: rows.length,
+      success_count: outcomes.filter((o) => o === 'success').length,
+      scam_count: outcomes.filter((o) => o === 'scam').length,
+    };
     expect(expected).toEqual({ total_tokens: 8, success_count: 2, scam_count: 2 });
     expect(await repo.counts(CHAIN, CREATOR)).toEqual(expected);
     const [row] = await handle.db.select().from(creators).where(eq(creators.address, CREATOR));
-    expect(row).toMatchObject({ totalTokens: 8, successCount: 2, scamCount: 2, reputationScore: reputationScore(expected) });
+    expect(row).toMatchObject({
+      totalTokens: 8,
+      successCount: 2,
+      scamCount: 2,
+      reputationScore: reputationScore(expected),
+    });
   });
 
   it('leaves the judged token out of its own reputation, and is idempotent', async () => {
     const repo = createCreatorRepository(handle.db);
     const honeypot = addressOf(cases.findIndex((c) => c.name === 'honeypot'));
-    expect(await repo.reputationExcluding(CHAIN, CREATOR, honeypot)).toMatchObject({ total_tokens: 7, scam_count: 1, success_count: 2 });
+    expect(await repo.reputationExcluding(CHAIN, CREATOR, honeypot)).toMatchObject({
+      total_tokens: 7,
+      scam_count: 1,
+      success_count: 2,
+    });
     const once = await repo.refresh(CHAIN, CREATOR);
     expect(await repo.refresh(CHAIN, CREATOR)).toEqual(once);
     const pulled = addressOf(cases.findIndex((c) => c.name === 'pulled'));
@@ -77,6 +113,8 @@ describe('creator repository', () => {
     await repo.recordLiquidityPulled(CHAIN, pulled);
     const [after] = await handle.db.select().from(tokens).where(eq(tokens.address, pulled));
     expect(after!.liquidityPulledAt).toEqual(before!.liquidityPulledAt);
-    expect(await repo.recordLiquidityPulled(CHAIN, '0x000000000000000000000000000000000000beef')).toBeNull();
+    expect(
+      await repo.recordLiquidityPulled(CHAIN, '0x000000000000000000000000000000000000beef'),
+    ).toBeNull();
   });
 });

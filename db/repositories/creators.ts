@@ -1,9 +1,15 @@
-import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import {
+  type CreatorCounts,
+  rates,
+  reputationScore,
+  SUCCESS_MAX_RISK_SCORE,
+  SUCCESS_MIN_AGE_HOURS,
+} from '../../src/analysis/creators.ts';
 import type { Database } from '../client.ts';
 import { creators, tokens } from '../schema.ts';
-import type { CreatorRow, TokenRow } from './tokens.ts';
 import { lockChainShared } from './chain-lock.ts';
-import { rates, reputationScore, SUCCESS_MAX_RISK_SCORE, SUCCESS_MIN_AGE_HOURS, type CreatorCounts } from '../../src/analysis/creators.ts';
+import type { CreatorRow, TokenRow } from './tokens.ts';
 
 /**
  * Creator reputation in Postgres, written by the pipeline and read by the API. Counts are
@@ -44,14 +50,30 @@ export interface CreatorReputation extends CreatorCounts {
 }
 
 export function createCreatorRepository(db: Database) {
-  async function counts(chainId: number, creator: string, excludeToken?: string, executor: Pick<Database, 'select'> = db): Promise<CreatorCounts> {
-    const where = and(eq(tokens.chainId, chainId), eq(tokens.creator, creator), excludeToken ? ne(tokens.address, excludeToken) : undefined);
-    const [row] = await executor.select({
-      total: sql<number>`count(*)::int`,
-      scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
-      successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
-    }).from(tokens).where(where);
-    return { total_tokens: row?.total ?? 0, scam_count: row?.scams ?? 0, success_count: row?.successes ?? 0 };
+  async function counts(
+    chainId: number,
+    creator: string,
+    excludeToken?: string,
+    executor: Pick<Database, 'select'> = db,
+  ): Promise<CreatorCounts> {
+    const where = and(
+      eq(tokens.chainId, chainId),
+      eq(tokens.creator, creator),
+      excludeToken ? ne(tokens.address, excludeToken) : undefined,
+    );
+    const [row] = await executor
+      .select({
+        total: sql<number>`count(*)::int`,
+        scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
+        successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
+      })
+      .from(tokens)
+      .where(where);
+    return {
+      total_tokens: row?.total ?? 0,
+      scam_count: row?.scams ?? 0,
+      success_count: row?.successes ?? 0,
+    };
   }
 
   /** Recomputes a creator's row from their tokens (idempotent). */
@@ -62,11 +84,24 @@ export function createCreatorRepository(db: Database) {
       await lockChainShared(tx, chainId);
       const c = await counts(chainId, creator, undefined, tx);
       const score = reputationScore(c);
-      await tx.insert(creators)
-        .values({ chainId, address: creator, totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score })
+      await tx
+        .insert(creators)
+        .values({
+          chainId,
+          address: creator,
+          totalTokens: c.total_tokens,
+          successCount: c.success_count,
+          scamCount: c.scam_count,
+          reputationScore: score,
+        })
         .onConflictDoUpdate({
           target: [creators.chainId, creators.address],
-          set: { totalTokens: c.total_tokens, successCount: c.success_count, scamCount: c.scam_count, reputationScore: score },
+          set: {
+            totalTokens: c.total_tokens,
+            successCount: c.success_count,
+            scamCount: c.scam_count,
+            reputationScore: score,
+          },
         });
       return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
     });
@@ -74,11 +109,16 @@ export function createCreatorRepository(db: Database) {
 
   return {
     async list(query: CreatorListQuery): Promise<{ items: CreatorRow[]; total: number }> {
-      const where: SQL | undefined = query.chainId === undefined ? undefined : eq(creators.chainId, query.chainId);
+      const where: SQL | undefined =
+        query.chainId === undefined ? undefined : eq(creators.chainId, query.chainId);
       const [items, [totalRow]] = await Promise.all([
-        db.select().from(creators).where(where)
+        db
+          .select()
+          .from(creators)
+          .where(where)
           .orderBy(desc(SORT_COLUMNS[query.sort]), desc(creators.lastSeen), desc(creators.address))
-          .limit(query.limit).offset((query.page - 1) * query.limit),
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
         db.select({ n: count() }).from(creators).where(where),
       ]);
       return { items, total: totalRow?.n ?? 0 };
@@ -86,12 +126,17 @@ export function createCreatorRepository(db: Database) {
 
     /** One row per chain the address created tokens on (newest activity first). */
     async byAddress(address: string, chainId?: number): Promise<CreatorRow[]> {
-      const where = chainId === undefined ? eq(creators.address, address) : and(eq(creators.address, address), eq(creators.chainId, chainId));
+      const where =
+        chainId === undefined
+          ? eq(creators.address, address)
+          : and(eq(creators.address, address), eq(creators.chainId, chainId));
       return db.select().from(creators).where(where).orderBy(desc(creators.lastSeen));
     },
 
     async tokensOf(chainId: number, address: string, limit: number): Promise<TokenRow[]> {
-      return db.select().from(tokens)
+      return db
+        .select()
+        .from(tokens)
         .where(and(eq(tokens.chainId, chainId), eq(tokens.creator, address)))
         .orderBy(desc(tokens.detectedAt), desc(tokens.address))
         .limit(limit);
@@ -101,18 +146,36 @@ export function createCreatorRepository(db: Database) {
     refresh,
 
     /** Reputation as the risk stage sees it: the creator's other tokens only, so a token never judges itself. */
-    async reputationExcluding(chainId: number, creator: string, token: string): Promise<CreatorReputation> {
+    async reputationExcluding(
+      chainId: number,
+      creator: string,
+      token: string,
+    ): Promise<CreatorReputation> {
       const c = await counts(chainId, creator, token);
-      return { address: creator, chain_id: chainId, ...c, reputation_score: reputationScore(c), ...rates(c) };
+      return {
+        address: creator,
+        chain_id: chainId,
+        ...c,
+        reputation_score: reputationScore(c),
+        ...rates(c),
+      };
     },
 
     /**
      * For the DEX stage (docs/dex.md): the token's liquidity was pulled. Marks it (the first time
      * counts) and recomputes its creator's reputation; returns the creator, or null when unknown.
      */
-    async recordLiquidityPulled(chainId: number, token: string, at: Date = new Date()): Promise<CreatorReputation | null> {
-      const [row] = await db.update(tokens)
-        .set({ liquidityPulledAt: sql`coalesce(${tokens.liquidityPulledAt}, ${at.toISOString()}::timestamptz)`, updatedAt: new Date() })
+    async recordLiquidityPulled(
+      chainId: number,
+      token: string,
+      at: Date = new Date(),
+    ): Promise<CreatorReputation | null> {
+      const [row] = await db
+        .update(tokens)
+        .set({
+          liquidityPulledAt: sql`coalesce(${tokens.liquidityPulledAt}, ${at.toISOString()}::timestamptz)`,
+          updatedAt: new Date(),
+        })
         .where(and(eq(tokens.chainId, chainId), eq(tokens.address, token)))
         .returning({ creator: tokens.creator });
       if (!row?.creator) return null;

@@ -9,7 +9,10 @@ export function createReplayRepository(db: Database) {
       return rows.map((r) => ({ from: r.fromBlock, to: r.toBlock }));
     },
     async markFinished(chainId: number, from: number, to: number): Promise<void> {
-      await db.insert(replayRanges).values({ chainId, fromBlock: from, toBlock: to }).onConflictDoNothing();
+      await db
+        .insert(replayRanges)
+        .values({ chainId, fromBlock: from, toBlock: to })
+        .onConflictDoNothing();
     },
     async forget(chainId: number): Promise<void> {
       await db.delete(replayRanges).where(and(eq(replayRanges.chainId, chainId)));

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Wallet, WebSocketProvider } from 'ethers';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from './anvil.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from './anvil.ts';
 
 // First dev account of the standard anvil/hardhat mnemonic (public, well known).
 const FIRST_DEV_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -48,7 +48,9 @@ describe('startAnvil', () => {
     const accounts = (await provider.send('eth_accounts', [])) as string[];
     const derived = ANVIL_PRIVATE_KEYS.map((k) => new Wallet(k).address.toLowerCase());
     expect(accounts.map((a) => a.toLowerCase())).toEqual(derived);
-    expect(await provider.getBalance(new Wallet(ANVIL_PRIVATE_KEYS[9]).address)).toBeGreaterThan(0n);
+    expect(await provider.getBalance(new Wallet(ANVIL_PRIVATE_KEYS[9]).address)).toBeGreaterThan(
+      0n,
+    );
     provider.destroy();
   });
 
@@ -80,7 +82,9 @@ describe('startAnvil', () => {
   });
 
   it('fails clearly when the port is taken', async () => {
-    await expect(startAnvil({ port: anvil.port })).rejects.toThrow(/anvil exited before answering|answered chain id/);
+    await expect(startAnvil({ port: anvil.port })).rejects.toThrow(
+      /anvil exited before answering|answered chain id/,
+    );
   });
 
   it('stop() leaves no process behind', async () => {

@@ -1,7 +1,7 @@
 // Local Anvil chain for the embedded default and tests. Spawns the platform binary directly
 // (not the node wrapper in node_modules/.bin) so that the pid we hold is anvil's own and
 // stop() / the exit hook really end it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -24,12 +24,26 @@ const ANVIL_BASE_PATH = "m/44'/60'/0'/0";
 /** anvil quit before answering, e.g. because the port was taken meanwhile: worth a retry. */
 class AnvilExitedEarly extends Error {}
 
-type TenKeys = readonly [string, string, string, string, string, string, string, string, string, string];
+type TenKeys = readonly [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 /** Private keys of anvil's ten funded dev accounts (10 000 ETH each), derived from the mnemonic. */
 export const ANVIL_PRIVATE_KEYS: TenKeys = (() => {
   const base = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, ANVIL_BASE_PATH);
-  const keys = Array.from({ length: ANVIL_ACCOUNT_COUNT }, (_, i) => base.deriveChild(i).privateKey);
+  const keys = Array.from(
+    { length: ANVIL_ACCOUNT_COUNT },
+    (_, i) => base.deriveChild(i).privateKey,
+  );
   return Object.freeze(keys) as unknown as TenKeys;
 })();
 
@@ -82,7 +96,9 @@ export function findFreePort(): Promise<number> {
     server.listen(0, HOST, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('could not obtain a free port'))));
+      server.close(() =>
+        port ? resolve(port) : reject(new Error('could not obtain a free port')),
+      );
     });
   });
 }
@@ -118,7 +134,10 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
   if (opts.extraArgs) args.push(...opts.extraArgs);
 
   // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the chain last, in order.
-  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', silent ? 'ignore' : 'pipe', 'pipe'], detached: true });
+  const child = spawn(anvilBinaryPath(), args, {
+    stdio: ['ignore', silent ? 'ignore' : 'pipe', 'pipe'],
+    detached: true,
+  });
   installExitHook();
   liveChildren.add(child);
 
@@ -149,7 +168,8 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (spawnError) throw new Error(`could not start anvil (${anvilBinaryPath()}): ${spawnError.message}`);
+    if (spawnError)
+      throw new Error(`could not start anvil (${anvilBinaryPath()}): ${spawnError.message}`);
     if (child.exitCode !== null || child.signalCode !== null) {
       liveChildren.delete(child);
       throw new AnvilExitedEarly(
@@ -166,7 +186,9 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`anvil did not answer eth_chainId on ${rpcUrl} within ${READY_TIMEOUT_MS / 1000} s: ${stderrTail.trim()}`);
+      throw new Error(
+        `anvil did not answer eth_chainId on ${rpcUrl} within ${READY_TIMEOUT_MS / 1000} s: ${stderrTail.trim()}`,
+      );
     }
     await sleep(READY_POLL_MS);
   }

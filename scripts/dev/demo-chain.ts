@@ -3,17 +3,17 @@
 import {
   Contract,
   ContractFactory,
+  type ContractTransactionResponse,
+  getAddress,
+  type InterfaceAbi,
   JsonRpcProvider,
   NonceManager,
-  Wallet,
-  getAddress,
   parseEther,
-  type ContractTransactionResponse,
-  type InterfaceAbi,
   type TransactionReceipt,
+  Wallet,
 } from 'ethers';
 import type { Logger } from 'pino';
-import { loadArtifact, type ContractName } from '../../contracts/artifacts.ts';
+import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 
 const RPC_POLLING_MS = 250;
 const DEADLINE_SECONDS = 3_600;

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import { DEMO_EMAIL, issueDemoKey } from '../../app/operator.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { DEMO_EMAIL, issueDemoKey } from '../../app/operator.ts';
 
 /**
  * The ready-made demo PRO key exists only on the embedded default: the embedded PGlite (no
@@ -28,7 +28,9 @@ export function demoKeyAction(input: StartKind): DemoKeyAction {
 
 /** Revokes every active key of the demo account; how many were revoked. */
 export async function revokeDemoKeys(
-  databaseUrl: string, redisUrl: string, redisPrefix: string,
+  databaseUrl: string,
+  redisUrl: string,
+  redisPrefix: string,
 ): Promise<number> {
   const handle = createDb(databaseUrl, { max: 1 });
   const redis = createRedis(redisUrl, 'commands');
@@ -57,12 +59,16 @@ export async function applyDemoKeyPolicy(options: {
   redisUrl: string;
   redisPrefix: string;
   logger: Logger;
+  /** The demo account's web password (issue only). */
+  password?: string;
 }): Promise<string | undefined> {
   const { databaseUrl, redisUrl, redisPrefix } = options;
-  if (options.action === 'issue') return issueDemoKey(databaseUrl, redisUrl, redisPrefix);
+  if (options.action === 'issue')
+    return issueDemoKey(databaseUrl, redisUrl, redisPrefix, options.password);
   const revoked = await revokeDemoKeys(databaseUrl, redisUrl, redisPrefix);
   if (revoked > 0) {
-    const why = 'revoked the demo API key of an earlier embedded run: this is not the embedded default';
+    const why =
+      'revoked the demo API key of an earlier embedded run: this is not the embedded default';
     options.logger.warn({ revoked }, why);
   }
   return undefined;

@@ -1,27 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import {
   Contract,
-  Interface,
-  JsonRpcProvider,
-  NonceManager,
-  Wallet,
-  ZeroAddress,
   dataLength,
   decodeBytes32String,
   getAddress,
+  Interface,
   id,
+  JsonRpcProvider,
+  NonceManager,
   parseEther,
   toBeHex,
+  Wallet,
+  ZeroAddress,
   zeroPadValue,
 } from 'ethers';
 import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from './anvil.ts';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from './anvil.ts';
+import {
+  createDemoLauncher,
+  type DemoLauncher,
+  type LaunchedToken,
+  TOKEN_KINDS,
+  type TokenKind,
+} from './demo-launcher.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from './uniswap.ts';
-import { TOKEN_KINDS, createDemoLauncher, type DemoLauncher, type LaunchedToken, type TokenKind } from './demo-launcher.ts';
 
-const FACTORY_KINDS: ReadonlySet<TokenKind> = new Set(['factory-create', 'factory-create2', 'clone']);
+const FACTORY_KINDS: ReadonlySet<TokenKind> = new Set([
+  'factory-create',
+  'factory-create2',
+  'clone',
+]);
 // bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1), computed as EIP-1967 defines it.
 const IMPLEMENTATION_SLOT = toBeHex(BigInt(id('eip1967.proxy.implementation')) - 1n, 32);
 const EIP1167_RUNTIME_PREFIX = '0x363d3d373d3d3d363d73';
@@ -44,9 +54,17 @@ describe('createDemoLauncher', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil();
-    provider = new JsonRpcProvider(anvil.rpcUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+    provider = new JsonRpcProvider(anvil.rpcUrl, undefined, {
+      staticNetwork: true,
+      pollingInterval: 50,
+      cacheTimeout: -1,
+    });
     uni = await deployUniswapV2(new NonceManager(new Wallet(ANVIL_PRIVATE_KEYS[0], provider)));
-    launcher = createDemoLauncher({ rpcUrl: anvil.rpcUrl, privateKey: ANVIL_PRIVATE_KEYS[1], uniswap: uni });
+    launcher = createDemoLauncher({
+      rpcUrl: anvil.rpcUrl,
+      privateKey: ANVIL_PRIVATE_KEYS[1],
+      uniswap: uni,
+    });
   });
 
   afterAll(async () => {
@@ -80,7 +98,9 @@ describe('createDemoLauncher', () => {
 
       if (kind === 'not-a-token') {
         expect(token.pair).toBeUndefined();
-        await expect(provider.call({ to: token.address, data: erc20.encodeFunctionData('totalSupply') })).rejects.toThrow();
+        await expect(
+          provider.call({ to: token.address, data: erc20.encodeFunctionData('totalSupply') }),
+        ).rejects.toThrow();
         return;
       }
 
@@ -103,10 +123,16 @@ describe('createDemoLauncher', () => {
 
   it('Bytes32Token returns a raw 32-byte name and symbol', async () => {
     const token = launchedByKind.get('bytes32')!;
-    const nameData = await provider.call({ to: token.address, data: erc20.encodeFunctionData('name') });
+    const nameData = await provider.call({
+      to: token.address,
+      data: erc20.encodeFunctionData('name'),
+    });
     expect(dataLength(nameData)).toBe(32);
     expect(decodeBytes32String(nameData)).toBe(token.name);
-    const symbolData = await provider.call({ to: token.address, data: erc20.encodeFunctionData('symbol') });
+    const symbolData = await provider.call({
+      to: token.address,
+      data: erc20.encodeFunctionData('symbol'),
+    });
     expect(dataLength(symbolData)).toBe(32);
     expect(decodeBytes32String(symbolData)).toBe(token.symbol);
   });
@@ -121,7 +147,9 @@ describe('createDemoLauncher', () => {
   });
 
   it('proxy stores its implementation in the ERC-1967 slot; clone is EIP-1167 code', async () => {
-    expect(IMPLEMENTATION_SLOT).toBe('0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc');
+    expect(IMPLEMENTATION_SLOT).toBe(
+      '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
+    );
     const proxy = launchedByKind.get('proxy')!;
     const slot = await provider.getStorage(proxy.address, IMPLEMENTATION_SLOT);
     expect(slot).not.toBe(zeroPadValue('0x', 32));
@@ -147,7 +175,11 @@ describe('createDemoLauncher', () => {
 
   it('fake-renounce looks renounced but the hidden admin still mints', async () => {
     // A launcher of its own, so that minting from its account leaves the main one's nonces alone.
-    const own = createDemoLauncher({ rpcUrl: anvil.rpcUrl, privateKey: ANVIL_PRIVATE_KEYS[6], uniswap: uni });
+    const own = createDemoLauncher({
+      rpcUrl: anvil.rpcUrl,
+      privateKey: ANVIL_PRIVATE_KEYS[6],
+      uniswap: uni,
+    });
     const token = await own.launchOne('fake-renounce', { liquidity: false });
     await own.stop();
     const admin = new Wallet(ANVIL_PRIVATE_KEYS[6], provider);
@@ -182,14 +214,26 @@ describe('createDemoLauncher', () => {
     async function buy(token: string): Promise<{ received: bigint; quoted: bigint }> {
       const c = new Contract(token, erc20, provider);
       const before = (await c.getFunction('balanceOf')(buyerAddress)) as bigint;
-      const [, quoted] = (await router.getFunction('getAmountsOut')(BUY_ETH, [uni.weth, token])) as bigint[];
+      const [, quoted] = (await router.getFunction('getAmountsOut')(BUY_ETH, [
+        uni.weth,
+        token,
+      ])) as bigint[];
       await (
-        await router.getFunction('swapExactETHForTokensSupportingFeeOnTransferTokens')(0, [uni.weth, token], buyerAddress, deadline(), {
-          value: BUY_ETH,
-          gasLimit: SWAP_GAS_LIMIT,
-        })
+        await router.getFunction('swapExactETHForTokensSupportingFeeOnTransferTokens')(
+          0,
+          [uni.weth, token],
+          buyerAddress,
+          deadline(),
+          {
+            value: BUY_ETH,
+            gasLimit: SWAP_GAS_LIMIT,
+          },
+        )
       ).wait();
-      return { received: ((await c.getFunction('balanceOf')(buyerAddress)) as bigint) - before, quoted: quoted! };
+      return {
+        received: ((await c.getFunction('balanceOf')(buyerAddress)) as bigint) - before,
+        quoted: quoted!,
+      };
     }
 
     async function sellAll(token: string): Promise<void> {
@@ -197,9 +241,16 @@ describe('createDemoLauncher', () => {
       const amount = (await c.getFunction('balanceOf')(buyerAddress)) as bigint;
       await (await c.getFunction('approve')(uni.router, amount)).wait();
       await (
-        await router.getFunction('swapExactTokensForETHSupportingFeeOnTransferTokens')(amount, 0, [token, uni.weth], buyerAddress, deadline(), {
-          gasLimit: SWAP_GAS_LIMIT,
-        })
+        await router.getFunction('swapExactTokensForETHSupportingFeeOnTransferTokens')(
+          amount,
+          0,
+          [token, uni.weth],
+          buyerAddress,
+          deadline(),
+          {
+            gasLimit: SWAP_GAS_LIMIT,
+          },
+        )
       ).wait();
     }
 
@@ -208,7 +259,9 @@ describe('createDemoLauncher', () => {
       const { received, quoted } = await buy(token);
       expect(received).toBe(quoted);
       await sellAll(token);
-      expect(await new Contract(token, erc20, provider).getFunction('balanceOf')(buyerAddress)).toBe(0n);
+      expect(
+        await new Contract(token, erc20, provider).getFunction('balanceOf')(buyerAddress),
+      ).toBe(0n);
     });
 
     it('honeypot: buy works, sell reverts', async () => {
@@ -278,7 +331,11 @@ describe('createDemoLauncher', () => {
     while (failures() < 2) await new Promise((r) => setTimeout(r, 50));
     await broken.stop();
     // Nonces were resynchronised after each failure: a plain launch still goes through.
-    const healthy = createDemoLauncher({ rpcUrl: anvil.rpcUrl, privateKey: ANVIL_PRIVATE_KEYS[4], uniswap: uni });
+    const healthy = createDemoLauncher({
+      rpcUrl: anvil.rpcUrl,
+      privateKey: ANVIL_PRIVATE_KEYS[4],
+      uniswap: uni,
+    });
     const token = await healthy.launchOne('simple', { liquidity: false });
     expect(token.pair).toBeUndefined();
     await healthy.stop();

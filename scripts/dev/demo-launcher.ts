@@ -3,23 +3,23 @@
 // Uniswap V2 liquidity to most of them, so that every monitor feature sees live data.
 import {
   Contract,
-  Interface,
-  ZeroAddress,
   encodeBytes32String,
   getAddress,
   hexlify,
+  Interface,
   randomBytes,
   type TransactionReceipt,
+  ZeroAddress,
 } from 'ethers';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { createChainWriter, type ChainWriter } from './demo-chain.ts';
+import { type ChainWriter, createChainWriter } from './demo-chain.ts';
 import {
-  PAIR_AWARE_KINDS,
-  TOKEN_KIND_WEIGHTS,
   createRandomMix,
   kindArtifact,
+  PAIR_AWARE_KINDS,
   type RandomMix,
+  TOKEN_KIND_WEIGHTS,
   type TokenIdentity,
   type TokenKind,
 } from './demo-tokens.ts';

@@ -1,6 +1,6 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { Logger } from 'pino';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
 import { createDemoLauncher, type DemoLauncher } from './demo-launcher.ts';
 import { deployUniswapV2, seedStablecoinPool, type UniswapV2Deployment } from './uniswap.ts';
@@ -20,10 +20,18 @@ export interface DevChain {
   stop(): Promise<void>;
 }
 
-export async function startDevChain(options: { blockTimeSeconds: number; demoIntervalMs: number; logger: Logger; launch?: boolean }): Promise<DevChain> {
+export async function startDevChain(options: {
+  blockTimeSeconds: number;
+  demoIntervalMs: number;
+  logger: Logger;
+  launch?: boolean;
+}): Promise<DevChain> {
   const anvil = await startAnvil({ blockTime: options.blockTimeSeconds, chainId: LOCAL_CHAIN_ID });
   try {
-    const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 250 });
+    const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, {
+      staticNetwork: true,
+      pollingInterval: 250,
+    });
     const deployer = new Wallet(ANVIL_PRIVATE_KEYS[DEPLOYER_KEY_INDEX], provider);
     const uniswap = await deployUniswapV2(deployer);
     // A USD stablecoin with a WETH pool: token prices and liquidity come out in USD, as on a real chain.
@@ -48,7 +56,14 @@ export async function startDevChain(options: { blockTimeSeconds: number; demoInt
       pollIntervalMs: 500,
       wrappedNative: uniswap.weth.toLowerCase(),
       stablecoins: [stablecoin],
-      dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() }],
+      dexes: [
+        {
+          name: 'uniswap-v2',
+          kind: 'v2',
+          factory: uniswap.factory.toLowerCase(),
+          router: uniswap.router.toLowerCase(),
+        },
+      ],
       multicall3: uniswap.multicall3.toLowerCase(),
       lockers: [],
       ephemeral: true,

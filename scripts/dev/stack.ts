@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -26,14 +26,23 @@ const REDIS_START_TIMEOUT_MS = 10_000;
 /** PGlite serializes transactions over its socket; every pooled connection needs a slot. */
 export const EMBEDDED_PG_MAX_CONNECTIONS = 64;
 
-export async function resolveDatabase(databaseUrl: string | undefined, dataDir: string, logger: Logger): Promise<Resolved> {
+export async function resolveDatabase(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  logger: Logger,
+): Promise<Resolved> {
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', stop: async () => {} };
   const dir = resolve(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   // pg_trgm: the token list's `q` search index (db/migrations/0006_scale.sql).
   const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const port = await findFreePort();
-  const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: EMBEDDED_PG_MAX_CONNECTIONS });
+  const server = new PGLiteSocketServer({
+    db,
+    port,
+    host: '127.0.0.1',
+    maxConnections: EMBEDDED_PG_MAX_CONNECTIONS,
+  });
   await server.start();
   logger.info({ dir, port }, 'embedded PGlite started');
   return {
@@ -47,7 +56,13 @@ export async function resolveDatabase(databaseUrl: string | undefined, dataDir: 
 }
 
 export async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: REDIS_PROBE_TIMEOUT_MS, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: REDIS_PROBE_TIMEOUT_MS,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -64,21 +79,45 @@ export function findOnPath(command: string): string | undefined {
     const candidate = join(dir, command);
     if (dir && existsSync(candidate)) return candidate;
   }
-  for (const dir of ['/usr/bin', '/usr/local/bin', '/usr/sbin']) if (existsSync(join(dir, command))) return join(dir, command);
+  for (const dir of ['/usr/bin', '/usr/local/bin', '/usr/sbin'])
+    if (existsSync(join(dir, command))) return join(dir, command);
   return undefined;
 }
 
-export const REDIS_HELP = 'No Redis found. Set REDIS_URL, or install one: `apt-get install redis-server` (Debian/Ubuntu), or `docker compose up -d redis`.';
+export const REDIS_HELP =
+  'No Redis found. Set REDIS_URL, or install one: `apt-get install redis-server` (Debian/Ubuntu), or `docker compose up -d redis`.';
 
-export async function resolveRedis(redisUrl: string | undefined, dataDir: string, logger: Logger): Promise<Resolved> {
+export async function resolveRedis(
+  redisUrl: string | undefined,
+  dataDir: string,
+  logger: Logger,
+): Promise<Resolved> {
   if (redisUrl) return { url: redisUrl, source: 'REDIS_URL', stop: async () => {} };
-  if (await redisAnswers(LOCAL_REDIS_URL)) return { url: LOCAL_REDIS_URL, source: 'local Redis on 127.0.0.1:6379', stop: async () => {} };
+  if (await redisAnswers(LOCAL_REDIS_URL))
+    return { url: LOCAL_REDIS_URL, source: 'local Redis on 127.0.0.1:6379', stop: async () => {} };
   const binary = findOnPath('redis-server');
   if (!binary) throw new Error(REDIS_HELP);
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await findFreePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore', detached: true });
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const url = `redis://127.0.0.1:${port}`;
@@ -91,7 +130,11 @@ export async function resolveRedis(redisUrl: string | undefined, dataDir: string
     await new Promise((r) => setTimeout(r, 100));
   }
   logger.info({ port, dir }, 'redis-server started');
-  return { url, source: `redis-server started on port ${port} (${dir})`, stop: () => stopChild(child, killOnExit) };
+  return {
+    url,
+    source: `redis-server started on port ${port} (${dir})`,
+    stop: () => stopChild(child, killOnExit),
+  };
 }
 
 export async function stopChild(child: ChildProcess, exitHook?: () => void): Promise<void> {

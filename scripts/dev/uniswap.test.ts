@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Contract,
   ContractFactory,
+  getCreate2Address,
   Interface,
   JsonRpcProvider,
   NonceManager,
-  Wallet,
-  getCreate2Address,
   parseEther,
   solidityPackedKeccak256,
+  Wallet,
 } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil, type AnvilHandle } from './anvil.ts';
-import { deployUniswapV2, uniswapV2PairInitCodeHash, type UniswapV2Deployment } from './uniswap.ts';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from './anvil.ts';
+import { deployUniswapV2, type UniswapV2Deployment, uniswapV2PairInitCodeHash } from './uniswap.ts';
 
 const TOKEN_SUPPLY = parseEther('1000000');
 const LIQUIDITY_TOKENS = parseEther('400000');
@@ -36,13 +36,21 @@ describe('deployUniswapV2', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil();
-    provider = new JsonRpcProvider(anvil.rpcUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+    provider = new JsonRpcProvider(anvil.rpcUrl, undefined, {
+      staticNetwork: true,
+      pollingInterval: 50,
+      cacheTimeout: -1,
+    });
     const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
     me = wallet.address;
     signer = new NonceManager(wallet);
     uni = await deployUniswapV2(signer);
     const art = loadArtifact('SimpleToken');
-    const deployed = await new ContractFactory(art.abi, art.bytecode, signer).deploy('Test Token', 'TST', TOKEN_SUPPLY);
+    const deployed = await new ContractFactory(art.abi, art.bytecode, signer).deploy(
+      'Test Token',
+      'TST',
+      TOKEN_SUPPLY,
+    );
     await deployed.waitForDeployment();
     tokenAddress = await deployed.getAddress();
     token = new Contract(tokenAddress, art.abi, signer);
@@ -67,16 +75,27 @@ describe('deployUniswapV2', () => {
   it('addLiquidityETH creates a pair whose reserves equal what was added', async () => {
     await (await token.getFunction('approve')(uni.router, LIQUIDITY_TOKENS)).wait();
     const router = new Contract(uni.router, uniswapArtifact('UniswapV2Router02').abi, signer);
-    const tx = await router.getFunction('addLiquidityETH')(tokenAddress, LIQUIDITY_TOKENS, 0, 0, me, deadline(), {
-      value: LIQUIDITY_ETH,
-    });
+    const tx = await router.getFunction('addLiquidityETH')(
+      tokenAddress,
+      LIQUIDITY_TOKENS,
+      0,
+      0,
+      me,
+      deadline(),
+      {
+        value: LIQUIDITY_ETH,
+      },
+    );
     expect((await tx.wait())?.status).toBe(1);
 
     const factory = new Contract(uni.factory, uniswapArtifact('UniswapV2Factory').abi, provider);
     pairAddress = await factory.getFunction('getPair')(tokenAddress, uni.weth);
     // The router computes pair addresses from its baked-in init-code hash: it must agree with
     // the factory's CREATE2 result, or every router call would target an empty address.
-    const [t0, t1] = tokenAddress.toLowerCase() < uni.weth.toLowerCase() ? [tokenAddress, uni.weth] : [uni.weth, tokenAddress];
+    const [t0, t1] =
+      tokenAddress.toLowerCase() < uni.weth.toLowerCase()
+        ? [tokenAddress, uni.weth]
+        : [uni.weth, tokenAddress];
     const salt = solidityPackedKeccak256(['address', 'address'], [t0, t1]);
     expect(getCreate2Address(uni.factory, salt, uniswapV2PairInitCodeHash())).toBe(pairAddress);
 
@@ -106,14 +125,30 @@ describe('deployUniswapV2', () => {
     const mc = new Contract(uni.multicall3, loadArtifact('Multicall3').abi, provider);
     const erc20 = new Interface(loadArtifact('SimpleToken').abi);
     const calls = [
-      { target: tokenAddress, allowFailure: false, callData: erc20.encodeFunctionData('balanceOf', [me]) },
-      { target: tokenAddress, allowFailure: false, callData: erc20.encodeFunctionData('balanceOf', [pairAddress]) },
+      {
+        target: tokenAddress,
+        allowFailure: false,
+        callData: erc20.encodeFunctionData('balanceOf', [me]),
+      },
+      {
+        target: tokenAddress,
+        allowFailure: false,
+        callData: erc20.encodeFunctionData('balanceOf', [pairAddress]),
+      },
       // Multicall3 has no totalSupply(): this call reverts and is reported, not thrown.
-      { target: uni.multicall3, allowFailure: true, callData: erc20.encodeFunctionData('totalSupply') },
+      {
+        target: uni.multicall3,
+        allowFailure: true,
+        callData: erc20.encodeFunctionData('totalSupply'),
+      },
     ];
     const results = (await mc.getFunction('aggregate3').staticCall(calls)) as [boolean, string][];
     expect(results).toHaveLength(3);
-    const [mine, pairs, failed] = results as [[boolean, string], [boolean, string], [boolean, string]];
+    const [mine, pairs, failed] = results as [
+      [boolean, string],
+      [boolean, string],
+      [boolean, string],
+    ];
     expect(mine[0]).toBe(true);
     expect(BigInt(mine[1])).toBe(await token.getFunction('balanceOf')(me));
     expect(pairs[0]).toBe(true);

@@ -2,7 +2,7 @@
 // Multicall3 and, on request, Uniswap V3 core (factory from @uniswap/v3-core's artifacts plus our
 // V3PoolHelper, which answers the pool callbacks in place of the periphery) onto a dev chain.
 import { Contract, ContractFactory, getAddress, keccak256, type Signer } from 'ethers';
-import { loadArtifact, uniswapArtifact, type Artifact } from '../../contracts/artifacts.ts';
+import { type Artifact, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 
 export interface UniswapV2Deployment {
   weth: string;
@@ -12,7 +12,9 @@ export interface UniswapV2Deployment {
 }
 
 async function deploy(artifact: Artifact, signer: Signer, args: unknown[] = []): Promise<string> {
-  const contract = await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy(...args);
+  const contract = await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy(
+    ...args,
+  );
   await contract.waitForDeployment();
   return getAddress(await contract.getAddress());
 }
@@ -59,14 +61,26 @@ const DEV_POOL_NATIVE = 100n * 10n ** 18n;
  * A 6-decimal USD stablecoin and a WETH/stablecoin V2 pool at `nativeUsd` (100 ETH deep), so that
  * the dev chain prices its tokens in USD the way a real chain does: through wrapped native.
  */
-export async function seedStablecoinPool(signer: Signer, uniswap: UniswapV2Deployment, nativeUsd = DEV_NATIVE_USD): Promise<string> {
-  const stable = await deploy(loadArtifact('DevStablecoin'), signer, ['USD Coin (dev)', 'USDC', DEV_STABLE_SUPPLY]);
+export async function seedStablecoinPool(
+  signer: Signer,
+  uniswap: UniswapV2Deployment,
+  nativeUsd = DEV_NATIVE_USD,
+): Promise<string> {
+  const stable = await deploy(loadArtifact('DevStablecoin'), signer, [
+    'USD Coin (dev)',
+    'USDC',
+    DEV_STABLE_SUPPLY,
+  ]);
   const stableAmount = (DEV_POOL_NATIVE * nativeUsd * 10n ** DEV_STABLE_DECIMALS) / 10n ** 18n;
   const token = new Contract(stable, loadArtifact('DevStablecoin').abi, signer);
   await (await token.getFunction('approve')(uniswap.router, stableAmount)).wait();
   const router = new Contract(uniswap.router, uniswapArtifact('UniswapV2Router02').abi, signer);
   const deadline = Math.floor(Date.now() / 1000) + 3_600;
   const owner = await signer.getAddress();
-  await (await router.getFunction('addLiquidityETH')(stable, stableAmount, 0, 0, owner, deadline, { value: DEV_POOL_NATIVE })).wait();
+  await (
+    await router.getFunction('addLiquidityETH')(stable, stableAmount, 0, 0, owner, deadline, {
+      value: DEV_POOL_NATIVE,
+    })
+  ).wait();
   return stable;
 }

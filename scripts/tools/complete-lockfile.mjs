@@ -10,10 +10,27 @@ const LOCK = new URL('../../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 const packages = lock.packages;
 
-const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openbsd', 'openharmony', 'sunos', 'netbsd', 'aix'];
+const OS = [
+  'darwin',
+  'win32',
+  'linux',
+  'android',
+  'freebsd',
+  'openbsd',
+  'openharmony',
+  'sunos',
+  'netbsd',
+  'aix',
+];
 const CPU = [
-  [/(^|-)(x64|amd64)(-|$)/, 'x64'], [/(^|-)arm64(-|$)/, 'arm64'], [/(^|-)(arm|armeabi|gnueabihf|musleabihf)(-|$)/, 'arm'],
-  [/(^|-)ia32(-|$)/, 'ia32'], [/(^|-)loong64(-|$)/, 'loong64'], [/(^|-)ppc64(-|$)/, 'ppc64'], [/(^|-)riscv64(-|$)/, 'riscv64'], [/(^|-)s390x(-|$)/, 's390x'],
+  [/(^|-)(x64|amd64)(-|$)/, 'x64'],
+  [/(^|-)arm64(-|$)/, 'arm64'],
+  [/(^|-)(arm|armeabi|gnueabihf|musleabihf)(-|$)/, 'arm'],
+  [/(^|-)ia32(-|$)/, 'ia32'],
+  [/(^|-)loong64(-|$)/, 'loong64'],
+  [/(^|-)ppc64(-|$)/, 'ppc64'],
+  [/(^|-)riscv64(-|$)/, 'riscv64'],
+  [/(^|-)s390x(-|$)/, 's390x'],
 ];
 
 function platformOf(name) {
@@ -21,7 +38,11 @@ function platformOf(name) {
   const os = OS.find((o) => base.split('-').includes(o));
   const cpu = CPU.find(([re]) => re.test(base))?.[1];
   if (!os || !cpu) return undefined;
-  const libc = /-musl/.test(base) ? ['musl'] : os === 'linux' && /-gnu/.test(base) ? ['glibc'] : undefined;
+  const libc = /-musl/.test(base)
+    ? ['musl']
+    : os === 'linux' && /-gnu/.test(base)
+      ? ['glibc']
+      : undefined;
   return { os: [os], cpu: [cpu], ...(libc ? { libc } : {}) };
 }
 
@@ -37,6 +58,8 @@ for (const [path, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: ${added} platform stub(s) added`);

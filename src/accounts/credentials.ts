@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Credentials: scrypt password hashes, API keys and secrets. Only hashes are ever stored; the plain
@@ -18,11 +18,20 @@ const MASK_TAIL = 4;
 export const MASK_ELLIPSIS = '…';
 
 export const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9a-f]{${KEY_BYTES * 2}}$`);
-export const MASKED_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9a-f]{${MASK_HEAD}}${MASK_ELLIPSIS}[0-9a-f]{${MASK_TAIL}}$`);
+export const MASKED_KEY_PATTERN = new RegExp(
+  `^${API_KEY_PREFIX}[0-9a-f]{${MASK_HEAD}}${MASK_ELLIPSIS}[0-9a-f]{${MASK_TAIL}}$`,
+);
 
-function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, keyLength, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -71,7 +80,13 @@ export function maskApiKey(apiKey: string): string {
 export function generateApiKey(): GeneratedKey {
   const apiKey = `${API_KEY_PREFIX}${randomBytes(KEY_BYTES).toString('hex')}`;
   const apiSecret = `${API_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('hex')}`;
-  return { apiKey, apiSecret, keyHash: sha256Hex(apiKey), secretHash: sha256Hex(apiSecret), maskedKey: maskApiKey(apiKey) };
+  return {
+    apiKey,
+    apiSecret,
+    keyHash: sha256Hex(apiKey),
+    secretHash: sha256Hex(apiSecret),
+    maskedKey: maskApiKey(apiKey),
+  };
 }
 
 /** Constant-time equality of two hex digests of equal length. */

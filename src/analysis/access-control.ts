@@ -1,7 +1,18 @@
 import { AbiCoder } from 'ethers';
-import { RpcError, type RpcClient, type RpcOutcome } from '../evm/rpc.ts';
-import { ARGUMENT_VARIANTS, addressFromLabel, describeProbeArguments, probeCalldata, type ArgumentVariant } from './calldata.ts';
-import { walkFunction, type CallerCheck, type CodeModel, type WalkResult } from './caller-checks.ts';
+import type { RpcClient, RpcError, RpcOutcome } from '../evm/rpc.ts';
+import {
+  ARGUMENT_VARIANTS,
+  type ArgumentVariant,
+  addressFromLabel,
+  describeProbeArguments,
+  probeCalldata,
+} from './calldata.ts';
+import {
+  type CallerCheck,
+  type CodeModel,
+  type WalkResult,
+  walkFunction,
+} from './caller-checks.ts';
 import type { AccessControl, Evidence, ExtractedFunction } from './types.ts';
 
 /**
@@ -55,16 +66,37 @@ export function describeCheck(c: CallerCheck): string {
 }
 
 /** The access control the bytecode alone shows for one function. */
-export function bytecodeVerdict(model: CodeModel, fn: ExtractedFunction, label: string, budget?: number): BytecodeVerdict {
+export function bytecodeVerdict(
+  model: CodeModel,
+  fn: ExtractedFunction,
+  label: string,
+  budget?: number,
+): BytecodeVerdict {
   const walk = walkFunction(model, probeCalldata(fn.selector, fn.arguments, 'ones'), budget);
   const { checks } = walk;
-  const evidence: Evidence[] = checks.map((c) => ({ kind: 'bytecode', selector: fn.selector, detail: `${label} ${describeCheck(c)} (JUMPI at pc ${c.pc})` }));
+  const evidence: Evidence[] = checks.map((c) => ({
+    kind: 'bytecode',
+    selector: fn.selector,
+    detail: `${label} ${describeCheck(c)} (JUMPI at pc ${c.pc})`,
+  }));
   let access: AccessControl;
-  if (checks.some((c) => c.kind === 'stored-address' || c.kind === 'hardcoded-address' || c.kind === 'external-address')) access = 'owner-only';
+  if (
+    checks.some(
+      (c) =>
+        c.kind === 'stored-address' ||
+        c.kind === 'hardcoded-address' ||
+        c.kind === 'external-address',
+    )
+  )
+    access = 'owner-only';
   else if (checks.length > 0) access = 'role';
   else if (walk.complete && walk.unguardedStateChange) {
     access = 'none';
-    evidence.push({ kind: 'bytecode', selector: fn.selector, detail: `${label} changes state on a path with no check of the caller (all ${walk.paths} paths explored)` });
+    evidence.push({
+      kind: 'bytecode',
+      selector: fn.selector,
+      detail: `${label} changes state on a path with no check of the caller (all ${walk.paths} paths explored)`,
+    });
   } else {
     access = 'unknown';
     const why = !walk.complete
@@ -83,7 +115,8 @@ export function bytecodeVerdict(model: CodeModel, fn: ExtractedFunction, label: 
  * Anvil reports halts as -32603 "EVM error InvalidJump", which the RPC client classifies as a
  * server error; recognised here by message (geth words them "invalid jump destination", …).
  */
-const EXECUTION_FAILURE = /^evm error|invalid jump|invalid opcode|stack underflow|stack overflow|out of gas|execution reverted|revert/i;
+const EXECUTION_FAILURE =
+  /^evm error|invalid jump|invalid opcode|stack underflow|stack overflow|out of gas|execution reverted|revert/i;
 export function isExecutionFailure(error: RpcError): boolean {
   return error.kind === 'revert' || EXECUTION_FAILURE.test(error.message);
 }
@@ -103,16 +136,25 @@ export interface ProbeRequest {
 }
 
 /** eth_call each request (batched); reverts are answers, other failures are recorded as errors. */
-export async function probeCalls(rpc: RpcClient, requests: readonly ProbeRequest[], blockTag: string): Promise<CallOutcome[]> {
+export async function probeCalls(
+  rpc: RpcClient,
+  requests: readonly ProbeRequest[],
+  blockTag: string,
+): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
   for (let i = 0; i < requests.length; i += PROBE_BATCH) {
     const chunk = requests.slice(i, i + PROBE_BATCH);
     let outcomes: RpcOutcome<string>[];
     try {
-      outcomes = await rpc.batch<string>(chunk.map((r) => ({
-        method: 'eth_call',
-        params: [{ from: r.from, to: r.to, data: r.data, gas: `0x${PROBE_GAS.toString(16)}` }, blockTag],
-      })));
+      outcomes = await rpc.batch<string>(
+        chunk.map((r) => ({
+          method: 'eth_call',
+          params: [
+            { from: r.from, to: r.to, data: r.data, gas: `0x${PROBE_GAS.toString(16)}` },
+            blockTag,
+          ],
+        })),
+      );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       out.push(...chunk.map(() => ({ ok: false, revert: null, error: message })));
@@ -120,7 +162,8 @@ export async function probeCalls(rpc: RpcClient, requests: readonly ProbeRequest
     }
     for (const o of outcomes) {
       if (o.ok) out.push({ ok: true, revert: null, error: null });
-      else if (isExecutionFailure(o.error)) out.push({ ok: false, revert: revertData(o.error), error: null });
+      else if (isExecutionFailure(o.error))
+        out.push({ ok: false, revert: revertData(o.error), error: null });
       else out.push({ ok: false, revert: null, error: o.error.message });
     }
   }
@@ -130,7 +173,8 @@ export async function probeCalls(rpc: RpcClient, requests: readonly ProbeRequest
 function revertData(error: RpcError): string {
   const data = error.data;
   if (typeof data === 'string' && /^0x[0-9a-fA-F]*$/.test(data)) return data.toLowerCase();
-  if (data && typeof data === 'object' && typeof (data as { data?: unknown }).data === 'string') return String((data as { data: string }).data).toLowerCase();
+  if (data && typeof data === 'object' && typeof (data as { data?: unknown }).data === 'string')
+    return String((data as { data: string }).data).toLowerCase();
   // Some nodes put only a message; it still tells two different reverts apart.
   return error.message;
 }
@@ -147,7 +191,11 @@ export interface FunctionProbes {
 
 /** The probe requests for one function from one sender, one per argument variant. */
 export function probeRequests(to: string, from: string, fn: ExtractedFunction): ProbeRequest[] {
-  return ARGUMENT_VARIANTS.map((variant) => ({ from, to, data: probeCalldata(fn.selector, fn.arguments, variant) }));
+  return ARGUMENT_VARIANTS.map((variant) => ({
+    from,
+    to,
+    data: probeCalldata(fn.selector, fn.arguments, variant),
+  }));
 }
 
 export interface SimulationVerdict {
@@ -167,20 +215,30 @@ export function describeRevert(data: string): string {
   if (data === '0x' || data === '') return 'empty revert';
   try {
     if (data.startsWith(ERROR_STRING)) {
-      const [reason] = AbiCoder.defaultAbiCoder().decode(['string'], `0x${data.slice(10)}`) as unknown as [string];
+      const [reason] = AbiCoder.defaultAbiCoder().decode(
+        ['string'],
+        `0x${data.slice(10)}`,
+      ) as unknown as [string];
       // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are stripped on purpose
       return `"${reason.replace(/[\u0000-\u001f]/g, '').slice(0, MAX_REASON)}"`;
     }
-    if (data.startsWith(PANIC) && data.length >= 74) return `panic 0x${BigInt(`0x${data.slice(10, 74)}`).toString(16)}`;
+    if (data.startsWith(PANIC) && data.length >= 74)
+      return `panic 0x${BigInt(`0x${data.slice(10, 74)}`).toString(16)}`;
   } catch {
     // fall through: undecodable data is shown raw
   }
-  return data.startsWith('0x') ? `revert data ${data.length > 74 ? `${data.slice(0, 74)}…` : data}` : data.slice(0, MAX_REASON);
+  return data.startsWith('0x')
+    ? `revert data ${data.length > 74 ? `${data.slice(0, 74)}…` : data}`
+    : data.slice(0, MAX_REASON);
 }
 
 const shortRevert = (r: string | null) => (r === null ? '' : ` (${describeRevert(r)})`);
 
-export function simulationVerdict(fn: ExtractedFunction, label: string, probes: FunctionProbes): SimulationVerdict {
+export function simulationVerdict(
+  fn: ExtractedFunction,
+  label: string,
+  probes: FunctionProbes,
+): SimulationVerdict {
   const evidence: Evidence[] = [];
   const answered = probes.stranger.filter((o) => o.error === null);
   if (answered.length === 0) return { access: null, evidence, strangerBlocked: false };
@@ -197,10 +255,16 @@ export function simulationVerdict(fn: ExtractedFunction, label: string, probes: 
   const strangerBlocked = answered.length === probes.stranger.length;
   const owner = probes.owner;
   if (!strangerBlocked || !owner || !probes.ownerAddress) {
-    evidence.push({ kind: 'simulation', selector: fn.selector, detail: `eth_call of ${label} from a stranger reverted${shortRevert(answered[0]!.revert)}` });
+    evidence.push({
+      kind: 'simulation',
+      selector: fn.selector,
+      detail: `eth_call of ${label} from a stranger reverted${shortRevert(answered[0]!.revert)}`,
+    });
     return { access: null, evidence, strangerBlocked };
   }
-  const ownerName = probes.ownerRenounced ? `recorded owner ${probes.ownerAddress} (renounced: no one can send from it)` : `owner ${probes.ownerAddress}`;
+  const ownerName = probes.ownerRenounced
+    ? `recorded owner ${probes.ownerAddress} (renounced: no one can send from it)`
+    : `owner ${probes.ownerAddress}`;
   const ownerOk = owner.findIndex((o) => o.ok);
   if (ownerOk >= 0) {
     const variant = ARGUMENT_VARIANTS[ownerOk]!;
@@ -212,7 +276,12 @@ export function simulationVerdict(fn: ExtractedFunction, label: string, probes: 
     return { access: 'owner-only', evidence, strangerBlocked };
   }
   // The owner got past the check and failed later (different reason): still gated on the caller.
-  const differs = owner.findIndex((o, i) => o.error === null && probes.stranger[i]!.error === null && o.revert !== probes.stranger[i]!.revert);
+  const differs = owner.findIndex(
+    (o, i) =>
+      o.error === null &&
+      probes.stranger[i]!.error === null &&
+      o.revert !== probes.stranger[i]!.revert,
+  );
   if (differs >= 0) {
     evidence.push({
       kind: 'simulation',
@@ -230,11 +299,15 @@ export function simulationVerdict(fn: ExtractedFunction, label: string, probes: 
 }
 
 /** Simulation first when conclusive, else the bytecode; a role the bytecode saw stays a role. */
-export function combineVerdicts(bytecode: BytecodeVerdict, simulation: SimulationVerdict | null): { access: AccessControl; evidence: Evidence[] } {
+export function combineVerdicts(
+  bytecode: BytecodeVerdict,
+  simulation: SimulationVerdict | null,
+): { access: AccessControl; evidence: Evidence[] } {
   const evidence = [...(simulation?.evidence ?? []), ...bytecode.evidence];
   const sim = simulation?.access ?? null;
   if (sim === 'none') return { access: 'none', evidence };
-  if (sim === 'owner-only') return { access: bytecode.access === 'role' ? 'role' : 'owner-only', evidence };
+  if (sim === 'owner-only')
+    return { access: bytecode.access === 'role' ? 'role' : 'owner-only', evidence };
   if (bytecode.access === 'none' && simulation?.strangerBlocked) {
     // The code has no caller check, yet a stranger cannot call it: something else stops it.
     return { access: 'unknown', evidence };

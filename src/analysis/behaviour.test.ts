@@ -1,11 +1,16 @@
+import { type FunctionFragment, Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Interface, type FunctionFragment } from 'ethers';
-import { loadArtifact, type ContractName } from '../../contracts/artifacts.ts';
-import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
+import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { deployCorpusToken, type CorpusToken } from '../../test/support/token-corpus.ts';
+import { type CorpusToken, deployCorpusToken } from '../../test/support/token-corpus.ts';
+import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
+import {
+  type BehaviourReport,
+  probeAdminBehaviour,
+  probeCandidates,
+  STANDARD_SELECTORS,
+} from './behaviour.ts';
 import { amountsFor, findPool } from './simulation.ts';
-import { probeAdminBehaviour, probeCandidates, STANDARD_SELECTORS, type BehaviourReport } from './behaviour.ts';
 import type { ExtractedFunction } from './types.ts';
 
 /**
@@ -31,18 +36,29 @@ const KINDS: Record<string, ContractName> = {
 
 function functionsOf(name: ContractName): ExtractedFunction[] {
   const iface = new Interface(loadArtifact(name).abi);
-  return iface.fragments.filter((f): f is FunctionFragment => f.type === 'function').map((f) => ({
-    selector: f.selector.slice(2),
-    arguments: f.inputs.map((i) => i.type).join(','),
-    state_mutability: f.stateMutability,
-  }));
+  return iface.fragments
+    .filter((f): f is FunctionFragment => f.type === 'function')
+    .map((f) => ({
+      selector: f.selector.slice(2),
+      arguments: f.inputs.map((i) => i.type).join(','),
+      state_mutability: f.stateMutability,
+    }));
 }
 
-async function probe(kind: string, callers: { address: string; role: 'owner' | 'creator' }[] = [{ address: chain.account, role: 'owner' }]): Promise<BehaviourReport> {
+async function probe(
+  kind: string,
+  callers: { address: string; role: 'owner' | 'creator' }[] = [
+    { address: chain.account, role: 'owner' },
+  ],
+): Promise<BehaviourReport> {
   const token = deployed.get(kind)!;
   const pool = (await findPool(rpc, chain.chainConfig(), token.address))!;
   return probeAdminBehaviour(rpc, {
-    token: token.address, pool, functions: functionsOf(KINDS[kind]!), catalogued: new Set(['f2fde38b']), callers,
+    token: token.address,
+    pool,
+    functions: functionsOf(KINDS[kind]!),
+    catalogued: new Set(['f2fde38b']),
+    callers,
     amountIn: amountsFor(pool.nativeReserve)[0]!,
   });
 }
@@ -66,13 +82,19 @@ describe('probeAdminBehaviour', () => {
     ['disguised-balance', 'balance-change', 'reconcileLedger(address,uint256)'],
   ])('tells what %s does (%s) from behaviour alone', async (kind, family, signature) => {
     const report = await probe(kind);
-    const selector = new Interface([`function ${signature}`]).getFunction(signature.split('(')[0]!)!.selector.slice(2);
-    expect(report.findings).toEqual([expect.objectContaining({ selector, family, caller_role: 'owner', caller: chain.account })]);
+    const selector = new Interface([`function ${signature}`])
+      .getFunction(signature.split('(')[0]!)!
+      .selector.slice(2);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ selector, family, caller_role: 'owner', caller: chain.account }),
+    ]);
   });
 
   it('finds the hidden admin of a fake renounce through the creator', async () => {
     const report = await probe('fake-renounce', [{ address: chain.account, role: 'creator' }]);
-    expect(report.findings).toEqual([expect.objectContaining({ family: 'mint', caller_role: 'creator' })]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ family: 'mint', caller_role: 'creator' }),
+    ]);
   });
 
   it('finds the trading switch of a token whose trading is not enabled', async () => {
@@ -83,19 +105,24 @@ describe('probeAdminBehaviour', () => {
   it('finds nothing in an honest token, and refuses a stranger as the privileged caller', async () => {
     expect((await probe('simple')).findings).toEqual([]);
     const stranger = '0x00000000000000000000000000000000000abcde';
-    expect((await probe('disguised-mint', [{ address: stranger, role: 'owner' }])).findings).toEqual([]);
+    expect(
+      (await probe('disguised-mint', [{ address: stranger, role: 'owner' }])).findings,
+    ).toEqual([]);
   });
 });
 
 describe('probeCandidates', () => {
   it('leaves out views, standard ERC-20 functions, catalogued ones and unfillable arguments', () => {
-    const { candidates, skipped } = probeCandidates([
-      { selector: 'a9059cbb', arguments: 'address,uint256', state_mutability: 'nonpayable' },
-      { selector: '70a08231', arguments: 'address', state_mutability: 'view' },
-      { selector: '40c10f19', arguments: 'address,uint256', state_mutability: 'nonpayable' },
-      { selector: '11111111', arguments: '(uint256,address)', state_mutability: 'nonpayable' },
-      { selector: '22222222', arguments: 'address[],bool', state_mutability: 'nonpayable' },
-    ], new Set(['40c10f19']));
+    const { candidates, skipped } = probeCandidates(
+      [
+        { selector: 'a9059cbb', arguments: 'address,uint256', state_mutability: 'nonpayable' },
+        { selector: '70a08231', arguments: 'address', state_mutability: 'view' },
+        { selector: '40c10f19', arguments: 'address,uint256', state_mutability: 'nonpayable' },
+        { selector: '11111111', arguments: '(uint256,address)', state_mutability: 'nonpayable' },
+        { selector: '22222222', arguments: 'address[],bool', state_mutability: 'nonpayable' },
+      ],
+      new Set(['40c10f19']),
+    );
     expect(STANDARD_SELECTORS.has('a9059cbb')).toBe(true);
     expect(candidates.map((c) => c.selector)).toEqual(['22222222']);
     expect(skipped).toEqual(['11111111']);

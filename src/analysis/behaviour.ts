@@ -1,8 +1,29 @@
-import { AbiCoder, Interface, ParamType, getCreate2Address, id, keccak256, type Result } from 'ethers';
+import {
+  AbiCoder,
+  getCreate2Address,
+  Interface,
+  id,
+  keccak256,
+  ParamType,
+  type Result,
+} from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { RpcClient } from '../evm/rpc.ts';
-import { decodeRawResult, decodeRevert, freshAddress, TRANSFER_BPS, type Pool, type RawResult } from './simulation.ts';
-import type { AdminFamily, AdminFunction, Evidence, ExtractedFunction, FunctionRisk } from './types.ts';
+import {
+  decodeRawResult,
+  decodeRevert,
+  freshAddress,
+  type Pool,
+  type RawResult,
+  TRANSFER_BPS,
+} from './simulation.ts';
+import type {
+  AdminFamily,
+  AdminFunction,
+  Evidence,
+  ExtractedFunction,
+  FunctionRisk,
+} from './types.ts';
 
 /**
  * Behaviour probes: what a function *does*, whatever it is called. Admin functions with innocent
@@ -32,13 +53,23 @@ const SIMPLE_TYPE = /^(address|bool|u?int\d{0,3}|bytes32)(\[\])?$/;
 
 /** ERC-20, EIP-2612 and Ownable functions every token has: never admin powers in themselves. */
 const STANDARD_SIGNATURES = [
-  'transfer(address,uint256)', 'transferFrom(address,address,uint256)', 'approve(address,uint256)',
-  'increaseAllowance(address,uint256)', 'decreaseAllowance(address,uint256)',
-  'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)', 'burn(uint256)',
-  'renounceOwnership()', 'transferOwnership(address)', 'acceptOwnership()',
-  'deposit()', 'withdraw(uint256)', 'multicall(bytes[])',
+  'transfer(address,uint256)',
+  'transferFrom(address,address,uint256)',
+  'approve(address,uint256)',
+  'increaseAllowance(address,uint256)',
+  'decreaseAllowance(address,uint256)',
+  'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
+  'burn(uint256)',
+  'renounceOwnership()',
+  'transferOwnership(address)',
+  'acceptOwnership()',
+  'deposit()',
+  'withdraw(uint256)',
+  'multicall(bytes[])',
 ];
-export const STANDARD_SELECTORS: ReadonlySet<string> = new Set(STANDARD_SIGNATURES.map((s) => id(s).slice(2, 10)));
+export const STANDARD_SELECTORS: ReadonlySet<string> = new Set(
+  STANDARD_SIGNATURES.map((s) => id(s).slice(2, 10)),
+);
 
 const coder = AbiCoder.defaultAbiCoder();
 const probeArtifact = loadArtifact('AdminProbe');
@@ -89,14 +120,27 @@ export function traderAddress(caller: string): string {
 }
 
 /** Functions worth probing: state-changing, not standard, not already catalogued. */
-export function probeCandidates(functions: readonly ExtractedFunction[], catalogued: ReadonlySet<string>): { candidates: ExtractedFunction[]; skipped: string[] } {
+export function probeCandidates(
+  functions: readonly ExtractedFunction[],
+  catalogued: ReadonlySet<string>,
+): { candidates: ExtractedFunction[]; skipped: string[] } {
   const candidates: ExtractedFunction[] = [];
   const skipped: string[] = [];
   for (const f of functions) {
-    if (f.state_mutability === 'view' || f.state_mutability === 'pure' || f.state_mutability === 'payable') continue;
+    if (
+      f.state_mutability === 'view' ||
+      f.state_mutability === 'pure' ||
+      f.state_mutability === 'payable'
+    )
+      continue;
     if (STANDARD_SELECTORS.has(f.selector) || catalogued.has(f.selector)) continue;
     const types = splitFlat(f.arguments);
-    if (types === null || !types.every((t) => SIMPLE_TYPE.test(t)) || candidates.length >= MAX_PROBED_FUNCTIONS) skipped.push(f.selector);
+    if (
+      types === null ||
+      !types.every((t) => SIMPLE_TYPE.test(t)) ||
+      candidates.length >= MAX_PROBED_FUNCTIONS
+    )
+      skipped.push(f.selector);
     else candidates.push(f);
   }
   return { candidates, skipped };
@@ -104,31 +148,66 @@ export function probeCandidates(functions: readonly ExtractedFunction[], catalog
 
 function splitFlat(args: string): string[] | null {
   if (args.includes('(')) return null;
-  return args.split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+  return args
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
 }
 
 function argumentValue(type: string, trader: string, value: bigint): unknown {
   const base = type.endsWith('[]') ? type.slice(0, -2) : type;
-  const single = base === 'address' ? trader : base === 'bool' ? true : base === 'bytes32' ? `0x${value.toString(16).padStart(64, '0')}` : value;
+  const single =
+    base === 'address'
+      ? trader
+      : base === 'bool'
+        ? true
+        : base === 'bytes32'
+          ? `0x${value.toString(16).padStart(64, '0')}`
+          : value;
   return type.endsWith('[]') ? [single] : single;
 }
 
 /** Call data aiming the function at the trader: address arguments name it, numbers are `value`, booleans true. */
 export function candidateCalldata(f: ExtractedFunction, trader: string, value: bigint): string {
   const types = splitFlat(f.arguments) ?? [];
-  const encoded = coder.encode(types.map((t) => ParamType.from(t)), types.map((t) => argumentValue(t, trader, value)));
+  const encoded = coder.encode(
+    types.map((t) => ParamType.from(t)),
+    types.map((t) => argumentValue(t, trader, value)),
+  );
   return `0x${f.selector}${encoded.slice(2)}`;
 }
 
 const describeArgs = (f: ExtractedFunction, value: bigint) =>
-  (splitFlat(f.arguments) ?? []).map((t) => (t.startsWith('address') ? 'the trader' : t.startsWith('bool') ? 'true' : String(value))).join(', ');
+  (splitFlat(f.arguments) ?? [])
+    .map((t) =>
+      t.startsWith('address') ? 'the trader' : t.startsWith('bool') ? 'true' : String(value),
+    )
+    .join(', ');
 
-function probeRequest(pool: Pool, token: string, caller: string, amountIn: bigint, adminCall: string) {
-  const data = probeInterface.encodeFunctionData('probe', [pool.router, token, pool.pair, pool.weth, amountIn, TRANSFER_BPS, adminCall]);
+function probeRequest(
+  pool: Pool,
+  token: string,
+  caller: string,
+  amountIn: bigint,
+  adminCall: string,
+) {
+  const data = probeInterface.encodeFunctionData('probe', [
+    pool.router,
+    token,
+    pool.pair,
+    pool.weth,
+    amountIn,
+    TRANSFER_BPS,
+    adminCall,
+  ]);
   const balance = `0x${(amountIn * 4n + 10n ** 18n).toString(16)}`;
   return {
     method: 'eth_call',
-    params: [{ from: freshAddress(), to: caller, data, gas: `0x${PROBE_GAS.toString(16)}` }, 'latest', { [caller]: { code: probeArtifact.deployedBytecode, balance } }],
+    params: [
+      { from: freshAddress(), to: caller, data, gas: `0x${PROBE_GAS.toString(16)}` },
+      'latest',
+      { [caller]: { code: probeArtifact.deployedBytecode, balance } },
+    ],
   };
 }
 
@@ -147,7 +226,8 @@ function decodeOutcome(data: string): ProbeOutcome {
   };
 }
 
-const taxPct = (expected: bigint, got: bigint) => (expected > 0n ? Number(((expected - got) * 10_000n) / expected) / 100 : null);
+const taxPct = (expected: bigint, got: bigint) =>
+  expected > 0n ? Number(((expected - got) * 10_000n) / expected) / 100 : null;
 const sellTax = (r: RawResult) => (r.sell.ok ? taxPct(r.sellAmount, r.sellPairReceived) : null);
 const buyTax = (r: RawResult) => (r.buy.ok ? taxPct(r.buyExpected, r.buyReceived) : null);
 const sellWorks = (r: RawResult) => r.buy.ok && r.sell.ok;
@@ -156,7 +236,12 @@ const sellWorks = (r: RawResult) => r.buy.ok && r.sell.ok;
  * The effect of one candidate call compared with the control run (pure). Returns the family and
  * what was seen, or null when the call changed nothing observable.
  */
-export function classifyEffect(control: ProbeOutcome, probe: ProbeOutcome, f: ExtractedFunction, value: bigint): { family: AdminFamily; detail: string } | null {
+export function classifyEffect(
+  control: ProbeOutcome,
+  probe: ProbeOutcome,
+  f: ExtractedFunction,
+  value: bigint,
+): { family: AdminFamily; detail: string } | null {
   if (!probe.adminOk) return null;
   const namesAddress = (splitFlat(f.arguments) ?? []).some((t) => t.startsWith('address'));
   const delta = probe.balanceAfter - probe.balanceBefore;
@@ -164,17 +249,31 @@ export function classifyEffect(control: ProbeOutcome, probe: ProbeOutcome, f: Ex
   if (delta !== 0n) {
     const seen = `the trader's balance went from ${probe.balanceBefore} to ${probe.balanceAfter} and the supply changed by ${supplyDelta}`;
     // Set to exactly the argument from a non-zero balance: a balance rewrite, not a mint.
-    if (probe.balanceAfter === value && probe.balanceBefore !== 0n && probe.balanceBefore + value !== value) return { family: 'balance-change', detail: `${seen} (set to the argument)` };
-    if (delta > 0n && supplyDelta === delta) return { family: 'mint', detail: `${seen} (new tokens)` };
+    if (
+      probe.balanceAfter === value &&
+      probe.balanceBefore !== 0n &&
+      probe.balanceBefore + value !== value
+    )
+      return { family: 'balance-change', detail: `${seen} (set to the argument)` };
+    if (delta > 0n && supplyDelta === delta)
+      return { family: 'mint', detail: `${seen} (new tokens)` };
     if (delta < 0n) return { family: 'burn-from', detail: `${seen} (taken from the holder)` };
     return { family: 'balance-change', detail: seen };
   }
-  if (!control.after.buy.ok && probe.after.buy.ok) return { family: 'trading-switch', detail: 'a buy that reverted without the call succeeds after it' };
+  if (!control.after.buy.ok && probe.after.buy.ok)
+    return {
+      family: 'trading-switch',
+      detail: 'a buy that reverted without the call succeeds after it',
+    };
   const blockedBuy = control.after.buy.ok && !probe.after.buy.ok;
   const blockedSell = sellWorks(control.after) && probe.after.buy.ok && !probe.after.sell.ok;
   if (blockedBuy || blockedSell) {
-    const what = blockedBuy ? `a buy that works without the call reverts after it (${decodeRevert(probe.after.buy.revertData)})` : `a sell that works without the call reverts after it (${decodeRevert(probe.after.sell.revertData)})`;
-    return namesAddress ? { family: 'blacklist', detail: `${what}, for the address named in the call` } : { family: 'pause', detail: `${what}, for everyone` };
+    const what = blockedBuy
+      ? `a buy that works without the call reverts after it (${decodeRevert(probe.after.buy.revertData)})`
+      : `a sell that works without the call reverts after it (${decodeRevert(probe.after.sell.revertData)})`;
+    return namesAddress
+      ? { family: 'blacklist', detail: `${what}, for the address named in the call` }
+      : { family: 'pause', detail: `${what}, for everyone` };
   }
   const taxes = [
     ['buy', buyTax(control.after), buyTax(probe.after)],
@@ -183,24 +282,41 @@ export function classifyEffect(control: ProbeOutcome, probe: ProbeOutcome, f: Ex
   for (const [side, was, now] of taxes) {
     if (was === null || now === null || Math.abs(was - now) < TAX_EFFECT_PP) continue;
     const detail = `the ${side} tax went from ${was}% to ${now}%`;
-    return namesAddress && now === 0 ? { family: 'fee-exclusion', detail } : { family: 'fee', detail };
+    return namesAddress && now === 0
+      ? { family: 'fee-exclusion', detail }
+      : { family: 'fee', detail };
   }
   return null;
 }
 
 const FAMILY_RISK: Record<AdminFamily, FunctionRisk> = {
-  mint: 'high', 'burn-from': 'critical', blacklist: 'high', whitelist: 'medium', pause: 'high', fee: 'high', 'max-tx': 'medium',
-  'trading-switch': 'high', 'fee-exclusion': 'low', 'router-pair': 'medium', withdraw: 'medium', upgrade: 'critical',
-  'ownership-transfer': 'low', renounce: 'low', 'balance-change': 'critical', other: 'low',
+  mint: 'high',
+  'burn-from': 'critical',
+  blacklist: 'high',
+  whitelist: 'medium',
+  pause: 'high',
+  fee: 'high',
+  'max-tx': 'medium',
+  'trading-switch': 'high',
+  'fee-exclusion': 'low',
+  'router-pair': 'medium',
+  withdraw: 'medium',
+  upgrade: 'critical',
+  'ownership-transfer': 'low',
+  renounce: 'low',
+  'balance-change': 'critical',
+  other: 'low',
 };
 
 /** A finding as an admin function, so that risk and hints treat it like a catalogued one. */
 export function findingToAdminFunction(f: BehaviourFinding): AdminFunction {
-  const evidence: Evidence[] = [{
-    kind: 'simulation',
-    selector: f.selector,
-    detail: `0x${f.selector}(${f.arguments}) called by the ${f.caller_role} ${f.caller}: ${f.detail}; the same call from a stranger reverted`,
-  }];
+  const evidence: Evidence[] = [
+    {
+      kind: 'simulation',
+      selector: f.selector,
+      detail: `0x${f.selector}(${f.arguments}) called by the ${f.caller_role} ${f.caller}: ${f.detail}; the same call from a stranger reverted`,
+    },
+  ];
   return {
     name: `0x${f.selector}`,
     signature: `0x${f.selector}(${f.arguments})`,
@@ -223,7 +339,10 @@ export interface BehaviourInput {
   amountIn: bigint;
 }
 
-async function runProbes(rpc: RpcClient, requests: ReturnType<typeof probeRequest>[]): Promise<(ProbeOutcome | null)[]> {
+async function runProbes(
+  rpc: RpcClient,
+  requests: ReturnType<typeof probeRequest>[],
+): Promise<(ProbeOutcome | null)[]> {
   if (requests.length === 0) return [];
   const outcomes = await rpc.batch<string>(requests);
   return outcomes.map((o) => {
@@ -234,19 +353,40 @@ async function runProbes(rpc: RpcClient, requests: ReturnType<typeof probeReques
 }
 
 /** Probes every candidate from every privileged caller; I/O is eth_call only (no transaction). */
-export async function probeAdminBehaviour(rpc: RpcClient, input: BehaviourInput): Promise<BehaviourReport> {
+export async function probeAdminBehaviour(
+  rpc: RpcClient,
+  input: BehaviourInput,
+): Promise<BehaviourReport> {
   const { candidates, skipped } = probeCandidates(input.functions, input.catalogued);
   const callers = dedupeCallers(input.callers);
-  const report: BehaviourReport = { probed: candidates.map((f) => f.selector), skipped, findings: [] };
+  const report: BehaviourReport = {
+    probed: candidates.map((f) => f.selector),
+    skipped,
+    findings: [],
+  };
   if (candidates.length === 0 || callers.length === 0) return report;
   const noop = '0x';
-  const controls = await runProbes(rpc, callers.map((c) => probeRequest(input.pool, input.token, c.address, input.amountIn, noop)));
+  const controls = await runProbes(
+    rpc,
+    callers.map((c) => probeRequest(input.pool, input.token, c.address, input.amountIn, noop)),
+  );
 
   let pending = candidates;
   for (const value of PROBE_VALUES) {
     if (pending.length === 0) break;
     const jobs = pending.flatMap((f) => callers.map((c, ci) => ({ f, c, ci })));
-    const outcomes = await runProbes(rpc, jobs.map(({ f, c }) => probeRequest(input.pool, input.token, c.address, input.amountIn, candidateCalldata(f, traderAddress(c.address), value))));
+    const outcomes = await runProbes(
+      rpc,
+      jobs.map(({ f, c }) =>
+        probeRequest(
+          input.pool,
+          input.token,
+          c.address,
+          input.amountIn,
+          candidateCalldata(f, traderAddress(c.address), value),
+        ),
+      ),
+    );
     const found = new Map<string, BehaviourFinding>();
     const accepted = new Set<string>();
     jobs.forEach(({ f, c, ci }, i) => {
@@ -256,12 +396,35 @@ export async function probeAdminBehaviour(rpc: RpcClient, input: BehaviourInput)
       if (outcome.adminOk) accepted.add(f.selector);
       if (found.has(f.selector)) return;
       const effect = classifyEffect(control, outcome, f, value);
-      if (effect) found.set(f.selector, { selector: f.selector, arguments: f.arguments, family: effect.family, caller: c.address, caller_role: c.role, detail: `with (${describeArgs(f, value)}) ${effect.detail}` });
+      if (effect)
+        found.set(f.selector, {
+          selector: f.selector,
+          arguments: f.arguments,
+          family: effect.family,
+          caller: c.address,
+          caller_role: c.role,
+          detail: `with (${describeArgs(f, value)}) ${effect.detail}`,
+        });
     });
     // A privilege only if a stranger making the same call is refused.
     const suspects = [...found.values()];
     const stranger = freshAddress();
-    const strangerOutcomes = await runProbes(rpc, suspects.map((s) => probeRequest(input.pool, input.token, stranger, input.amountIn, candidateCalldata(candidates.find((f) => f.selector === s.selector)!, traderAddress(stranger), value))));
+    const strangerOutcomes = await runProbes(
+      rpc,
+      suspects.map((s) =>
+        probeRequest(
+          input.pool,
+          input.token,
+          stranger,
+          input.amountIn,
+          candidateCalldata(
+            candidates.find((f) => f.selector === s.selector)!,
+            traderAddress(stranger),
+            value,
+          ),
+        ),
+      ),
+    );
     suspects.forEach((s, i) => {
       if (strangerOutcomes[i]?.adminOk === false) report.findings.push(s);
     });

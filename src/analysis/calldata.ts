@@ -1,4 +1,4 @@
-import { AbiCoder, ParamType, id } from 'ethers';
+import { AbiCoder, id, ParamType } from 'ethers';
 
 /**
  * Plausible call data for a function known only by its selector and evmole's argument types, for
@@ -68,10 +68,18 @@ function defaultValue(type: ParamType, variant: ArgumentVariant): unknown {
  * encoded (evmole guessed something odd), falls back to the selector and `fallbackWords` zero
  * words, which is what a careless caller would send.
  */
-export function probeCalldata(selector: string, argumentTypes: string, variant: ArgumentVariant, fallbackWords = 4): string {
+export function probeCalldata(
+  selector: string,
+  argumentTypes: string,
+  variant: ArgumentVariant,
+  fallbackWords = 4,
+): string {
   try {
     const types = splitTypes(argumentTypes).map((t) => ParamType.from(t));
-    const encoded = abi.encode(types, types.map((t) => defaultValue(t, variant)));
+    const encoded = abi.encode(
+      types,
+      types.map((t) => defaultValue(t, variant)),
+    );
     return `0x${selector}${encoded.slice(2)}${PADDING}`;
   } catch {
     return `0x${selector}${'00'.repeat(32 * fallbackWords)}${PADDING}`;
@@ -83,6 +91,14 @@ export function describeProbeArguments(argumentTypes: string, variant: ArgumentV
   const types = splitTypes(argumentTypes);
   if (types.length === 0) return 'no arguments';
   const value = (t: string) =>
-    t === 'address' ? 'a fresh address' : t === 'bool' ? String(variant === 'ones') : /^u?int\d*$/.test(t) ? (variant === 'ones' ? '1' : '0') : 'empty';
+    t === 'address'
+      ? 'a fresh address'
+      : t === 'bool'
+        ? String(variant === 'ones')
+        : /^u?int\d*$/.test(t)
+          ? variant === 'ones'
+            ? '1'
+            : '0'
+          : 'empty';
   return types.map((t) => `${t} ${value(t)}`).join(', ');
 }

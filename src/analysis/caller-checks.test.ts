@@ -1,9 +1,9 @@
 import { id } from 'ethers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadArtifact, type ContractName } from '../../contracts/artifacts.ts';
-import { compileSolidity, type Compiled } from '../../test/support/solc.ts';
+import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
+import { type Compiled, compileSolidity } from '../../test/support/solc.ts';
 import { probeCalldata } from './calldata.ts';
-import { prepareCode, walkFunction, type WalkResult } from './caller-checks.ts';
+import { prepareCode, type WalkResult, walkFunction } from './caller-checks.ts';
 import { selectorOf } from './catalog.ts';
 import { extractFunctions } from './selectors.ts';
 
@@ -70,7 +70,11 @@ function walk(code: string, signature: string, budget?: number): WalkResult {
   const selector = selectorOf(signature);
   const fn = extractFunctions(code).functions.find((f) => f.selector === selector);
   if (!fn) throw new Error(`${signature} not in the dispatcher`);
-  return walkFunction(prepareCode(code.slice(2)), probeCalldata(fn.selector, fn.arguments, 'ones'), budget);
+  return walkFunction(
+    prepareCode(code.slice(2)),
+    probeCalldata(fn.selector, fn.arguments, 'ones'),
+    budget,
+  );
 }
 const artifact = (name: ContractName) => loadArtifact(name).deployedBytecode;
 
@@ -82,7 +86,9 @@ beforeAll(() => {
 describe('caller checks in the project contracts', () => {
   it('onlyOwner: the caller compared with the owner slot', () => {
     const r = walk(artifact('MintableToken'), 'mint(address,uint256)');
-    expect(r.checks).toEqual([expect.objectContaining({ kind: 'stored-address', slot: '0x5', shift: 0 })]);
+    expect(r.checks).toEqual([
+      expect.objectContaining({ kind: 'stored-address', slot: '0x5', shift: 0 }),
+    ]);
     expect(r.complete).toBe(true);
     expect(r.unguardedStateChange).toBe(false);
   });
@@ -90,8 +96,13 @@ describe('caller checks in the project contracts', () => {
   it('FakeRenounceToken: both the owner slot and the hidden admin slot', () => {
     const shadowSlot = `0x${(BigInt(id('fake.renounce.shadow.admin')) - 1n).toString(16)}`;
     const code = artifact('FakeRenounceToken');
-    const hidden = extractFunctions(code).functions.find((f) => f.arguments === 'address,uint256' && !['095ea7b3', 'a9059cbb'].includes(f.selector))!;
-    const r = walkFunction(prepareCode(code.slice(2)), probeCalldata(hidden.selector, hidden.arguments, 'ones'));
+    const hidden = extractFunctions(code).functions.find(
+      (f) => f.arguments === 'address,uint256' && !['095ea7b3', 'a9059cbb'].includes(f.selector),
+    )!;
+    const r = walkFunction(
+      prepareCode(code.slice(2)),
+      probeCalldata(hidden.selector, hidden.arguments, 'ones'),
+    );
     expect(r.checks.map((c) => c.slot)).toEqual(['0x5', shadowSlot]);
   });
 
@@ -103,29 +114,49 @@ describe('caller checks in the project contracts', () => {
   });
 });
 
-describe.each([['legacy codegen', () => compiled], ['via-IR', () => viaIr]] as const)('caller checks (%s)', (_, contracts) => {
+describe.each([
+  ['legacy codegen', () => compiled],
+  ['via-IR', () => viaIr],
+] as const)('caller checks (%s)', (_, contracts) => {
   const code = (name: string) => contracts()[name]!.deployedBytecode;
 
   it('role table: mapping keyed by role and caller', () => {
-    expect(walk(code('RoleGated'), 'mint(address,uint256)').checks.map((c) => c.kind)).toEqual(['role-mapping']);
+    expect(walk(code('RoleGated'), 'mint(address,uint256)').checks.map((c) => c.kind)).toEqual([
+      'role-mapping',
+    ]);
   });
   it('address written into the code', () => {
-    expect(walk(code('HardcodedAdmin'), 'pause()').checks).toEqual([expect.objectContaining({ kind: 'hardcoded-address', address: '0x1234567890abcdef1234567890abcdef12345678' })]);
+    expect(walk(code('HardcodedAdmin'), 'pause()').checks).toEqual([
+      expect.objectContaining({
+        kind: 'hardcoded-address',
+        address: '0x1234567890abcdef1234567890abcdef12345678',
+      }),
+    ]);
   });
   it('tx.origin compared with a stored address', () => {
-    expect(walk(code('OriginOwner'), 'setFee(uint256)').checks).toEqual([expect.objectContaining({ kind: 'stored-address', slot: '0x0', origin: true })]);
+    expect(walk(code('OriginOwner'), 'setFee(uint256)').checks).toEqual([
+      expect.objectContaining({ kind: 'stored-address', slot: '0x0', origin: true }),
+    ]);
   });
   it('an owner packed after a bool: slot 0, shifted by 8 bits', () => {
-    expect(walk(code('PackedOwner'), 'setFee(uint256)').checks).toEqual([expect.objectContaining({ kind: 'stored-address', slot: '0x0', shift: 8 })]);
+    expect(walk(code('PackedOwner'), 'setFee(uint256)').checks).toEqual([
+      expect.objectContaining({ kind: 'stored-address', slot: '0x0', shift: 8 }),
+    ]);
   });
   it('caller compared with an address another contract returns', () => {
-    expect(walk(code('RegistryOwned'), 'setFee(uint256)').checks.map((c) => c.kind)).toEqual(['external-address']);
+    expect(walk(code('RegistryOwned'), 'setFee(uint256)').checks.map((c) => c.kind)).toEqual([
+      'external-address',
+    ]);
   });
   it('another contract asked about the caller', () => {
-    expect(walk(code('ExternalAuth'), 'pause()').checks.map((c) => c.kind)).toEqual(['external-call']);
+    expect(walk(code('ExternalAuth'), 'pause()').checks.map((c) => c.kind)).toEqual([
+      'external-call',
+    ]);
   });
   it('authorisation list keyed by the caller', () => {
-    expect(walk(code('AdminList'), 'setFee(uint256)').checks.map((c) => c.kind)).toEqual(['caller-mapping']);
+    expect(walk(code('AdminList'), 'setFee(uint256)').checks.map((c) => c.kind)).toEqual([
+      'caller-mapping',
+    ]);
   });
   it('no check at all', () => {
     const r = walk(code('Open'), 'mint(address,uint256)');

@@ -18,7 +18,8 @@ export function buildCatalog(groups: readonly CatalogGroup[]): CatalogEntry[] {
     for (const item of group.entries) {
       const [signature, risk, description] = typeof item === 'string' ? [item] : item;
       const match = SIGNATURE.exec(signature);
-      if (!match || /\s/.test(signature)) throw new Error(`catalog: malformed signature ${JSON.stringify(signature)}`);
+      if (!match || /\s/.test(signature))
+        throw new Error(`catalog: malformed signature ${JSON.stringify(signature)}`);
       const entry: CatalogEntry = {
         name: match[1]!,
         signature,
@@ -29,7 +30,10 @@ export function buildCatalog(groups: readonly CatalogGroup[]): CatalogEntry[] {
       };
       const clash = bySelector.get(entry.selector);
       // The same selector twice would give one function two meanings: a data error, refused at load.
-      if (clash) throw new Error(`catalog: ${signature} and ${clash.signature} share selector ${entry.selector}`);
+      if (clash)
+        throw new Error(
+          `catalog: ${signature} and ${clash.signature} share selector ${entry.selector}`,
+        );
       bySelector.set(entry.selector, entry);
       entries.push(entry);
     }
@@ -38,14 +42,18 @@ export function buildCatalog(groups: readonly CatalogGroup[]): CatalogEntry[] {
 }
 
 export const CATALOG: readonly CatalogEntry[] = Object.freeze(buildCatalog(CATALOG_GROUPS));
-const CATALOG_BY_SELECTOR: ReadonlyMap<string, CatalogEntry> = new Map(CATALOG.map((e) => [e.selector, e]));
+const CATALOG_BY_SELECTOR: ReadonlyMap<string, CatalogEntry> = new Map(
+  CATALOG.map((e) => [e.selector, e]),
+);
 
 export function catalogEntry(selector: string): CatalogEntry | undefined {
   return CATALOG_BY_SELECTOR.get(selector.toLowerCase().replace(/^0x/, ''));
 }
 
 /** The catalog entries whose selector the dispatcher has, in the order of `functions`. */
-export function matchCatalog(functions: readonly Pick<ExtractedFunction, 'selector'>[]): CatalogEntry[] {
+export function matchCatalog(
+  functions: readonly Pick<ExtractedFunction, 'selector'>[],
+): CatalogEntry[] {
   const matched: CatalogEntry[] = [];
   for (const f of functions) {
     const entry = CATALOG_BY_SELECTOR.get(f.selector);

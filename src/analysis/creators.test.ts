@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { rates, reputationScore, SUCCESS_MIN_AGE_HOURS, tokenOutcome, type TokenOutcomeInput } from './creators.ts';
+import {
+  rates,
+  reputationScore,
+  SUCCESS_MIN_AGE_HOURS,
+  type TokenOutcomeInput,
+  tokenOutcome,
+} from './creators.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
 const token = (t: Partial<TokenOutcomeInput> = {}): TokenOutcomeInput => ({
-  isHoneypot: false, liquidityPulledAt: null, riskScore: 20, bornAt: hoursAgo(48), tradable: true, isActivelyTraded: false, ...t,
+  isHoneypot: false,
+  liquidityPulledAt: null,
+  riskScore: 20,
+  bornAt: hoursAgo(48),
+  tradable: true,
+  isActivelyTraded: false,
+  ...t,
 });
 
 describe('tokenOutcome', () => {
@@ -19,7 +31,9 @@ describe('tokenOutcome', () => {
     expect(tokenOutcome(token({ tradable: false, isActivelyTraded: true }), NOW)).toBe('success');
     expect(tokenOutcome(token({ riskScore: 61 }), NOW)).toBe('pending');
     expect(tokenOutcome(token({ riskScore: null }), NOW)).toBe('pending');
-    expect(tokenOutcome(token({ bornAt: hoursAgo(SUCCESS_MIN_AGE_HOURS - 1) }), NOW)).toBe('pending');
+    expect(tokenOutcome(token({ bornAt: hoursAgo(SUCCESS_MIN_AGE_HOURS - 1) }), NOW)).toBe(
+      'pending',
+    );
     expect(tokenOutcome(token({ tradable: false }), NOW)).toBe('pending');
   });
 });
@@ -35,7 +49,13 @@ describe('reputationScore', () => {
   });
 
   it('rates over all tokens, pending ones included', () => {
-    expect(rates({ total_tokens: 4, success_count: 1, scam_count: 2 })).toEqual({ success_rate: 0.25, scam_rate: 0.5 });
-    expect(rates({ total_tokens: 0, success_count: 0, scam_count: 0 })).toEqual({ success_rate: 0, scam_rate: 0 });
+    expect(rates({ total_tokens: 4, success_count: 1, scam_count: 2 })).toEqual({
+      success_rate: 0.25,
+      scam_rate: 0.5,
+    });
+    expect(rates({ total_tokens: 0, success_count: 0, scam_count: 0 })).toEqual({
+      success_rate: 0,
+      scam_rate: 0,
+    });
   });
 });

@@ -41,7 +41,13 @@ export interface TokenOutcomeInput {
 export function tokenOutcome(t: TokenOutcomeInput, now: Date = new Date()): TokenOutcome {
   if (t.isHoneypot === true || t.liquidityPulledAt !== null) return 'scam';
   const ageHours = (now.getTime() - t.bornAt.getTime()) / 3_600_000;
-  if (t.riskScore !== null && t.riskScore <= SUCCESS_MAX_RISK_SCORE && ageHours >= SUCCESS_MIN_AGE_HOURS && (t.tradable || t.isActivelyTraded)) return 'success';
+  if (
+    t.riskScore !== null &&
+    t.riskScore <= SUCCESS_MAX_RISK_SCORE &&
+    ageHours >= SUCCESS_MIN_AGE_HOURS &&
+    (t.tradable || t.isActivelyTraded)
+  )
+    return 'success';
   return 'pending';
 }
 
@@ -52,7 +58,10 @@ export interface CreatorCounts {
 }
 
 export function reputationScore(c: Pick<CreatorCounts, 'success_count' | 'scam_count'>): number {
-  return Math.round((100 * (c.success_count + PRIOR_SUCCESSES)) / (c.success_count + SCAM_WEIGHT * c.scam_count + PRIOR_TOTAL));
+  return Math.round(
+    (100 * (c.success_count + PRIOR_SUCCESSES)) /
+      (c.success_count + SCAM_WEIGHT * c.scam_count + PRIOR_TOTAL),
+  );
 }
 
 export function rates(c: CreatorCounts): { success_rate: number; scam_rate: number } {

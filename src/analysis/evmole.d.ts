@@ -21,6 +21,11 @@ declare module 'evmole' {
   }
   export function contractInfo(
     code: string,
-    args: { selectors?: boolean; arguments?: boolean; stateMutability?: boolean; storage?: boolean },
+    args: {
+      selectors?: boolean;
+      arguments?: boolean;
+      stateMutability?: boolean;
+      storage?: boolean;
+    },
   ): Contract;
 }

@@ -1,7 +1,7 @@
-import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 import type { BehaviourFinding } from './behaviour.ts';
 import { privilegedAddressProof } from './privilege.ts';
 import type { CreatorInput, LiquidityInput } from './risk.ts';
+import type { RiskAssessment, SecurityHints, StaticAnalysis } from './types.ts';
 
 /**
  * security_hints (docs/api.md), derived from the risk assessment: every true flag is the presence of a
@@ -59,7 +59,13 @@ export function deriveHints(input: HintsInput): SecurityHints {
     ownership_renounced: flag('ownership_renounced'),
     owner_address: ownerAddress,
     creator_reputation_score: input.creator?.reputation_score ?? null,
-    liquidity_lock: input.liquidity ? { locked_pct: input.liquidity.locked_pct, burned_pct: input.liquidity.burned_pct, lockers: input.liquidity.lockers } : null,
+    liquidity_lock: input.liquidity
+      ? {
+          locked_pct: input.liquidity.locked_pct,
+          burned_pct: input.liquidity.burned_pct,
+          lockers: input.liquidity.lockers,
+        }
+      : null,
   };
 }
 

@@ -1,14 +1,22 @@
 import { toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../contracts/artifacts.ts';
-import { startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
+import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { compileSolidity } from '../../test/support/solc.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
-import { STRANGER, probeCalls, probeRequests } from './access-control.ts';
+import { probeCalls, probeRequests, STRANGER } from './access-control.ts';
 import { addressFromLabel } from './calldata.ts';
 import { selectorOf } from './catalog.ts';
-import { DEAD_ADDRESSES, decodeAddress, isDeadAddress, ownershipInfo, proveHiddenOwner, readOwner, storageCandidates } from './ownership.ts';
+import {
+  DEAD_ADDRESSES,
+  decodeAddress,
+  isDeadAddress,
+  ownershipInfo,
+  proveHiddenOwner,
+  readOwner,
+  storageCandidates,
+} from './ownership.ts';
 import { SLOTS } from './proxy.ts';
-import { compileSolidity } from '../../test/support/solc.ts';
 
 const addr = (n: bigint | number) => `0x${n.toString(16).padStart(40, '0')}`;
 const word = (n: bigint | number | string) => toBeHex(BigInt(n), 32);
@@ -20,7 +28,12 @@ const OTHER = addressFromLabel('ownership.test.other');
 describe('ownership helpers', () => {
   it('knows the addresses nobody controls', () => {
     expect(DEAD_ADDRESSES.size).toBeGreaterThanOrEqual(4);
-    for (const a of ['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dEaD', '0xdead000000000000000042069420694206942069']) expect(isDeadAddress(a)).toBe(true);
+    for (const a of [
+      '0x0000000000000000000000000000000000000000',
+      '0x000000000000000000000000000000000000dEaD',
+      '0xdead000000000000000042069420694206942069',
+    ])
+      expect(isDeadAddress(a)).toBe(true);
     expect(isDeadAddress(DEPLOYER)).toBe(false);
   });
 
@@ -33,12 +46,23 @@ describe('ownership helpers', () => {
 
   it('a renounce with a proven hidden owner is a fake renounce', () => {
     const reading = { owner: addr(0), source: 'owner()' as const, others: [], evidence: [] };
-    expect(ownershipInfo(reading, { hidden_owner: null, selectors: [], evidence: [] })).toMatchObject({ renounced: true, fake_renounce: false });
-    const fake = ownershipInfo(reading, { hidden_owner: DEPLOYER, selectors: ['aabbccdd'], evidence: [{ kind: 'simulation', detail: 'proof' }] });
+    expect(
+      ownershipInfo(reading, { hidden_owner: null, selectors: [], evidence: [] }),
+    ).toMatchObject({ renounced: true, fake_renounce: false });
+    const fake = ownershipInfo(reading, {
+      hidden_owner: DEPLOYER,
+      selectors: ['aabbccdd'],
+      evidence: [{ kind: 'simulation', detail: 'proof' }],
+    });
     expect(fake).toMatchObject({ renounced: true, hidden_owner: DEPLOYER, fake_renounce: true });
     expect(fake.evidence.map((e) => e.detail).join(' ')).toMatch(/fake renounce/);
     // A second privileged address beside a live owner is a hidden admin, not a fake renounce.
-    expect(ownershipInfo({ ...reading, owner: OTHER }, { hidden_owner: DEPLOYER, selectors: [], evidence: [] })).toMatchObject({ renounced: false, fake_renounce: false, hidden_owner: DEPLOYER });
+    expect(
+      ownershipInfo(
+        { ...reading, owner: OTHER },
+        { hidden_owner: DEPLOYER, selectors: [], evidence: [] },
+      ),
+    ).toMatchObject({ renounced: false, fake_renounce: false, hidden_owner: DEPLOYER });
   });
 });
 
@@ -46,7 +70,8 @@ describe('ownership on Anvil', () => {
   let anvil: AnvilHandle;
   let rpc: RpcClient;
   const setCode = (a: string, code: string) => rpc.request('anvil_setCode', [a, code]);
-  const setSlot = (a: string, slot: string, value: string) => rpc.request('anvil_setStorageAt', [a, slot, value]);
+  const setSlot = (a: string, slot: string, value: string) =>
+    rpc.request('anvil_setStorageAt', [a, slot, value]);
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -58,13 +83,20 @@ describe('ownership on Anvil', () => {
     const token = addr(0x5001);
     await setCode(token, loadArtifact('MintableToken').deployedBytecode);
     await setSlot(token, OWNER_SLOT, word(DEPLOYER));
-    expect(await readOwner(rpc, { address: token })).toMatchObject({ owner: DEPLOYER, source: 'owner()', others: [] });
+    expect(await readOwner(rpc, { address: token })).toMatchObject({
+      owner: DEPLOYER,
+      source: 'owner()',
+      others: [],
+    });
 
     const proxy = addr(0x5002);
     await setCode(proxy, loadArtifact('TokenProxy').deployedBytecode);
     await setSlot(proxy, SLOTS.eip1967Admin, word(OTHER));
     // The proxy delegates owner() to nothing (no implementation): it fails; the admin slot answers.
-    expect(await readOwner(rpc, { address: proxy })).toMatchObject({ owner: OTHER, source: 'admin-slot' });
+    expect(await readOwner(rpc, { address: proxy })).toMatchObject({
+      owner: OTHER,
+      source: 'admin-slot',
+    });
 
     const plain = addr(0x5003);
     await setCode(plain, loadArtifact('SimpleToken').deployedBytecode);
@@ -78,7 +110,10 @@ describe('ownership on Anvil', () => {
     await setSlot(a, word(3), word(DEPLOYER));
     await setSlot(a, word(4), word((1n << 160n) | BigInt(OTHER))); // packed: a flag above an address
     await setSlot(a, word(0x99), word(BigInt(OTHER) << 8n)); // packed after a bool, compared in the code
-    const found = await storageCandidates(rpc, { address: a, privilegedSlots: [{ slot: '0x99', shift: 8 }] });
+    const found = await storageCandidates(rpc, {
+      address: a,
+      privilegedSlots: [{ slot: '0x99', shift: 8 }],
+    });
     expect(found).toEqual([
       { address: OTHER, source: 'storage slot 0x99, which the code compares with the caller' },
       { address: DEPLOYER, source: 'storage slot 0x3' },
@@ -90,16 +125,35 @@ describe('ownership on Anvil', () => {
     const token = addr(0x5005);
     await setCode(token, loadArtifact('FakeRenounceToken').deployedBytecode);
     const hiddenMint = selectorOf('distributeRewards(address,uint256)');
-    const fn = { selector: hiddenMint, arguments: 'address,uint256', state_mutability: 'nonpayable' as const };
+    const fn = {
+      selector: hiddenMint,
+      arguments: 'address,uint256',
+      state_mutability: 'nonpayable' as const,
+    };
     // The owner slot holds DEPLOYER: a candidate that is the owner can mint; a random one cannot.
     await setSlot(token, OWNER_SLOT, word(DEPLOYER));
-    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    const gated = [
+      { fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') },
+    ];
     expect(gated[0]!.stranger.every((o) => !o.ok && o.revert)).toBe(true);
-    const proven = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: OTHER, source: 'storage slot 0x3' }, { address: DEPLOYER, source: 'storage slot 0x5' }], gated });
+    const proven = await proveHiddenOwner(rpc, {
+      address: token,
+      candidates: [
+        { address: OTHER, source: 'storage slot 0x3' },
+        { address: DEPLOYER, source: 'storage slot 0x5' },
+      ],
+      gated,
+    });
     expect(proven.hidden_owner).toBe(DEPLOYER);
     expect(proven.selectors).toEqual([hiddenMint]);
-    expect(proven.evidence[0]!.detail).toMatch(/eth_call succeeds from it and reverts for a stranger/);
-    const none = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: addressFromLabel('ownership.test.nobody'), source: 'nowhere' }], gated });
+    expect(proven.evidence[0]!.detail).toMatch(
+      /eth_call succeeds from it and reverts for a stranger/,
+    );
+    const none = await proveHiddenOwner(rpc, {
+      address: token,
+      candidates: [{ address: addressFromLabel('ownership.test.nobody'), source: 'nowhere' }],
+      gated,
+    });
     expect(none.hidden_owner).toBeNull();
   });
 
@@ -118,13 +172,23 @@ describe('ownership on Anvil', () => {
     const token = addr(0x5006);
     await setCode(token, FeeWallet!.deployedBytecode);
     await setSlot(token, word(0), word(DEPLOYER));
-    const fn = { selector: selectorOf('manualSwap(uint256)'), arguments: 'uint256', state_mutability: 'nonpayable' as const };
-    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
+    const fn = {
+      selector: selectorOf('manualSwap(uint256)'),
+      arguments: 'uint256',
+      state_mutability: 'nonpayable' as const,
+    };
+    const gated = [
+      { fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') },
+    ];
     const fromWallet = await probeCalls(rpc, probeRequests(token, DEPLOYER, fn), 'latest');
     // The wallet's calls revert, and for another reason than the stranger's.
     expect(fromWallet.every((o) => !o.ok && o.revert !== null)).toBe(true);
     expect(fromWallet[0]!.revert).not.toBe(gated[0]!.stranger[0]!.revert);
-    const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: DEPLOYER, source: 'storage slot 0x0' }], gated });
+    const result = await proveHiddenOwner(rpc, {
+      address: token,
+      candidates: [{ address: DEPLOYER, source: 'storage slot 0x0' }],
+      gated,
+    });
     expect(result).toEqual({ hidden_owner: null, selectors: [], evidence: [] });
   });
 
@@ -144,9 +208,22 @@ describe('ownership on Anvil', () => {
     await setSlot(token, word(0), word(DEPLOYER));
     // Locked for 30 days from now.
     await setSlot(token, word(1), word(Math.floor(Date.now() / 1000) + 30 * 86_400));
-    const fn = { selector: selectorOf('unlock()'), arguments: '', state_mutability: 'nonpayable' as const };
-    const gated = [{ fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') }];
-    const result = await proveHiddenOwner(rpc, { address: token, candidates: [{ address: OTHER, source: 'storage slot 0x9' }, { address: DEPLOYER, source: 'storage slot 0x0' }], gated });
+    const fn = {
+      selector: selectorOf('unlock()'),
+      arguments: '',
+      state_mutability: 'nonpayable' as const,
+    };
+    const gated = [
+      { fn, stranger: await probeCalls(rpc, probeRequests(token, STRANGER, fn), 'latest') },
+    ];
+    const result = await proveHiddenOwner(rpc, {
+      address: token,
+      candidates: [
+        { address: OTHER, source: 'storage slot 0x9' },
+        { address: DEPLOYER, source: 'storage slot 0x0' },
+      ],
+      gated,
+    });
     expect(result.hidden_owner).toBe(DEPLOYER);
     expect(result.selectors).toEqual([fn.selector]);
     expect(result.evidence[0]!.detail).toMatch(/once a time lock runs out/);

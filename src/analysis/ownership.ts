@@ -1,8 +1,14 @@
 import { id, toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
-  PROBE_GAS, STRANGER, functionLabel, isExecutionFailure, probeCalls, probeRequests,
-  type CallOutcome, type ProbeRequest,
+  type CallOutcome,
+  functionLabel,
+  isExecutionFailure,
+  PROBE_GAS,
+  type ProbeRequest,
+  probeCalls,
+  probeRequests,
+  STRANGER,
 } from './access-control.ts';
 import { SLOTS } from './proxy.ts';
 import type { Evidence, ExtractedFunction, OwnershipInfo } from './types.ts';
@@ -56,7 +62,10 @@ export function decodeAddress(word: unknown): string | null {
 
 const toAddress = (n: bigint) => `0x${n.toString(16).padStart(40, '0')}`;
 
-export async function readOwner(rpc: RpcClient, input: { address: string; blockTag?: string }): Promise<OwnerReading> {
+export async function readOwner(
+  rpc: RpcClient,
+  input: { address: string; blockTag?: string },
+): Promise<OwnerReading> {
   const blockTag = input.blockTag ?? 'latest';
   const outcomes = await rpc.batch<string>([
     { method: 'eth_call', params: [{ to: input.address, data: OWNER_SELECTOR }, blockTag] },
@@ -64,7 +73,8 @@ export async function readOwner(rpc: RpcClient, input: { address: string; blockT
     { method: 'eth_getStorageAt', params: [input.address, SLOTS.eip1967Admin, blockTag] },
   ]);
   // A contract without owner() reverts or halts: that is an answer. Anything else is a node failure.
-  for (const o of outcomes) if (!o.ok && !isExecutionFailure(o.error) && o.error.kind !== 'invalid-request') throw o.error;
+  for (const o of outcomes)
+    if (!o.ok && !isExecutionFailure(o.error) && o.error.kind !== 'invalid-request') throw o.error;
   const value = (i: number) => {
     const o = outcomes[i]!;
     return o.ok ? decodeAddress(o.result) : null;
@@ -78,13 +88,30 @@ export async function readOwner(rpc: RpcClient, input: { address: string; blockT
   if (viaGetOwner !== null) readings.push({ address: viaGetOwner, source: 'getOwner()' });
   if (viaAdmin !== null) readings.push({ address: viaAdmin, source: 'admin-slot' });
   if (readings.length === 0) {
-    return { owner: null, source: null, others: [], evidence: [{ kind: 'call', detail: 'no owner: owner() and getOwner() answer no address and the EIP-1967 admin slot is empty' }] };
+    return {
+      owner: null,
+      source: null,
+      others: [],
+      evidence: [
+        {
+          kind: 'call',
+          detail:
+            'no owner: owner() and getOwner() answer no address and the EIP-1967 admin slot is empty',
+        },
+      ],
+    };
   }
   const first = readings[0]!;
-  const others = readings.slice(1).filter((r) => r.address !== first.address && !isDeadAddress(r.address)).map((r) => ({ address: r.address, source: r.source }));
+  const others = readings
+    .slice(1)
+    .filter((r) => r.address !== first.address && !isDeadAddress(r.address))
+    .map((r) => ({ address: r.address, source: r.source }));
   const evidence: Evidence[] = readings.map((r) => ({
     kind: r.source === 'admin-slot' ? 'storage' : 'call',
-    detail: r.source === 'admin-slot' ? `EIP-1967 admin slot holds ${r.address}` : `${r.source} returns ${r.address}`,
+    detail:
+      r.source === 'admin-slot'
+        ? `EIP-1967 admin slot holds ${r.address}`
+        : `${r.source} returns ${r.address}`,
   }));
   return { owner: first.address, source: first.source, others, evidence };
 }
@@ -110,10 +137,20 @@ export async function storageCandidates(
   input: { address: string; blockTag?: string; privilegedSlots: readonly PrivilegedSlot[] },
 ): Promise<StorageCandidate[]> {
   const blockTag = input.blockTag ?? 'latest';
-  const compared = input.privilegedSlots.map((p) => ({ slot: toBeHex(BigInt(p.slot), 32), shift: p.shift, compared: true }));
-  const scanned = Array.from({ length: SCANNED_SLOTS }, (_, i) => ({ slot: toBeHex(i, 32), shift: 0, compared: false }));
+  const compared = input.privilegedSlots.map((p) => ({
+    slot: toBeHex(BigInt(p.slot), 32),
+    shift: p.shift,
+    compared: true,
+  }));
+  const scanned = Array.from({ length: SCANNED_SLOTS }, (_, i) => ({
+    slot: toBeHex(i, 32),
+    shift: 0,
+    compared: false,
+  }));
   const slots = [...compared, ...scanned];
-  const outcomes = await rpc.batch<string>(slots.map((s) => ({ method: 'eth_getStorageAt', params: [input.address, s.slot, blockTag] })));
+  const outcomes = await rpc.batch<string>(
+    slots.map((s) => ({ method: 'eth_getStorageAt', params: [input.address, s.slot, blockTag] })),
+  );
   const out: StorageCandidate[] = [];
   slots.forEach((s, i) => {
     const o = outcomes[i]!;
@@ -123,9 +160,15 @@ export async function storageCandidates(
     const value = shifted & ADDRESS_MASK;
     // Slots compared with the caller are addresses by construction; scanned ones must look like one.
     if (value === 0n) return;
-    if (!s.compared && (value < MIN_ADDRESS_VALUE || shifted >> 160n >= MAX_PACKED_HIGH_BITS)) return;
+    if (!s.compared && (value < MIN_ADDRESS_VALUE || shifted >> 160n >= MAX_PACKED_HIGH_BITS))
+      return;
     const slotLabel = `0x${BigInt(s.slot).toString(16)}`;
-    out.push({ address: toAddress(value), source: s.compared ? `storage slot ${slotLabel}, which the code compares with the caller` : `storage slot ${slotLabel}` });
+    out.push({
+      address: toAddress(value),
+      source: s.compared
+        ? `storage slot ${slotLabel}, which the code compares with the caller`
+        : `storage slot ${slotLabel}`,
+    });
   });
   return out;
 }
@@ -161,47 +204,69 @@ export const TIME_LOCK_LOOKAHEAD_SECONDS = 400 * 24 * 3600;
  */
 export async function proveHiddenOwner(
   rpc: RpcClient,
-  input: { address: string; blockTag?: string; candidates: readonly StorageCandidate[]; gated: readonly GatedFunction[] },
+  input: {
+    address: string;
+    blockTag?: string;
+    candidates: readonly StorageCandidate[];
+    gated: readonly GatedFunction[];
+  },
 ): Promise<HiddenOwnerResult> {
   const blockTag = input.blockTag ?? 'latest';
-  if (input.candidates.length === 0 || input.gated.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
-  const requests = input.candidates.flatMap((c) => input.gated.flatMap((g) => probeRequests(input.address, c.address, g.fn)));
+  if (input.candidates.length === 0 || input.gated.length === 0)
+    return { hidden_owner: null, selectors: [], evidence: [] };
+  const requests = input.candidates.flatMap((c) =>
+    input.gated.flatMap((g) => probeRequests(input.address, c.address, g.fn)),
+  );
   const outcomes = await probeCalls(rpc, requests, blockTag);
   const perCandidate = input.gated.length * 2;
   for (let ci = 0; ci < input.candidates.length; ci++) {
     const candidate = input.candidates[ci]!;
     const succeeded = input.gated.filter((_, gi) => {
-      const o: CallOutcome[] = outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2);
+      const o: CallOutcome[] = outcomes.slice(
+        ci * perCandidate + gi * 2,
+        ci * perCandidate + gi * 2 + 2,
+      );
       return o.some((x) => x.ok);
     });
     if (succeeded.length === 0) continue;
     // The first candidate with a success wins: candidates come strongest hint first.
     const names = succeeded.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
-    const evidence: Evidence[] = [{
-      kind: 'simulation',
-      selector: succeeded[0]!.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, can call ${names} `
-        + '(eth_call succeeds from it and reverts for a stranger)',
-    }];
+    const evidence: Evidence[] = [
+      {
+        kind: 'simulation',
+        selector: succeeded[0]!.fn.selector,
+        detail:
+          `${candidate.address}, held in ${candidate.source}, can call ${names} ` +
+          '(eth_call succeeds from it and reverts for a stranger)',
+      },
+    ];
     const selectors = succeeded.map((g) => g.fn.selector);
     return { hidden_owner: candidate.address, selectors, evidence };
   }
   // Past the caller check, failed later: another revert reason than the stranger's.
   const otherReason = (gate: GatedFunction, o: CallOutcome, i: number) =>
-    o.error === null && o.revert !== null && gate.stranger[i]?.error === null
-    && o.revert !== gate.stranger[i]?.revert;
-  const passed = input.candidates.flatMap((candidate, ci) => input.gated
-    .filter((gate, gi) => outcomes
-      .slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
-      .some((o, i) => otherReason(gate, o, i)))
-    .map((gate) => ({ candidate, gate })));
+    o.error === null &&
+    o.revert !== null &&
+    gate.stranger[i]?.error === null &&
+    o.revert !== gate.stranger[i]?.revert;
+  const passed = input.candidates.flatMap((candidate, ci) =>
+    input.gated
+      .filter((gate, gi) =>
+        outcomes
+          .slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2)
+          .some((o, i) => otherReason(gate, o, i)),
+      )
+      .map((gate) => ({ candidate, gate })),
+  );
   if (passed.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
   return proveAfterTimeLock(rpc, input.address, blockTag, passed);
 }
 
 /** The calls that got past the caller check, tried again later in time (see proveHiddenOwner). */
 async function proveAfterTimeLock(
-  rpc: RpcClient, address: string, blockTag: string,
+  rpc: RpcClient,
+  address: string,
+  blockTag: string,
   passed: readonly { candidate: StorageCandidate; gate: GatedFunction }[],
 ): Promise<HiddenOwnerResult> {
   const none: HiddenOwnerResult = { hidden_owner: null, selectors: [], evidence: [] };
@@ -213,7 +278,10 @@ async function proveAfterTimeLock(
   const asCall = (r: ProbeRequest) => ({
     method: 'eth_call',
     params: [
-      { from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) }, blockTag, {}, { time: later },
+      { from: r.from, to: r.to, data: r.data, gas: toBeHex(PROBE_GAS) },
+      blockTag,
+      {},
+      { time: later },
     ],
   });
   const requests = passed.flatMap(({ candidate, gate }) => [
@@ -224,18 +292,22 @@ async function proveAfterTimeLock(
   const outcomes = await rpc.batch<string>(requests.map(asCall)).catch(() => []);
   for (let i = 0; i < passed.length; i++) {
     const [own0, own1, stranger0, stranger1] = outcomes.slice(i * 4, i * 4 + 4);
-    const strangerReverts = [stranger0, stranger1]
-      .every((o) => o !== undefined && !o.ok && isExecutionFailure(o.error));
+    const strangerReverts = [stranger0, stranger1].every(
+      (o) => o !== undefined && !o.ok && isExecutionFailure(o.error),
+    );
     if (!(own0?.ok || own1?.ok) || !strangerReverts) continue;
     const { candidate, gate } = passed[i]!;
-    const evidence: Evidence[] = [{
-      kind: 'simulation',
-      selector: gate.fn.selector,
-      detail: `${candidate.address}, held in ${candidate.source}, can call `
-        + `${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call `
-        + `with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it `
-        + 'and reverts for a stranger)',
-    }];
+    const evidence: Evidence[] = [
+      {
+        kind: 'simulation',
+        selector: gate.fn.selector,
+        detail:
+          `${candidate.address}, held in ${candidate.source}, can call ` +
+          `${functionLabel(gate.fn.selector, gate.signature)} once a time lock runs out (eth_call ` +
+          `with the block time ${TIME_LOCK_LOOKAHEAD_SECONDS / 86_400} days ahead succeeds from it ` +
+          'and reverts for a stranger)',
+      },
+    ];
     return { hidden_owner: candidate.address, selectors: [gate.fn.selector], evidence };
   }
   return none;
@@ -245,10 +317,18 @@ async function proveAfterTimeLock(
 export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult): OwnershipInfo {
   const renounced = reading.owner !== null && isDeadAddress(reading.owner);
   const evidence = [...reading.evidence];
-  if (renounced) evidence.push({ kind: 'call', detail: `ownership renounced: the owner is ${reading.owner}, an address nobody controls` });
+  if (renounced)
+    evidence.push({
+      kind: 'call',
+      detail: `ownership renounced: the owner is ${reading.owner}, an address nobody controls`,
+    });
   evidence.push(...hidden.evidence);
   const fake = renounced && hidden.hidden_owner !== null;
-  if (fake) evidence.push({ kind: 'simulation', detail: `fake renounce: ${reading.source} reports ${reading.owner}, yet ${hidden.hidden_owner} keeps privileged access` });
+  if (fake)
+    evidence.push({
+      kind: 'simulation',
+      detail: `fake renounce: ${reading.source} reports ${reading.owner}, yet ${hidden.hidden_owner} keeps privileged access`,
+    });
   return {
     owner: reading.owner,
     owner_source: reading.source,
@@ -259,4 +339,3 @@ export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult):
     evidence,
   };
 }
-

@@ -29,8 +29,18 @@ export const POWER_OF: Partial<Record<AdminFamily, HolderPower>> = {
  * fees or rescue stuck ETH (withdraw, fee-exclusion) holds no power over holders.
  */
 export const PROOF_FAMILIES: ReadonlySet<AdminFamily> = new Set<AdminFamily>([
-  'balance-change', 'burn-from', 'mint', 'upgrade', 'blacklist', 'pause', 'fee', 'trading-switch',
-  'max-tx', 'whitelist', 'router-pair', 'ownership-transfer',
+  'balance-change',
+  'burn-from',
+  'mint',
+  'upgrade',
+  'blacklist',
+  'pause',
+  'fee',
+  'trading-switch',
+  'max-tx',
+  'whitelist',
+  'router-pair',
+  'ownership-transfer',
 ]);
 
 /**
@@ -44,7 +54,10 @@ const STANDARD_BURN_FROM = id('burnFrom(address,uint256)').slice(2, 10);
 export function allAdminFunctions(input: ProofInput): AdminFunction[] {
   const catalogued = input.static?.admin_functions ?? [];
   const known = new Set(catalogued.map((f) => f.selector));
-  return [...catalogued, ...input.behaviour.filter((b) => !known.has(b.selector)).map(findingToAdminFunction)];
+  return [
+    ...catalogued,
+    ...input.behaviour.filter((b) => !known.has(b.selector)).map(findingToAdminFunction),
+  ];
 }
 
 export interface HiddenOwnerProof {
@@ -79,12 +92,13 @@ export function hiddenOwnerProof(input: ProofInput): HiddenOwnerProof | null {
  */
 export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | null {
   const ownership = input.static?.ownership ?? null;
-  const powerful = new Map(allAdminFunctions(input)
-    .filter((f) => PROOF_FAMILIES.has(f.family))
-    .map((f) => [f.selector, f]));
-  const liveOwner = ownership && !ownership.renounced
-    ? ownership.owner?.toLowerCase() ?? null
-    : null;
+  const powerful = new Map(
+    allAdminFunctions(input)
+      .filter((f) => PROOF_FAMILIES.has(f.family))
+      .map((f) => [f.selector, f]),
+  );
+  const liveOwner =
+    ownership && !ownership.renounced ? (ownership.owner?.toLowerCase() ?? null) : null;
   const named = (address: string) => liveOwner !== null && address.toLowerCase() === liveOwner;
   const evidence: Evidence[] = [];
   let address: string | null = null;
@@ -95,11 +109,14 @@ export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | nu
       .filter((f): f is AdminFunction => f !== undefined);
     if (called.length > 0) {
       address = stored;
-      const proofs = ownership!.evidence.filter((e) => e.kind === 'simulation' && e.detail.includes(stored));
+      const proofs = ownership!.evidence.filter(
+        (e) => e.kind === 'simulation' && e.detail.includes(stored),
+      );
       const owner = liveOwner ? `owner() (${liveOwner})` : 'owner()';
       const names = called.map((f) => `${f.signature} (${f.family})`).join(', ');
       evidence.push(...proofs, {
-        kind: 'simulation', selector: called[0]!.selector,
+        kind: 'simulation',
+        selector: called[0]!.selector,
         detail: `${stored}, which ${owner} does not name, can call ${names}`,
       });
     }
@@ -109,9 +126,11 @@ export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | nu
     address ??= b.caller;
     const when = ownership?.renounced ? ' after the renounce' : '';
     evidence.push({
-      kind: 'simulation', selector: b.selector,
-      detail: `0x${b.selector} (${b.family}) succeeds for ${b.caller} (${b.caller_role}), which owner() `
-        + `does not name${when}; a stranger's call reverts`,
+      kind: 'simulation',
+      selector: b.selector,
+      detail:
+        `0x${b.selector} (${b.family}) succeeds for ${b.caller} (${b.caller_role}), which owner() ` +
+        `does not name${when}; a stranger's call reverts`,
     });
   }
   return address ? { address, evidence } : null;
@@ -129,7 +148,11 @@ export const isRealRenounce = (ownership: Ownership, proof: HiddenOwnerProof | n
  * no privileged address is left to call them. Role-gated functions survive it: renouncing
  * owner() revokes no role.
  */
-export function isLive(fn: AdminFunction, ownership: Ownership, proof: HiddenOwnerProof | null = null): boolean {
+export function isLive(
+  fn: AdminFunction,
+  ownership: Ownership,
+  proof: HiddenOwnerProof | null = null,
+): boolean {
   if (fn.access_control !== 'owner-only' && fn.access_control !== 'unknown') return true;
   return !isRealRenounce(ownership, proof);
 }

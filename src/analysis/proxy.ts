@@ -76,13 +76,19 @@ export function wordToAddress(word: unknown): string | null {
 /** What can be said from the code alone: EIP-1167 clones (everything else needs the chain). */
 export function proxyFromCode(code: string): ProxyInfo {
   const implementation = eip1167Implementation(code);
-  if (!implementation) return { is_proxy: false, kind: null, implementation: null, admin: null, evidence: [] };
+  if (!implementation)
+    return { is_proxy: false, kind: null, implementation: null, admin: null, evidence: [] };
   return {
     is_proxy: true,
     kind: 'eip1167',
     implementation,
     admin: null,
-    evidence: [{ kind: 'bytecode', detail: `EIP-1167 minimal proxy: every call is delegated to ${implementation}, fixed in the code (not upgradeable)` }],
+    evidence: [
+      {
+        kind: 'bytecode',
+        detail: `EIP-1167 minimal proxy: every call is delegated to ${implementation}, fixed in the code (not upgradeable)`,
+      },
+    ],
   };
 }
 
@@ -91,9 +97,16 @@ interface HopResult {
   evidence: Evidence[];
 }
 
-async function callAddress(rpc: RpcClient, to: string, data: string, blockTag: string): Promise<string | null> {
+async function callAddress(
+  rpc: RpcClient,
+  to: string,
+  data: string,
+  blockTag: string,
+): Promise<string | null> {
   // A batch of one: a failing call comes back as an outcome, not retried as a node failure.
-  const [outcome] = await rpc.batch<string>([{ method: 'eth_call', params: [{ to, data }, blockTag] }]);
+  const [outcome] = await rpc.batch<string>([
+    { method: 'eth_call', params: [{ to, data }, blockTag] },
+  ]);
   if (!outcome) return null;
   if (outcome.ok) return wordToAddress(outcome.result);
   if (isExecutionFailure(outcome.error) || outcome.error.kind === 'invalid-request') return null;
@@ -101,12 +114,22 @@ async function callAddress(rpc: RpcClient, to: string, data: string, blockTag: s
 }
 
 /** One step: is `address` (with `code`) a proxy, and of which implementation? */
-async function resolveHop(rpc: RpcClient, address: string, code: string, blockTag: string): Promise<HopResult | null> {
+async function resolveHop(
+  rpc: RpcClient,
+  address: string,
+  code: string,
+  blockTag: string,
+): Promise<HopResult | null> {
   const clone = eip1167Implementation(code);
   if (clone) {
     return {
       hop: { proxy: address, kind: 'eip1167', implementation: clone, admin: null },
-      evidence: [{ kind: 'bytecode', detail: `${address} is an EIP-1167 minimal proxy of ${clone} (fixed in the code)` }],
+      evidence: [
+        {
+          kind: 'bytecode',
+          detail: `${address} is an EIP-1167 minimal proxy of ${clone} (fixed in the code)`,
+        },
+      ],
     };
   }
   // A contract that never delegates cannot be a proxy, whatever its storage holds (an
@@ -114,7 +137,12 @@ async function resolveHop(rpc: RpcClient, address: string, code: string, blockTa
   if (!hasOpcode(normalizeCode(code) ?? '', DELEGATECALL)) return null;
 
   const slotNames = Object.keys(SLOTS) as (keyof typeof SLOTS)[];
-  const outcomes = await rpc.batch<string>(slotNames.map((name) => ({ method: 'eth_getStorageAt', params: [address, SLOTS[name], blockTag] })));
+  const outcomes = await rpc.batch<string>(
+    slotNames.map((name) => ({
+      method: 'eth_getStorageAt',
+      params: [address, SLOTS[name], blockTag],
+    })),
+  );
   const stored: Partial<Record<keyof typeof SLOTS, string | null>> = {};
   slotNames.forEach((name, i) => {
     const o = outcomes[i]!;
@@ -126,38 +154,71 @@ async function resolveHop(rpc: RpcClient, address: string, code: string, blockTa
     const admin = stored.eip1967Admin ?? null;
     return {
       hop: { proxy: address, kind: 'eip1967', implementation: stored.eip1967Implementation, admin },
-      evidence: [{
-        kind: 'storage',
-        detail: `EIP-1967 implementation slot of ${address} holds ${stored.eip1967Implementation}` +
-          (admin ? `; the admin slot holds ${admin} (transparent proxy: that address can upgrade)` : ''),
-      }],
+      evidence: [
+        {
+          kind: 'storage',
+          detail:
+            `EIP-1967 implementation slot of ${address} holds ${stored.eip1967Implementation}` +
+            (admin
+              ? `; the admin slot holds ${admin} (transparent proxy: that address can upgrade)`
+              : ''),
+        },
+      ],
     };
   }
   if (stored.eip1967Beacon) {
     const beacon = stored.eip1967Beacon;
     const implementation =
-      (await callAddress(rpc, beacon, SELECTORS.implementation, blockTag)) ?? (await callAddress(rpc, beacon, SELECTORS.childImplementation, blockTag));
+      (await callAddress(rpc, beacon, SELECTORS.implementation, blockTag)) ??
+      (await callAddress(rpc, beacon, SELECTORS.childImplementation, blockTag));
     if (implementation) {
       return {
-        hop: { proxy: address, kind: 'eip1967-beacon', implementation, admin: stored.eip1967Admin ?? null },
-        evidence: [{ kind: 'storage', detail: `EIP-1967 beacon slot of ${address} holds ${beacon}, whose implementation() is ${implementation}` }],
+        hop: {
+          proxy: address,
+          kind: 'eip1967-beacon',
+          implementation,
+          admin: stored.eip1967Admin ?? null,
+        },
+        evidence: [
+          {
+            kind: 'storage',
+            detail: `EIP-1967 beacon slot of ${address} holds ${beacon}, whose implementation() is ${implementation}`,
+          },
+        ],
       };
     }
   }
   if (stored.eip1822Proxiable) {
     return {
-      hop: { proxy: address, kind: 'eip1822', implementation: stored.eip1822Proxiable, admin: null },
-      evidence: [{ kind: 'storage', detail: `EIP-1822 PROXIABLE slot of ${address} holds ${stored.eip1822Proxiable}` }],
+      hop: {
+        proxy: address,
+        kind: 'eip1822',
+        implementation: stored.eip1822Proxiable,
+        admin: null,
+      },
+      evidence: [
+        {
+          kind: 'storage',
+          detail: `EIP-1822 PROXIABLE slot of ${address} holds ${stored.eip1822Proxiable}`,
+        },
+      ],
     };
   }
   if (stored.ozImplementation) {
     const admin = stored.ozAdmin ?? null;
     return {
-      hop: { proxy: address, kind: 'oz-transparent', implementation: stored.ozImplementation, admin },
-      evidence: [{
-        kind: 'storage',
-        detail: `OpenZeppelin (zos) implementation slot of ${address} holds ${stored.ozImplementation}${admin ? `; its admin slot holds ${admin}` : ''}`,
-      }],
+      hop: {
+        proxy: address,
+        kind: 'oz-transparent',
+        implementation: stored.ozImplementation,
+        admin,
+      },
+      evidence: [
+        {
+          kind: 'storage',
+          detail: `OpenZeppelin (zos) implementation slot of ${address} holds ${stored.ozImplementation}${admin ? `; its admin slot holds ${admin}` : ''}`,
+        },
+      ],
     };
   }
   for (const selector of [SELECTORS.implementation, SELECTORS.getImplementation]) {
@@ -165,7 +226,12 @@ async function resolveHop(rpc: RpcClient, address: string, code: string, blockTa
     if (implementation && implementation !== address) {
       return {
         hop: { proxy: address, kind: 'custom-getter', implementation, admin: null },
-        evidence: [{ kind: 'call', detail: `${address} delegates calls and its ${selector === SELECTORS.implementation ? 'implementation()' : 'getImplementation()'} returns ${implementation}` }],
+        evidence: [
+          {
+            kind: 'call',
+            detail: `${address} delegates calls and its ${selector === SELECTORS.implementation ? 'implementation()' : 'getImplementation()'} returns ${implementation}`,
+          },
+        ],
       };
     }
   }
@@ -176,7 +242,10 @@ async function resolveHop(rpc: RpcClient, address: string, code: string, blockTa
  * Follows proxies from `address` (whose runtime code is `code`) to the contract that holds the
  * logic, at most MAX_PROXY_HOPS deep; a loop (a proxy that points back) stops the walk.
  */
-export async function resolveProxy(rpc: RpcClient, input: { address: string; code: string; blockTag?: string }): Promise<ProxyResolution> {
+export async function resolveProxy(
+  rpc: RpcClient,
+  input: { address: string; code: string; blockTag?: string },
+): Promise<ProxyResolution> {
   const blockTag = input.blockTag ?? 'latest';
   const start = input.address.toLowerCase();
   const hops: ProxyHop[] = [];
@@ -192,27 +261,48 @@ export async function resolveProxy(rpc: RpcClient, input: { address: string; cod
     evidence.push(...step.evidence);
     const next = step.hop.implementation;
     if (visited.has(next)) {
-      evidence.push({ kind: 'storage', detail: `proxy loop: ${current} points back to ${next}; not followed` });
+      evidence.push({
+        kind: 'storage',
+        detail: `proxy loop: ${current} points back to ${next}; not followed`,
+      });
       implementationCode = null;
       break;
     }
     visited.add(next);
     const nextCode = await rpc.request<string>('eth_getCode', [next, blockTag]);
     if (!nextCode || nextCode === '0x') {
-      evidence.push({ kind: 'storage', detail: `implementation ${next} has no code (destroyed, or not deployed yet)` });
+      evidence.push({
+        kind: 'storage',
+        detail: `implementation ${next} has no code (destroyed, or not deployed yet)`,
+      });
       implementationCode = null;
       break;
     }
     implementationCode = nextCode;
     current = next;
     code = nextCode;
-    if (depth === MAX_PROXY_HOPS - 1) evidence.push({ kind: 'storage', detail: `proxy chain longer than ${MAX_PROXY_HOPS} hops; stopped at ${next}` });
+    if (depth === MAX_PROXY_HOPS - 1)
+      evidence.push({
+        kind: 'storage',
+        detail: `proxy chain longer than ${MAX_PROXY_HOPS} hops; stopped at ${next}`,
+      });
   }
-  if (hops.length === 0) return { info: { is_proxy: false, kind: null, implementation: null, admin: null, evidence: [] }, hops, implementationCode: null };
+  if (hops.length === 0)
+    return {
+      info: { is_proxy: false, kind: null, implementation: null, admin: null, evidence: [] },
+      hops,
+      implementationCode: null,
+    };
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
   return {
-    info: { is_proxy: true, kind: first.kind, implementation: last.implementation, admin: first.admin, evidence },
+    info: {
+      is_proxy: true,
+      kind: first.kind,
+      implementation: last.implementation,
+      admin: first.admin,
+      evidence,
+    },
     hops,
     implementationCode,
   };

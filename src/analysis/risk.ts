@@ -1,8 +1,21 @@
 import type { BehaviourFinding } from './behaviour.ts';
 import {
-  allAdminFunctions, grantsPower, hiddenOwnerProof, isLive, isRealRenounce, POWER_OF,
+  allAdminFunctions,
+  grantsPower,
+  hiddenOwnerProof,
+  isLive,
+  isRealRenounce,
+  POWER_OF,
 } from './privilege.ts';
-import type { AdminFamily, AdminFunction, Evidence, RiskAssessment, RiskFactor, StaticAnalysis, TradingSimulation } from './types.ts';
+import type {
+  AdminFamily,
+  AdminFunction,
+  Evidence,
+  RiskAssessment,
+  RiskFactor,
+  StaticAnalysis,
+  TradingSimulation,
+} from './types.ts';
 import { riskLevelOf } from './types.ts';
 
 /**
@@ -48,9 +61,22 @@ export const WEIGHTS = {
   maxTxDetected: 5,
   noSimulation: 5,
   /** Sell tax thresholds (percent, inclusive) and points, highest first. */
-  sellTax: [[50, 40], [25, 25], [10, 10], [5, 4]] as const,
-  buyTax: [[50, 30], [25, 20], [10, 8], [5, 3]] as const,
-  transferTax: [[10, 10], [0.01, 3]] as const,
+  sellTax: [
+    [50, 40],
+    [25, 25],
+    [10, 10],
+    [5, 4],
+  ] as const,
+  buyTax: [
+    [50, 30],
+    [25, 20],
+    [10, 8],
+    [5, 3],
+  ] as const,
+  transferTax: [
+    [10, 10],
+    [0.01, 3],
+  ] as const,
   hiddenOwner: 30,
   proxy: 15,
   renounced: -5,
@@ -108,34 +134,80 @@ export interface RiskInput {
 }
 
 const functionEvidence = (fn: AdminFunction): Evidence[] =>
-  fn.evidence.length > 0 ? fn.evidence : [{ kind: 'function', selector: fn.selector, detail: `${fn.signature} (0x${fn.selector}) is ${fn.access_control}` }];
+  fn.evidence.length > 0
+    ? fn.evidence
+    : [
+        {
+          kind: 'function',
+          selector: fn.selector,
+          detail: `${fn.signature} (0x${fn.selector}) is ${fn.access_control}`,
+        },
+      ];
 
-const tier = (value: number, table: readonly (readonly [number, number])[]) => table.find(([at]) => value >= at)?.[1] ?? 0;
+const tier = (value: number, table: readonly (readonly [number, number])[]) =>
+  table.find(([at]) => value >= at)?.[1] ?? 0;
 const severityOf = (points: number): RiskFactor['severity'] =>
-  points >= 40 ? 'critical' : points >= 20 ? 'high' : points >= 10 ? 'medium' : points > 0 ? 'low' : 'info';
+  points >= 40
+    ? 'critical'
+    : points >= 20
+      ? 'high'
+      : points >= 10
+        ? 'medium'
+        : points > 0
+          ? 'low'
+          : 'info';
 
 function simulationFactors(sim: RiskInput['simulation']): RiskFactor[] {
   const factors: RiskFactor[] = [];
   if (!sim || sim.error !== null) {
     const why = sim?.error ?? 'not simulated yet';
-    factors.push({ code: 'simulation-unavailable', points: WEIGHTS.noSimulation, severity: 'low', message: `Trading could not be simulated (${why}); it is simulated again when liquidity appears`, evidence: [{ kind: 'simulation', detail: why }] });
+    factors.push({
+      code: 'simulation-unavailable',
+      points: WEIGHTS.noSimulation,
+      severity: 'low',
+      message: `Trading could not be simulated (${why}); it is simulated again when liquidity appears`,
+      evidence: [{ kind: 'simulation', detail: why }],
+    });
     return factors;
   }
   const amountEvidence = (pred: (a: TradingSimulation['amounts'][number]) => boolean): Evidence[] =>
-    sim.amounts.filter(pred).map((a) => ({ kind: 'simulation', detail: `${a.amount_in_wei} wei: ${a.error ?? `buy tax ${a.buy_tax_pct}%, sell tax ${a.sell_tax_pct}%`}` }));
+    sim.amounts.filter(pred).map((a) => ({
+      kind: 'simulation',
+      detail: `${a.amount_in_wei} wei: ${a.error ?? `buy tax ${a.buy_tax_pct}%, sell tax ${a.sell_tax_pct}%`}`,
+    }));
   if (sim.is_honeypot) {
     factors.push({
-      code: 'honeypot', points: WEIGHTS.honeypot, severity: 'critical',
+      code: 'honeypot',
+      points: WEIGHTS.honeypot,
+      severity: 'critical',
       message: `Honeypot: ${sim.honeypot_reason ?? 'bought tokens cannot be sold'}`,
-      evidence: [{ kind: 'simulation', detail: sim.honeypot_reason ?? 'sell failed after a successful buy' }, ...amountEvidence((a) => a.buy_ok && (!a.sell_ok || (a.sell_tax_pct ?? 0) >= 90))],
+      evidence: [
+        { kind: 'simulation', detail: sim.honeypot_reason ?? 'sell failed after a successful buy' },
+        ...amountEvidence((a) => a.buy_ok && (!a.sell_ok || (a.sell_tax_pct ?? 0) >= 90)),
+      ],
     });
   }
   if (sim.is_buyable === false) {
-    factors.push({ code: 'not-buyable', points: WEIGHTS.notBuyable, severity: 'high', message: 'Buying reverts at every amount: trading is restricted (not enabled, paused or gated)', evidence: amountEvidence(() => true) });
+    factors.push({
+      code: 'not-buyable',
+      points: WEIGHTS.notBuyable,
+      severity: 'high',
+      message:
+        'Buying reverts at every amount: trading is restricted (not enabled, paused or gated)',
+      evidence: amountEvidence(() => true),
+    });
   }
-  const blockedTransfers = sim.amounts.filter((a) => a.buy_ok && !a.transfer_ok && a.error?.startsWith('transfer'));
+  const blockedTransfers = sim.amounts.filter(
+    (a) => a.buy_ok && !a.transfer_ok && a.error?.startsWith('transfer'),
+  );
   if (blockedTransfers.length > 0) {
-    factors.push({ code: 'transfer-blocked', points: WEIGHTS.transferBlocked, severity: 'medium', message: 'Bought tokens cannot be transferred to another wallet', evidence: amountEvidence((a) => blockedTransfers.includes(a)) });
+    factors.push({
+      code: 'transfer-blocked',
+      points: WEIGHTS.transferBlocked,
+      severity: 'medium',
+      message: 'Bought tokens cannot be transferred to another wallet',
+      evidence: amountEvidence((a) => blockedTransfers.includes(a)),
+    });
   }
   const taxes = [
     ['sell-tax', 'Sell', sim.sell_tax_pct, WEIGHTS.sellTax],
@@ -146,10 +218,33 @@ function simulationFactors(sim: RiskInput['simulation']): RiskFactor[] {
     if (value === null || value <= 0) continue;
     // A honeypot's punitive sell tax is already the honeypot factor.
     const points = code === 'sell-tax' && sim.is_honeypot ? 0 : tier(value, table);
-    factors.push({ code, points, severity: severityOf(points), message: `${label} tax ${value}% (measured)`, evidence: [{ kind: 'simulation', detail: `${label.toLowerCase()} tax ${value}% at the worst of ${sim.amounts.length} simulated amounts` }] });
+    factors.push({
+      code,
+      points,
+      severity: severityOf(points),
+      message: `${label} tax ${value}% (measured)`,
+      evidence: [
+        {
+          kind: 'simulation',
+          detail: `${label.toLowerCase()} tax ${value}% at the worst of ${sim.amounts.length} simulated amounts`,
+        },
+      ],
+    });
   }
   if (sim.max_tx_amount !== null) {
-    factors.push({ code: 'max-tx-detected', points: WEIGHTS.maxTxDetected, severity: 'low', message: `Buys above ${sim.max_tx_amount} token units revert (max tx or max wallet limit)`, evidence: [{ kind: 'simulation', detail: `largest buy that succeeded returned ${sim.max_tx_amount} units; larger buys reverted` }, ...amountEvidence((a) => !a.buy_ok)] });
+    factors.push({
+      code: 'max-tx-detected',
+      points: WEIGHTS.maxTxDetected,
+      severity: 'low',
+      message: `Buys above ${sim.max_tx_amount} token units revert (max tx or max wallet limit)`,
+      evidence: [
+        {
+          kind: 'simulation',
+          detail: `largest buy that succeeded returned ${sim.max_tx_amount} units; larger buys reverted`,
+        },
+        ...amountEvidence((a) => !a.buy_ok),
+      ],
+    });
   }
   return factors;
 }
@@ -168,7 +263,8 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
       continue;
     }
     const full = FAMILY_POINTS[fn.family];
-    const points = fn.access_control === 'unknown' ? Math.round(full * WEIGHTS.unknownAccessShare) : full;
+    const points =
+      fn.access_control === 'unknown' ? Math.round(full * WEIGHTS.unknownAccessShare) : full;
     const entry = byFamily.get(fn.family) ?? { fns: [], points: 0 };
     entry.fns.push(fn);
     entry.points = Math.max(entry.points, points);
@@ -188,16 +284,21 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
   }
   if (allowanceBurns.length > 0) {
     factors.push({
-      code: 'allowance-burn', points: 0, severity: 'info',
-      message: `${allowanceBurns.map((f) => f.signature).join(', ')} spends the holder's allowance `
-        + '(ERC20Burnable): no power over other holders',
+      code: 'allowance-burn',
+      points: 0,
+      severity: 'info',
+      message:
+        `${allowanceBurns.map((f) => f.signature).join(', ')} spends the holder's allowance ` +
+        '(ERC20Burnable): no power over other holders',
       evidence: allowanceBurns.flatMap(functionEvidence),
     });
   }
   if (proof) {
     const fake = ownership?.renounced === true;
     factors.push({
-      code: 'hidden-owner', points: WEIGHTS.hiddenOwner, severity: 'high',
+      code: 'hidden-owner',
+      points: WEIGHTS.hiddenOwner,
+      severity: 'high',
       message: fake
         ? `Fake renounce: ${proof.address} keeps admin powers`
         : `${proof.address}, which owner() does not name, can call admin functions`,
@@ -207,31 +308,54 @@ function capabilityFactors(input: RiskInput): RiskFactor[] {
   const dead = functions.filter((fn) => !isLive(fn, ownership, proof));
   if (isRealRenounce(ownership, proof)) {
     factors.push({
-      code: 'ownership-renounced', points: WEIGHTS.renounced, severity: 'info',
+      code: 'ownership-renounced',
+      points: WEIGHTS.renounced,
+      severity: 'info',
       message: `Ownership renounced${dead.length > 0 ? `: ${dead.map((f) => f.signature).join(', ')} can no longer be called` : ''}`,
-      evidence: ownership!.evidence.length > 0 ? ownership!.evidence : [{ kind: 'storage', detail: `owner is ${ownership!.owner ?? 'zero'}` }],
+      evidence:
+        ownership!.evidence.length > 0
+          ? ownership!.evidence
+          : [{ kind: 'storage', detail: `owner is ${ownership!.owner ?? 'zero'}` }],
     });
   }
   const proxy = input.static?.proxy;
   if (proxy?.is_proxy) {
     factors.push({
-      code: 'proxy', points: WEIGHTS.proxy, severity: severityOf(WEIGHTS.proxy),
+      code: 'proxy',
+      points: WEIGHTS.proxy,
+      severity: severityOf(WEIGHTS.proxy),
       message: `Proxy (${proxy.kind ?? 'unknown kind'}) delegating to ${proxy.implementation ?? 'an unknown implementation'}: the code can change`,
-      evidence: proxy.evidence.length > 0 ? proxy.evidence : [{ kind: 'bytecode', detail: `proxy kind ${proxy.kind}` }],
+      evidence:
+        proxy.evidence.length > 0
+          ? proxy.evidence
+          : [{ kind: 'bytecode', detail: `proxy kind ${proxy.kind}` }],
     });
   }
   const template = input.static?.template;
   if (template) {
     const points = TEMPLATE_POINTS[template] ?? 0;
-    factors.push({ code: 'template', points, severity: severityOf(points), message: `Built from the ${template} template`, evidence: [{ kind: 'bytecode', detail: `template ${template}` }] });
+    factors.push({
+      code: 'template',
+      points,
+      severity: severityOf(points),
+      message: `Built from the ${template} template`,
+      evidence: [{ kind: 'bytecode', detail: `template ${template}` }],
+    });
   }
   if (input.similarHoneypots > 0) {
     const [many, manyPoints] = WEIGHTS.honeypotCloneMany;
     const points = input.similarHoneypots >= many ? manyPoints : WEIGHTS.honeypotClone;
     factors.push({
-      code: 'honeypot-clone', points, severity: severityOf(points),
+      code: 'honeypot-clone',
+      points,
+      severity: severityOf(points),
       message: `Same code skeleton as ${input.similarHoneypots} token${input.similarHoneypots > 1 ? 's' : ''} judged honeypot${input.similarHoneypots > 1 ? 's' : ''}`,
-      evidence: [{ kind: 'history', detail: `skeleton ${input.static?.skeleton_hash ?? '?'} shared with ${input.similarHoneypots} honeypot(s)` }],
+      evidence: [
+        {
+          kind: 'history',
+          detail: `skeleton ${input.static?.skeleton_hash ?? '?'} shared with ${input.similarHoneypots} honeypot(s)`,
+        },
+      ],
     });
   }
   return factors;
@@ -245,15 +369,36 @@ function contextFactors(input: RiskInput): RiskFactor[] {
       const [veryLow, veryLowPoints] = WEIGHTS.liquidityUsdVeryLow;
       const [low, lowPoints] = WEIGHTS.liquidityUsdLow;
       const points = liq.usd < veryLow ? veryLowPoints : liq.usd < low ? lowPoints : 0;
-      if (points > 0) factors.push({ code: 'liquidity-low', points, severity: severityOf(points), message: `Liquidity only $${liq.usd.toFixed(0)}`, evidence: [{ kind: 'liquidity', detail: `pool liquidity $${liq.usd.toFixed(2)}` }] });
+      if (points > 0)
+        factors.push({
+          code: 'liquidity-low',
+          points,
+          severity: severityOf(points),
+          message: `Liquidity only $${liq.usd.toFixed(0)}`,
+          evidence: [{ kind: 'liquidity', detail: `pool liquidity $${liq.usd.toFixed(2)}` }],
+        });
     }
     if (liq.locked_pct !== null || liq.burned_pct !== null) {
       const secured = (liq.locked_pct ?? 0) + (liq.burned_pct ?? 0);
       const detail = `LP locked ${liq.locked_pct ?? 0}%, burned ${liq.burned_pct ?? 0}%${liq.lockers.length ? ` (lockers: ${liq.lockers.join(', ')})` : ''}`;
       const [lockedAt, lockedPoints] = WEIGHTS.liquidityLocked;
       const [unlockedBelow, unlockedPoints] = WEIGHTS.liquidityUnlocked;
-      if (secured >= lockedAt) factors.push({ code: 'liquidity-locked', points: lockedPoints, severity: 'info', message: `Liquidity ${secured}% locked or burned`, evidence: [{ kind: 'liquidity', detail }] });
-      else if (secured < unlockedBelow) factors.push({ code: 'liquidity-unlocked', points: unlockedPoints, severity: 'medium', message: `Only ${secured}% of the liquidity is locked or burned: it can be pulled`, evidence: [{ kind: 'liquidity', detail }] });
+      if (secured >= lockedAt)
+        factors.push({
+          code: 'liquidity-locked',
+          points: lockedPoints,
+          severity: 'info',
+          message: `Liquidity ${secured}% locked or burned`,
+          evidence: [{ kind: 'liquidity', detail }],
+        });
+      else if (secured < unlockedBelow)
+        factors.push({
+          code: 'liquidity-unlocked',
+          points: unlockedPoints,
+          severity: 'medium',
+          message: `Only ${secured}% of the liquidity is locked or burned: it can be pulled`,
+          evidence: [{ kind: 'liquidity', detail }],
+        });
     }
   }
   const creator = input.creator;
@@ -263,23 +408,39 @@ function contextFactors(input: RiskInput): RiskFactor[] {
     const [bad, badPoints] = WEIGHTS.creatorBad;
     const [poor, poorPoints] = WEIGHTS.creatorPoor;
     const [good, goodPoints] = WEIGHTS.creatorGood;
-    const points = score <= bad ? badPoints : score <= poor ? poorPoints : score >= good && decided >= WEIGHTS.creatorGoodMinTokens ? goodPoints : 0;
+    const points =
+      score <= bad
+        ? badPoints
+        : score <= poor
+          ? poorPoints
+          : score >= good && decided >= WEIGHTS.creatorGoodMinTokens
+            ? goodPoints
+            : 0;
     factors.push({
-      code: 'creator-reputation', points, severity: severityOf(points),
+      code: 'creator-reputation',
+      points,
+      severity: severityOf(points),
       message: `Creator reputation ${score}/100 (${creator.scam_count} scam, ${creator.success_count} successful of ${creator.total_tokens} tokens)`,
-      evidence: [{ kind: 'creator', detail: `creator ${creator.address}: ${creator.total_tokens} tokens, ${creator.scam_count} scams, ${creator.success_count} successes` }],
+      evidence: [
+        {
+          kind: 'creator',
+          detail: `creator ${creator.address}: ${creator.total_tokens} tokens, ${creator.scam_count} scams, ${creator.success_count} successes`,
+        },
+      ],
     });
   }
   return factors;
 }
 
 /** Factors that are capability, not behaviour: zeroed for trusted tokens. */
-const CAPABILITY_CODES = /^(admin:|hidden-owner$|proxy$|template$|honeypot-clone$|creator-reputation$|liquidity-)/;
+const CAPABILITY_CODES =
+  /^(admin:|hidden-owner$|proxy$|template$|honeypot-clone$|creator-reputation$|liquidity-)/;
 
 const INSIGHTS: Record<string, string> = {
   honeypot: 'Do not buy: the simulation could buy this token but not sell it back.',
   'not-buyable': 'Trading is not open: buys revert. Check again when the owner enables trading.',
-  'transfer-blocked': 'Tokens cannot be moved between wallets: you may be unable to exit to another address.',
+  'transfer-blocked':
+    'Tokens cannot be moved between wallets: you may be unable to exit to another address.',
   'sell-tax': 'Selling costs a large share of the proceeds; account for the tax before trading.',
   'buy-tax': 'Buying costs a share of the tokens; account for the tax before trading.',
   'admin:mint': 'The supply is not fixed: an admin can mint and dilute holders.',
@@ -291,14 +452,21 @@ const INSIGHTS: Record<string, string> = {
   'admin:trading-switch': 'An admin controls whether trading is open.',
   'admin-powers':
     'An admin keeps power over your tokens: the risk is at least medium, whatever else looks good.',
-  'hidden-owner': 'Privileges survive behind an address owner() does not show: treat the contract as owned.',
+  'hidden-owner':
+    'Privileges survive behind an address owner() does not show: treat the contract as owned.',
   proxy: 'The contract is upgradeable: its rules can change without notice.',
   'honeypot-clone': 'This code matches earlier honeypots.',
   'liquidity-unlocked': 'The liquidity is not locked: it can be withdrawn at any moment.',
   'creator-reputation': "Check the creator's earlier tokens.",
 };
 
-const ALERT_CODES = new Set(['honeypot', 'hidden-owner', 'admin:balance-change', 'admin:burn-from', 'honeypot-clone']);
+const ALERT_CODES = new Set([
+  'honeypot',
+  'hidden-owner',
+  'admin:balance-change',
+  'admin:burn-from',
+  'honeypot-clone',
+]);
 
 /**
  * The floor under the level: live privileged powers over holders (owner-only or role, not dead
@@ -321,21 +489,38 @@ function levelFloorFactor(input: RiskInput, sum: number): RiskFactor | null {
   if (sum >= floor) return null;
   const level = riskLevelOf(floor);
   return {
-    code: 'admin-powers', points: floor - sum, severity: level === 'high' ? 'high' : 'medium',
-    message: `Live admin power${powers.size > 1 ? 's' : ''} over holders `
-      + `(${[...powers.keys()].join(', ')}): at least ${level} risk`,
+    code: 'admin-powers',
+    points: floor - sum,
+    severity: level === 'high' ? 'high' : 'medium',
+    message:
+      `Live admin power${powers.size > 1 ? 's' : ''} over holders ` +
+      `(${[...powers.keys()].join(', ')}): at least ${level} risk`,
     evidence: [...powers.values()].flat().flatMap(functionEvidence),
   };
 }
 
 export function assessRisk(input: RiskInput): RiskAssessment {
-  let factors = [...simulationFactors(input.simulation), ...capabilityFactors(input), ...contextFactors(input)];
+  let factors = [
+    ...simulationFactors(input.simulation),
+    ...capabilityFactors(input),
+    ...contextFactors(input),
+  ];
   if (input.trusted) {
-    factors = factors.map((f) => (CAPABILITY_CODES.test(f.code) && f.points > 0
-      ? { ...f, points: 0, severity: 'info' as const, message: `${f.message} (trusted token: capability not scored)` }
-      : f));
+    factors = factors.map((f) =>
+      CAPABILITY_CODES.test(f.code) && f.points > 0
+        ? {
+            ...f,
+            points: 0,
+            severity: 'info' as const,
+            message: `${f.message} (trusted token: capability not scored)`,
+          }
+        : f,
+    );
   }
-  const floor = levelFloorFactor(input, factors.reduce((s, f) => s + f.points, 0));
+  const floor = levelFloorFactor(
+    input,
+    factors.reduce((s, f) => s + f.points, 0),
+  );
   if (floor) factors.push(floor);
   const sum = factors.reduce((s, f) => s + f.points, 0);
   const honeypot = factors.some((f) => f.code === 'honeypot');
@@ -343,8 +528,18 @@ export function assessRisk(input: RiskInput): RiskAssessment {
     ? Math.min(100, Math.max(HONEYPOT_MIN_SCORE, sum))
     : Math.max(0, Math.min(NON_HONEYPOT_MAX_SCORE, Math.round(sum)));
   const scored = factors.filter((f) => f.points > 0);
-  const insights = [...new Set(scored.map((f) => INSIGHTS[f.code]).filter((s): s is string => s !== undefined))];
-  const alerts = scored.filter((f) => ALERT_CODES.has(f.code) || f.severity === 'critical').map((f) => f.message);
+  const insights = [
+    ...new Set(scored.map((f) => INSIGHTS[f.code]).filter((s): s is string => s !== undefined)),
+  ];
+  const alerts = scored
+    .filter((f) => ALERT_CODES.has(f.code) || f.severity === 'critical')
+    .map((f) => f.message);
   factors.sort((a, b) => b.points - a.points);
-  return { score, level: riskLevelOf(score), risk_factors: factors, actionable_insights: insights, alerts: [...new Set(alerts)] };
+  return {
+    score,
+    level: riskLevelOf(score),
+    risk_factors: factors,
+    actionable_insights: insights,
+    alerts: [...new Set(alerts)],
+  };
 }

@@ -14,7 +14,12 @@ import type { ExtractedFunction } from './types.ts';
  */
 export const MAX_CODE_BYTES = 128 * 1024;
 
-const STATE_MUTABILITIES = new Set<ExtractedFunction['state_mutability']>(['pure', 'view', 'nonpayable', 'payable']);
+const STATE_MUTABILITIES = new Set<ExtractedFunction['state_mutability']>([
+  'pure',
+  'view',
+  'nonpayable',
+  'payable',
+]);
 const SELECTOR = /^[0-9a-f]{8}$/;
 
 /** A function with where its body starts, for the bytecode walk of access-control.ts. */
@@ -40,7 +45,8 @@ export function extractFunctions(code: string): Extraction {
   const hex = normalizeCode(code);
   if (hex === null) return { functions: [], error: 'code is not hex' };
   if (hex.length === 0) return { functions: [], error: 'no code' };
-  if (hex.length / 2 > MAX_CODE_BYTES) return { functions: [], error: `code larger than ${MAX_CODE_BYTES} bytes` };
+  if (hex.length / 2 > MAX_CODE_BYTES)
+    return { functions: [], error: `code larger than ${MAX_CODE_BYTES} bytes` };
   let raw: ReturnType<typeof contractInfo>;
   try {
     raw = contractInfo(hex, { selectors: true, arguments: true, stateMutability: true });
@@ -67,7 +73,11 @@ export function extractFunctions(code: string): Extraction {
 }
 
 /** The stored shape (without the bytecode offset). */
-export const toExtracted = ({ selector, arguments: args, state_mutability }: ExtractedFunction): ExtractedFunction => ({
+export const toExtracted = ({
+  selector,
+  arguments: args,
+  state_mutability,
+}: ExtractedFunction): ExtractedFunction => ({
   selector,
   arguments: args,
   state_mutability,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AbiCoder, Interface, getAddress, type Result } from 'ethers';
+import { AbiCoder, getAddress, Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { ChainConfig } from '../config/chains.ts';
 import type { RpcClient, RpcOutcome } from '../evm/rpc.ts';
@@ -41,7 +41,9 @@ const pairInterface = new Interface([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
   'function token0() view returns (address)',
 ]);
-const factoryInterface = new Interface(['function getPair(address, address) view returns (address)']);
+const factoryInterface = new Interface([
+  'function getPair(address, address) view returns (address)',
+]);
 
 export interface Pool {
   dex: string;
@@ -78,7 +80,13 @@ export interface RawResult {
 /** TradingSimulation plus where and how it was measured. */
 export interface SimulationReport extends TradingSimulation {
   /** The pool traded against, or null when none has liquidity. */
-  pool: { dex: string; pair: string; router: string; native_reserve: string; token_reserve: string } | null;
+  pool: {
+    dex: string;
+    pair: string;
+    router: string;
+    native_reserve: string;
+    token_reserve: string;
+  } | null;
   /** Gas used by each step at the smallest amount that bought (null when that step did not run). */
   gas: { buy: number | null; transfer: number | null; sell: number | null } | null;
   /** Why the token is a honeypot (which amount, which step, which revert), or null. */
@@ -101,21 +109,33 @@ export function decodeRevert(data: string): string {
   const selector = hex.slice(0, 8);
   try {
     if (selector === '08c379a0') return String(coder.decode(['string'], `0x${hex.slice(8)}`)[0]);
-    if (selector === '4e487b71') return `panic 0x${(coder.decode(['uint256'], `0x${hex.slice(8)}`)[0] as bigint).toString(16)}`;
+    if (selector === '4e487b71')
+      return `panic 0x${(coder.decode(['uint256'], `0x${hex.slice(8)}`)[0] as bigint).toString(16)}`;
   } catch {
     // fall through: malformed payload
   }
   return `custom error 0x${selector}`;
 }
 
-const step = (s: Result): RawStep => ({ ok: Boolean(s[0]), revertData: String(s[1]), gasUsed: BigInt(s[2]) });
+const step = (s: Result): RawStep => ({
+  ok: Boolean(s[0]),
+  revertData: String(s[1]),
+  gasUsed: BigInt(s[2]),
+});
 
 export function decodeRawResult(r: Result): RawResult {
   return {
-    buy: step(r[0] as Result), buyExpected: BigInt(r[1]), buyReceived: BigInt(r[2]),
-    transfer: step(r[3] as Result), transferSent: BigInt(r[4]), transferReceived: BigInt(r[5]),
-    sell: step(r[6] as Result), sellAmount: BigInt(r[7]), sellPairReceived: BigInt(r[8]),
-    sellExpectedEth: BigInt(r[9]), sellEthReceived: BigInt(r[10]),
+    buy: step(r[0] as Result),
+    buyExpected: BigInt(r[1]),
+    buyReceived: BigInt(r[2]),
+    transfer: step(r[3] as Result),
+    transferSent: BigInt(r[4]),
+    transferReceived: BigInt(r[5]),
+    sell: step(r[6] as Result),
+    sellAmount: BigInt(r[7]),
+    sellPairReceived: BigInt(r[8]),
+    sellExpectedEth: BigInt(r[9]),
+    sellEthReceived: BigInt(r[10]),
   };
 }
 
@@ -139,7 +159,8 @@ export function toSimulationAmount(amountIn: bigint, r: RawResult): SimulationAm
   let error: string | null = null;
   if (!buyOk) error = `buy reverted: ${decodeRevert(r.buy.revertData)}`;
   else if (!r.sell.ok) error = `sell reverted: ${decodeRevert(r.sell.revertData)}`;
-  else if (transferRan && !r.transfer.ok) error = `transfer reverted: ${decodeRevert(r.transfer.revertData)}`;
+  else if (transferRan && !r.transfer.ok)
+    error = `transfer reverted: ${decodeRevert(r.transfer.revertData)}`;
   return {
     amount_in_wei: amountIn.toString(),
     buy_ok: buyOk,
@@ -147,7 +168,10 @@ export function toSimulationAmount(amountIn: bigint, r: RawResult): SimulationAm
     transfer_ok: transferRan && r.transfer.ok,
     buy_tax_pct: buyOk ? pct(r.buyExpected - r.buyReceived, r.buyExpected) : null,
     sell_tax_pct: sellRan && r.sell.ok ? sellTaxPct(r) : null,
-    transfer_tax_pct: transferRan && r.transfer.ok ? pct(r.transferSent - r.transferReceived, r.transferSent) : null,
+    transfer_tax_pct:
+      transferRan && r.transfer.ok
+        ? pct(r.transferSent - r.transferReceived, r.transferSent)
+        : null,
     gas_buy: Number(r.buy.gasUsed),
     gas_sell: sellRan ? Number(r.sell.gasUsed) : null,
     gas_transfer: transferRan ? Number(r.transfer.gasUsed) : null,
@@ -185,7 +209,11 @@ function decodeOrNull(decode: () => unknown[]): unknown[] | null {
  * configured factory has no code or answers garbage (a misconfigured or missing DEX is "no
  * liquidity": retrying cannot fix it). Node failures still throw, so the job is retried.
  */
-export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string): Promise<Pool | null> {
+export async function findPool(
+  rpc: RpcClient,
+  chain: ChainConfig,
+  token: string,
+): Promise<Pool | null> {
   const weth = lower(chain.wrappedNative);
   const dexes = chain.dexes.filter((d) => d.kind === 'v2' && d.router);
   const pools: Pool[] = [];
@@ -201,35 +229,53 @@ export async function findPool(rpc: RpcClient, chain: ChainConfig, token: string
     const pairData = callResult(pairOutcome!);
     if (!pairData) continue;
     const decodedPair = decodeOrNull(() =>
-      factoryInterface.decodeFunctionResult('getPair', pairData));
+      factoryInterface.decodeFunctionResult('getPair', pairData),
+    );
     if (!decodedPair) continue;
     const pair = lower(String(decodedPair[0]));
     if (pair === ZERO) continue;
     const [reserves, token0] = await rpc.batch<string>([
-      { method: 'eth_call', params: [{ to: pair, data: pairInterface.encodeFunctionData('getReserves') }, 'latest'] },
-      { method: 'eth_call', params: [{ to: pair, data: pairInterface.encodeFunctionData('token0') }, 'latest'] },
+      {
+        method: 'eth_call',
+        params: [{ to: pair, data: pairInterface.encodeFunctionData('getReserves') }, 'latest'],
+      },
+      {
+        method: 'eth_call',
+        params: [{ to: pair, data: pairInterface.encodeFunctionData('token0') }, 'latest'],
+      },
     ]);
     if (!reserves!.ok || !token0!.ok) continue;
     const decodedReserves = decodeOrNull(() =>
-      pairInterface.decodeFunctionResult('getReserves', reserves!.result));
+      pairInterface.decodeFunctionResult('getReserves', reserves!.result),
+    );
     const decodedToken0 = decodeOrNull(() =>
-      pairInterface.decodeFunctionResult('token0', token0!.result));
+      pairInterface.decodeFunctionResult('token0', token0!.result),
+    );
     if (!decodedReserves || !decodedToken0) continue;
     const [r0, r1] = decodedReserves as [bigint, bigint];
     const tokenIsToken0 = lower(String(decodedToken0[0])) === lower(token);
     const pool: Pool = {
-      dex: dex.name, factory: dex.factory, router: lower(dex.router!), pair, weth,
-      nativeReserve: BigInt(tokenIsToken0 ? r1 : r0), tokenReserve: BigInt(tokenIsToken0 ? r0 : r1),
+      dex: dex.name,
+      factory: dex.factory,
+      router: lower(dex.router!),
+      pair,
+      weth,
+      nativeReserve: BigInt(tokenIsToken0 ? r1 : r0),
+      tokenReserve: BigInt(tokenIsToken0 ? r0 : r1),
     };
     if (pool.nativeReserve > 0n && pool.tokenReserve > 0n) pools.push(pool);
   }
-  pools.sort((a, b) => (b.nativeReserve > a.nativeReserve ? 1 : b.nativeReserve < a.nativeReserve ? -1 : 0));
+  pools.sort((a, b) =>
+    b.nativeReserve > a.nativeReserve ? 1 : b.nativeReserve < a.nativeReserve ? -1 : 0,
+  );
   return pools[0] ?? null;
 }
 
 /** Buy amounts for a pool: the fractions of its native reserve, without zeros or repeats. */
 export function amountsFor(nativeReserve: bigint): bigint[] {
-  const amounts = AMOUNT_FRACTIONS_BPS.map((bps) => (nativeReserve * BigInt(bps)) / BPS).filter((a) => a > 0n);
+  const amounts = AMOUNT_FRACTIONS_BPS.map((bps) => (nativeReserve * BigInt(bps)) / BPS).filter(
+    (a) => a > 0n,
+  );
   return [...new Set(amounts)];
 }
 
@@ -241,18 +287,47 @@ export interface SimulatorCall {
 }
 
 /** The eth_call request (transaction, block, state override) of one simulation at one amount. */
-export function simulationRequest(pool: Pool, token: string, amountIn: bigint, at: string = freshAddress()) {
-  const data = simulatorInterface.encodeFunctionData('simulate', [pool.router, token, pool.pair, pool.weth, amountIn, TRANSFER_BPS]);
-  const call: SimulatorCall = { to: at, from: freshAddress(), data, gas: `0x${SIMULATION_GAS.toString(16)}` };
+export function simulationRequest(
+  pool: Pool,
+  token: string,
+  amountIn: bigint,
+  at: string = freshAddress(),
+) {
+  const data = simulatorInterface.encodeFunctionData('simulate', [
+    pool.router,
+    token,
+    pool.pair,
+    pool.weth,
+    amountIn,
+    TRANSFER_BPS,
+  ]);
+  const call: SimulatorCall = {
+    to: at,
+    from: freshAddress(),
+    data,
+    gas: `0x${SIMULATION_GAS.toString(16)}`,
+  };
   // The simulator pays for its buys; twice the amount leaves room for anything the token asks.
-  const override = { [at]: { code: simulatorArtifact.deployedBytecode, balance: `0x${(amountIn * 2n + 10n ** 18n).toString(16)}` } };
+  const override = {
+    [at]: {
+      code: simulatorArtifact.deployedBytecode,
+      balance: `0x${(amountIn * 2n + 10n ** 18n).toString(16)}`,
+    },
+  };
   return { method: 'eth_call', params: [call, 'latest', override] };
 }
 
-export type AmountOutcome = { amountIn: bigint; raw: RawResult } | { amountIn: bigint; error: string };
+export type AmountOutcome =
+  | { amountIn: bigint; raw: RawResult }
+  | { amountIn: bigint; error: string };
 
 /** Runs the simulator at each amount (one JSON-RPC batch). A call that reverts as a whole is an outcome, not a throw. */
-export async function runSimulations(rpc: RpcClient, pool: Pool, token: string, amounts: bigint[]): Promise<AmountOutcome[]> {
+export async function runSimulations(
+  rpc: RpcClient,
+  pool: Pool,
+  token: string,
+  amounts: bigint[],
+): Promise<AmountOutcome[]> {
   const outcomes = await rpc.batch<string>(amounts.map((a) => simulationRequest(pool, token, a)));
   return outcomes.map((o, i) => {
     const amountIn = amounts[i]!;
@@ -276,7 +351,12 @@ const maxOf = (xs: (number | null)[]): number | null => {
  * bisection between the largest success and the smallest failure. Returns the pair's gross token
  * output at that amount (what the limit is compared with), or null when no limit shows.
  */
-async function detectMaxTx(rpc: RpcClient, pool: Pool, token: string, outcomes: AmountOutcome[]): Promise<{ amountOut: bigint; amountIn: bigint } | null> {
+async function detectMaxTx(
+  rpc: RpcClient,
+  pool: Pool,
+  token: string,
+  outcomes: AmountOutcome[],
+): Promise<{ amountOut: bigint; amountIn: bigint } | null> {
   const decoded = outcomes.filter((o): o is { amountIn: bigint; raw: RawResult } => 'raw' in o);
   const ok = decoded.filter((o) => o.raw.buy.ok);
   const failed = decoded.filter((o) => !o.raw.buy.ok);
@@ -288,7 +368,8 @@ async function detectMaxTx(rpc: RpcClient, pool: Pool, token: string, outcomes: 
   for (let i = 0; i < MAX_TX_BISECTION_STEPS && high - low.amountIn > 1n; i++) {
     const mid = (low.amountIn + high) / 2n;
     const [probe] = await runSimulations(rpc, pool, token, [mid]);
-    if (probe && 'raw' in probe && probe.raw.buy.ok) low = probe as { amountIn: bigint; raw: RawResult };
+    if (probe && 'raw' in probe && probe.raw.buy.ok)
+      low = probe as { amountIn: bigint; raw: RawResult };
     else high = mid;
   }
   return { amountOut: low.raw.buyExpected, amountIn: low.amountIn };
@@ -302,31 +383,70 @@ export interface SimulateInput {
 
 function emptyReport(error: string, now: Date, pool: Pool | null = null): SimulationReport {
   return {
-    is_buyable: null, is_sellable: null, buy_tax_pct: null, sell_tax_pct: null, transfer_tax_pct: null,
-    max_tx_amount: null, simulated_at: now.toISOString(), error, is_honeypot: false, amounts: [],
-    pool: pool && poolView(pool), gas: null, honeypot_reason: null,
+    is_buyable: null,
+    is_sellable: null,
+    buy_tax_pct: null,
+    sell_tax_pct: null,
+    transfer_tax_pct: null,
+    max_tx_amount: null,
+    simulated_at: now.toISOString(),
+    error,
+    is_honeypot: false,
+    amounts: [],
+    pool: pool && poolView(pool),
+    gas: null,
+    honeypot_reason: null,
   };
 }
 
-const poolView = (p: Pool) => ({ dex: p.dex, pair: p.pair, router: p.router, native_reserve: p.nativeReserve.toString(), token_reserve: p.tokenReserve.toString() });
+const poolView = (p: Pool) => ({
+  dex: p.dex,
+  pair: p.pair,
+  router: p.router,
+  native_reserve: p.nativeReserve.toString(),
+  token_reserve: p.tokenReserve.toString(),
+});
 
 /** Aggregates per-amount outcomes into the token's trading_simulation (pure). */
-export function summarize(outcomes: AmountOutcome[], pool: Pool, now: Date, maxTx: { amountOut: bigint } | null): SimulationReport {
+export function summarize(
+  outcomes: AmountOutcome[],
+  pool: Pool,
+  now: Date,
+  maxTx: { amountOut: bigint } | null,
+): SimulationReport {
   const amounts: SimulationAmount[] = outcomes.map((o) =>
-    'raw' in o ? toSimulationAmount(o.amountIn, o.raw) : {
-      amount_in_wei: o.amountIn.toString(), buy_ok: false, sell_ok: false, transfer_ok: false,
-      buy_tax_pct: null, sell_tax_pct: null, transfer_tax_pct: null, gas_buy: null, gas_sell: null, gas_transfer: null, error: o.error,
-    });
-  const ran = outcomes.map((o, i) => ({ o, a: amounts[i]! })).filter(({ o }) => 'raw' in o).map(({ a }) => a);
-  if (ran.length === 0) return { ...emptyReport(amounts[0]?.error ?? 'simulation failed', now, pool), amounts };
+    'raw' in o
+      ? toSimulationAmount(o.amountIn, o.raw)
+      : {
+          amount_in_wei: o.amountIn.toString(),
+          buy_ok: false,
+          sell_ok: false,
+          transfer_ok: false,
+          buy_tax_pct: null,
+          sell_tax_pct: null,
+          transfer_tax_pct: null,
+          gas_buy: null,
+          gas_sell: null,
+          gas_transfer: null,
+          error: o.error,
+        },
+  );
+  const ran = outcomes
+    .map((o, i) => ({ o, a: amounts[i]! }))
+    .filter(({ o }) => 'raw' in o)
+    .map(({ a }) => a);
+  if (ran.length === 0)
+    return { ...emptyReport(amounts[0]?.error ?? 'simulation failed', now, pool), amounts };
   const bought = ran.filter((a) => a.buy_ok);
   const sellTax = maxOf(bought.map((a) => a.sell_tax_pct));
   // Honeypot: a position that could be bought cannot be sold, at any amount (a tiered honeypot
   // lets small sells through), or selling costs 90 % or more.
   const trapped = bought.find((a) => !a.sell_ok);
   let honeypotReason: string | null = null;
-  if (trapped) honeypotReason = `a buy of ${trapped.amount_in_wei} wei succeeded but the sell failed (${trapped.error ?? 'no reason'})`;
-  else if (sellTax !== null && sellTax >= HONEYPOT_SELL_TAX_PCT) honeypotReason = `sell tax ${sellTax}% is at least ${HONEYPOT_SELL_TAX_PCT}%`;
+  if (trapped)
+    honeypotReason = `a buy of ${trapped.amount_in_wei} wei succeeded but the sell failed (${trapped.error ?? 'no reason'})`;
+  else if (sellTax !== null && sellTax >= HONEYPOT_SELL_TAX_PCT)
+    honeypotReason = `sell tax ${sellTax}% is at least ${HONEYPOT_SELL_TAX_PCT}%`;
   const first = bought[0];
   return {
     is_buyable: bought.length > 0,
@@ -352,11 +472,16 @@ export interface SimulationRun {
 }
 
 /** The whole honeypot test for one token: pool discovery, amounts, max-tx bisection, summary. */
-export async function simulateTrading(rpc: RpcClient, input: SimulateInput): Promise<SimulationRun> {
+export async function simulateTrading(
+  rpc: RpcClient,
+  input: SimulateInput,
+): Promise<SimulationRun> {
   const now = input.now ?? new Date();
   const token = lower(getAddress(input.token));
-  if (token === lower(input.chain.wrappedNative)) return { report: emptyReport(ERRORS.wrappedNative, now), pool: null };
-  if (!input.chain.dexes.some((d) => d.kind === 'v2' && d.router)) return { report: emptyReport(ERRORS.noRouter, now), pool: null };
+  if (token === lower(input.chain.wrappedNative))
+    return { report: emptyReport(ERRORS.wrappedNative, now), pool: null };
+  if (!input.chain.dexes.some((d) => d.kind === 'v2' && d.router))
+    return { report: emptyReport(ERRORS.noRouter, now), pool: null };
   const pool = await findPool(rpc, input.chain, token);
   if (!pool) return { report: emptyReport(ERRORS.noLiquidity, now), pool: null };
   const outcomes = await runSimulations(rpc, pool, token, amountsFor(pool.nativeReserve));

@@ -3,7 +3,8 @@ import { loadArtifact } from '../../contracts/artifacts.ts';
 import { metadataLength, skeletonBytes, skeletonHash } from './skeleton.ts';
 
 const hex = (code: string) => code.replace(/^0x/, '');
-const clone = (implementation: string) => `0x363d3d373d3d3d363d73${implementation}5af43d82803e903d91602b57fd5bf3`;
+const clone = (implementation: string) =>
+  `0x363d3d373d3d3d363d73${implementation}5af43d82803e903d91602b57fd5bf3`;
 
 describe('skeleton hash', () => {
   it("strips solc's CBOR metadata trailer", () => {
@@ -33,12 +34,16 @@ describe('skeleton hash', () => {
   });
 
   it('differs when the instructions differ', () => {
-    expect(skeletonHash(loadArtifact('SimpleToken').deployedBytecode)).not.toBe(skeletonHash(loadArtifact('MintableToken').deployedBytecode));
+    expect(skeletonHash(loadArtifact('SimpleToken').deployedBytecode)).not.toBe(
+      skeletonHash(loadArtifact('MintableToken').deployedBytecode),
+    );
     expect(skeletonHash('0x6001600201')).not.toBe(skeletonHash('0x6001600203'));
   });
 
   it('zeroes PUSH data, including a PUSH cut short by the end of the code', () => {
-    expect(Buffer.from(skeletonBytes('0x60ff61abcd5b7f01')).toString('hex')).toBe('6000610000' + '5b' + '7f00');
+    expect(Buffer.from(skeletonBytes('0x60ff61abcd5b7f01')).toString('hex')).toBe(
+      '6000610000' + '5b' + '7f00',
+    );
     expect(Buffer.from(skeletonBytes('0x5f01')).toString('hex')).toBe('5f01'); // PUSH0 has no data
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilHandle } from '../../scripts/dev/anvil.ts';
-import { loadCorpus, type CorpusContract } from '../../test/support/corpus.ts';
+import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { type CorpusContract, loadCorpus } from '../../test/support/corpus.ts';
 import { createChainReader } from '../evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
 import { analyzeBytecode, analyzeStatic } from './static.ts';
@@ -78,17 +78,27 @@ describe('mainnet corpus', () => {
         if (ms > slowest.ms) slowest = { address: c.address, ms };
         const offline = analyzeBytecode(c.runtime_bytecode);
         // The chain adds to what the code says; it never loses a function.
-        expect(new Set(a.functions.map((f) => f.selector))).toEqual(new Set([...offline.functions.map((f) => f.selector), ...a.functions.map((f) => f.selector)]));
-        expect(a.admin_functions.map((f) => f.selector).sort()).toEqual(offline.admin_functions.map((f) => f.selector).sort());
+        expect(new Set(a.functions.map((f) => f.selector))).toEqual(
+          new Set([
+            ...offline.functions.map((f) => f.selector),
+            ...a.functions.map((f) => f.selector),
+          ]),
+        );
+        expect(a.admin_functions.map((f) => f.selector).sort()).toEqual(
+          offline.admin_functions.map((f) => f.selector).sort(),
+        );
         for (const f of [...a.admin_functions, ...(a.privileged_functions ?? [])]) {
           expect(ACCESS).toContain(f.access_control);
           expect(f.evidence.length).toBeGreaterThan(0);
         }
         // Empty storage: whatever owner() answers is zero or nothing, and nothing is hidden.
-        if (a.ownership.fake_renounce) expect(a.ownership.renounced && a.ownership.hidden_owner).toBeTruthy();
+        if (a.ownership.fake_renounce)
+          expect(a.ownership.renounced && a.ownership.hidden_owner).toBeTruthy();
         expect(a.skeleton_hash).toBe(offline.skeleton_hash);
       }
-      console.log(`analyzeStatic on ${sample.length} mainnet contracts on Anvil: slowest ${slowest.address} ${slowest.ms.toFixed(0)} ms`);
+      console.log(
+        `analyzeStatic on ${sample.length} mainnet contracts on Anvil: slowest ${slowest.address} ${slowest.ms.toFixed(0)} ms`,
+      );
       expect(slowest.ms).toBeLessThan(MAX_STATIC_MS);
     }, 600_000);
   });

@@ -1,8 +1,8 @@
-import { ContractFactory, Interface, id, toBeHex, type InterfaceAbi } from 'ethers';
+import { ContractFactory, Interface, type InterfaceAbi, id, toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadArtifact, type ContractName } from '../../contracts/artifacts.ts';
+import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { compileSolidity, type Compiled } from '../../test/support/solc.ts';
+import { type Compiled, compileSolidity } from '../../test/support/solc.ts';
 import { createChainReader } from '../evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
 import { STRANGER } from './access-control.ts';
@@ -85,16 +85,24 @@ const analyze = async (address: string): Promise<StaticAnalysis> => {
   const code = await rpc.request<string>('eth_getCode', [address, 'latest']);
   return analyzeStatic({ rpc, reader: createChainReader(rpc) }, { chainId: 31337, address, code });
 };
-const deploy = async (name: ContractName, args: unknown[] = []) => (await chain.deploy(name, args)).address;
+const deploy = async (name: ContractName, args: unknown[] = []) =>
+  (await chain.deploy(name, args)).address;
 const deployExtra = async (name: string, args: unknown[] = []) => {
   const c = extra[name]!;
-  const contract = await new ContractFactory(c.abi as InterfaceAbi, c.bytecode, chain.signer).deploy(...args);
+  const contract = await new ContractFactory(
+    c.abi as InterfaceAbi,
+    c.bytecode,
+    chain.signer,
+  ).deploy(...args);
   await contract.deploymentTransaction()!.wait();
   return (await contract.getAddress()).toLowerCase();
 };
-const send = async (name: ContractName, address: string, fn: string, args: unknown[] = []) => (await chain.contract(name, address).getFunction(fn)(...args)).wait();
-const access = (a: StaticAnalysis) => Object.fromEntries(a.admin_functions.map((f) => [f.signature, f.access_control]));
-const token = (name: ContractName, ...more: unknown[]) => deploy(name, [name, name.slice(0, 4).toUpperCase(), SUPPLY, ...more]);
+const send = async (name: ContractName, address: string, fn: string, args: unknown[] = []) =>
+  (await chain.contract(name, address).getFunction(fn)(...args)).wait();
+const access = (a: StaticAnalysis) =>
+  Object.fromEntries(a.admin_functions.map((f) => [f.signature, f.access_control]));
+const token = (name: ContractName, ...more: unknown[]) =>
+  deploy(name, [name, name.slice(0, 4).toUpperCase(), SUPPLY, ...more]);
 
 beforeAll(async () => {
   chain = await startTestChain();
@@ -108,7 +116,13 @@ describe('analyzeStatic on the project contracts', () => {
     const a = await analyze(await token('SimpleToken'));
     expect(a.admin_functions).toEqual([]);
     expect(a.privileged_functions).toEqual([]);
-    expect(a.ownership).toMatchObject({ owner: null, owner_source: null, renounced: false, hidden_owner: null, fake_renounce: false });
+    expect(a.ownership).toMatchObject({
+      owner: null,
+      owner_source: null,
+      renounced: false,
+      hidden_owner: null,
+      fake_renounce: false,
+    });
     expect(a.proxy.is_proxy).toBe(false);
     expect(a.template).toBe('plain-erc20');
     expect(a.skeleton_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -117,27 +131,57 @@ describe('analyzeStatic on the project contracts', () => {
 
   it('MintableToken: owner-only mint, owned by the deployer', async () => {
     const a = await analyze(await token('MintableToken'));
-    expect(access(a)).toEqual({ 'mint(address,uint256)': 'owner-only', 'renounceOwnership()': 'owner-only', 'transferOwnership(address)': 'owner-only' });
+    expect(access(a)).toEqual({
+      'mint(address,uint256)': 'owner-only',
+      'renounceOwnership()': 'owner-only',
+      'transferOwnership(address)': 'owner-only',
+    });
     const mint = a.admin_functions.find((f) => f.family === 'mint')!;
     expect(mint).toMatchObject({ selector: '40c10f19', risk_level: 'critical' });
     // Both judgements are in the evidence: the stranger's revert vs the owner's success, and the code's check.
     expect(new Set(mint.evidence.map((e) => e.kind))).toEqual(new Set(['bytecode', 'simulation']));
     expect(mint.evidence.find((e) => e.kind === 'simulation')!.detail).toContain(STRANGER);
-    expect(mint.evidence.find((e) => e.kind === 'bytecode' && e.detail.includes('compares'))!.detail).toMatch(/slot 0x5/);
+    expect(
+      mint.evidence.find((e) => e.kind === 'bytecode' && e.detail.includes('compares'))!.detail,
+    ).toMatch(/slot 0x5/);
     // What the code does: the privileged path adds to the mapping balanceOf reads.
-    expect(mint.evidence.map((e) => e.detail).join(' ')).toMatch(/adds to balances \(the mapping at slot 0x\w+ that balanceOf reads\)\[argument 1\]/);
-    expect(a.ownership).toMatchObject({ owner: chain.account, owner_source: 'owner()', renounced: false, hidden_owner: null });
+    expect(mint.evidence.map((e) => e.detail).join(' ')).toMatch(
+      /adds to balances \(the mapping at slot 0x\w+ that balanceOf reads\)\[argument 1\]/,
+    );
+    expect(a.ownership).toMatchObject({
+      owner: chain.account,
+      owner_source: 'owner()',
+      renounced: false,
+      hidden_owner: null,
+    });
   });
 
   it('Blacklist, Tax, Honeypot, Pausable and MaxTx tokens: their setters, all owner-only', async () => {
-    expect(access(await analyze(await token('BlacklistToken')))).toMatchObject({ 'setBlacklist(address,bool)': 'owner-only' });
+    expect(access(await analyze(await token('BlacklistToken')))).toMatchObject({
+      'setBlacklist(address,bool)': 'owner-only',
+    });
     const tax = await analyze(await token('TaxToken', 500, 1_000));
-    expect(access(tax)).toMatchObject({ 'setFees(uint256,uint256)': 'owner-only', 'setExcludedFromFee(address,bool)': 'owner-only', 'setPair(address)': 'owner-only' });
-    expect(tax.admin_functions.find((f) => f.signature === 'setFees(uint256,uint256)')!.family).toBe('fee');
-    expect(access(await analyze(await token('HoneypotToken')))).toMatchObject({ 'setWhitelisted(address,bool)': 'owner-only', 'setPair(address)': 'owner-only' });
-    expect(access(await analyze(await token('PausableToken')))).toMatchObject({ 'pause()': 'owner-only', 'unpause()': 'owner-only' });
+    expect(access(tax)).toMatchObject({
+      'setFees(uint256,uint256)': 'owner-only',
+      'setExcludedFromFee(address,bool)': 'owner-only',
+      'setPair(address)': 'owner-only',
+    });
+    expect(
+      tax.admin_functions.find((f) => f.signature === 'setFees(uint256,uint256)')!.family,
+    ).toBe('fee');
+    expect(access(await analyze(await token('HoneypotToken')))).toMatchObject({
+      'setWhitelisted(address,bool)': 'owner-only',
+      'setPair(address)': 'owner-only',
+    });
+    expect(access(await analyze(await token('PausableToken')))).toMatchObject({
+      'pause()': 'owner-only',
+      'unpause()': 'owner-only',
+    });
     const maxTx = await analyze(await token('MaxTxToken', SUPPLY / 100n, SUPPLY / 50n));
-    expect(access(maxTx)).toMatchObject({ 'setLimits(uint256,uint256)': 'owner-only', 'setExempt(address,bool)': 'owner-only' });
+    expect(access(maxTx)).toMatchObject({
+      'setLimits(uint256,uint256)': 'owner-only',
+      'setExempt(address,bool)': 'owner-only',
+    });
     expect(maxTx.admin_functions.filter((f) => f.family === 'max-tx')).toHaveLength(2);
   });
 
@@ -146,20 +190,39 @@ describe('analyzeStatic on the project contracts', () => {
     const hiddenMint = selectorOf('distributeRewards(address,uint256)');
     // Before the renounce the hidden admin is the owner itself: nothing hidden yet.
     const before = await analyze(address);
-    expect(before.ownership).toMatchObject({ owner: chain.account, renounced: false, hidden_owner: null, fake_renounce: false });
+    expect(before.ownership).toMatchObject({
+      owner: chain.account,
+      renounced: false,
+      hidden_owner: null,
+      fake_renounce: false,
+    });
     // distributeRewards is in no catalog; what it does makes it a mint.
-    expect(before.admin_functions.filter((f) => f.selector === hiddenMint).map((f) => [f.family, f.access_control])).toEqual([['mint', 'owner-only']]);
+    expect(
+      before.admin_functions
+        .filter((f) => f.selector === hiddenMint)
+        .map((f) => [f.family, f.access_control]),
+    ).toEqual([['mint', 'owner-only']]);
 
     await send('FakeRenounceToken', address, 'renounceOwnership');
     const after = await analyze(address);
-    expect(after.ownership).toMatchObject({ owner: '0x0000000000000000000000000000000000000000', owner_source: 'owner()', renounced: true, hidden_owner: chain.account, fake_renounce: true });
-    const proof = after.ownership.evidence.find((e) => e.kind === 'simulation' && e.detail.includes(chain.account))!;
+    expect(after.ownership).toMatchObject({
+      owner: '0x0000000000000000000000000000000000000000',
+      owner_source: 'owner()',
+      renounced: true,
+      hidden_owner: chain.account,
+      fake_renounce: true,
+    });
+    const proof = after.ownership.evidence.find(
+      (e) => e.kind === 'simulation' && e.detail.includes(chain.account),
+    )!;
     const shadowSlot = `0x${(BigInt(id('fake.renounce.shadow.admin')) - 1n).toString(16)}`;
     expect(proof.detail).toContain(shadowSlot);
     expect(proof.selector).toBe(hiddenMint);
     const privileged = after.admin_functions.find((f) => f.selector === hiddenMint)!;
     expect(privileged.access_control).toBe('owner-only');
-    expect(privileged.evidence.map((e) => e.detail).join(' ')).toContain(`also callable by ${chain.account}`);
+    expect(privileged.evidence.map((e) => e.detail).join(' ')).toContain(
+      `also callable by ${chain.account}`,
+    );
   });
 
   it('FakeRenounceToken with a different hidden admin: found while the owner is still in place', async () => {
@@ -168,62 +231,109 @@ describe('analyzeStatic on the project contracts', () => {
     const hidden = '0x00000000000000000000000000000000c0ffee01';
     await rpc.request('anvil_setStorageAt', [address, shadowSlot, toBeHex(BigInt(hidden), 32)]);
     const a = await analyze(address);
-    expect(a.ownership).toMatchObject({ owner: chain.account, renounced: false, hidden_owner: hidden, fake_renounce: false });
+    expect(a.ownership).toMatchObject({
+      owner: chain.account,
+      renounced: false,
+      hidden_owner: hidden,
+      fake_renounce: false,
+    });
   });
 
   it('RenouncedToken: renounced for real, the mint is owner-only with nobody left to call it', async () => {
     const address = await token('RenouncedToken');
     await send('RenouncedToken', address, 'renounceOwnership');
     const a = await analyze(address);
-    expect(a.ownership).toMatchObject({ renounced: true, hidden_owner: null, fake_renounce: false });
+    expect(a.ownership).toMatchObject({
+      renounced: true,
+      hidden_owner: null,
+      fake_renounce: false,
+    });
     const mint = a.admin_functions.find((f) => f.family === 'mint')!;
     expect(mint.access_control).toBe('owner-only');
-    expect(mint.evidence.map((e) => e.detail).join(' ')).toMatch(/renounced: no one can send from it/);
+    expect(mint.evidence.map((e) => e.detail).join(' ')).toMatch(
+      /renounced: no one can send from it/,
+    );
   });
 
   it('TokenProxy + UpgradeableToken: EIP-1967 proxy, the implementation analysed behind it', async () => {
     const impl = await deploy('UpgradeableToken');
-    const init = new Interface(loadArtifact('UpgradeableToken').abi as InterfaceAbi).encodeFunctionData('initialize', ['Proxied', 'PRX', SUPPLY, chain.account]);
+    const init = new Interface(
+      loadArtifact('UpgradeableToken').abi as InterfaceAbi,
+    ).encodeFunctionData('initialize', ['Proxied', 'PRX', SUPPLY, chain.account]);
     const proxy = await deploy('TokenProxy', [impl, init]);
     const a = await analyze(proxy);
-    expect(a.proxy).toMatchObject({ is_proxy: true, kind: 'eip1967', implementation: impl, admin: null });
-    expect(access(a)).toMatchObject({ 'upgradeTo(address)': 'owner-only', 'mint(address,uint256)': 'owner-only' });
+    expect(a.proxy).toMatchObject({
+      is_proxy: true,
+      kind: 'eip1967',
+      implementation: impl,
+      admin: null,
+    });
+    expect(access(a)).toMatchObject({
+      'upgradeTo(address)': 'owner-only',
+      'mint(address,uint256)': 'owner-only',
+    });
     expect(a.ownership.owner).toBe(chain.account);
     // The logic decides: the implementation's template and skeleton.
     expect(a.template).toBe('plain-erc20');
-    expect(a.skeleton_hash).toBe(analyzeBytecode(loadArtifact('UpgradeableToken').deployedBytecode).skeleton_hash);
+    expect(a.skeleton_hash).toBe(
+      analyzeBytecode(loadArtifact('UpgradeableToken').deployedBytecode).skeleton_hash,
+    );
     expect(a.functions.map((f) => f.selector)).toContain(selectorOf('upgradeTo(address)'));
   });
 
   it('transparent proxy: the admin is the proxy admin, not a hidden owner', async () => {
     const impl = await deploy('UpgradeableToken');
     const admin = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'; // another Anvil account
-    const init = new Interface(loadArtifact('UpgradeableToken').abi as InterfaceAbi).encodeFunctionData('initialize', ['Transparent', 'TRP', SUPPLY, chain.account]);
+    const init = new Interface(
+      loadArtifact('UpgradeableToken').abi as InterfaceAbi,
+    ).encodeFunctionData('initialize', ['Transparent', 'TRP', SUPPLY, chain.account]);
     const proxy = await deployExtra('MiniTransparentProxy', [impl, admin, init]);
     const a = await analyze(proxy);
     expect(a.proxy).toMatchObject({ is_proxy: true, kind: 'eip1967', implementation: impl, admin });
-    expect(a.ownership).toMatchObject({ owner: chain.account, owner_source: 'owner()', hidden_owner: null, fake_renounce: false });
-    expect(access(a)).toMatchObject({ 'upgradeTo(address)': 'owner-only', 'mint(address,uint256)': 'owner-only' });
+    expect(a.ownership).toMatchObject({
+      owner: chain.account,
+      owner_source: 'owner()',
+      hidden_owner: null,
+      fake_renounce: false,
+    });
+    expect(access(a)).toMatchObject({
+      'upgradeTo(address)': 'owner-only',
+      'mint(address,uint256)': 'owner-only',
+    });
   });
 
   it('TokenFactory clone: EIP-1167, same admin functions as its implementation', async () => {
     const impl = await deploy('UpgradeableToken');
     const factory = await deploy('TokenFactory');
-    const init = new Interface(loadArtifact('UpgradeableToken').abi as InterfaceAbi).encodeFunctionData('initialize', ['Clone', 'CLN', SUPPLY, chain.account]);
+    const init = new Interface(
+      loadArtifact('UpgradeableToken').abi as InterfaceAbi,
+    ).encodeFunctionData('initialize', ['Clone', 'CLN', SUPPLY, chain.account]);
     const receipt = await send('TokenFactory', factory, 'cloneTokenAndCall', [impl, init]);
-    const log = (receipt as { logs: { topics: string[]; data: string }[] }).logs.find((l) => l.topics[0] === id('TokenCreated(address,address,uint8)'))!;
+    const log = (receipt as { logs: { topics: string[]; data: string }[] }).logs.find(
+      (l) => l.topics[0] === id('TokenCreated(address,address,uint8)'),
+    )!;
     const clone = `0x${log.topics[1]!.slice(26)}`;
     const a = await analyze(clone);
     expect(a.proxy).toMatchObject({ is_proxy: true, kind: 'eip1167', implementation: impl });
-    expect(access(a)).toMatchObject({ 'mint(address,uint256)': 'owner-only', 'upgradeTo(address)': 'owner-only' });
+    expect(access(a)).toMatchObject({
+      'mint(address,uint256)': 'owner-only',
+      'upgradeTo(address)': 'owner-only',
+    });
     expect(a.ownership.owner).toBe(chain.account);
   });
 
   it('disguised admin functions (uncatalogued names) are judged by what they do', async () => {
     const a = await analyze(await token('DisguisedMintToken' as ContractName));
-    expect(a.admin_functions.map((f) => f.family).sort()).toEqual(['mint', 'ownership-transfer', 'renounce']);
+    expect(a.admin_functions.map((f) => f.family).sort()).toEqual([
+      'mint',
+      'ownership-transfer',
+      'renounce',
+    ]);
     const mint = a.admin_functions.find((f) => f.family === 'mint')!;
-    expect([mint.selector, mint.access_control]).toEqual([selectorOf('syncEmission(address,uint256)'), 'owner-only']);
+    expect([mint.selector, mint.access_control]).toEqual([
+      selectorOf('syncEmission(address,uint256)'),
+      'owner-only',
+    ]);
     expect(a.privileged_functions).toEqual([]);
   });
 });
@@ -232,10 +342,24 @@ describe('analyzeStatic on other access-control shapes', () => {
   it('SafeMoon lock(): a temporary renounce, the previous owner can unlock (fake renounce)', async () => {
     const address = await deployExtra('LockableToken');
     const iface = new Interface(extra.LockableToken!.abi as InterfaceAbi);
-    await (await chain.signer.sendTransaction({ to: address, data: iface.encodeFunctionData('lock', [0]) })).wait();
+    await (
+      await chain.signer.sendTransaction({
+        to: address,
+        data: iface.encodeFunctionData('lock', [0]),
+      })
+    ).wait();
     const a = await analyze(address);
-    expect(a.ownership).toMatchObject({ owner: '0x0000000000000000000000000000000000000000', renounced: true, hidden_owner: chain.account, fake_renounce: true });
-    expect(access(a)).toMatchObject({ 'unlock()': 'owner-only', 'lock(uint256)': 'owner-only', 'setTaxFeePercent(uint256)': 'owner-only' });
+    expect(a.ownership).toMatchObject({
+      owner: '0x0000000000000000000000000000000000000000',
+      renounced: true,
+      hidden_owner: chain.account,
+      fake_renounce: true,
+    });
+    expect(access(a)).toMatchObject({
+      'unlock()': 'owner-only',
+      'lock(uint256)': 'owner-only',
+      'setTaxFeePercent(uint256)': 'owner-only',
+    });
   });
 
   it('AccessControl-style roles: role', async () => {
@@ -263,7 +387,10 @@ describe('analyzeStatic on other access-control shapes', () => {
 describe('analyzeBytecode (no chain)', () => {
   it('gives bytecode-only access control and never throws', () => {
     const a = analyzeBytecode(loadArtifact('PausableToken').deployedBytecode);
-    expect(access(a as unknown as StaticAnalysis)).toMatchObject({ 'pause()': 'owner-only', 'unpause()': 'owner-only' });
+    expect(access(a as unknown as StaticAnalysis)).toMatchObject({
+      'pause()': 'owner-only',
+      'unpause()': 'owner-only',
+    });
     expect(a.error).toBeNull();
     for (const garbage of ['', '0x', '0xzz', '0x00', `0x${'ff'.repeat(100)}`]) {
       const g = analyzeBytecode(garbage);
@@ -271,8 +398,14 @@ describe('analyzeBytecode (no chain)', () => {
       expect(g.admin_functions).toEqual([]);
       expect(g.skeleton_hash).toMatch(/^0x[0-9a-f]{64}$/);
     }
-    const clone = analyzeBytecode(`0x363d3d373d3d3d363d73${'ab'.repeat(20)}5af43d82803e903d91602b57fd5bf3`);
-    expect(clone.proxy).toMatchObject({ is_proxy: true, kind: 'eip1167', implementation: `0x${'ab'.repeat(20)}` });
+    const clone = analyzeBytecode(
+      `0x363d3d373d3d3d363d73${'ab'.repeat(20)}5af43d82803e903d91602b57fd5bf3`,
+    );
+    expect(clone.proxy).toMatchObject({
+      is_proxy: true,
+      kind: 'eip1167',
+      implementation: `0x${'ab'.repeat(20)}`,
+    });
     expect(clone.template).toBe('eip1167-minimal-proxy');
   });
 });

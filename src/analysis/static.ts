@@ -1,22 +1,50 @@
 import type { ChainReader } from '../evm/chain-reader.ts';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
-  STRANGER, bytecodeVerdict, combineVerdicts, functionLabel, probeCalls, probeRequests, simulationVerdict,
-  type BytecodeVerdict, type SimulationVerdict,
+  type BytecodeVerdict,
+  bytecodeVerdict,
+  combineVerdicts,
+  functionLabel,
+  probeCalls,
+  probeRequests,
+  type SimulationVerdict,
+  STRANGER,
+  simulationVerdict,
 } from './access-control.ts';
+import { type CodeModel, prepareCode } from './caller-checks.ts';
 import { analyzeCapabilities } from './capabilities.ts';
 import { applyCapabilities, type Judged } from './capability-verdicts.ts';
-import { prepareCode, type CodeModel } from './caller-checks.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
 import {
-  MAX_HIDDEN_CANDIDATES, isDeadAddress, ownershipInfo, proveHiddenOwner, readOwner, storageCandidates,
-  type GatedFunction, type PrivilegedSlot, type StorageCandidate,
+  type GatedFunction,
+  isDeadAddress,
+  MAX_HIDDEN_CANDIDATES,
+  ownershipInfo,
+  type PrivilegedSlot,
+  proveHiddenOwner,
+  readOwner,
+  type StorageCandidate,
+  storageCandidates,
 } from './ownership.ts';
 import { proxyFromCode, resolveProxy } from './proxy.ts';
-import { extractFunctions, normalizeCode, toExtracted, type DispatchedFunction } from './selectors.ts';
+import {
+  type DispatchedFunction,
+  extractFunctions,
+  normalizeCode,
+  toExtracted,
+} from './selectors.ts';
 import { skeletonHash } from './skeleton.ts';
 import { identifyTemplate } from './template.ts';
-import type { AccessControl, AdminFunction, CatalogEntry, Evidence, ExtractedFunction, PrivilegedFunction, ProxyInfo, StaticAnalysis } from './types.ts';
+import type {
+  AccessControl,
+  AdminFunction,
+  CatalogEntry,
+  Evidence,
+  ExtractedFunction,
+  PrivilegedFunction,
+  ProxyInfo,
+  StaticAnalysis,
+} from './types.ts';
 
 /**
  * Static analysis of one contract: functions, admin functions and who can call them, proxy,
@@ -37,13 +65,18 @@ export const WALK_BUDGET_PER_FUNCTION = 10_000;
 /** Standard ERC-20 / EIP-2612 functions: gated by balances and allowances, never admin functions. */
 const STANDARD_SELECTORS: ReadonlySet<string> = new Set(
   [
-    'transfer(address,uint256)', 'transferFrom(address,address,uint256)', 'approve(address,uint256)',
-    'increaseAllowance(address,uint256)', 'decreaseAllowance(address,uint256)', 'burn(uint256)',
+    'transfer(address,uint256)',
+    'transferFrom(address,address,uint256)',
+    'approve(address,uint256)',
+    'increaseAllowance(address,uint256)',
+    'decreaseAllowance(address,uint256)',
+    'burn(uint256)',
     'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
   ].map(selectorOf),
 );
 
-const isStateChanging = (f: ExtractedFunction) => f.state_mutability !== 'view' && f.state_mutability !== 'pure';
+const isStateChanging = (f: ExtractedFunction) =>
+  f.state_mutability !== 'view' && f.state_mutability !== 'pure';
 
 /** What analyzeBytecode returns: everything but ownership, which needs the chain. */
 export type BytecodeAnalysis = Omit<StaticAnalysis, 'ownership' | 'privileged_functions'> & {
@@ -51,7 +84,6 @@ export type BytecodeAnalysis = Omit<StaticAnalysis, 'ownership' | 'privileged_fu
   /** Why no function could be extracted, or null. */
   error: string | null;
 };
-
 
 interface CodeAnalysis {
   public: BytecodeAnalysis;
@@ -62,29 +94,62 @@ interface CodeAnalysis {
 
 const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdict => ({
   access: 'none',
-  evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: the code never reads CALLER or ORIGIN, so no function can check who calls it` }],
+  evidence: [
+    {
+      kind: 'bytecode',
+      selector: fn.selector,
+      detail: `${label}: the code never reads CALLER or ORIGIN, so no function can check who calls it`,
+    },
+  ],
   checks: [],
-  walk: { checks: [], callerDependent: false, unguardedStateChange: true, externalCalls: false, complete: true, steps: 0, paths: 0, traces: [] },
+  walk: {
+    checks: [],
+    callerDependent: false,
+    unguardedStateChange: true,
+    externalCalls: false,
+    complete: true,
+    steps: 0,
+    paths: 0,
+    traces: [],
+  },
 });
 
-function judgeFunctions(model: CodeModel | null, functions: readonly DispatchedFunction[]): Judged[] {
+function judgeFunctions(
+  model: CodeModel | null,
+  functions: readonly DispatchedFunction[],
+): Judged[] {
   let budget = WALK_BUDGET_PER_CONTRACT;
   const judged: Judged[] = [];
   // Catalog matches first: they must get a verdict even when a huge contract exhausts the budget.
-  const ordered = [...functions].filter(isStateChanging).sort((a, b) => Number(!catalogEntry(a.selector)) - Number(!catalogEntry(b.selector)));
+  const ordered = [...functions]
+    .filter(isStateChanging)
+    .sort((a, b) => Number(!catalogEntry(a.selector)) - Number(!catalogEntry(b.selector)));
   for (const fn of ordered) {
     const entry = catalogEntry(fn.selector) ?? null;
     if (!entry && STANDARD_SELECTORS.has(fn.selector)) continue;
     const label = functionLabel(fn.selector, entry?.signature);
     let verdict: BytecodeVerdict;
-    if (!model) verdict = { ...NO_CALLER_VERDICT(fn, label), access: 'unknown', evidence: [{ kind: 'bytecode', selector: fn.selector, detail: `${label}: code not analysable` }] };
+    if (!model)
+      verdict = {
+        ...NO_CALLER_VERDICT(fn, label),
+        access: 'unknown',
+        evidence: [
+          { kind: 'bytecode', selector: fn.selector, detail: `${label}: code not analysable` },
+        ],
+      };
     else if (!model.readsCaller) verdict = NO_CALLER_VERDICT(fn, label);
     else {
-      verdict = bytecodeVerdict(model, fn, label, Math.max(1, Math.min(WALK_BUDGET_PER_FUNCTION, budget)));
+      verdict = bytecodeVerdict(
+        model,
+        fn,
+        label,
+        Math.max(1, Math.min(WALK_BUDGET_PER_FUNCTION, budget)),
+      );
       budget -= verdict.walk.steps;
     }
     // Uncatalogued functions are kept only when the code shows a gate on the caller.
-    if (entry || verdict.checks.some((c) => c.kind !== 'caller-mapping')) judged.push({ fn, entry, verdict });
+    if (entry || verdict.checks.some((c) => c.kind !== 'caller-mapping'))
+      judged.push({ fn, entry, verdict });
   }
   return judged;
 }
@@ -93,16 +158,30 @@ function analyzeCode(code: string): CodeAnalysis {
   const extraction = extractFunctions(code);
   const hex = normalizeCode(code);
   const model = hex && extraction.error === null ? prepareCode(hex) : null;
-  const labelOf = (f: ExtractedFunction) => functionLabel(f.selector, catalogEntry(f.selector)?.signature);
+  const labelOf = (f: ExtractedFunction) =>
+    functionLabel(f.selector, catalogEntry(f.selector)?.signature);
   // What the code does decides the families: named or not, proven or demoted.
-  const capabilities = model?.readsCaller ? analyzeCapabilities(model, extraction.functions, labelOf) : null;
-  const judged = applyCapabilities(judgeFunctions(model, extraction.functions), capabilities, extraction.functions,
-    (fn) => bytecodeVerdict(model!, fn, labelOf(fn), WALK_BUDGET_PER_FUNCTION));
-  const template = identifyTemplate(code, extraction.functions.map((f) => f.selector));
+  const capabilities = model?.readsCaller
+    ? analyzeCapabilities(model, extraction.functions, labelOf)
+    : null;
+  const judged = applyCapabilities(
+    judgeFunctions(model, extraction.functions),
+    capabilities,
+    extraction.functions,
+    (fn) => bytecodeVerdict(model!, fn, labelOf(fn), WALK_BUDGET_PER_FUNCTION),
+  );
+  const template = identifyTemplate(
+    code,
+    extraction.functions.map((f) => f.selector),
+  );
   const analysis: BytecodeAnalysis = {
     functions: extraction.functions.map(toExtracted),
-    admin_functions: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, j.verdict.access, j.verdict.evidence)),
-    privileged_functions: judged.filter((j) => !j.entry).map((j) => privilegedFunction(j.fn, j.verdict.access, j.verdict.evidence)),
+    admin_functions: judged
+      .filter((j) => j.entry)
+      .map((j) => adminFunction(j.entry!, j.verdict.access, j.verdict.evidence)),
+    privileged_functions: judged
+      .filter((j) => !j.entry)
+      .map((j) => privilegedFunction(j.fn, j.verdict.access, j.verdict.evidence)),
     proxy: proxyFromCode(code),
     skeleton_hash: skeletonHash(code),
     template: template?.template ?? null,
@@ -111,8 +190,16 @@ function analyzeCode(code: string): CodeAnalysis {
   return { public: analysis, functions: extraction.functions, judged };
 }
 
-const adminFunction = (entry: CatalogEntry, access: AccessControl, evidence: Evidence[]): AdminFunction => ({ ...entry, access_control: access, evidence });
-const privilegedFunction = (fn: ExtractedFunction, access: AccessControl, evidence: Evidence[]): PrivilegedFunction => ({ ...toExtracted(fn), access_control: access, evidence });
+const adminFunction = (
+  entry: CatalogEntry,
+  access: AccessControl,
+  evidence: Evidence[],
+): AdminFunction => ({ ...entry, access_control: access, evidence });
+const privilegedFunction = (
+  fn: ExtractedFunction,
+  access: AccessControl,
+  evidence: Evidence[],
+): PrivilegedFunction => ({ ...toExtracted(fn), access_control: access, evidence });
 
 /**
  * Everything the code alone tells: functions, catalog matches with bytecode-only access control,
@@ -145,7 +232,9 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const blockTag = input.blockTag ?? 'latest';
   const own = analyzeCode(input.code);
   const resolution = await resolveProxy(rpc, { address, code: input.code, blockTag });
-  const implementation = resolution.implementationCode ? analyzeCode(resolution.implementationCode) : null;
+  const implementation = resolution.implementationCode
+    ? analyzeCode(resolution.implementationCode)
+    : null;
 
   // Behind a proxy, the implementation's functions answer at the proxy's address; the proxy's own
   // dispatcher (transparent proxies, UUPS hooks) comes first.
@@ -176,23 +265,44 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   // Hidden owner: addresses in storage (above all in slots the code compares with the caller),
   // addresses hard-coded in caller checks, and owner getters that disagree with owner().
   const privilegedSlots = uniqueSlots(judged.flatMap((j) => j.verdict.checks));
-  const hardcoded = judged.flatMap((j) => j.verdict.checks).filter((c) => c.kind === 'hardcoded-address' && c.address).map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
+  const hardcoded = judged
+    .flatMap((j) => j.verdict.checks)
+    .filter((c) => c.kind === 'hardcoded-address' && c.address)
+    .map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
   const stored = await storageCandidates(rpc, { address, blockTag, privilegedSlots });
   // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
   const excluded = new Set([
-    address, STRANGER, reading.owner ?? '', resolution.info.implementation ?? '',
+    address,
+    STRANGER,
+    reading.owner ?? '',
+    resolution.info.implementation ?? '',
     ...resolution.hops.flatMap((h) => [h.implementation, h.admin ?? '']),
   ]);
-  const disagreeing = reading.others.map((o) => ({ address: o.address, source: `${o.source} (which disagrees with ${reading.source})` }));
-  const candidates = uniqueCandidates([...disagreeing, ...stored.filter((s) => s.source.includes('compares')), ...hardcoded, ...stored])
+  const disagreeing = reading.others.map((o) => ({
+    address: o.address,
+    source: `${o.source} (which disagrees with ${reading.source})`,
+  }));
+  const candidates = uniqueCandidates([
+    ...disagreeing,
+    ...stored.filter((s) => s.source.includes('compares')),
+    ...hardcoded,
+    ...stored,
+  ])
     .filter((c) => !excluded.has(c.address) && !isDeadAddress(c.address))
     .slice(0, MAX_HIDDEN_CANDIDATES);
   // Functions a stranger cannot call and whose code checks the caller: the test of privilege.
   // (A stranger's revert alone could be a balance or allowance check that a holder passes.)
   const gated: GatedFunction[] = [];
   judged.forEach((j, i) => {
-    if (simulations[i]!.strangerBlocked && (j.verdict.access === 'owner-only' || j.verdict.access === 'role')) {
-      gated.push({ fn: j.fn, signature: j.entry?.signature, stranger: outcomes.slice(i * perFunction, i * perFunction + 2) });
+    if (
+      simulations[i]!.strangerBlocked &&
+      (j.verdict.access === 'owner-only' || j.verdict.access === 'role')
+    ) {
+      gated.push({
+        fn: j.fn,
+        signature: j.entry?.signature,
+        stranger: outcomes.slice(i * perFunction, i * perFunction + 2),
+      });
     }
   });
   const hidden = await proveHiddenOwner(rpc, { address, blockTag, candidates, gated });
@@ -203,12 +313,20 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     const sim = simulations[i]!;
     let { access, evidence } = combineVerdicts(j.verdict, sim);
     if (hidden.hidden_owner && hidden.selectors.includes(j.fn.selector)) {
-      evidence = [...evidence, { kind: 'simulation', selector: j.fn.selector, detail: `also callable by ${hidden.hidden_owner}, a second privileged address held in storage` }];
+      evidence = [
+        ...evidence,
+        {
+          kind: 'simulation',
+          selector: j.fn.selector,
+          detail: `also callable by ${hidden.hidden_owner}, a second privileged address held in storage`,
+        },
+      ];
       if (access === 'unknown' || access === 'none') access = 'owner-only';
     }
     if (j.entry) admin_functions.push(adminFunction(j.entry, access, evidence));
     // An uncatalogued function is privileged when both judgements agree it is gated on the caller.
-    else if (access === 'owner-only' || access === 'role') privileged_functions.push(privilegedFunction(j.fn, access, evidence));
+    else if (access === 'owner-only' || access === 'role')
+      privileged_functions.push(privilegedFunction(j.fn, access, evidence));
   });
 
   const proxy: ProxyInfo = resolution.info.is_proxy ? resolution.info : own.public.proxy;
@@ -224,7 +342,10 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   };
 }
 
-function mergeBySelector<T extends { selector: string }>(first: readonly T[], second: readonly T[]): T[] {
+function mergeBySelector<T extends { selector: string }>(
+  first: readonly T[],
+  second: readonly T[],
+): T[] {
   const seen = new Set(first.map((f) => f.selector));
   return [...first, ...second.filter((f) => !seen.has(f.selector))];
 }
@@ -234,7 +355,9 @@ function mergeJudged(first: readonly Judged[], second: readonly Judged[]): Judge
   return [...first, ...second.filter((j) => !seen.has(j.fn.selector))];
 }
 
-function uniqueSlots(checks: readonly { kind: string; slot?: string | null; shift?: number }[]): PrivilegedSlot[] {
+function uniqueSlots(
+  checks: readonly { kind: string; slot?: string | null; shift?: number }[],
+): PrivilegedSlot[] {
   const out = new Map<string, PrivilegedSlot>();
   for (const c of checks) {
     if (c.kind !== 'stored-address' || !c.slot) continue;

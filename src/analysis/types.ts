@@ -8,9 +8,22 @@ export type AccessControl = 'owner-only' | 'role' | 'none' | 'unknown';
 export type FunctionRisk = 'low' | 'medium' | 'high' | 'critical';
 
 export type AdminFamily =
-  | 'mint' | 'burn-from' | 'blacklist' | 'whitelist' | 'pause' | 'fee' | 'max-tx' | 'trading-switch'
-  | 'fee-exclusion' | 'router-pair' | 'withdraw' | 'upgrade' | 'ownership-transfer' | 'renounce'
-  | 'balance-change' | 'other';
+  | 'mint'
+  | 'burn-from'
+  | 'blacklist'
+  | 'whitelist'
+  | 'pause'
+  | 'fee'
+  | 'max-tx'
+  | 'trading-switch'
+  | 'fee-exclusion'
+  | 'router-pair'
+  | 'withdraw'
+  | 'upgrade'
+  | 'ownership-transfer'
+  | 'renounce'
+  | 'balance-change'
+  | 'other';
 
 /** One entry of the curated catalog of admin and risky functions. */
 export interface CatalogEntry {
@@ -33,7 +46,15 @@ export interface ExtractedFunction {
 }
 
 export interface Evidence {
-  kind: 'function' | 'bytecode' | 'storage' | 'simulation' | 'call' | 'history' | 'liquidity' | 'creator';
+  kind:
+    | 'function'
+    | 'bytecode'
+    | 'storage'
+    | 'simulation'
+    | 'call'
+    | 'history'
+    | 'liquidity'
+    | 'creator';
   /** Human-readable: "mint(address,uint256) (0x40c10f19) is callable by the owner only". */
   detail: string;
   selector?: string;
@@ -45,7 +66,13 @@ export interface AdminFunction extends CatalogEntry {
   evidence: Evidence[];
 }
 
-export type ProxyKind = 'eip1167' | 'eip1967' | 'eip1967-beacon' | 'eip1822' | 'oz-transparent' | 'custom-getter';
+export type ProxyKind =
+  | 'eip1167'
+  | 'eip1967'
+  | 'eip1967-beacon'
+  | 'eip1822'
+  | 'oz-transparent'
+  | 'custom-getter';
 
 export interface ProxyInfo {
   is_proxy: boolean;
@@ -154,7 +181,11 @@ export interface SecurityHints {
   ownership_renounced: boolean;
   owner_address: string | null;
   creator_reputation_score: number | null;
-  liquidity_lock: { locked_pct: number | null; burned_pct: number | null; lockers: string[] } | null;
+  liquidity_lock: {
+    locked_pct: number | null;
+    burned_pct: number | null;
+    lockers: string[];
+  } | null;
 }
 
 export function riskLevelOf(score: number): RiskLevel {

@@ -93,7 +93,10 @@ export interface ChainConfig {
   ephemeral: boolean;
 }
 
-type BuiltIn = Omit<ChainConfig, 'rpcUrls' | 'wsUrl' | 'startBlock' | 'ephemeral' | 'pollIntervalMs'> & {
+type BuiltIn = Omit<
+  ChainConfig,
+  'rpcUrls' | 'wsUrl' | 'startBlock' | 'ephemeral' | 'pollIntervalMs'
+> & {
   pollIntervalMs?: number;
 };
 
@@ -131,50 +134,128 @@ export const KNOWN_LOCKERS: Readonly<Record<number, readonly LockerConfig[]>> = 
  */
 export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
   {
-    chainId: 1, name: 'Ethereum', confirmations: 2, finalityDepth: 65, pollIntervalMs: 4_000,
+    chainId: 1,
+    name: 'Ethereum',
+    confirmations: 2,
+    finalityDepth: 65,
+    pollIntervalMs: 4_000,
     wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
-    stablecoins: lower(['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0xdAC17F958D2ee523a2206206994597C13D831ec7']),
-    dexes: [
-      { name: 'uniswap-v2', kind: 'v2', factory: '0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f', router: '0x7a250d5630b4cf539739df2c5dacb4c659f2488d' },
-      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
-    ],
-  },
-  {
-    chainId: 56, name: 'BNB Smart Chain', confirmations: 3, finalityDepth: 15,
-    wrappedNative: '0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c',
-    stablecoins: lower(['0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', '0x55d398326f99059fF775485246999027B3197955']),
-    dexes: [
-      { name: 'pancakeswap-v2', kind: 'v2', factory: '0xca143ce32fe78f1f7019d7d551a6402fc5350c73', router: '0x10ed43c718714eb63d5aa57b78b54704e256024e' },
-      { name: 'pancakeswap-v3', kind: 'v3', factory: '0x0bfbcf9fa4f9c56b0f40a671ad40e0805a091865', fee_tiers: PANCAKE_V3_FEES },
-    ],
-  },
-  {
-    chainId: 137, name: 'Polygon', confirmations: 5, finalityDepth: 200,
-    wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270',
     stablecoins: lower([
-      '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+      '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      '0xdAC17F958D2ee523a2206206994597C13D831ec7',
     ]),
     dexes: [
-      { name: 'quickswap-v2', kind: 'v2', factory: '0x5757371414417b8c6caad45baef941abc7d3ab32', router: '0xa5e0829caced8ffdd4de3c43696c57f7d7a678ff' },
-      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
+      {
+        name: 'uniswap-v2',
+        kind: 'v2',
+        factory: '0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f',
+        router: '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
+        fee_tiers: UNISWAP_V3_FEES,
+      },
     ],
   },
   {
-    chainId: 42161, name: 'Arbitrum One', confirmations: 0, finalityDepth: 240, pollIntervalMs: 1_000,
-    wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
-    stablecoins: lower(['0xaf88d065e77c8cC2239327C5EDb3A432268e5831', '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9']),
+    chainId: 56,
+    name: 'BNB Smart Chain',
+    confirmations: 3,
+    finalityDepth: 15,
+    wrappedNative: '0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c',
+    stablecoins: lower([
+      '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
+      '0x55d398326f99059fF775485246999027B3197955',
+    ]),
     dexes: [
-      { name: 'uniswap-v2', kind: 'v2', factory: '0xf1d7cc64fb4452f05c498126312ebe29f30fbcf9', router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24' },
-      { name: 'uniswap-v3', kind: 'v3', factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', fee_tiers: UNISWAP_V3_FEES },
+      {
+        name: 'pancakeswap-v2',
+        kind: 'v2',
+        factory: '0xca143ce32fe78f1f7019d7d551a6402fc5350c73',
+        router: '0x10ed43c718714eb63d5aa57b78b54704e256024e',
+      },
+      {
+        name: 'pancakeswap-v3',
+        kind: 'v3',
+        factory: '0x0bfbcf9fa4f9c56b0f40a671ad40e0805a091865',
+        fee_tiers: PANCAKE_V3_FEES,
+      },
     ],
   },
   {
-    chainId: 8453, name: 'Base', confirmations: 0, finalityDepth: 64,
+    chainId: 137,
+    name: 'Polygon',
+    confirmations: 5,
+    finalityDepth: 200,
+    wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270',
+    stablecoins: lower([
+      '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+      '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+    ]),
+    dexes: [
+      {
+        name: 'quickswap-v2',
+        kind: 'v2',
+        factory: '0x5757371414417b8c6caad45baef941abc7d3ab32',
+        router: '0xa5e0829caced8ffdd4de3c43696c57f7d7a678ff',
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
+        fee_tiers: UNISWAP_V3_FEES,
+      },
+    ],
+  },
+  {
+    chainId: 42161,
+    name: 'Arbitrum One',
+    confirmations: 0,
+    finalityDepth: 240,
+    pollIntervalMs: 1_000,
+    wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
+    stablecoins: lower([
+      '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+      '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9',
+    ]),
+    dexes: [
+      {
+        name: 'uniswap-v2',
+        kind: 'v2',
+        factory: '0xf1d7cc64fb4452f05c498126312ebe29f30fbcf9',
+        router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24',
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
+        fee_tiers: UNISWAP_V3_FEES,
+      },
+    ],
+  },
+  {
+    chainId: 8453,
+    name: 'Base',
+    confirmations: 0,
+    finalityDepth: 64,
     wrappedNative: '0x4200000000000000000000000000000000000006',
     stablecoins: lower(['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913']),
     dexes: [
-      { name: 'uniswap-v2', kind: 'v2', factory: '0x8909dc15e40173ff4699343b6eb8132c65e18ec6', router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24' },
-      { name: 'uniswap-v3', kind: 'v3', factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd', fee_tiers: UNISWAP_V3_FEES },
+      {
+        name: 'uniswap-v2',
+        kind: 'v2',
+        factory: '0x8909dc15e40173ff4699343b6eb8132c65e18ec6',
+        router: '0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24',
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd',
+        fee_tiers: UNISWAP_V3_FEES,
+      },
     ],
   },
 ];
@@ -183,7 +264,9 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
  * Announced but hidden chains: never listed, and their ids are refused like unknown ones.
  * Kept here so that the refusal is deliberate rather than accidental.
  */
-export const ANNOUNCED_HIDDEN_CHAINS = [{ key: 'solana', name: 'Solana', chainId: 1_399_811_149 }] as const;
+export const ANNOUNCED_HIDDEN_CHAINS = [
+  { key: 'solana', name: 'Solana', chainId: 1_399_811_149 },
+] as const;
 
 export function builtInChain(chainId: number): BuiltIn | undefined {
   return BUILT_IN_CHAINS.find((c) => c.chainId === chainId);

@@ -6,11 +6,25 @@ const noFile = () => {
 };
 
 const CHAINS_FILE = JSON.stringify({
-  chains: [{
-    chain_id: 31337, name: 'Local', rpc_urls: ['http://127.0.0.1:8545'], confirmations: 0, start_block: 0,
-    wrapped_native: '0x5FbDB2315678afecb367f032d93F642f64180aa3', stablecoins: [],
-    dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', router: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }],
-  }],
+  chains: [
+    {
+      chain_id: 31337,
+      name: 'Local',
+      rpc_urls: ['http://127.0.0.1:8545'],
+      confirmations: 0,
+      start_block: 0,
+      wrapped_native: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      stablecoins: [],
+      dexes: [
+        {
+          name: 'uniswap-v2',
+          kind: 'v2',
+          factory: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+          router: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+        },
+      ],
+    },
+  ],
 });
 
 describe('parseConfig', () => {
@@ -19,7 +33,9 @@ describe('parseConfig', () => {
     if (!result.ok) throw new Error(result.errors.join());
     expect(result.config.env.PORT).toBe(3000);
     expect(result.config.chains).toEqual([]);
-    expect([...result.config.knownChainIds].sort((a, b) => a - b)).toEqual([1, 56, 137, 8453, 42161]);
+    expect([...result.config.knownChainIds].sort((a, b) => a - b)).toEqual([
+      1, 56, 137, 8453, 42161,
+    ]);
   });
 
   it('accepts a hash-tagged REDIS_PREFIX for Redis Cluster, and refuses other braces', () => {
@@ -63,7 +79,9 @@ describe('parseConfig', () => {
     const bad = parseConfig({ CHAINS_FILE: '/x.json' }, () => '{"chains":[{"chain_id":1}]}');
     expect(bad.ok).toBe(false);
     const missing = parseConfig({ CHAINS_FILE: '/nope.json' }, noFile);
-    expect(missing.ok ? [] : missing.errors).toEqual([expect.stringContaining('cannot read /nope.json')]);
+    expect(missing.ok ? [] : missing.errors).toEqual([
+      expect.stringContaining('cannot read /nope.json'),
+    ]);
   });
 
   it('refuses the hidden Solana chain id like an unknown one', () => {

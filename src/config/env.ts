@@ -1,8 +1,13 @@
-import { z } from 'zod';
 import proxyaddr from 'proxy-addr';
+import { z } from 'zod';
 import {
-  ANNOUNCED_HIDDEN_CHAINS, BUILT_IN_CHAINS, builtInChain, chainFromBuiltIn, chainFromFileEntry, chainsFileSchema,
+  ANNOUNCED_HIDDEN_CHAINS,
+  BUILT_IN_CHAINS,
+  builtInChain,
   type ChainConfig,
+  chainFromBuiltIn,
+  chainFromFileEntry,
+  chainsFileSchema,
 } from './chains.ts';
 
 /** The process environment (docs/configuration.md), validated once at start-up. */
@@ -17,7 +22,12 @@ const MIN_METRICS_TOKEN_LENGTH = 16;
 function validTrustProxy(value: string): boolean {
   if (/^(true|false|\d+)$/.test(value.trim())) return true;
   try {
-    proxyaddr.compile(value.split(',').map((part) => part.trim()).filter(Boolean));
+    proxyaddr.compile(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    );
     return true;
   } catch {
     return false;
@@ -26,15 +36,30 @@ function validTrustProxy(value: string): boolean {
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   /** Namespace for every Redis key (queues, leases, streams): lets several deployments share one Redis. */
   // A whole-prefix hash tag ({tm}) keeps every key in one Redis Cluster slot, as BullMQ requires.
-  REDIS_PREFIX: z.string().regex(/^([A-Za-z0-9_.-]{1,40}|\{[A-Za-z0-9_.-]{1,40}\})$/, 'letters, digits, _ . - only, optionally in braces ({tm})').default('tm'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(
+      /^([A-Za-z0-9_.-]{1,40}|\{[A-Za-z0-9_.-]{1,40}\})$/,
+      'letters, digits, _ . - only, optionally in braces ({tm})',
+    )
+    .default('tm'),
   CHAINS_FILE: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  JWT_SECRET: z.string().min(MIN_JWT_SECRET_LENGTH, `must be at least ${MIN_JWT_SECRET_LENGTH} characters`).optional(),
+  JWT_SECRET: z
+    .string()
+    .min(MIN_JWT_SECRET_LENGTH, `must be at least ${MIN_JWT_SECRET_LENGTH} characters`)
+    .optional(),
   ADMIN_USER: z.string().min(1).optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,14 +78,26 @@ const envSchema = z.object({
   /** A token with no trade for this long moves from the 60 s refresh to the slow cadence. */
   DEX_IDLE_AFTER_MINUTES: z.coerce.number().int().min(1).default(360),
   /** SMTP server for alert emails (smtp://user:pass@host:port or smtps://…). Unset: alerts are recorded, no email is sent. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   /**
    * Express's `trust proxy`: which hops may set X-Forwarded-For (docs/security.md). Unset: none,
    * the client address is the socket's, and nothing can spoof it.
    */
-  TRUST_PROXY: z.string().refine(validTrustProxy, 'true, false, a hop count, or addresses/subnets (or loopback, linklocal, uniquelocal)').optional(),
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      validTrustProxy,
+      'true, false, a hop count, or addresses/subnets (or loopback, linklocal, uniquelocal)',
+    )
+    .optional(),
   /** Bearer token that /metrics then requires; unset: /metrics is open. */
-  METRICS_TOKEN: z.string().min(MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`).optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`)
+    .optional(),
   /** Sender address of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
 });
@@ -79,14 +116,24 @@ export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; errors
 
 export type ReadFile = (path: string) => string;
 
-export function parseConfig(raw: Record<string, string | undefined>, readFile: ReadFile): ConfigResult {
+export function parseConfig(
+  raw: Record<string, string | undefined>,
+  readFile: ReadFile,
+): ConfigResult {
   // An empty variable (FOO= in a compose file) means "not set", not "set to nothing".
-  const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    };
   const env = parsed.data;
   const errors: string[] = [];
-  if (env.NODE_ENV === 'production' && !env.JWT_SECRET) errors.push('JWT_SECRET: required when NODE_ENV=production');
+  if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
+    errors.push('JWT_SECRET: required when NODE_ENV=production');
 
   const byId = new Map<number, ChainConfig>();
   if (env.CHAINS_FILE) {
@@ -105,7 +152,9 @@ export function parseConfig(raw: Record<string, string | undefined>, readFile: R
     }
     const builtIn = builtInChain(chainId);
     if (!builtIn) {
-      errors.push(`RPC_URL_${chainId}: chain ${chainId} has no built-in defaults; describe it in CHAINS_FILE`);
+      errors.push(
+        `RPC_URL_${chainId}: chain ${chainId} has no built-in defaults; describe it in CHAINS_FILE`,
+      );
       continue;
     }
     byId.set(chainId, chainFromBuiltIn(builtIn, [url], wsUrls.get(chainId)));
@@ -120,7 +169,8 @@ export function parseConfig(raw: Record<string, string | undefined>, readFile: R
     else errors.push(`EXPLORER_API_URL_${chainId}: chain ${chainId} is not configured`);
   }
   for (const hidden of ANNOUNCED_HIDDEN_CHAINS) {
-    if (byId.has(hidden.chainId)) errors.push(`chain ${hidden.chainId} (${hidden.name}) is announced but not supported yet`);
+    if (byId.has(hidden.chainId))
+      errors.push(`chain ${hidden.chainId} (${hidden.name}) is announced but not supported yet`);
   }
   if (errors.length > 0) return { ok: false, errors };
 
@@ -132,24 +182,40 @@ export function knownIds(chains: readonly ChainConfig[]): ReadonlySet<number> {
   return new Set([...BUILT_IN_CHAINS.map((c) => c.chainId), ...chains.map((c) => c.chainId)]);
 }
 
-function readChainsFile(path: string, readFile: ReadFile): { ok: true; chains: ChainConfig[] } | { ok: false; errors: string[] } {
+function readChainsFile(
+  path: string,
+  readFile: ReadFile,
+): { ok: true; chains: ChainConfig[] } | { ok: false; errors: string[] } {
   let json: unknown;
   try {
     json = JSON.parse(readFile(path));
   } catch (error) {
-    return { ok: false, errors: [`CHAINS_FILE: cannot read ${path} as JSON (${(error as Error).message})`] };
+    return {
+      ok: false,
+      errors: [`CHAINS_FILE: cannot read ${path} as JSON (${(error as Error).message})`],
+    };
   }
   const parsed = chainsFileSchema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.map((i) => `CHAINS_FILE ${path}: ${i.path.join('.')}: ${i.message}`) };
+    return {
+      ok: false,
+      errors: parsed.error.issues.map(
+        (i) => `CHAINS_FILE ${path}: ${i.path.join('.')}: ${i.message}`,
+      ),
+    };
   }
   const ids = parsed.data.chains.map((c) => c.chain_id);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate !== undefined) return { ok: false, errors: [`CHAINS_FILE ${path}: chain ${duplicate} is listed twice`] };
+  if (duplicate !== undefined)
+    return { ok: false, errors: [`CHAINS_FILE ${path}: chain ${duplicate} is listed twice`] };
   return { ok: true, chains: parsed.data.chains.map(chainFromFileEntry) };
 }
 
-function collectUrlVariables(raw: Record<string, string | undefined>, pattern: RegExp, errors: string[]): Map<number, string> {
+function collectUrlVariables(
+  raw: Record<string, string | undefined>,
+  pattern: RegExp,
+  errors: string[],
+): Map<number, string> {
   const urls = new Map<number, string>();
   for (const [name, value] of Object.entries(raw)) {
     const match = pattern.exec(name);

@@ -7,10 +7,19 @@
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are secrets whatever they look like ("token" alone is a token address). */
-const SECRET_KEY = new RegExp([
-  'pass(word|wd)?$', 'secret', 'api[-_]?key', 'authorization', 'cookie', 'jwt', 'credential',
-  '(access|refresh|auth|bearer|metrics)[-_]?token',
-].join('|'), 'i');
+const SECRET_KEY = new RegExp(
+  [
+    'pass(word|wd)?$',
+    'secret',
+    'api[-_]?key',
+    'authorization',
+    'cookie',
+    'jwt',
+    'credential',
+    '(access|refresh|auth|bearer|metrics)[-_]?token',
+  ].join('|'),
+  'i',
+);
 const KEY_OR_SECRET = /\bsvc_(pro|secret)_[0-9a-f]{6,}/gi;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 const HEADER_CREDENTIAL = /\b(Bearer|Basic)\s+[\w\-.~+/=]{8,}/gi;
@@ -26,7 +35,8 @@ export function maskUrl(url: string): string {
     return REDACTED;
   }
   const hasPath = parsed.pathname !== '/' && parsed.pathname !== '';
-  const hasSecrets = parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '';
+  const hasSecrets =
+    parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '';
   const hidden = hasPath || hasSecrets;
   if (!parsed.host) return REDACTED;
   return `${parsed.protocol}//${parsed.host}${hidden ? '/***' : ''}`;

@@ -25,13 +25,22 @@ const arg = (value: string | number) =>
   (typeof value === 'number' ? value.toString(16) : value.slice(2).toLowerCase()).padStart(64, '0');
 
 export const calls = {
-  getPair: (factory: string, a: string, b: string): ContractCall => ({ target: factory, data: SELECTORS.getPair + arg(a) + arg(b) }),
-  getPool: (factory: string, a: string, b: string, fee: number): ContractCall => ({ target: factory, data: SELECTORS.getPool + arg(a) + arg(b) + arg(fee) }),
+  getPair: (factory: string, a: string, b: string): ContractCall => ({
+    target: factory,
+    data: SELECTORS.getPair + arg(a) + arg(b),
+  }),
+  getPool: (factory: string, a: string, b: string, fee: number): ContractCall => ({
+    target: factory,
+    data: SELECTORS.getPool + arg(a) + arg(b) + arg(fee),
+  }),
   getReserves: (pair: string): ContractCall => ({ target: pair, data: SELECTORS.getReserves }),
   slot0: (pool: string): ContractCall => ({ target: pool, data: SELECTORS.slot0 }),
   liquidity: (pool: string): ContractCall => ({ target: pool, data: SELECTORS.liquidity }),
   totalSupply: (token: string): ContractCall => ({ target: token, data: SELECTORS.totalSupply }),
-  balanceOf: (token: string, holder: string): ContractCall => ({ target: token, data: SELECTORS.balanceOf + arg(holder) }),
+  balanceOf: (token: string, holder: string): ContractCall => ({
+    target: token,
+    data: SELECTORS.balanceOf + arg(holder),
+  }),
   decimals: (token: string): ContractCall => ({ target: token, data: SELECTORS.decimals }),
 };
 

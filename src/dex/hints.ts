@@ -18,12 +18,25 @@ const BUY_URLS: { prefix: string; url: (chainId: number, token: string) => strin
   {
     prefix: 'uniswap',
     url: (chainId, token) => {
-      const slug = ({ 1: 'mainnet', 137: 'polygon', 42161: 'arbitrum', 8453: 'base', 56: 'bnb' } as Record<number, string>)[chainId];
+      const slug = (
+        { 1: 'mainnet', 137: 'polygon', 42161: 'arbitrum', 8453: 'base', 56: 'bnb' } as Record<
+          number,
+          string
+        >
+      )[chainId];
       return slug ? `https://app.uniswap.org/swap?chain=${slug}&outputCurrency=${token}` : null;
     },
   },
-  { prefix: 'pancakeswap', url: (chainId, token) => (chainId === 56 ? `https://pancakeswap.finance/swap?chain=bsc&outputCurrency=${token}` : null) },
-  { prefix: 'quickswap', url: (chainId, token) => (chainId === 137 ? `https://quickswap.exchange/#/swap?outputCurrency=${token}` : null) },
+  {
+    prefix: 'pancakeswap',
+    url: (chainId, token) =>
+      chainId === 56 ? `https://pancakeswap.finance/swap?chain=bsc&outputCurrency=${token}` : null,
+  },
+  {
+    prefix: 'quickswap',
+    url: (chainId, token) =>
+      chainId === 137 ? `https://quickswap.exchange/#/swap?outputCurrency=${token}` : null,
+  },
 ];
 
 export function buyUrl(dex: DexConfig | undefined, chainId: number, token: string): string | null {
@@ -80,31 +93,75 @@ export interface TokenDexFigures {
 }
 
 const round = (n: number | null, digits: number) => (n === null ? null : Number(n.toFixed(digits)));
-const pct = (part: bigint, whole: bigint) => (whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 10_000);
+const pct = (part: bigint, whole: bigint) =>
+  whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 10_000;
 
-export function valueToken(token: string, state: TokenChainState, quoteUsd: ReadonlyMap<string, number>): TokenDexFigures {
+export function valueToken(
+  token: string,
+  state: TokenChainState,
+  quoteUsd: ReadonlyMap<string, number>,
+): TokenDexFigures {
   const baseDecimals = state.decimals.get(token) ?? 18;
   const pairs = state.pools.map((pool): PairValuation => {
-    const v = valuePool(pool.ref, pool.reading, token, { base: baseDecimals, quote: state.decimals.get(pool.quote) ?? 18 }, quoteUsd.get(pool.quote) ?? null);
-    return { pool, priceUsd: v.priceUsd, liquidityUsd: v.liquidityUsd, hasLiquidity: v.hasLiquidity, quoteAmount: v.quoteAmount };
+    const v = valuePool(
+      pool.ref,
+      pool.reading,
+      token,
+      { base: baseDecimals, quote: state.decimals.get(pool.quote) ?? 18 },
+      quoteUsd.get(pool.quote) ?? null,
+    );
+    return {
+      pool,
+      priceUsd: v.priceUsd,
+      liquidityUsd: v.liquidityUsd,
+      hasLiquidity: v.hasLiquidity,
+      quoteAmount: v.quoteAmount,
+    };
   });
   const live = pairs.filter((p) => p.hasLiquidity);
   // The deepest pair sets the price: it is where a trade of any size actually executes.
-  const mainPair = live.filter((p) => p.liquidityUsd !== null && p.priceUsd !== null)
-    .sort((a, b) => b.liquidityUsd! - a.liquidityUsd!)[0] ?? null;
+  const mainPair =
+    live
+      .filter((p) => p.liquidityUsd !== null && p.priceUsd !== null)
+      .sort((a, b) => b.liquidityUsd! - a.liquidityUsd!)[0] ?? null;
   const priced = live.filter((p) => p.liquidityUsd !== null);
-  const liquidityUsd = priced.length > 0 ? priced.reduce((sum, p) => sum + p.liquidityUsd!, 0) : live.length > 0 ? null : 0;
+  const liquidityUsd =
+    priced.length > 0
+      ? priced.reduce((sum, p) => sum + p.liquidityUsd!, 0)
+      : live.length > 0
+        ? null
+        : 0;
   const priceUsd = mainPair?.priceUsd ?? null;
-  const circulating = state.totalSupply === null ? null : state.totalSupply - (state.burnedSupply > state.totalSupply ? state.totalSupply : state.burnedSupply);
-  const marketCapUsd = priceUsd !== null && circulating !== null ? priceUsd * toUnits(circulating, baseDecimals) : null;
-  return { pairs, priceUsd, liquidityUsd, marketCapUsd: Number.isFinite(marketCapUsd) ? marketCapUsd : null, hasLiquidity: live.length > 0, mainPair };
+  const circulating =
+    state.totalSupply === null
+      ? null
+      : state.totalSupply -
+        (state.burnedSupply > state.totalSupply ? state.totalSupply : state.burnedSupply);
+  const marketCapUsd =
+    priceUsd !== null && circulating !== null
+      ? priceUsd * toUnits(circulating, baseDecimals)
+      : null;
+  return {
+    pairs,
+    priceUsd,
+    liquidityUsd,
+    marketCapUsd: Number.isFinite(marketCapUsd) ? marketCapUsd : null,
+    hasLiquidity: live.length > 0,
+    mainPair,
+  };
 }
 
 export function dexHints(
   figures: TokenDexFigures,
-  context: { chainId: number; token: string; dexes: readonly DexConfig[]; volume24hUsd: number | null },
+  context: {
+    chainId: number;
+    token: string;
+    dexes: readonly DexConfig[];
+    volume24hUsd: number | null;
+  },
 ): DexHints {
-  const live = figures.pairs.filter((p) => p.hasLiquidity)
+  const live = figures.pairs
+    .filter((p) => p.hasLiquidity)
     .sort((a, b) => (b.liquidityUsd ?? -1) - (a.liquidityUsd ?? -1));
   const main = figures.mainPair ?? live[0] ?? null;
   const recommended = main?.pool.ref.dex ?? null;
@@ -114,7 +171,11 @@ export function dexHints(
     has_v3_liquidity: live.some((p) => p.pool.ref.kind === 'v3'),
     total_liquidity_usd: round(figures.liquidityUsd, USD_DECIMALS),
     token_price_usd: figures.priceUsd,
-    buy_url: buyUrl(context.dexes.find((d) => d.name === recommended), context.chainId, context.token),
+    buy_url: buyUrl(
+      context.dexes.find((d) => d.name === recommended),
+      context.chainId,
+      context.token,
+    ),
     num_trading_pairs: live.length,
     main_trading_pair: main?.pool.ref.address ?? null,
     trading_pairs: live.map((p) => ({
@@ -149,8 +210,17 @@ export function liquidityLock(figures: TokenDexFigures): LiquidityLock {
     for (const l of lp.locked) {
       const share = pct(l.amount, lp.totalSupply);
       locked += w(i) * share;
-      lockers.push({ name: l.name, address: l.address, pair_address: p.pool.ref.address, locked_pct: share });
+      lockers.push({
+        name: l.name,
+        address: l.address,
+        pair_address: p.pool.ref.address,
+        locked_pct: share,
+      });
     }
   });
-  return { locked_pct: round(locked, PCT_DECIMALS), burned_pct: round(burned, PCT_DECIMALS), lockers };
+  return {
+    locked_pct: round(locked, PCT_DECIMALS),
+    burned_pct: round(burned, PCT_DECIMALS),
+    lockers,
+  };
 }

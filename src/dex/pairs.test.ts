@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import { AbiCoder, zeroPadValue } from 'ethers';
+import { describe, expect, it } from 'vitest';
+import type { RpcReceipt } from '../evm/types.ts';
 import { PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC } from './abi.ts';
 import { baseTokensOf, poolCreations } from './pairs.ts';
-import type { RpcReceipt } from '../evm/types.ts';
 
 const abi = AbiCoder.defaultAbiCoder();
 const V2_FACTORY = '0xf200000000000000000000000000000000000002';
@@ -14,7 +14,15 @@ const POOL = '0xd000000000000000000000000000000000000004';
 const topic = (a: string) => zeroPadValue(a, 32);
 
 const receipt = (logs: RpcReceipt['logs'], status = '0x1'): RpcReceipt => ({
-  transactionHash: '0xfeed', from: A, to: V2_FACTORY, contractAddress: null, status, gasUsed: '0x1', blockNumber: '0x1', blockHash: '0x1', logs,
+  transactionHash: '0xfeed',
+  from: A,
+  to: V2_FACTORY,
+  contractAddress: null,
+  status,
+  gasUsed: '0x1',
+  blockNumber: '0x1',
+  blockHash: '0x1',
+  logs,
 });
 
 const dexes = [
@@ -24,19 +32,57 @@ const dexes = [
 
 describe('poolCreations', () => {
   it('reads PairCreated and PoolCreated from the configured factories', () => {
-    const found = poolCreations([receipt([
-      { address: V2_FACTORY, topics: [PAIR_CREATED_TOPIC, topic(A), topic(WETH)], data: abi.encode(['address', 'uint256'], [PAIR, 7]), transactionHash: '0xfeed' },
-      { address: V3_FACTORY, topics: [POOL_CREATED_TOPIC, topic(A), topic(WETH), zeroPadValue('0x0bb8', 32)], data: abi.encode(['int24', 'address'], [60, POOL]), transactionHash: '0xfeed' },
-    ])], dexes);
+    const found = poolCreations(
+      [
+        receipt([
+          {
+            address: V2_FACTORY,
+            topics: [PAIR_CREATED_TOPIC, topic(A), topic(WETH)],
+            data: abi.encode(['address', 'uint256'], [PAIR, 7]),
+            transactionHash: '0xfeed',
+          },
+          {
+            address: V3_FACTORY,
+            topics: [POOL_CREATED_TOPIC, topic(A), topic(WETH), zeroPadValue('0x0bb8', 32)],
+            data: abi.encode(['int24', 'address'], [60, POOL]),
+            transactionHash: '0xfeed',
+          },
+        ]),
+      ],
+      dexes,
+    );
     expect(found).toEqual([
-      { dex: 'uniswap-v2', kind: 'v2', factory: V2_FACTORY, address: PAIR, token0: A, token1: WETH, fee: null, txHash: '0xfeed' },
-      { dex: 'uniswap-v3', kind: 'v3', factory: V3_FACTORY, address: POOL, token0: A, token1: WETH, fee: 3000, txHash: '0xfeed' },
+      {
+        dex: 'uniswap-v2',
+        kind: 'v2',
+        factory: V2_FACTORY,
+        address: PAIR,
+        token0: A,
+        token1: WETH,
+        fee: null,
+        txHash: '0xfeed',
+      },
+      {
+        dex: 'uniswap-v3',
+        kind: 'v3',
+        factory: V3_FACTORY,
+        address: POOL,
+        token0: A,
+        token1: WETH,
+        fee: 3000,
+        txHash: '0xfeed',
+      },
     ]);
     expect(baseTokensOf(found, new Set([WETH]))).toEqual([A]);
   });
 
   it('ignores look-alike events from other contracts and reverted transactions', () => {
-    const fake = { address: A, topics: [PAIR_CREATED_TOPIC, topic(A), topic(WETH)], data: abi.encode(['address', 'uint256'], [PAIR, 7]), transactionHash: '0xfeed' };
+    const fake = {
+      address: A,
+      topics: [PAIR_CREATED_TOPIC, topic(A), topic(WETH)],
+      data: abi.encode(['address', 'uint256'], [PAIR, 7]),
+      transactionHash: '0xfeed',
+    };
     expect(poolCreations([receipt([fake])], dexes)).toEqual([]);
     const real = { ...fake, address: V2_FACTORY };
     expect(poolCreations([receipt([real], '0x0')], dexes)).toEqual([]);
@@ -48,11 +94,20 @@ describe('hand-encoded calls', () => {
     const { Interface } = await import('ethers');
     const { calls } = await import('./abi.ts');
     const iface = new Interface([
-      'function getPair(address,address)', 'function getPool(address,address,uint24)', 'function balanceOf(address)', 'function getReserves()',
+      'function getPair(address,address)',
+      'function getPool(address,address,uint24)',
+      'function balanceOf(address)',
+      'function getReserves()',
     ]);
-    expect(calls.getPair(V2_FACTORY, A, WETH).data).toBe(iface.encodeFunctionData('getPair', [A, WETH]));
-    expect(calls.getPool(V3_FACTORY, A, WETH, 10000).data).toBe(iface.encodeFunctionData('getPool', [A, WETH, 10000]));
-    expect(calls.balanceOf(PAIR, '0x000000000000000000000000000000000000dEaD').data).toBe(iface.encodeFunctionData('balanceOf', ['0x000000000000000000000000000000000000dEaD']));
+    expect(calls.getPair(V2_FACTORY, A, WETH).data).toBe(
+      iface.encodeFunctionData('getPair', [A, WETH]),
+    );
+    expect(calls.getPool(V3_FACTORY, A, WETH, 10000).data).toBe(
+      iface.encodeFunctionData('getPool', [A, WETH, 10000]),
+    );
+    expect(calls.balanceOf(PAIR, '0x000000000000000000000000000000000000dEaD').data).toBe(
+      iface.encodeFunctionData('balanceOf', ['0x000000000000000000000000000000000000dEaD']),
+    );
     expect(calls.getReserves(PAIR).data).toBe(iface.encodeFunctionData('getReserves', []));
   });
 });

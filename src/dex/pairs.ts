@@ -1,6 +1,6 @@
 import type { DexConfig } from '../config/chains.ts';
 import type { RpcReceipt } from '../evm/types.ts';
-import { PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, dataWord, topicAddress } from './abi.ts';
+import { dataWord, PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, topicAddress } from './abi.ts';
 
 /**
  * Pools created in a block, from the factories' own events: V2 `PairCreated` and V3
@@ -19,9 +19,14 @@ export interface PoolCreation {
 }
 
 const addressFromWord = (value: bigint | null) =>
-  value === null || value === 0n || value >= 1n << 160n ? null : `0x${value.toString(16).padStart(40, '0')}`;
+  value === null || value === 0n || value >= 1n << 160n
+    ? null
+    : `0x${value.toString(16).padStart(40, '0')}`;
 
-export function poolCreations(receipts: readonly RpcReceipt[], dexes: readonly DexConfig[]): PoolCreation[] {
+export function poolCreations(
+  receipts: readonly RpcReceipt[],
+  dexes: readonly DexConfig[],
+): PoolCreation[] {
   const byFactory = new Map(dexes.map((d) => [d.factory, d]));
   const found: PoolCreation[] = [];
   for (const receipt of receipts) {
@@ -35,12 +40,32 @@ export function poolCreations(receipts: readonly RpcReceipt[], dexes: readonly D
       if (dex.kind === 'v2' && log.topics[0] === PAIR_CREATED_TOPIC) {
         // data: pair address, pair count.
         const address = addressFromWord(dataWord(log.data, 0));
-        if (address) found.push({ dex: dex.name, kind: 'v2', factory: dex.factory, address, token0, token1, fee: null, txHash: receipt.transactionHash });
+        if (address)
+          found.push({
+            dex: dex.name,
+            kind: 'v2',
+            factory: dex.factory,
+            address,
+            token0,
+            token1,
+            fee: null,
+            txHash: receipt.transactionHash,
+          });
       } else if (dex.kind === 'v3' && log.topics[0] === POOL_CREATED_TOPIC) {
         // topics: token0, token1, fee; data: tickSpacing, pool address.
         const fee = log.topics[3] ? Number(BigInt(log.topics[3])) : null;
         const address = addressFromWord(dataWord(log.data, 1));
-        if (address) found.push({ dex: dex.name, kind: 'v3', factory: dex.factory, address, token0, token1, fee, txHash: receipt.transactionHash });
+        if (address)
+          found.push({
+            dex: dex.name,
+            kind: 'v3',
+            factory: dex.factory,
+            address,
+            token0,
+            token1,
+            fee,
+            txHash: receipt.transactionHash,
+          });
       }
     }
   }
@@ -48,6 +73,9 @@ export function poolCreations(receipts: readonly RpcReceipt[], dexes: readonly D
 }
 
 /** The sides of new pools worth a DEX pass: neither the wrapped native token nor a stablecoin (those are quotes). */
-export function baseTokensOf(pools: readonly PoolCreation[], quotes: ReadonlySet<string>): string[] {
+export function baseTokensOf(
+  pools: readonly PoolCreation[],
+  quotes: ReadonlySet<string>,
+): string[] {
   return [...new Set(pools.flatMap((p) => [p.token0, p.token1]).filter((t) => !quotes.has(t)))];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeChange, v2Price1Per0, v3Price1Per0, valuePool, type PoolRef } from './pricing.ts';
+import { type PoolRef, relativeChange, v2Price1Per0, v3Price1Per0, valuePool } from './pricing.ts';
 
 const TOKEN = '0x1000000000000000000000000000000000000001';
 const WETH = '0x2000000000000000000000000000000000000002';
@@ -24,7 +24,14 @@ describe('V2 and V3 spot prices', () => {
 });
 
 describe('valuePool', () => {
-  const v2: PoolRef = { dex: 'uniswap-v2', kind: 'v2', address: '0xp', token0: TOKEN, token1: WETH, fee: null };
+  const v2: PoolRef = {
+    dex: 'uniswap-v2',
+    kind: 'v2',
+    address: '0xp',
+    token0: TOKEN,
+    token1: WETH,
+    fee: null,
+  };
 
   it('prices the base token against its quote whichever side it is on', () => {
     const reading = { amount0: 500_000n * E18, amount1: 10n * E18 };
@@ -36,7 +43,13 @@ describe('valuePool', () => {
     expect(v.hasLiquidity).toBe(true);
 
     const flipped: PoolRef = { ...v2, token0: WETH, token1: TOKEN };
-    const w = valuePool(flipped, { amount0: reading.amount1, amount1: reading.amount0 }, TOKEN, { base: 18, quote: 18 }, 3_000);
+    const w = valuePool(
+      flipped,
+      { amount0: reading.amount1, amount1: reading.amount0 },
+      TOKEN,
+      { base: 18, quote: 18 },
+      3_000,
+    );
     expect(w.priceUsd).toBeCloseTo(v.priceUsd!, 12);
     expect(w.liquidityUsd).toBeCloseTo(60_000, 6);
   });
@@ -54,15 +67,33 @@ describe('valuePool', () => {
   });
 
   it('prices V3 from slot0 and values its balances; no in-range liquidity means no price', () => {
-    const v3: PoolRef = { dex: 'uniswap-v3', kind: 'v3', address: '0xq', token0: TOKEN, token1: WETH, fee: 3000 };
+    const v3: PoolRef = {
+      dex: 'uniswap-v3',
+      kind: 'v3',
+      address: '0xq',
+      token0: TOKEN,
+      token1: WETH,
+      fee: 3000,
+    };
     // price 0.0004 WETH per token: sqrtPriceX96 = 0.02 · 2^96.
     const sqrtPriceX96 = (2n ** 96n * 2n) / 100n;
-    const reading = { amount0: 1_000n * E18, amount1: 2n * E18 / 5n, sqrtPriceX96, liquidity: 10n ** 20n };
+    const reading = {
+      amount0: 1_000n * E18,
+      amount1: (2n * E18) / 5n,
+      sqrtPriceX96,
+      liquidity: 10n ** 20n,
+    };
     const v = valuePool(v3, reading, TOKEN, { base: 18, quote: 18 }, 2_500);
     expect(v.priceInQuote).toBeCloseTo(0.0004, 12);
     expect(v.priceUsd).toBeCloseTo(1, 9);
     expect(v.liquidityUsd).toBeCloseTo(1_000 * 1 + 0.4 * 2_500, 6);
-    const idle = valuePool(v3, { ...reading, liquidity: 0n }, TOKEN, { base: 18, quote: 18 }, 2_500);
+    const idle = valuePool(
+      v3,
+      { ...reading, liquidity: 0n },
+      TOKEN,
+      { base: 18, quote: 18 },
+      2_500,
+    );
     expect(idle).toMatchObject({ hasLiquidity: false, priceUsd: null });
   });
 });

@@ -47,13 +47,22 @@ export function toUnits(raw: bigint, decimals: number): number {
 }
 
 /** V2: token1 per token0 from the reserves, in whole tokens. */
-export function v2Price1Per0(reserve0: bigint, reserve1: bigint, decimals0: number, decimals1: number): number | null {
+export function v2Price1Per0(
+  reserve0: bigint,
+  reserve1: bigint,
+  decimals0: number,
+  decimals1: number,
+): number | null {
   if (reserve0 === 0n || reserve1 === 0n) return null;
   return toUnits(reserve1, decimals1) / toUnits(reserve0, decimals0);
 }
 
 /** V3: token1 per token0 from sqrtPriceX96 = sqrt(raw1/raw0) · 2^96, in whole tokens. */
-export function v3Price1Per0(sqrtPriceX96: bigint, decimals0: number, decimals1: number): number | null {
+export function v3Price1Per0(
+  sqrtPriceX96: bigint,
+  decimals0: number,
+  decimals1: number,
+): number | null {
   if (sqrtPriceX96 === 0n) return null;
   const sqrt = Number(sqrtPriceX96) / Q96;
   return sqrt * sqrt * 10 ** (decimals0 - decimals1);
@@ -87,11 +96,23 @@ export function valuePool(
     hasLiquidity = (reading.liquidity ?? 0n) > 0n && (reading.amount0 > 0n || reading.amount1 > 0n);
     price1Per0 = hasLiquidity ? v3Price1Per0(reading.sqrtPriceX96 ?? 0n, d0, d1) : null;
   }
-  const priceInQuote = price1Per0 === null || price1Per0 === 0 ? null : baseIs0 ? price1Per0 : 1 / price1Per0;
+  const priceInQuote =
+    price1Per0 === null || price1Per0 === 0 ? null : baseIs0 ? price1Per0 : 1 / price1Per0;
   const priceUsd = priceInQuote !== null && quoteUsd !== null ? priceInQuote * quoteUsd : null;
-  const liquidityUsd = quoteUsd === null || !hasLiquidity ? (hasLiquidity ? null : 0)
-    : quoteAmount * quoteUsd + (priceUsd === null ? 0 : baseAmount * priceUsd);
-  return { priceInQuote, priceUsd: isFiniteOrNull(priceUsd), liquidityUsd: isFiniteOrNull(liquidityUsd), baseAmount, quoteAmount, hasLiquidity };
+  const liquidityUsd =
+    quoteUsd === null || !hasLiquidity
+      ? hasLiquidity
+        ? null
+        : 0
+      : quoteAmount * quoteUsd + (priceUsd === null ? 0 : baseAmount * priceUsd);
+  return {
+    priceInQuote,
+    priceUsd: isFiniteOrNull(priceUsd),
+    liquidityUsd: isFiniteOrNull(liquidityUsd),
+    baseAmount,
+    quoteAmount,
+    hasLiquidity,
+  };
 }
 
 export function isFiniteOrNull(value: number | null): number | null {

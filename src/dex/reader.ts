@@ -1,8 +1,8 @@
 import type { DexConfig, LockerConfig } from '../config/chains.ts';
 import type { CallBatcher, ContractCall } from '../evm/multicall.ts';
 import type { RpcOutcome } from '../evm/rpc.ts';
-import { DEAD_ADDRESS, ZERO_ADDRESS, addressWord, calls, word } from './abi.ts';
-import { valuePool, type PoolReading, type PoolRef } from './pricing.ts';
+import { addressWord, calls, DEAD_ADDRESS, word, ZERO_ADDRESS } from './abi.ts';
+import { type PoolReading, type PoolRef, valuePool } from './pricing.ts';
 
 /**
  * Reads a token's DEX state from the chain in two batched rounds at one block: (1) pool discovery
@@ -54,17 +54,26 @@ export interface TokenChainState {
 const sortPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 
 /** The discovery calls for `token` and the pool each call would name. */
-export function discoveryCalls(chain: DexChain, token: string): { call: ContractCall; ref: Omit<PoolRef, 'address'> }[] {
+export function discoveryCalls(
+  chain: DexChain,
+  token: string,
+): { call: ContractCall; ref: Omit<PoolRef, 'address'> }[] {
   const quotes = [chain.wrappedNative, ...chain.stablecoins].filter((q) => q !== token);
   const out: { call: ContractCall; ref: Omit<PoolRef, 'address'> }[] = [];
   for (const dex of chain.dexes) {
     for (const quote of quotes) {
       const [token0, token1] = sortPair(token, quote);
       if (dex.kind === 'v2') {
-        out.push({ call: calls.getPair(dex.factory, token, quote), ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null } });
+        out.push({
+          call: calls.getPair(dex.factory, token, quote),
+          ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null },
+        });
       } else {
         for (const fee of dex.fee_tiers ?? DEFAULT_V3_FEE_TIERS) {
-          out.push({ call: calls.getPool(dex.factory, token, quote, fee), ref: { dex: dex.name, kind: 'v3', token0, token1, fee } });
+          out.push({
+            call: calls.getPool(dex.factory, token, quote, fee),
+            ref: { dex: dex.name, kind: 'v3', token0, token1, fee },
+          });
         }
       }
     }
@@ -75,15 +84,27 @@ export function discoveryCalls(chain: DexChain, token: string): { call: Contract
 function poolCalls(pool: PoolRef, lockers: readonly LockerConfig[]): ContractCall[] {
   if (pool.kind === 'v2') {
     return [
-      calls.getReserves(pool.address), calls.totalSupply(pool.address),
-      calls.balanceOf(pool.address, ZERO_ADDRESS), calls.balanceOf(pool.address, DEAD_ADDRESS),
+      calls.getReserves(pool.address),
+      calls.totalSupply(pool.address),
+      calls.balanceOf(pool.address, ZERO_ADDRESS),
+      calls.balanceOf(pool.address, DEAD_ADDRESS),
       ...lockers.map((l) => calls.balanceOf(pool.address, l.address)),
     ];
   }
-  return [calls.slot0(pool.address), calls.liquidity(pool.address), calls.balanceOf(pool.token0, pool.address), calls.balanceOf(pool.token1, pool.address)];
+  return [
+    calls.slot0(pool.address),
+    calls.liquidity(pool.address),
+    calls.balanceOf(pool.token0, pool.address),
+    calls.balanceOf(pool.token1, pool.address),
+  ];
 }
 
-function interpretPool(pool: PoolRef, quote: string, outcomes: RpcOutcome<string>[], lockers: readonly LockerConfig[]): PoolState | null {
+function interpretPool(
+  pool: PoolRef,
+  quote: string,
+  outcomes: RpcOutcome<string>[],
+  lockers: readonly LockerConfig[],
+): PoolState | null {
   if (pool.kind === 'v2') {
     const reserve0 = word(outcomes[0], 0);
     const reserve1 = word(outcomes[0], 1);
@@ -105,14 +126,25 @@ function interpretPool(pool: PoolRef, quote: string, outcomes: RpcOutcome<string
   const liquidity = word(outcomes[1]);
   if (sqrtPriceX96 === null || liquidity === null) return null;
   return {
-    ref: pool, quote, lp: null,
-    reading: { amount0: word(outcomes[2]) ?? 0n, amount1: word(outcomes[3]) ?? 0n, sqrtPriceX96, liquidity },
+    ref: pool,
+    quote,
+    lp: null,
+    reading: {
+      amount0: word(outcomes[2]) ?? 0n,
+      amount1: word(outcomes[3]) ?? 0n,
+      sqrtPriceX96,
+      liquidity,
+    },
   };
 }
 
 export interface DexReader {
   /** The token's pools (discovered, plus `knownPools`) and their state at `blockNumber`. */
-  readToken(token: string, blockNumber: number, knownPools?: readonly PoolRef[]): Promise<TokenChainState>;
+  readToken(
+    token: string,
+    blockNumber: number,
+    knownPools?: readonly PoolRef[],
+  ): Promise<TokenChainState>;
   /** USD price of each quote token at `blockNumber` (stablecoins 1; wrapped native from its deepest stablecoin pool). */
   quotePrices(blockNumber: number): Promise<Map<string, number>>;
   /** Token decimals, cached: quote tokens' decimals never change. */
@@ -126,20 +158,35 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
 
   const tag = (n: number) => `0x${n.toString(16)}`;
   // A token without decimals() is read as 18, the ERC-20 convention.
-  const rememberDecimals = (token: string, d: bigint | null) => decimalsCache.set(token, d !== null && d <= 77n ? Number(d) : 18);
+  const rememberDecimals = (token: string, d: bigint | null) =>
+    decimalsCache.set(token, d !== null && d <= 77n ? Number(d) : 18);
 
-  async function decimals(tokens: readonly string[], blockNumber: number): Promise<Map<string, number>> {
+  async function decimals(
+    tokens: readonly string[],
+    blockNumber: number,
+  ): Promise<Map<string, number>> {
     const missing = [...new Set(tokens)].filter((t) => !decimalsCache.has(t));
     if (missing.length > 0) {
-      const outcomes = await batcher.call(missing.map((t) => calls.decimals(t)), tag(blockNumber));
+      const outcomes = await batcher.call(
+        missing.map((t) => calls.decimals(t)),
+        tag(blockNumber),
+      );
       for (const [i, t] of missing.entries()) rememberDecimals(t, word(outcomes[i]));
     }
     return new Map(tokens.map((t) => [t, decimalsCache.get(t)!]));
   }
 
-  async function discoverAndRead(token: string, blockNumber: number, knownPools: readonly PoolRef[], extra: ContractCall[]) {
+  async function discoverAndRead(
+    token: string,
+    blockNumber: number,
+    knownPools: readonly PoolRef[],
+    extra: ContractCall[],
+  ) {
     const discovery = discoveryCalls(chain, token);
-    const round1 = await batcher.call([...discovery.map((d) => d.call), ...extra], tag(blockNumber));
+    const round1 = await batcher.call(
+      [...discovery.map((d) => d.call), ...extra],
+      tag(blockNumber),
+    );
     const pools = new Map<string, PoolRef>();
     discovery.forEach((d, i) => {
       const address = addressWord(round1[i]);
@@ -148,7 +195,8 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     for (const p of knownPools) {
       const other = p.token0 === token ? p.token1 : p.token0;
       // Pairs against tokens we cannot price (neither wrapped native nor a stablecoin) are left out.
-      if (!pools.has(p.address) && quotes.has(other) && (p.token0 === token || p.token1 === token)) pools.set(p.address, p);
+      if (!pools.has(p.address) && quotes.has(other) && (p.token0 === token || p.token1 === token))
+        pools.set(p.address, p);
     }
     const list = [...pools.values()];
     const lockers = chain.lockers;
@@ -160,7 +208,12 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     list.forEach((p, i) => {
       const n = perPool[i]!.length;
       const quote = p.token0 === token ? p.token1 : p.token0;
-      const state = interpretPool(p, quote, round2.slice(offset, offset + n), p.kind === 'v2' ? lockers : []);
+      const state = interpretPool(
+        p,
+        quote,
+        round2.slice(offset, offset + n),
+        p.kind === 'v2' ? lockers : [],
+      );
       offset += n;
       if (state) states.push(state);
     });
@@ -175,9 +228,16 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     let best: { depth: number; price: number } | null = null;
     for (const s of states) {
       if (!chain.stablecoins.includes(s.quote)) continue;
-      const v = valuePool(s.ref, s.reading, chain.wrappedNative, { base: dec.get(chain.wrappedNative)!, quote: dec.get(s.quote)! }, STABLECOIN_USD);
+      const v = valuePool(
+        s.ref,
+        s.reading,
+        chain.wrappedNative,
+        { base: dec.get(chain.wrappedNative)!, quote: dec.get(s.quote)! },
+        STABLECOIN_USD,
+      );
       // The deepest pool sets the price: shallow pools are cheap to push around.
-      if (v.priceUsd !== null && v.hasLiquidity && (!best || v.quoteAmount > best.depth)) best = { depth: v.quoteAmount, price: v.priceUsd };
+      if (v.priceUsd !== null && v.hasLiquidity && (!best || v.quoteAmount > best.depth))
+        best = { depth: v.quoteAmount, price: v.priceUsd };
     }
     native = { at: Date.now(), usd: best?.price ?? null };
     return native.usd;
@@ -195,10 +255,17 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
       // Decimals not yet cached ride along in the first round instead of costing a round of their own.
       const unknownDecimals = [token, ...quotes].filter((t) => !decimalsCache.has(t));
       const extra = [
-        calls.totalSupply(token), calls.balanceOf(token, ZERO_ADDRESS), calls.balanceOf(token, DEAD_ADDRESS),
+        calls.totalSupply(token),
+        calls.balanceOf(token, ZERO_ADDRESS),
+        calls.balanceOf(token, DEAD_ADDRESS),
         ...unknownDecimals.map((t) => calls.decimals(t)),
       ];
-      const { states, extra: answers } = await discoverAndRead(token, blockNumber, knownPools, extra);
+      const { states, extra: answers } = await discoverAndRead(
+        token,
+        blockNumber,
+        knownPools,
+        extra,
+      );
       for (const [i, t] of unknownDecimals.entries()) rememberDecimals(t, word(answers[3 + i]));
       const dec = await decimals([token, ...states.map((s) => s.quote)], blockNumber);
       return {

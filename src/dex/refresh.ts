@@ -45,14 +45,24 @@ export function refreshTier(input: {
   const { nowMs, idleAfterMs } = input;
   if (!input.hasLiquidity) {
     // Liquidity may still arrive (a V3 pool has no PairCreated the detect stage would catch early).
-    return nowMs - input.detectedAt.getTime() < NO_LIQUIDITY_WATCH_MS || input.firstLiquidityAt ? 'slow' : 'none';
+    return nowMs - input.detectedAt.getTime() < NO_LIQUIDITY_WATCH_MS || input.firstLiquidityAt
+      ? 'slow'
+      : 'none';
   }
   // Fresh liquidity counts as activity: a new pool gets the fast cadence before its first trade.
-  const lastActivity = Math.max(input.lastTradeAt?.getTime() ?? 0, input.firstLiquidityAt?.getTime() ?? 0);
+  const lastActivity = Math.max(
+    input.lastTradeAt?.getTime() ?? 0,
+    input.firstLiquidityAt?.getTime() ?? 0,
+  );
   return nowMs - lastActivity < idleAfterMs ? 'fast' : 'slow';
 }
 
-export function nextRefreshAt(tier: RefreshTier, bucketMs: number, fastMs = REFRESH_INTERVAL_MS, slowMs = SLOW_REFRESH_INTERVAL_MS): Date | null {
+export function nextRefreshAt(
+  tier: RefreshTier,
+  bucketMs: number,
+  fastMs = REFRESH_INTERVAL_MS,
+  slowMs = SLOW_REFRESH_INTERVAL_MS,
+): Date | null {
   if (tier === 'none') return null;
   return new Date(bucketMs + (tier === 'fast' ? fastMs : slowMs));
 }
@@ -63,27 +73,66 @@ export interface Figures {
   riskScore: number | null;
 }
 
-export type Alert = { kind: 'rug' | 'liquidity_pull'; message: string; liquidity_before_usd: number; liquidity_after_usd: number; price_change_pct: number | null };
+export type Alert = {
+  kind: 'rug' | 'liquidity_pull';
+  message: string;
+  liquidity_before_usd: number;
+  liquidity_after_usd: number;
+  price_change_pct: number | null;
+};
 
 /** What moved between two refreshes, and whether it deserves token.updated or an alert. */
-export function assessChange(before: Figures, after: Figures): { updated: string[]; alert: Alert | null } {
+export function assessChange(
+  before: Figures,
+  after: Figures,
+): { updated: string[]; alert: Alert | null } {
   const updated: string[] = [];
-  if (before.priceUsd !== null && after.priceUsd !== null ? relativeChange(before.priceUsd, after.priceUsd) > PRICE_CHANGE_THRESHOLD : before.priceUsd !== after.priceUsd) updated.push('price');
-  if ((before.liquidityUsd ?? 0) !== (after.liquidityUsd ?? 0) && relativeChange(before.liquidityUsd ?? 0, after.liquidityUsd ?? 0) > LIQUIDITY_CHANGE_THRESHOLD) updated.push('liquidity');
-  if (before.riskScore !== after.riskScore && (before.riskScore === null || after.riskScore === null || Math.abs(before.riskScore - after.riskScore) >= RISK_CHANGE_THRESHOLD)) updated.push('risk');
+  if (
+    before.priceUsd !== null && after.priceUsd !== null
+      ? relativeChange(before.priceUsd, after.priceUsd) > PRICE_CHANGE_THRESHOLD
+      : before.priceUsd !== after.priceUsd
+  )
+    updated.push('price');
+  if (
+    (before.liquidityUsd ?? 0) !== (after.liquidityUsd ?? 0) &&
+    relativeChange(before.liquidityUsd ?? 0, after.liquidityUsd ?? 0) > LIQUIDITY_CHANGE_THRESHOLD
+  )
+    updated.push('liquidity');
+  if (
+    before.riskScore !== after.riskScore &&
+    (before.riskScore === null ||
+      after.riskScore === null ||
+      Math.abs(before.riskScore - after.riskScore) >= RISK_CHANGE_THRESHOLD)
+  )
+    updated.push('risk');
 
   let alert: Alert | null = null;
   const liqBefore = before.liquidityUsd ?? 0;
   const liqAfter = after.liquidityUsd ?? 0;
   if (liqBefore >= MIN_ALERT_LIQUIDITY_USD) {
     const liqDrop = (liqBefore - liqAfter) / liqBefore;
-    const priceDrop = before.priceUsd && after.priceUsd !== null ? (before.priceUsd - after.priceUsd) / before.priceUsd : null;
+    const priceDrop =
+      before.priceUsd && after.priceUsd !== null
+        ? (before.priceUsd - after.priceUsd) / before.priceUsd
+        : null;
     const priceChangePct = priceDrop === null ? null : Number((-priceDrop * 100).toFixed(2));
-    const base = { liquidity_before_usd: Number(liqBefore.toFixed(2)), liquidity_after_usd: Number(liqAfter.toFixed(2)), price_change_pct: priceChangePct };
+    const base = {
+      liquidity_before_usd: Number(liqBefore.toFixed(2)),
+      liquidity_after_usd: Number(liqAfter.toFixed(2)),
+      price_change_pct: priceChangePct,
+    };
     if (liqDrop >= RUG_LIQUIDITY_DROP || (priceDrop !== null && priceDrop >= RUG_PRICE_DROP)) {
-      alert = { kind: 'rug', message: `Likely rug pull: liquidity ${pctText(liqDrop)} down${priceDrop !== null ? `, price ${pctText(priceDrop)} down` : ''}`, ...base };
+      alert = {
+        kind: 'rug',
+        message: `Likely rug pull: liquidity ${pctText(liqDrop)} down${priceDrop !== null ? `, price ${pctText(priceDrop)} down` : ''}`,
+        ...base,
+      };
     } else if (liqDrop > LIQUIDITY_PULL_THRESHOLD) {
-      alert = { kind: 'liquidity_pull', message: `Liquidity pulled: ${pctText(liqDrop)} of the liquidity is gone`, ...base };
+      alert = {
+        kind: 'liquidity_pull',
+        message: `Liquidity pulled: ${pctText(liqDrop)} of the liquidity is gone`,
+        ...base,
+      };
     }
   }
   return { updated, alert };

@@ -1,22 +1,36 @@
-import { describe, expect, it } from 'vitest';
 import { AbiCoder } from 'ethers';
+import { describe, expect, it } from 'vitest';
 import { V2_SWAP_TOPIC, V3_SWAP_TOPIC } from './abi.ts';
 import {
-  DAY_SECONDS, HOUR_SECONDS, MAX_LOG_BLOCK_RANGE, MAX_LOG_REQUESTS_PER_REFRESH, addToBuckets, logTimestamp, pruneBuckets, scanRanges,
-  swapQuoteAmount, volume24h,
+  addToBuckets,
+  DAY_SECONDS,
+  HOUR_SECONDS,
+  logTimestamp,
+  MAX_LOG_BLOCK_RANGE,
+  MAX_LOG_REQUESTS_PER_REFRESH,
+  pruneBuckets,
+  scanRanges,
+  swapQuoteAmount,
+  volume24h,
 } from './volume.ts';
 
 const abi = AbiCoder.defaultAbiCoder();
 
 describe('swapQuoteAmount', () => {
   it('counts quote in plus quote out of a V2 swap', () => {
-    const log = { topics: [V2_SWAP_TOPIC], data: abi.encode(['uint256', 'uint256', 'uint256', 'uint256'], [0n, 7n, 100n, 0n]) };
+    const log = {
+      topics: [V2_SWAP_TOPIC],
+      data: abi.encode(['uint256', 'uint256', 'uint256', 'uint256'], [0n, 7n, 100n, 0n]),
+    };
     expect(swapQuoteAmount('v2', log, false)).toBe(7n); // quote is token1: 7 in
     expect(swapQuoteAmount('v2', log, true)).toBe(100n); // quote is token0: 100 out
   });
 
   it('takes the absolute quote delta of a V3 swap', () => {
-    const log = { topics: [V3_SWAP_TOPIC], data: abi.encode(['int256', 'int256', 'uint160', 'uint128', 'int24'], [-250n, 9n, 1n, 1n, 0]) };
+    const log = {
+      topics: [V3_SWAP_TOPIC],
+      data: abi.encode(['int256', 'int256', 'uint160', 'uint128', 'int24'], [-250n, 9n, 1n, 1n, 0]),
+    };
     expect(swapQuoteAmount('v3', log, true)).toBe(250n);
     expect(swapQuoteAmount('v3', log, false)).toBe(9n);
   });
@@ -60,7 +74,17 @@ describe('scanRanges', () => {
 describe('logTimestamp', () => {
   it('uses the node timestamp, else interpolates between known blocks', () => {
     const base = { address: '0x', topics: [], data: '0x', transactionHash: '0x' };
-    expect(logTimestamp({ ...base, blockNumber: '0x5', blockTimestamp: '0x64' }, { from: { n: 0, t: 0 }, to: { n: 10, t: 10 } })).toBe(100);
-    expect(logTimestamp({ ...base, blockNumber: '0x5' }, { from: { n: 0, t: 1000 }, to: { n: 10, t: 1120 } })).toBe(1060);
+    expect(
+      logTimestamp(
+        { ...base, blockNumber: '0x5', blockTimestamp: '0x64' },
+        { from: { n: 0, t: 0 }, to: { n: 10, t: 10 } },
+      ),
+    ).toBe(100);
+    expect(
+      logTimestamp(
+        { ...base, blockNumber: '0x5' },
+        { from: { n: 0, t: 1000 }, to: { n: 10, t: 1120 } },
+      ),
+    ).toBe(1060);
   });
 });

@@ -1,7 +1,7 @@
-import type { RpcLog } from '../evm/types.ts';
-import { V2_SWAP_TOPIC, V3_SWAP_TOPIC, dataWord, toSigned256 } from './abi.ts';
-import type { DexKind } from './pricing.ts';
 import { fromQuantity } from '../evm/rpc.ts';
+import type { RpcLog } from '../evm/types.ts';
+import { dataWord, toSigned256, V2_SWAP_TOPIC, V3_SWAP_TOPIC } from './abi.ts';
+import type { DexKind } from './pricing.ts';
 
 /**
  * 24 h volume from Swap events. Each pool keeps a scan cursor (the last block whose swaps are
@@ -33,7 +33,11 @@ export interface SwapTotals {
  * The quote-token amount a swap moved: V2 counts quote in + quote out (one of them is zero in a
  * normal swap), V3 the absolute quote delta.
  */
-export function swapQuoteAmount(kind: DexKind, log: Pick<RpcLog, 'topics' | 'data'>, quoteIs0: boolean): bigint | null {
+export function swapQuoteAmount(
+  kind: DexKind,
+  log: Pick<RpcLog, 'topics' | 'data'>,
+  quoteIs0: boolean,
+): bigint | null {
   if (kind === 'v2') {
     if (log.topics[0] !== V2_SWAP_TOPIC) return null;
     const in0 = dataWord(log.data, 0);
@@ -50,7 +54,8 @@ export function swapQuoteAmount(kind: DexKind, log: Pick<RpcLog, 'topics' | 'dat
   return signed < 0n ? -signed : signed;
 }
 
-export const hourOf = (unixSeconds: number) => Math.floor(unixSeconds / HOUR_SECONDS) * HOUR_SECONDS;
+export const hourOf = (unixSeconds: number) =>
+  Math.floor(unixSeconds / HOUR_SECONDS) * HOUR_SECONDS;
 
 /** Adds `amount` to the bucket of `unixSeconds`. */
 export function addToBuckets(buckets: VolumeBuckets, unixSeconds: number, amount: number): void {
@@ -74,7 +79,8 @@ export function volume24h(buckets: VolumeBuckets, nowSeconds: number): number {
   for (const [hourKey, amount] of Object.entries(buckets)) {
     const hour = Number(hourKey);
     if (hour + HOUR_SECONDS <= windowStart) continue;
-    total += hour >= windowStart ? amount : (amount * (hour + HOUR_SECONDS - windowStart)) / HOUR_SECONDS;
+    total +=
+      hour >= windowStart ? amount : (amount * (hour + HOUR_SECONDS - windowStart)) / HOUR_SECONDS;
   }
   return total;
 }
@@ -95,7 +101,10 @@ export function scanRanges(cursor: number, head: number): { from: number; to: nu
  * A log's block time: the node's `blockTimestamp` when it sends one (geth ≥ 1.15, anvil), else
  * interpolated between two known blocks (block times are steady enough for hour buckets).
  */
-export function logTimestamp(log: RpcLog & { blockTimestamp?: string }, known: { from: { n: number; t: number }; to: { n: number; t: number } }): number {
+export function logTimestamp(
+  log: RpcLog & { blockTimestamp?: string },
+  known: { from: { n: number; t: number }; to: { n: number; t: number } },
+): number {
   if (log.blockTimestamp) return fromQuantity(log.blockTimestamp);
   const n = fromQuantity(log.blockNumber ?? '0x0');
   const span = known.to.n - known.from.n;

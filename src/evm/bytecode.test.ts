@@ -29,7 +29,9 @@ describe('isEip1167', () => {
     expect(isEip1167(CLONE.replace('363d3d37', '363d3d38'))).toBe(false); // altered prefix
     expect(isEip1167(CLONE.replace('5af43d82', '5af43d83'))).toBe(false); // altered suffix
     expect(isEip1167('0x')).toBe(false);
-    expect(isEip1167(`0x363d3d373d3d3d363d73${IMPLEMENTATION.slice(2)}5af43d82803e903d91602b57fd5bf3`)).toBe(false); // 19-byte address
+    expect(
+      isEip1167(`0x363d3d373d3d3d363d73${IMPLEMENTATION.slice(2)}5af43d82803e903d91602b57fd5bf3`),
+    ).toBe(false); // 19-byte address
   });
 });
 
@@ -72,7 +74,9 @@ describe('bytecodeFacts', () => {
 
   it('marks code holding an EIP-1967 / EIP-1822 / legacy slot constant in a PUSH32 proxy-like', () => {
     const implementationSlot = eip1967Slot('eip1967.proxy.implementation');
-    expect(implementationSlot).toBe('360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc');
+    expect(implementationSlot).toBe(
+      '360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
+    );
     const slots = [
       implementationSlot,
       eip1967Slot('eip1967.proxy.beacon'),
@@ -106,8 +110,14 @@ describe('bytecodeFacts', () => {
 
   it('only trusts DELEGATECALL for code up to 2,048 bytes', () => {
     const withDelegatecall = (bytes: number) => `0x${'5b'.repeat(bytes - 1)}f4`;
-    expect(bytecodeFacts(withDelegatecall(2_048))).toMatchObject({ codeLength: 2_048, proxyLike: true });
-    expect(bytecodeFacts(withDelegatecall(2_049))).toMatchObject({ codeLength: 2_049, proxyLike: false });
+    expect(bytecodeFacts(withDelegatecall(2_048))).toMatchObject({
+      codeLength: 2_048,
+      proxyLike: true,
+    });
+    expect(bytecodeFacts(withDelegatecall(2_049))).toMatchObject({
+      codeLength: 2_049,
+      proxyLike: false,
+    });
   });
 
   it('gives codeLength 0 and proxyLike false for empty code', () => {
@@ -118,7 +128,8 @@ describe('bytecodeFacts', () => {
   });
 
   it('hashes the bytes with keccak256', () => {
-    const code = '0x6080604052348015600f57600080fd5b50603f80601d6000396000f3fe6080604052600080fdfea164736f6c6343000814000a';
+    const code =
+      '0x6080604052348015600f57600080fd5b50603f80601d6000396000f3fe6080604052600080fdfea164736f6c6343000814000a';
     const facts = bytecodeFacts(code);
     expect(facts.bytecodeHash).toBe(keccak256(code));
     expect(facts.codeLength).toBe((code.length - 2) / 2);

@@ -1,5 +1,5 @@
 import type { BlockTraces } from './deployments.ts';
-import { RpcError, fromQuantity, toQuantity, type RpcClient } from './rpc.ts';
+import { fromQuantity, type RpcClient, RpcError, toQuantity } from './rpc.ts';
 import type { ParityTrace, RpcBlockHeader, RpcReceipt, TxCallTrace } from './types.ts';
 
 /**
@@ -21,10 +21,13 @@ export interface ChainReader {
 }
 
 const tag = (t: number | 'latest') => (t === 'latest' ? 'latest' : toQuantity(t));
-const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+const same = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 function txHashes(block: RpcBlockHeader): string[] | undefined {
-  return block.transactions?.map((t) => (typeof t === 'string' ? t : (t as { hash: string }).hash).toLowerCase());
+  return block.transactions?.map((t) =>
+    (typeof t === 'string' ? t : (t as { hash: string }).hash).toLowerCase(),
+  );
 }
 
 /** A node (or a proxy in front of it) may answer for another block: such answers are refused. */
@@ -32,11 +35,16 @@ function traceProblem(block: RpcBlockHeader, traces: BlockTraces): string | unde
   const expected = txHashes(block);
   if (!expected) return undefined;
   if (traces.kind === 'callTracer') {
-    if (!Array.isArray(traces.traces) || traces.traces.length !== expected.length) return `traces of block ${block.hash}: wrong number of entries`;
-    if (traces.traces.some((t, i) => t.txHash && t.txHash.toLowerCase() !== expected[i])) return `traces of block ${block.hash} belong to another block`;
+    if (!Array.isArray(traces.traces) || traces.traces.length !== expected.length)
+      return `traces of block ${block.hash}: wrong number of entries`;
+    if (traces.traces.some((t, i) => t.txHash && t.txHash.toLowerCase() !== expected[i]))
+      return `traces of block ${block.hash} belong to another block`;
   } else if (traces.kind === 'parity') {
     const known = new Set(expected);
-    if (!Array.isArray(traces.traces) || traces.traces.some((t) => t.transactionHash && !known.has(t.transactionHash.toLowerCase()))) {
+    if (
+      !Array.isArray(traces.traces) ||
+      traces.traces.some((t) => t.transactionHash && !known.has(t.transactionHash.toLowerCase()))
+    ) {
       return `trace_block of ${block.hash} belongs to another block`;
     }
   }
@@ -48,15 +56,23 @@ export function createChainReader(rpc: RpcClient): ChainReader {
   let traceMethod: TraceMethod | undefined;
 
   async function perTransactionReceipts(block: RpcBlockHeader): Promise<RpcReceipt[]> {
-    const full = block.transactions && block.transactions.length > 0 && typeof block.transactions[0] === 'string'
-      ? block
-      : await rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [block.hash, false]);
-    const hashes = (full?.transactions ?? []).map((t) => (typeof t === 'string' ? t : (t as { hash: string }).hash));
-    const outcomes = await rpc.batch<RpcReceipt | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+    const full =
+      block.transactions &&
+      block.transactions.length > 0 &&
+      typeof block.transactions[0] === 'string'
+        ? block
+        : await rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [block.hash, false]);
+    const hashes = (full?.transactions ?? []).map((t) =>
+      typeof t === 'string' ? t : (t as { hash: string }).hash,
+    );
+    const outcomes = await rpc.batch<RpcReceipt | null>(
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    );
     return outcomes.map((o, i) => {
       if (!o.ok) throw o.error;
       if (!o.result) throw new RpcError('bad-response', `receipt of ${hashes[i]} missing`);
-      if (!same(o.result.blockHash, block.hash)) throw new RpcError('bad-response', `receipt of ${hashes[i]} is from another block`);
+      if (!same(o.result.blockHash, block.hash))
+        throw new RpcError('bad-response', `receipt of ${hashes[i]} is from another block`);
       return o.result;
     });
   }
@@ -67,12 +83,18 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     },
     block(t) {
       return rpc.request<RpcBlockHeader | null>('eth_getBlockByNumber', [tag(t), false], {
-        validate: (block) => (block && t !== 'latest' && fromQuantity(block.number) !== t ? `asked for block ${t}, got ${block.number}` : undefined),
+        validate: (block) =>
+          block && t !== 'latest' && fromQuantity(block.number) !== t
+            ? `asked for block ${t}, got ${block.number}`
+            : undefined,
       });
     },
     blockByHash(hash, withTransactions = false) {
       return rpc.request<RpcBlockHeader | null>('eth_getBlockByHash', [hash, withTransactions], {
-        validate: (block) => (block && !same(block.hash, hash) ? `asked for block ${hash}, got ${block.hash}` : undefined),
+        validate: (block) =>
+          block && !same(block.hash, hash)
+            ? `asked for block ${hash}, got ${block.hash}`
+            : undefined,
       });
     },
     async receipts(block) {
@@ -80,17 +102,29 @@ export function createChainReader(rpc: RpcClient): ChainReader {
       if (blockReceipts !== false) {
         try {
           const expected = txHashes(block);
-          const receipts = await rpc.request<RpcReceipt[] | null>('eth_getBlockReceipts', [block.hash], {
-            // Every receipt must belong to the block asked for.
-            validate: (answer) => (answer && (answer.some((r) => !same(r.blockHash, block.hash)) || (expected && answer.length !== expected.length))
-              ? `answered for another block than ${block.hash}` : undefined),
-          });
+          const receipts = await rpc.request<RpcReceipt[] | null>(
+            'eth_getBlockReceipts',
+            [block.hash],
+            {
+              // Every receipt must belong to the block asked for.
+              validate: (answer) =>
+                answer &&
+                (answer.some((r) => !same(r.blockHash, block.hash)) ||
+                  (expected && answer.length !== expected.length))
+                  ? `answered for another block than ${block.hash}`
+                  : undefined,
+            },
+          );
           if (receipts) {
             blockReceipts = true;
             return receipts;
           }
         } catch (error) {
-          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request')) throw error;
+          if (
+            !(error instanceof RpcError) ||
+            (error.kind !== 'unsupported' && error.kind !== 'invalid-request')
+          )
+            throw error;
           blockReceipts = false;
         }
       }
@@ -101,13 +135,22 @@ export function createChainReader(rpc: RpcClient): ChainReader {
       const number = toQuantity(fromQuantity(block.number));
       if (traceMethod === undefined || traceMethod === 'callTracer') {
         try {
-          const traces = await rpc.request<TxCallTrace[]>('debug_traceBlockByNumber', [number, { tracer: 'callTracer' }], {
-            validate: (answer) => traceProblem(block, { kind: 'callTracer', traces: answer }),
-          });
+          const traces = await rpc.request<TxCallTrace[]>(
+            'debug_traceBlockByNumber',
+            [number, { tracer: 'callTracer' }],
+            {
+              validate: (answer) => traceProblem(block, { kind: 'callTracer', traces: answer }),
+            },
+          );
           traceMethod = 'callTracer';
           return { kind: 'callTracer', traces };
         } catch (error) {
-          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'callTracer') throw error;
+          if (
+            !(error instanceof RpcError) ||
+            (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
+            traceMethod === 'callTracer'
+          )
+            throw error;
         }
       }
       if (traceMethod === undefined || traceMethod === 'parity') {
@@ -118,7 +161,12 @@ export function createChainReader(rpc: RpcClient): ChainReader {
           traceMethod = 'parity';
           return { kind: 'parity', traces };
         } catch (error) {
-          if (!(error instanceof RpcError) || (error.kind !== 'unsupported' && error.kind !== 'invalid-request') || traceMethod === 'parity') throw error;
+          if (
+            !(error instanceof RpcError) ||
+            (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
+            traceMethod === 'parity'
+          )
+            throw error;
         }
       }
       traceMethod = 'none';

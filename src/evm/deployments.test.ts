@@ -1,6 +1,12 @@
 import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { findDeployments, TRANSFER_TOPIC, transferLogCandidates, type BlockTraces, type Deployment } from './deployments.ts';
+import {
+  type BlockTraces,
+  type Deployment,
+  findDeployments,
+  TRANSFER_TOPIC,
+  transferLogCandidates,
+} from './deployments.ts';
 import type { CallFrame, ParityTrace, RpcLog, RpcReceipt, TxCallTrace } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -49,7 +55,13 @@ function receipt(fields: Partial<RpcReceipt> & { from: string }): RpcReceipt {
   };
 }
 
-function transferLog(token: string, from: string, to: string, hash: string, extraTopics: string[] = []): RpcLog {
+function transferLog(
+  token: string,
+  from: string,
+  to: string,
+  hash: string,
+  extraTopics: string[] = [],
+): RpcLog {
   return {
     address: token,
     topics: [TRANSFER_TOPIC, topicOf(from), topicOf(to), ...extraTopics],
@@ -168,9 +180,17 @@ describe('findDeployments: callTracer traces', () => {
         { type: 'delegatecall', from: FACTORY, to: ROUTER },
       ],
     };
-    const found = findDeployments([r], { kind: 'callTracer', traces: [{ txHash: r.transactionHash, result: root }] });
+    const found = findDeployments([r], {
+      kind: 'callTracer',
+      traces: [{ txHash: r.transactionHash, result: root }],
+    });
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ address: TOKEN_A.toLowerCase(), creator: FACTORY.toLowerCase(), gasUsed: null, source: 'trace' });
+    expect(found[0]).toMatchObject({
+      address: TOKEN_A.toLowerCase(),
+      creator: FACTORY.toLowerCase(),
+      gasUsed: null,
+      source: 'trace',
+    });
   });
 
   it('ignores traces of a failed transaction', () => {
@@ -201,7 +221,12 @@ describe('findDeployments: callTracer traces', () => {
           calls: [
             // The tracer reports these as successful; the parent's revert undid them.
             { type: 'CREATE', from: ROUTER, to: UNDONE_1, gasUsed: '0x100' },
-            { type: 'CALL', from: ROUTER, to: HELPER, calls: [{ type: 'CREATE2', from: HELPER, to: UNDONE_2 }] },
+            {
+              type: 'CALL',
+              from: ROUTER,
+              to: HELPER,
+              calls: [{ type: 'CREATE2', from: HELPER, to: UNDONE_2 }],
+            },
           ],
         },
         // A CREATE that itself failed (e.g. out of gas in the constructor).
@@ -210,7 +235,10 @@ describe('findDeployments: callTracer traces', () => {
         { type: 'CREATE', from: FACTORY, to: TOKEN_A, gasUsed: '0x200' },
       ],
     };
-    const found = findDeployments([r], { kind: 'callTracer', traces: [{ txHash: r.transactionHash, result: root }] });
+    const found = findDeployments([r], {
+      kind: 'callTracer',
+      traces: [{ txHash: r.transactionHash, result: root }],
+    });
     expect(found.map((d) => d.address)).toEqual([TOKEN_A.toLowerCase()]);
   });
 
@@ -219,7 +247,14 @@ describe('findDeployments: callTracer traces', () => {
     const r1 = receipt({ from: TRADER, to: FACTORY });
     const traces: TxCallTrace[] = [
       { result: { type: 'CALL', from: DEPLOYER, to: TOKEN_C } },
-      { result: { type: 'CALL', from: TRADER, to: FACTORY, calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_B }] } },
+      {
+        result: {
+          type: 'CALL',
+          from: TRADER,
+          to: FACTORY,
+          calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_B }],
+        },
+      },
     ];
     const found = findDeployments([r0, r1], { kind: 'callTracer', traces });
     expect(found).toHaveLength(1);
@@ -234,7 +269,14 @@ describe('findDeployments: callTracer traces', () => {
   it('does not match an index-matched entry to a failed receipt', () => {
     const r0 = receipt({ from: TRADER, to: FACTORY, status: '0x0' });
     const traces: TxCallTrace[] = [
-      { result: { type: 'CALL', from: TRADER, to: FACTORY, calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_B }] } },
+      {
+        result: {
+          type: 'CALL',
+          from: TRADER,
+          to: FACTORY,
+          calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_B }],
+        },
+      },
     ];
     expect(findDeployments([r0], { kind: 'callTracer', traces })).toEqual([]);
   });
@@ -248,7 +290,10 @@ describe('findDeployments: callTracer traces', () => {
       gasUsed: '0xf4240',
       calls: [{ type: 'CREATE', from: TOKEN_A, to: HELPER, gasUsed: '0x7530' }],
     };
-    const found = findDeployments([r], { kind: 'callTracer', traces: [{ txHash: r.transactionHash, result: root }] });
+    const found = findDeployments([r], {
+      kind: 'callTracer',
+      traces: [{ txHash: r.transactionHash, result: root }],
+    });
     expect(found).toHaveLength(2);
     const map = byAddress(found);
     // The receipt's account of the top-level contract wins: sender as creator, not a contract.
@@ -271,7 +316,12 @@ describe('findDeployments: callTracer traces', () => {
     // Depth 0 is the transaction itself; only the receipt speaks for it.
     const r = receipt({ from: DEPLOYER, contractAddress: null });
     const root: CallFrame = { type: 'CREATE', from: DEPLOYER, to: TOKEN_A };
-    expect(findDeployments([r], { kind: 'callTracer', traces: [{ txHash: r.transactionHash, result: root }] })).toEqual([]);
+    expect(
+      findDeployments([r], {
+        kind: 'callTracer',
+        traces: [{ txHash: r.transactionHash, result: root }],
+      }),
+    ).toEqual([]);
   });
 
   it('matches a trace txHash case-insensitively and lower-cases every address', () => {
@@ -282,14 +332,24 @@ describe('findDeployments: callTracer traces', () => {
       type: 'CALL',
       from: TRADER.toUpperCase().replace('0X', '0x'),
       to: FACTORY,
-      calls: [{ type: 'CREATE', from: FACTORY.toUpperCase().replace('0X', '0x'), to: TOKEN_B.toUpperCase().replace('0X', '0x') }],
+      calls: [
+        {
+          type: 'CREATE',
+          from: FACTORY.toUpperCase().replace('0X', '0x'),
+          to: TOKEN_B.toUpperCase().replace('0X', '0x'),
+        },
+      ],
     };
-    const found = findDeployments([lowerReceipt], { kind: 'callTracer', traces: [{ txHash: upperHash, result: root }] });
+    const found = findDeployments([lowerReceipt], {
+      kind: 'callTracer',
+      traces: [{ txHash: upperHash, result: root }],
+    });
     expect(found).toHaveLength(1);
     const d = found[0]!;
     expect(d.address).toBe(TOKEN_B.toLowerCase());
     expect(d.creator).toBe(FACTORY.toLowerCase());
-    for (const value of [d.address, d.creator, d.txOrigin, d.txHash]) expect(isLowerHex(value)).toBe(true);
+    for (const value of [d.address, d.creator, d.txOrigin, d.txHash])
+      expect(isLowerHex(value)).toBe(true);
   });
 
   it('keeps one entry per address when a receipt and traces both report it', () => {
@@ -298,7 +358,12 @@ describe('findDeployments: callTracer traces', () => {
     // The same token also appears twice in the traces (e.g. a buggy node repeating a frame).
     const dup: TxCallTrace = {
       txHash: r.transactionHash,
-      result: { type: 'CALL', from: TRADER, to: FACTORY, calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_A }] },
+      result: {
+        type: 'CALL',
+        from: TRADER,
+        to: FACTORY,
+        calls: [{ type: 'CREATE', from: FACTORY, to: TOKEN_A }],
+      },
     };
     const found = findDeployments([deploy, r], { kind: 'callTracer', traces: [trace, dup] });
     const addresses = found.map((d) => d.address);
@@ -323,7 +388,13 @@ describe('findDeployments: parity trace_block', () => {
         transactionHash: tx1,
         traceAddress: [],
       },
-      { type: 'call', action: { from: TRADER }, result: { gasUsed: '0x5208' }, transactionHash: tx2, traceAddress: [] },
+      {
+        type: 'call',
+        action: { from: TRADER },
+        result: { gasUsed: '0x5208' },
+        transactionHash: tx2,
+        traceAddress: [],
+      },
       // [0]: a successful factory CREATE.
       {
         type: 'create',
@@ -333,7 +404,14 @@ describe('findDeployments: parity trace_block', () => {
         traceAddress: [0],
       },
       // [1]: a call that reverted; its child [1, 0] reports no error but was undone.
-      { type: 'call', action: { from: FACTORY }, result: null, error: 'Reverted', transactionHash: tx2, traceAddress: [1] },
+      {
+        type: 'call',
+        action: { from: FACTORY },
+        result: null,
+        error: 'Reverted',
+        transactionHash: tx2,
+        traceAddress: [1],
+      },
       {
         type: 'create',
         action: { from: ROUTER, creationMethod: 'create2' },
@@ -350,7 +428,14 @@ describe('findDeployments: parity trace_block', () => {
         traceAddress: [1, 1, 0],
       },
       // [2]: a CREATE that itself failed.
-      { type: 'create', action: { from: FACTORY }, result: null, error: 'Out of gas', transactionHash: tx2, traceAddress: [2] },
+      {
+        type: 'create',
+        action: { from: FACTORY },
+        result: null,
+        error: 'Out of gas',
+        transactionHash: tx2,
+        traceAddress: [2],
+      },
       // [10, 0]: "10" starts with "1" as text but is not beneath [1].
       {
         type: 'create',
@@ -369,9 +454,15 @@ describe('findDeployments: parity trace_block', () => {
     const { deploy, factoryCall, traces } = parityBlock();
     const found = findDeployments([deploy, factoryCall], { kind: 'parity', traces });
     const map = byAddress(found);
-    expect([...map.keys()].sort()).toEqual([TOKEN_A, TOKEN_B, PAIR].map((a) => a.toLowerCase()).sort());
+    expect([...map.keys()].sort()).toEqual(
+      [TOKEN_A, TOKEN_B, PAIR].map((a) => a.toLowerCase()).sort(),
+    );
     expect(found).toHaveLength(3);
-    expect(map.get(TOKEN_A.toLowerCase())).toMatchObject({ source: 'receipt', creatorIsContract: false, creator: DEPLOYER.toLowerCase() });
+    expect(map.get(TOKEN_A.toLowerCase())).toMatchObject({
+      source: 'receipt',
+      creatorIsContract: false,
+      creator: DEPLOYER.toLowerCase(),
+    });
     expect(map.get(TOKEN_B.toLowerCase())).toEqual<Deployment>({
       address: TOKEN_B.toLowerCase(),
       creator: FACTORY.toLowerCase(),
@@ -381,7 +472,11 @@ describe('findDeployments: parity trace_block', () => {
       gasUsed: 100_000,
       source: 'trace',
     });
-    expect(map.get(PAIR.toLowerCase())).toMatchObject({ creator: ROUTER.toLowerCase(), gasUsed: 3_000_000, source: 'trace' });
+    expect(map.get(PAIR.toLowerCase())).toMatchObject({
+      creator: ROUTER.toLowerCase(),
+      gasUsed: 3_000_000,
+      source: 'trace',
+    });
     expect(map.has(UNDONE_1.toLowerCase())).toBe(false);
     expect(map.has(UNDONE_2.toLowerCase())).toBe(false);
   });
@@ -389,14 +484,25 @@ describe('findDeployments: parity trace_block', () => {
   it('ignores parity creations of a failed transaction and of a transaction without receipt', () => {
     const { deploy, factoryCall, traces } = parityBlock();
     const failed = { ...factoryCall, status: '0x0' };
-    expect(findDeployments([deploy, failed], { kind: 'parity', traces }).map((d) => d.address)).toEqual([TOKEN_A.toLowerCase()]);
-    expect(findDeployments([deploy], { kind: 'parity', traces }).map((d) => d.address)).toEqual([TOKEN_A.toLowerCase()]);
+    expect(
+      findDeployments([deploy, failed], { kind: 'parity', traces }).map((d) => d.address),
+    ).toEqual([TOKEN_A.toLowerCase()]);
+    expect(findDeployments([deploy], { kind: 'parity', traces }).map((d) => d.address)).toEqual([
+      TOKEN_A.toLowerCase(),
+    ]);
   });
 
   it('undoes every nested creation when the root trace failed', () => {
     const r = receipt({ from: TRADER, to: FACTORY });
     const traces: ParityTrace[] = [
-      { type: 'call', action: { from: TRADER }, result: null, error: 'Reverted', transactionHash: r.transactionHash, traceAddress: [] },
+      {
+        type: 'call',
+        action: { from: TRADER },
+        result: null,
+        error: 'Reverted',
+        transactionHash: r.transactionHash,
+        traceAddress: [],
+      },
       {
         type: 'create',
         action: { from: FACTORY },
@@ -437,9 +543,27 @@ describe('findDeployments: parity trace_block', () => {
     const r = receipt({ from: TRADER, to: FACTORY });
     const tx = r.transactionHash;
     const traces: ParityTrace[] = [
-      { type: 'suicide', action: { from: HELPER }, result: null, transactionHash: tx, traceAddress: [0] },
-      { type: 'call', action: { from: FACTORY }, result: { address: TOKEN_A }, transactionHash: tx, traceAddress: [1] },
-      { type: 'create', action: { from: FACTORY }, result: {}, transactionHash: tx, traceAddress: [2] },
+      {
+        type: 'suicide',
+        action: { from: HELPER },
+        result: null,
+        transactionHash: tx,
+        traceAddress: [0],
+      },
+      {
+        type: 'call',
+        action: { from: FACTORY },
+        result: { address: TOKEN_A },
+        transactionHash: tx,
+        traceAddress: [1],
+      },
+      {
+        type: 'create',
+        action: { from: FACTORY },
+        result: {},
+        transactionHash: tx,
+        traceAddress: [2],
+      },
     ];
     expect(findDeployments([r], { kind: 'parity', traces })).toEqual([]);
   });
@@ -460,9 +584,15 @@ describe('transferLogCandidates', () => {
         // ERC-721 Transfer has a fourth (indexed tokenId) topic.
         transferLog(NFT, `0x${'0'.repeat(40)}`, DEPLOYER, hash, [`0x${'0'.repeat(63)}1`]),
         // An Approval: three topics but another signature.
-        { ...transferLog(TOKEN_C, DEPLOYER, ROUTER, hash), topics: [APPROVAL_TOPIC, topicOf(DEPLOYER), topicOf(ROUTER)] },
+        {
+          ...transferLog(TOKEN_C, DEPLOYER, ROUTER, hash),
+          topics: [APPROVAL_TOPIC, topicOf(DEPLOYER), topicOf(ROUTER)],
+        },
         // An anonymous-ish log with a Transfer topic but only two topics.
-        { ...transferLog(HELPER, DEPLOYER, ROUTER, hash), topics: [TRANSFER_TOPIC, topicOf(DEPLOYER)] },
+        {
+          ...transferLog(HELPER, DEPLOYER, ROUTER, hash),
+          topics: [TRANSFER_TOPIC, topicOf(DEPLOYER)],
+        },
         // An already known token.
         transferLog(TOKEN_B, TRADER, DEPLOYER, hash),
       ],
@@ -481,7 +611,12 @@ describe('transferLogCandidates', () => {
   it('sets likelyCreator only for a mint, and null for a contract-creation transaction', () => {
     const h1 = txHash();
     const h2 = txHash();
-    const plainTransfer = receipt({ from: TRADER, to: ROUTER, transactionHash: h1, logs: [transferLog(TOKEN_B, TRADER, PAIR, h1)] });
+    const plainTransfer = receipt({
+      from: TRADER,
+      to: ROUTER,
+      transactionHash: h1,
+      logs: [transferLog(TOKEN_B, TRADER, PAIR, h1)],
+    });
     const constructorMint = receipt({
       from: DEPLOYER,
       to: null,
@@ -491,19 +626,44 @@ describe('transferLogCandidates', () => {
     });
     const found = transferLogCandidates([plainTransfer, constructorMint], new Set());
     expect(found).toEqual([
-      { address: TOKEN_B.toLowerCase(), txHash: h1.toLowerCase(), txOrigin: TRADER.toLowerCase(), likelyCreator: null },
-      { address: TOKEN_C.toLowerCase(), txHash: h2.toLowerCase(), txOrigin: DEPLOYER.toLowerCase(), likelyCreator: null },
+      {
+        address: TOKEN_B.toLowerCase(),
+        txHash: h1.toLowerCase(),
+        txOrigin: TRADER.toLowerCase(),
+        likelyCreator: null,
+      },
+      {
+        address: TOKEN_C.toLowerCase(),
+        txHash: h2.toLowerCase(),
+        txOrigin: DEPLOYER.toLowerCase(),
+        likelyCreator: null,
+      },
     ]);
   });
 
   it('collapses duplicates across transactions, keeping the first one', () => {
     const h1 = txHash();
     const h2 = txHash();
-    const first = receipt({ from: TRADER, to: ROUTER, transactionHash: h1, logs: [transferLog(TOKEN_A, TRADER, PAIR, h1)] });
-    const second = receipt({ from: DEPLOYER, to: FACTORY, transactionHash: h2, logs: [transferLog(TOKEN_A, ZERO_WORD.slice(0, 42), TRADER, h2)] });
+    const first = receipt({
+      from: TRADER,
+      to: ROUTER,
+      transactionHash: h1,
+      logs: [transferLog(TOKEN_A, TRADER, PAIR, h1)],
+    });
+    const second = receipt({
+      from: DEPLOYER,
+      to: FACTORY,
+      transactionHash: h2,
+      logs: [transferLog(TOKEN_A, ZERO_WORD.slice(0, 42), TRADER, h2)],
+    });
     const found = transferLogCandidates([first, second], new Set());
     expect(found).toHaveLength(1);
-    expect(found[0]).toEqual({ address: TOKEN_A.toLowerCase(), txHash: h1.toLowerCase(), txOrigin: TRADER.toLowerCase(), likelyCreator: null });
+    expect(found[0]).toEqual({
+      address: TOKEN_A.toLowerCase(),
+      txHash: h1.toLowerCase(),
+      txOrigin: TRADER.toLowerCase(),
+      likelyCreator: null,
+    });
   });
 
   it('accepts an upper-case Transfer topic and zero topic, and lower-cases the emitter', () => {
@@ -512,12 +672,23 @@ describe('transferLogCandidates', () => {
     log.topics = log.topics.map((t) => `0x${t.slice(2).toUpperCase()}`);
     const r = receipt({ from: TRADER, to: FACTORY, transactionHash: h, logs: [log] });
     const [candidate] = transferLogCandidates([r], new Set());
-    expect(candidate).toEqual({ address: TOKEN_A.toLowerCase(), txHash: h.toLowerCase(), txOrigin: TRADER.toLowerCase(), likelyCreator: FACTORY.toLowerCase() });
+    expect(candidate).toEqual({
+      address: TOKEN_A.toLowerCase(),
+      txHash: h.toLowerCase(),
+      txOrigin: TRADER.toLowerCase(),
+      likelyCreator: FACTORY.toLowerCase(),
+    });
   });
 
   it('ignores the logs of a failed receipt', () => {
     const h = txHash();
-    const r = receipt({ from: TRADER, to: FACTORY, status: '0x0', transactionHash: h, logs: [transferLog(TOKEN_A, TRADER, PAIR, h)] });
+    const r = receipt({
+      from: TRADER,
+      to: FACTORY,
+      status: '0x0',
+      transactionHash: h,
+      logs: [transferLog(TOKEN_A, TRADER, PAIR, h)],
+    });
     expect(transferLogCandidates([r], new Set())).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
-import type { CallFrame, ParityTrace, RpcReceipt, TxCallTrace } from './types.ts';
 import { fromQuantity } from './rpc.ts';
+import type { CallFrame, ParityTrace, RpcReceipt, TxCallTrace } from './types.ts';
 
 /**
  * Finds the contracts created in one block, from its receipts and (when the node offers them)
@@ -33,7 +33,10 @@ const SUCCESS = '0x1';
 const lower = (s: string) => s.toLowerCase();
 const hexToNumber = (hex: string | undefined) => (hex === undefined ? null : fromQuantity(hex));
 
-export function findDeployments(receipts: readonly RpcReceipt[], traces: BlockTraces): Deployment[] {
+export function findDeployments(
+  receipts: readonly RpcReceipt[],
+  traces: BlockTraces,
+): Deployment[] {
   const byAddress = new Map<string, Deployment>();
   const receiptByTx = new Map(receipts.map((r) => [lower(r.transactionHash), r]));
 
@@ -90,7 +93,10 @@ function nestedCreations(root: CallFrame, receipt: RpcReceipt): Deployment[] {
   return found;
 }
 
-function parityCreations(traces: readonly ParityTrace[], receiptByTx: Map<string, RpcReceipt>): Deployment[] {
+function parityCreations(
+  traces: readonly ParityTrace[],
+  receiptByTx: Map<string, RpcReceipt>,
+): Deployment[] {
   // A trace whose ancestor failed is undone too: collect failed trace paths per transaction first.
   const failedPaths = new Map<string, string[]>();
   for (const t of traces) {
@@ -102,12 +108,21 @@ function parityCreations(traces: readonly ParityTrace[], receiptByTx: Map<string
   }
   const found: Deployment[] = [];
   for (const t of traces) {
-    if (t.type !== 'create' || t.traceAddress.length === 0 || t.error || !t.result?.address || !t.transactionHash) continue;
+    if (
+      t.type !== 'create' ||
+      t.traceAddress.length === 0 ||
+      t.error ||
+      !t.result?.address ||
+      !t.transactionHash
+    )
+      continue;
     const tx = lower(t.transactionHash);
     const receipt = receiptByTx.get(tx);
     if (!receipt || !succeeded(receipt)) continue;
     const path = t.traceAddress.join('.');
-    const undone = (failedPaths.get(tx) ?? []).some((p) => p === '' || path === p || path.startsWith(`${p}.`));
+    const undone = (failedPaths.get(tx) ?? []).some(
+      (p) => p === '' || path === p || path.startsWith(`${p}.`),
+    );
     if (undone) continue;
     found.push({
       address: lower(t.result.address),
@@ -135,7 +150,10 @@ export interface TransferCandidate {
  * has four) that are not already known. The caller confirms each by checking that the address
  * had no code before this block.
  */
-export function transferLogCandidates(receipts: readonly RpcReceipt[], exclude: ReadonlySet<string>): TransferCandidate[] {
+export function transferLogCandidates(
+  receipts: readonly RpcReceipt[],
+  exclude: ReadonlySet<string>,
+): TransferCandidate[] {
   const found = new Map<string, TransferCandidate>();
   for (const receipt of receipts) {
     if (!succeeded(receipt)) continue;

@@ -4,7 +4,10 @@ import { createEndpointPool } from './endpoints.ts';
 describe('createEndpointPool', () => {
   it('prefers the primary URL and fails over while it cools down', async () => {
     let t = 1_000;
-    const pool = createEndpointPool(['http://a', 'http://b'], { now: () => t, baseCooldownMs: 100 });
+    const pool = createEndpointPool(['http://a', 'http://b'], {
+      now: () => t,
+      baseCooldownMs: 100,
+    });
     const first = await pool.acquire();
     expect(first.url).toBe('http://a');
     first.release('failed');
@@ -15,7 +18,11 @@ describe('createEndpointPool', () => {
 
   it('doubles the cooldown with consecutive failures, resets on success', async () => {
     let t = 0;
-    const pool = createEndpointPool(['http://a'], { now: () => t, baseCooldownMs: 100, maxCooldownMs: 350 });
+    const pool = createEndpointPool(['http://a'], {
+      now: () => t,
+      baseCooldownMs: 100,
+      maxCooldownMs: 350,
+    });
     for (const expected of [100, 200, 350]) {
       const lease = await pool.acquire();
       lease.release('failed');
@@ -28,7 +35,11 @@ describe('createEndpointPool', () => {
 
   it('halves the concurrency limit on 429 and grows it back additively', async () => {
     let t = 0;
-    const pool = createEndpointPool(['http://a'], { now: () => t, maxConcurrency: 16, baseCooldownMs: 1 });
+    const pool = createEndpointPool(['http://a'], {
+      now: () => t,
+      maxConcurrency: 16,
+      baseCooldownMs: 1,
+    });
     (await pool.acquire()).release('rate-limited');
     expect(pool.stats()[0]!.limit).toBe(8);
     t += 10;
@@ -63,10 +74,16 @@ describe('createEndpointPool when every endpoint is cooling down', () => {
     let t = 0;
     const pool = createEndpointPool(['http://a'], { now: () => t, baseCooldownMs: 10_000 });
     (await pool.acquire()).release('failed');
-    const lease = await Promise.race([pool.acquire(), new Promise<null>((r) => setTimeout(() => r(null), 50))]);
+    const lease = await Promise.race([
+      pool.acquire(),
+      new Promise<null>((r) => setTimeout(() => r(null), 50)),
+    ]);
     expect(lease?.url).toBe('http://a');
     lease!.release('rate-limited');
-    const waited = await Promise.race([pool.acquire().then(() => 'acquired'), new Promise<string>((r) => setTimeout(() => r('waiting'), 50))]);
+    const waited = await Promise.race([
+      pool.acquire().then(() => 'acquired'),
+      new Promise<string>((r) => setTimeout(() => r('waiting'), 50)),
+    ]);
     expect(waited).toBe('waiting');
     t += 20_000;
     await new Promise((r) => setTimeout(r, 30));

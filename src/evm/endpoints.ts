@@ -48,19 +48,32 @@ interface EndpointState {
   strikes: number;
 }
 
-export function createEndpointPool(urls: readonly string[], options: EndpointPoolOptions = {}): EndpointPool {
+export function createEndpointPool(
+  urls: readonly string[],
+  options: EndpointPoolOptions = {},
+): EndpointPool {
   const max = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const min = options.minConcurrency ?? 1;
   const base = options.baseCooldownMs ?? DEFAULT_BASE_COOLDOWN_MS;
   const maxCooldown = options.maxCooldownMs ?? DEFAULT_MAX_COOLDOWN_MS;
   const now = options.now ?? Date.now;
-  const states: EndpointState[] = urls.map((url) => ({ url, limit: max, inFlight: 0, cooldownUntil: 0, rateLimited: false, strikes: 0 }));
+  const states: EndpointState[] = urls.map((url) => ({
+    url,
+    limit: max,
+    inFlight: 0,
+    cooldownUntil: 0,
+    rateLimited: false,
+    strikes: 0,
+  }));
 
   const hasRoom = (s: EndpointState) => s.inFlight < Math.floor(s.limit);
   const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && hasRoom(s);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
   const lastResort = (t: number) =>
-    states.filter((s) => !s.rateLimited && hasRoom(s)).sort((a, b) => a.cooldownUntil - b.cooldownUntil).find((s) => s.cooldownUntil > t);
+    states
+      .filter((s) => !s.rateLimited && hasRoom(s))
+      .sort((a, b) => a.cooldownUntil - b.cooldownUntil)
+      .find((s) => s.cooldownUntil > t);
 
   function lease(state: EndpointState): EndpointLease {
     state.inFlight++;
@@ -96,6 +109,13 @@ export function createEndpointPool(urls: readonly string[], options: EndpointPoo
         await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
       }
     },
-    stats: () => states.map((s) => ({ url: s.url, limit: Math.floor(s.limit), inFlight: s.inFlight, coolingForMs: Math.max(0, s.cooldownUntil - now()), strikes: s.strikes })),
+    stats: () =>
+      states.map((s) => ({
+        url: s.url,
+        limit: Math.floor(s.limit),
+        inFlight: s.inFlight,
+        coolingForMs: Math.max(0, s.cooldownUntil - now()),
+        strikes: s.strikes,
+      })),
   };
 }

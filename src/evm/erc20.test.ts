@@ -2,7 +2,14 @@ import { AbiCoder, encodeBytes32String, hexlify, toUtf8Bytes } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import {
-  dispatcherSelectors, interpretProbe, PROBE_REQUEST_COUNT, probeRequests, readText, readUint, SURFACE, type Dispatch,
+  type Dispatch,
+  dispatcherSelectors,
+  interpretProbe,
+  PROBE_REQUEST_COUNT,
+  probeRequests,
+  readText,
+  readUint,
+  SURFACE,
 } from './erc20.ts';
 import { RpcError, type RpcOutcome } from './rpc.ts';
 
@@ -18,10 +25,32 @@ const str = (v: string) => abi.encode(['string'], [v]);
 const b32 = (v: string) => encodeBytes32String(v);
 const addr = (v: string) => abi.encode(['address'], [v]);
 
-type Field = 'totalSupply' | 'balanceOf' | 'decimals' | 'name' | 'symbol' | 'token0' | 'token1' | 'factory' | 'transfer';
-const FIELDS: Field[] = ['totalSupply', 'balanceOf', 'decimals', 'name', 'symbol', 'token0', 'token1', 'factory', 'transfer'];
+type Field =
+  | 'totalSupply'
+  | 'balanceOf'
+  | 'decimals'
+  | 'name'
+  | 'symbol'
+  | 'token0'
+  | 'token1'
+  | 'factory'
+  | 'transfer';
+const FIELDS: Field[] = [
+  'totalSupply',
+  'balanceOf',
+  'decimals',
+  'name',
+  'symbol',
+  'token0',
+  'token1',
+  'factory',
+  'transfer',
+];
 
-const reverted = (): RpcOutcome => ({ ok: false, error: new RpcError('revert', 'execution reverted', 3, '0x') });
+const reverted = (): RpcOutcome => ({
+  ok: false,
+  error: new RpcError('revert', 'execution reverted', 3, '0x'),
+});
 
 /** Outcomes in probe order; a field given as a string is a successful eth_call answer, a missing one reverted. */
 function outcomes(answers: Partial<Record<Field, string | RpcOutcome>>): RpcOutcome[] {
@@ -32,7 +61,10 @@ function outcomes(answers: Partial<Record<Field, string | RpcOutcome>>): RpcOutc
   });
 }
 
-const dispatch = (...selectors: string[]): Dispatch => ({ selectors: new Set(selectors), source: 'the code' });
+const dispatch = (...selectors: string[]): Dispatch => ({
+  selectors: new Set(selectors),
+  source: 'the code',
+});
 /** A dispatcher routing the whole transfer surface. */
 const FULL = dispatch(SURFACE.totalSupply, SURFACE.balanceOf, SURFACE.transfer);
 
@@ -55,7 +87,9 @@ describe('probeRequests', () => {
   it('uses the real selectors, in the order interpretProbe expects', () => {
     const data = requests.map((r) => (r.params[0] as { data: string }).data);
     expect(data[0]).toBe('0x18160ddd'); // totalSupply()
-    expect(data[1]).toBe(`0x70a08231${'000000000000000000000000000000000000dead'.padStart(64, '0')}`); // balanceOf(0x…dead)
+    expect(data[1]).toBe(
+      `0x70a08231${'000000000000000000000000000000000000dead'.padStart(64, '0')}`,
+    ); // balanceOf(0x…dead)
     expect(data[1]).toHaveLength(2 + 8 + 64);
     expect(data[2]).toBe('0x313ce567'); // decimals()
     expect(data[3]).toBe('0x06fdde03'); // name()
@@ -64,8 +98,12 @@ describe('probeRequests', () => {
     expect(data[6]).toBe('0xd21220a7'); // token1()
     expect(data[7]).toBe('0xc45a0155'); // factory()
     // transfer(0x…dead, 0), sent from a fixed keyless address.
-    expect(data[8]).toBe(`0xa9059cbb${'000000000000000000000000000000000000dead'.padStart(64, '0')}${'0'.repeat(64)}`);
-    expect(requests[8]!.params[0]).toMatchObject({ from: '0x000000000000000000000000000000000000beef' });
+    expect(data[8]).toBe(
+      `0xa9059cbb${'000000000000000000000000000000000000dead'.padStart(64, '0')}${'0'.repeat(64)}`,
+    );
+    expect(requests[8]!.params[0]).toMatchObject({
+      from: '0x000000000000000000000000000000000000beef',
+    });
   });
 
   it('passes "latest" and other block tags through', () => {
@@ -76,7 +114,10 @@ describe('probeRequests', () => {
 describe('dispatcherSelectors on compiled contracts', () => {
   it('finds the transfer surface in a token and not in a staking pool that calls transfer() on others', () => {
     const token = dispatcherSelectors(loadArtifact('SimpleToken').deployedBytecode);
-    expect(token && [SURFACE.totalSupply, SURFACE.balanceOf, SURFACE.transfer].every((s) => token.has(s))).toBe(true);
+    expect(
+      token &&
+        [SURFACE.totalSupply, SURFACE.balanceOf, SURFACE.transfer].every((s) => token.has(s)),
+    ).toBe(true);
     const pool = loadArtifact('StakingPool').deployedBytecode;
     // The pool's code holds the transfer selector (it pays out with it), but its dispatcher does not route it.
     expect(pool).toContain(`63${SURFACE.transfer}`);
@@ -97,22 +138,55 @@ describe('dispatcherSelectors on compiled contracts', () => {
 describe('interpretProbe', () => {
   it('reads a token with ABI-string name and symbol', () => {
     const result = interpretProbe(
-      outcomes({ totalSupply: uint(SUPPLY), balanceOf: uint(0), decimals: uint(6), name: str('USD Coin'), symbol: str('USDC') }), FULL,
+      outcomes({
+        totalSupply: uint(SUPPLY),
+        balanceOf: uint(0),
+        decimals: uint(6),
+        name: str('USD Coin'),
+        symbol: str('USDC'),
+      }),
+      FULL,
     );
-    expect(result).toEqual({ kind: 'token', name: 'USD Coin', symbol: 'USDC', decimals: 6, totalSupply: SUPPLY.toString() });
+    expect(result).toEqual({
+      kind: 'token',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      decimals: 6,
+      totalSupply: SUPPLY.toString(),
+    });
   });
 
   it('reads a bytes32 name and symbol (like MKR)', () => {
     const result = interpretProbe(
-      outcomes({ totalSupply: uint(SUPPLY), balanceOf: uint(0), decimals: uint(18), name: b32('Maker'), symbol: b32('MKR') }), FULL,
+      outcomes({
+        totalSupply: uint(SUPPLY),
+        balanceOf: uint(0),
+        decimals: uint(18),
+        name: b32('Maker'),
+        symbol: b32('MKR'),
+      }),
+      FULL,
     );
-    expect(result).toEqual({ kind: 'token', name: 'Maker', symbol: 'MKR', decimals: 18, totalSupply: SUPPLY.toString() });
+    expect(result).toEqual({
+      kind: 'token',
+      name: 'Maker',
+      symbol: 'MKR',
+      decimals: 18,
+      totalSupply: SUPPLY.toString(),
+    });
   });
 
   it('still reads a token whose name, symbol and decimals revert, and a zero supply (empty storage)', () => {
-    expect(interpretProbe(outcomes({ totalSupply: uint(123), balanceOf: uint(0) }), FULL))
-      .toEqual({ kind: 'token', name: null, symbol: null, decimals: null, totalSupply: '123' });
-    expect(interpretProbe(outcomes({ totalSupply: uint(0), balanceOf: uint(0) }), FULL)).toMatchObject({ kind: 'token', totalSupply: '0' });
+    expect(interpretProbe(outcomes({ totalSupply: uint(123), balanceOf: uint(0) }), FULL)).toEqual({
+      kind: 'token',
+      name: null,
+      symbol: null,
+      decimals: null,
+      totalSupply: '123',
+    });
+    expect(
+      interpretProbe(outcomes({ totalSupply: uint(0), balanceOf: uint(0) }), FULL),
+    ).toMatchObject({ kind: 'token', totalSupply: '0' });
   });
 
   it('gives decimals null above 255 and keeps 0 and 255 (decimals declared uint256 read the same)', () => {
@@ -134,13 +208,23 @@ describe('interpretProbe', () => {
     const supplyReverts = interpretProbe(outcomes({ balanceOf: uint(0) }), FULL);
     expect(supplyReverts).toMatchObject({ kind: 'token', totalSupply: null });
     // Not routed and not answered: refused, naming the call.
-    const refused = interpretProbe(outcomes({ totalSupply: uint(0) }), dispatch(SURFACE.totalSupply, SURFACE.transfer));
+    const refused = interpretProbe(
+      outcomes({ totalSupply: uint(0) }),
+      dispatch(SURFACE.totalSupply, SURFACE.transfer),
+    );
     expect(refused).toMatchObject({ kind: 'not-token', missing: 'balanceOf(address)' });
   });
 
   it('refuses a staking pool: totalSupply and balanceOf answer, the dispatcher has no transfer', () => {
-    const result = interpretProbe(outcomes({ totalSupply: uint(0), balanceOf: uint(0) }), dispatch(SURFACE.totalSupply, SURFACE.balanceOf));
-    expect(result).toEqual({ kind: 'not-token', missing: 'transfer(address,uint256)', reason: 'transfer(address,uint256) is not in the dispatcher (the code)' });
+    const result = interpretProbe(
+      outcomes({ totalSupply: uint(0), balanceOf: uint(0) }),
+      dispatch(SURFACE.totalSupply, SURFACE.balanceOf),
+    );
+    expect(result).toEqual({
+      kind: 'not-token',
+      missing: 'transfer(address,uint256)',
+      reason: 'transfer(address,uint256) is not in the dispatcher (the code)',
+    });
   });
 
   it('without a readable dispatcher, lets a zero-amount transfer that returns a bool or nothing decide', () => {
@@ -149,8 +233,14 @@ describe('interpretProbe', () => {
     expect(interpretProbe(outcomes({ ...base, transfer: uint(0) })).kind).toBe('token');
     // USDT-style: transfer returns nothing.
     expect(interpretProbe(outcomes({ ...base, transfer: '0x' })).kind).toBe('token');
-    expect(interpretProbe(outcomes({ ...base }))).toMatchObject({ kind: 'not-token', missing: 'transfer(address,uint256)' });
-    expect(interpretProbe(outcomes({ ...base, transfer: uint(7) }))).toMatchObject({ kind: 'not-token', missing: 'transfer(address,uint256)' });
+    expect(interpretProbe(outcomes({ ...base }))).toMatchObject({
+      kind: 'not-token',
+      missing: 'transfer(address,uint256)',
+    });
+    expect(interpretProbe(outcomes({ ...base, transfer: uint(7) }))).toMatchObject({
+      kind: 'not-token',
+      missing: 'transfer(address,uint256)',
+    });
   });
 
   it('recognises a Uniswap-V2-style pair by token0/token1 addresses', () => {
@@ -178,30 +268,53 @@ describe('interpretProbe', () => {
   });
 
   it('reports a pair whose factory() reverts with factory null', () => {
-    const result = interpretProbe(outcomes({ totalSupply: uint(1), balanceOf: uint(0), token0: addr(USDC), token1: addr(WETH) }), FULL);
+    const result = interpretProbe(
+      outcomes({
+        totalSupply: uint(1),
+        balanceOf: uint(0),
+        token0: addr(USDC),
+        token1: addr(WETH),
+      }),
+      FULL,
+    );
     expect(result).toMatchObject({ kind: 'pair', factory: null });
   });
 
   it('is a plain token when only one of token0/token1 answers, or one is the zero address', () => {
     const base = { totalSupply: uint(1), balanceOf: uint(0), decimals: uint(18) };
     expect(interpretProbe(outcomes({ ...base, token0: addr(USDC) }), FULL).kind).toBe('token');
-    expect(interpretProbe(outcomes({ ...base, token0: addr(USDC), token1: uint(0) }), FULL).kind).toBe('token');
+    expect(
+      interpretProbe(outcomes({ ...base, token0: addr(USDC), token1: uint(0) }), FULL).kind,
+    ).toBe('token');
     // A word that does not fit in 160 bits is no address.
-    expect(interpretProbe(outcomes({ ...base, token0: addr(USDC), token1: uint(1n << 160n) }), FULL).kind).toBe('token');
+    expect(
+      interpretProbe(outcomes({ ...base, token0: addr(USDC), token1: uint(1n << 160n) }), FULL)
+        .kind,
+    ).toBe('token');
   });
 
   it('is not a token when totalSupply returns empty data, reverts, or is not a string, and is not routed', () => {
-    const rest = { balanceOf: uint(0), decimals: uint(18), name: str('X'), symbol: str('X'), transfer: uint(1) };
+    const rest = {
+      balanceOf: uint(0),
+      decimals: uint(18),
+      name: str('X'),
+      symbol: str('X'),
+      transfer: uint(1),
+    };
     const routing = dispatch(SURFACE.balanceOf, SURFACE.transfer);
     const empty = interpretProbe(outcomes({ ...rest, totalSupply: '0x' }), routing);
     expect(empty).toMatchObject({ kind: 'not-token', missing: 'totalSupply()' });
     expect(empty.kind === 'not-token' && empty.reason).toMatch(/totalSupply/);
     expect(interpretProbe(outcomes({ ...rest }), routing).kind).toBe('not-token');
-    expect(interpretProbe(outcomes({ ...rest, totalSupply: { ok: true, result: 42 } })).kind).toBe('not-token');
+    expect(interpretProbe(outcomes({ ...rest, totalSupply: { ok: true, result: 42 } })).kind).toBe(
+      'not-token',
+    );
   });
 
   it('is not a token when balanceOf does not return a uint256 and is not routed', () => {
-    const result = interpretProbe(outcomes({ totalSupply: uint(1), balanceOf: '0x', name: str('X'), transfer: uint(1) }));
+    const result = interpretProbe(
+      outcomes({ totalSupply: uint(1), balanceOf: '0x', name: str('X'), transfer: uint(1) }),
+    );
     expect(result.kind).toBe('not-token');
     expect(result.kind === 'not-token' && result.reason).toMatch(/balanceOf/);
   });

@@ -51,13 +51,20 @@ export type MissingSurface = 'totalSupply()' | 'balanceOf(address)' | 'transfer(
 
 export type ProbeOutcome =
   | {
-    kind: 'token'; name: string | null; symbol: string | null; decimals: number | null;
-    totalSupply: string | null;
-  }
+      kind: 'token';
+      name: string | null;
+      symbol: string | null;
+      decimals: number | null;
+      totalSupply: string | null;
+    }
   | {
-    kind: 'pair'; token0: string; token1: string; factory: string | null;
-    name: string | null; symbol: string | null;
-  }
+      kind: 'pair';
+      token0: string;
+      token1: string;
+      factory: string | null;
+      name: string | null;
+      symbol: string | null;
+    }
   | { kind: 'not-token'; missing: MissingSurface; reason: string };
 
 /**
@@ -104,7 +111,8 @@ export function dispatcherSelectors(code: string | null): ReadonlySet<string> | 
  * dispatcher does a zero-amount eth_call that returns nothing or a bool stand in for it.
  */
 export function interpretProbe(
-  outcomes: readonly RpcOutcome<unknown>[], dispatch: Dispatch = UNREAD_DISPATCH,
+  outcomes: readonly RpcOutcome<unknown>[],
+  dispatch: Dispatch = UNREAD_DISPATCH,
 ): ProbeOutcome {
   const data = Object.fromEntries(
     PROBE_FIELDS.map((field, i) => {
@@ -120,14 +128,18 @@ export function interpretProbe(
     return refuse('totalSupply()', `totalSupply() did not return a uint256 and ${notRouted}`);
   }
   if (readUint(data.balanceOf) === null && !routed('balanceOf')) {
-    return refuse('balanceOf(address)', `balanceOf(address) did not return a uint256 and ${notRouted}`);
+    return refuse(
+      'balanceOf(address)',
+      `balanceOf(address) did not return a uint256 and ${notRouted}`,
+    );
   }
 
   const name = readText(data.name);
   const symbol = readText(data.symbol);
   const token0 = readAddress(data.token0);
   const token1 = readAddress(data.token1);
-  if (token0 && token1) return { kind: 'pair', token0, token1, factory: readAddress(data.factory), name, symbol };
+  if (token0 && token1)
+    return { kind: 'pair', token0, token1, factory: readAddress(data.factory), name, symbol };
 
   if (dispatch.selectors !== null && !routed('transfer')) {
     return refuse('transfer(address,uint256)', `transfer(address,uint256) ${notRouted}`);
@@ -135,8 +147,8 @@ export function interpretProbe(
   if (dispatch.selectors === null && !transferAnswered(data.transfer)) {
     return refuse(
       'transfer(address,uint256)',
-      `no readable dispatcher (${dispatch.source}) and transfer(address,uint256) of 0 `
-        + 'reverted or answered no bool',
+      `no readable dispatcher (${dispatch.source}) and transfer(address,uint256) of 0 ` +
+        'reverted or answered no bool',
     );
   }
 
@@ -145,8 +157,11 @@ export function interpretProbe(
   return { kind: 'token', name, symbol, decimals: decimalsNumber, totalSupply };
 }
 
-const refuse = (missing: MissingSurface, reason: string): ProbeOutcome =>
-  ({ kind: 'not-token', missing, reason });
+const refuse = (missing: MissingSurface, reason: string): ProbeOutcome => ({
+  kind: 'not-token',
+  missing,
+  reason,
+});
 
 /** An ERC-20 transfer returns a bool, or nothing at all (USDT and other pre-standard tokens). */
 function transferAnswered(hex: string | null): boolean {

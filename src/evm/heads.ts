@@ -1,5 +1,5 @@
-import WebSocket from 'ws';
 import type { Logger } from 'pino';
+import WebSocket from 'ws';
 import { fromQuantity } from './rpc.ts';
 
 /**
@@ -15,7 +15,11 @@ export interface HeadSubscription {
   connected(): boolean;
 }
 
-export function subscribeNewHeads(wsUrl: string, onHead: (blockNumber: number) => void, logger?: Logger): HeadSubscription {
+export function subscribeNewHeads(
+  wsUrl: string,
+  onHead: (blockNumber: number) => void,
+  logger?: Logger,
+): HeadSubscription {
   let socket: WebSocket | undefined;
   let closed = false;
   let isConnected = false;
@@ -27,11 +31,18 @@ export function subscribeNewHeads(wsUrl: string, onHead: (blockNumber: number) =
     socket = new WebSocket(wsUrl);
     socket.on('open', () => {
       delay = RECONNECT_MIN_MS;
-      socket?.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
+      socket?.send(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }),
+      );
     });
     socket.on('message', (raw) => {
       try {
-        const msg = JSON.parse(raw.toString()) as { id?: number; result?: unknown; error?: unknown; params?: { result?: { number?: string } } };
+        const msg = JSON.parse(raw.toString()) as {
+          id?: number;
+          result?: unknown;
+          error?: unknown;
+          params?: { result?: { number?: string } };
+        };
         if (msg.id === 1) {
           isConnected = !msg.error;
           if (msg.error) socket?.close();

@@ -1,5 +1,5 @@
 import { Interface } from 'ethers';
-import { RpcError, type RpcClient, type RpcOutcome } from './rpc.ts';
+import { type RpcClient, RpcError, type RpcOutcome } from './rpc.ts';
 
 /**
  * Batched contract reads. With a Multicall3 address, many eth_calls travel as one
@@ -62,14 +62,17 @@ export function decodeAggregate3(data: string, count: number): RpcOutcome<string
   const hex = data.startsWith('0x') ? data.slice(2) : data;
   const read = (byteOffset: number): number => {
     const start = byteOffset * 2;
-    if (start + WORD > hex.length) throw new RpcError('bad-response', 'aggregate3 answer truncated');
+    if (start + WORD > hex.length)
+      throw new RpcError('bad-response', 'aggregate3 answer truncated');
     const value = Number.parseInt(hex.slice(start, start + WORD), 16);
-    if (!Number.isSafeInteger(value)) throw new RpcError('bad-response', 'aggregate3 answer malformed');
+    if (!Number.isSafeInteger(value))
+      throw new RpcError('bad-response', 'aggregate3 answer malformed');
     return value;
   };
   const arrayStart = read(0);
   const length = read(arrayStart);
-  if (length !== count) throw new RpcError('bad-response', `aggregate3 returned ${length} results for ${count} calls`);
+  if (length !== count)
+    throw new RpcError('bad-response', `aggregate3 returned ${length} results for ${count} calls`);
   const base = arrayStart + 32;
   const out: RpcOutcome<string>[] = [];
   for (let i = 0; i < length; i++) {
@@ -78,11 +81,17 @@ export function decodeAggregate3(data: string, count: number): RpcOutcome<string
     const bytesAt = tuple + read(tuple + 32);
     const size = read(bytesAt);
     const start = (bytesAt + 32) * 2;
-    if (start + size * 2 > hex.length) throw new RpcError('bad-response', 'aggregate3 answer truncated');
+    if (start + size * 2 > hex.length)
+      throw new RpcError('bad-response', 'aggregate3 answer truncated');
     const returnData = `0x${hex.slice(start, start + size * 2)}`;
-    out.push(success
-      ? { ok: true, result: returnData }
-      : { ok: false, error: new RpcError('revert', 'call reverted inside aggregate3', undefined, returnData) });
+    out.push(
+      success
+        ? { ok: true, result: returnData }
+        : {
+            ok: false,
+            error: new RpcError('revert', 'call reverted inside aggregate3', undefined, returnData),
+          },
+    );
   }
   return out;
 }
@@ -92,17 +101,38 @@ export function createCallBatcher(rpc: RpcClient, multicallAddress?: string): Ca
   // deployment) switches to plain batches for the life of the process.
   let multicallAvailable: boolean | undefined = multicallAddress ? undefined : false;
 
-  async function viaBatch(calls: readonly ContractCall[], blockTag: string): Promise<RpcOutcome<string>[]> {
-    return rpc.batch<string>(calls.map((c) => ({ method: 'eth_call', params: [{ to: c.target, data: c.data }, blockTag] })));
+  async function viaBatch(
+    calls: readonly ContractCall[],
+    blockTag: string,
+  ): Promise<RpcOutcome<string>[]> {
+    return rpc.batch<string>(
+      calls.map((c) => ({
+        method: 'eth_call',
+        params: [{ to: c.target, data: c.data }, blockTag],
+      })),
+    );
   }
 
-  async function viaMulticall(calls: readonly ContractCall[], blockTag: string): Promise<RpcOutcome<string>[]> {
+  async function viaMulticall(
+    calls: readonly ContractCall[],
+    blockTag: string,
+  ): Promise<RpcOutcome<string>[]> {
     const chunks: ContractCall[][] = [];
-    for (let i = 0; i < calls.length; i += MAX_CALLS_PER_MULTICALL) chunks.push(calls.slice(i, i + MAX_CALLS_PER_MULTICALL));
-    const answers = await Promise.all(chunks.map(async (chunk) => {
-      const data = await rpc.request<string>('eth_call', [{ to: multicallAddress, data: encodeAggregate3(chunk), gas: `0x${MULTICALL_GAS.toString(16)}` }, blockTag]);
-      return decodeAggregate3(data, chunk.length);
-    }));
+    for (let i = 0; i < calls.length; i += MAX_CALLS_PER_MULTICALL)
+      chunks.push(calls.slice(i, i + MAX_CALLS_PER_MULTICALL));
+    const answers = await Promise.all(
+      chunks.map(async (chunk) => {
+        const data = await rpc.request<string>('eth_call', [
+          {
+            to: multicallAddress,
+            data: encodeAggregate3(chunk),
+            gas: `0x${MULTICALL_GAS.toString(16)}`,
+          },
+          blockTag,
+        ]);
+        return decodeAggregate3(data, chunk.length);
+      }),
+    );
     return answers.flat();
   }
 

@@ -1,8 +1,13 @@
 import { resolveProxy } from '../analysis/proxy.ts';
 import { hasOpcode } from './bytecode.ts';
 import {
-  dispatcherSelectors, interpretProbe, probeRequests, SURFACE, UNREAD_DISPATCH,
-  type Dispatch, type ProbeOutcome,
+  type Dispatch,
+  dispatcherSelectors,
+  interpretProbe,
+  type ProbeOutcome,
+  probeRequests,
+  SURFACE,
+  UNREAD_DISPATCH,
 } from './erc20.ts';
 import type { RpcClient, RpcOutcome } from './rpc.ts';
 
@@ -17,7 +22,9 @@ const DELEGATECALL = 0xf4;
 const TRANSFER = 'transfer(address,uint256)';
 
 export async function probeContract(
-  rpc: RpcClient, address: string, blockTag: string,
+  rpc: RpcClient,
+  address: string,
+  blockTag: string,
 ): Promise<ProbeOutcome> {
   let tag = blockTag;
   let outcomes = await rpc.batch(withCode(address, tag));
@@ -28,7 +35,8 @@ export async function probeContract(
   }
   const calls = outcomes.slice(0, -1);
   const codeOutcome = outcomes[outcomes.length - 1];
-  const code = codeOutcome?.ok && typeof codeOutcome.result === 'string' ? codeOutcome.result : null;
+  const code =
+    codeOutcome?.ok && typeof codeOutcome.result === 'string' ? codeOutcome.result : null;
   // Nothing answered as a token would: decide without reading the code (most deployments).
   const early = interpretProbe(calls, UNREAD_DISPATCH);
   if (early.kind === 'not-token' && early.missing !== TRANSFER && !answeredAny(calls)) return early;
@@ -49,7 +57,10 @@ const answeredAny = (calls: readonly RpcOutcome<unknown>[]) => calls.slice(0, 2)
  * no readable dispatcher, and the calls decide.
  */
 async function dispatchOf(
-  rpc: RpcClient, address: string, code: string | null, blockTag: string,
+  rpc: RpcClient,
+  address: string,
+  code: string | null,
+  blockTag: string,
 ): Promise<Dispatch> {
   if (!code || code === '0x') return { selectors: null, source: 'no code' };
   const own = dispatcherSelectors(code);

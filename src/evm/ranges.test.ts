@@ -3,10 +3,17 @@ import { pendingChunks } from './ranges.ts';
 
 describe('pendingChunks', () => {
   it('splits a range into chunks of the given size', () => {
-    expect(pendingChunks(0, 9, 4, [])).toEqual([{ from: 0, to: 3 }, { from: 4, to: 7 }, { from: 8, to: 9 }]);
+    expect(pendingChunks(0, 9, 4, [])).toEqual([
+      { from: 0, to: 3 },
+      { from: 4, to: 7 },
+      { from: 8, to: 9 },
+    ]);
   });
   it('skips finished ranges, even ones that straddle chunk boundaries', () => {
-    expect(pendingChunks(0, 9, 4, [{ from: 2, to: 5 }])).toEqual([{ from: 0, to: 1 }, { from: 6, to: 9 }]);
+    expect(pendingChunks(0, 9, 4, [{ from: 2, to: 5 }])).toEqual([
+      { from: 0, to: 1 },
+      { from: 6, to: 9 },
+    ]);
   });
   it('returns nothing when everything is finished', () => {
     expect(pendingChunks(10, 20, 5, [{ from: 0, to: 100 }])).toEqual([]);

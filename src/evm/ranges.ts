@@ -6,7 +6,12 @@ export interface BlockRange {
 }
 
 /** Splits [from, to] into chunks of `size` blocks, leaving out the blocks covered by `finished`. */
-export function pendingChunks(from: number, to: number, size: number, finished: readonly BlockRange[]): BlockRange[] {
+export function pendingChunks(
+  from: number,
+  to: number,
+  size: number,
+  finished: readonly BlockRange[],
+): BlockRange[] {
   const covered = (n: number) => finished.some((r) => r.from <= n && n <= r.to);
   const chunks: BlockRange[] = [];
   let start: number | undefined;

@@ -5,7 +5,11 @@ const h = (n: number, branch = 'a') => `0x${branch}${String(n).padStart(63, '0')
 const chain = (from: number, to: number, branch = 'a', forkParent?: string) =>
   Array.from({ length: to - from + 1 }, (_, i) => {
     const n = from + i;
-    return { blockNumber: n, blockHash: h(n, branch), parentHash: i === 0 && forkParent ? forkParent : h(n - 1, branch) };
+    return {
+      blockNumber: n,
+      blockHash: h(n, branch),
+      parentHash: i === 0 && forkParent ? forkParent : h(n - 1, branch),
+    };
   });
 
 describe('firstBreak', () => {

@@ -11,7 +11,10 @@ export interface HeaderLink {
  * before the batch, then each previous block of the batch), or -1 when the batch is one chain.
  * Without a stored predecessor the first block cannot be checked and is accepted.
  */
-export function firstBreak(blocks: readonly HeaderLink[], previousHash: string | undefined): number {
+export function firstBreak(
+  blocks: readonly HeaderLink[],
+  previousHash: string | undefined,
+): number {
   let expected = previousHash;
   for (const [i, block] of blocks.entries()) {
     if (expected !== undefined && block.parentHash !== expected) return i;
@@ -21,8 +24,14 @@ export function firstBreak(blocks: readonly HeaderLink[], previousHash: string |
 }
 
 export class ReorgTooDeepError extends Error {
-  constructor(readonly chainId: number, readonly fromBlock: number, readonly window: number) {
-    super(`chain ${chainId}: reorg at block ${fromBlock} goes deeper than the ${window}-block window; manual intervention required`);
+  constructor(
+    readonly chainId: number,
+    readonly fromBlock: number,
+    readonly window: number,
+  ) {
+    super(
+      `chain ${chainId}: reorg at block ${fromBlock} goes deeper than the ${window}-block window; manual intervention required`,
+    );
     this.name = 'ReorgTooDeepError';
   }
 }

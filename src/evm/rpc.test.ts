@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backoffDelay, classifyJsonRpcError, createRpcClient, RpcError, type RpcClientOptions, type RpcErrorKind } from './rpc.ts';
+import {
+  backoffDelay,
+  classifyJsonRpcError,
+  createRpcClient,
+  type RpcClientOptions,
+  RpcError,
+  type RpcErrorKind,
+} from './rpc.ts';
 
 // ---------------------------------------------------------------------------------------------
 // A local JSON-RPC server whose behaviour each test chooses.
@@ -49,7 +56,8 @@ function sendJson(res: ServerResponse, value: unknown, status = 200) {
   res.end(JSON.stringify(value));
 }
 
-const honest: Handler = (body, res) => sendJson(res, Array.isArray(body) ? body.map(answer) : answer(body));
+const honest: Handler = (body, res) =>
+  sendJson(res, Array.isArray(body) ? body.map(answer) : answer(body));
 
 /** Misbehaves with `bad` for the first `times` requests, then answers honestly. */
 const firstThen =
@@ -64,7 +72,11 @@ const hang: Handler = () => {
 function rpcError(code: number, message: string, data?: unknown): Handler {
   return (body, res) => {
     const call = body as JsonRpcCall;
-    sendJson(res, { jsonrpc: '2.0', id: call.id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+    sendJson(res, {
+      jsonrpc: '2.0',
+      id: call.id,
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    });
   };
 }
 
@@ -73,7 +85,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as JsonRpcCall | JsonRpcCall[];
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as
+        | JsonRpcCall
+        | JsonRpcCall[];
       const n = received.length;
       received.push(body);
       handler(body, res, n);
@@ -83,7 +97,10 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   // Warm up fetch (undici loads lazily): the first request of the file should not pay for it.
   handler = honest;
-  await fetch(baseUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_chainId', params: [] }) });
+  await fetch(baseUrl, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_chainId', params: [] }),
+  });
 
   // A port that was just free and is now closed: connections are refused.
   const probe = createServer();
@@ -159,7 +176,8 @@ describe('createRpcClient: request', () => {
   });
 
   it('accepts a null result', async () => {
-    handler = (body, res) => sendJson(res, { jsonrpc: '2.0', id: (body as JsonRpcCall).id, result: null });
+    handler = (body, res) =>
+      sendJson(res, { jsonrpc: '2.0', id: (body as JsonRpcCall).id, result: null });
     const { rpc } = client();
     await expect(rpc.request('eth_getTransactionReceipt', ['0xabc'])).resolves.toBeNull();
   });
@@ -271,10 +289,18 @@ describe('createRpcClient: request', () => {
   });
 
   it('does not retry a revert (code 3) and keeps code and data', async () => {
-    const revertData = '0x08c379a0' + '0'.repeat(62) + '20' + '0'.repeat(63) + '4' + '6e6f706500000000000000000000000000000000000000000000000000000000';
+    const revertData =
+      '0x08c379a0' +
+      '0'.repeat(62) +
+      '20' +
+      '0'.repeat(63) +
+      '4' +
+      '6e6f706500000000000000000000000000000000000000000000000000000000';
     handler = rpcError(3, 'execution reverted: nope', revertData);
     const { rpc } = client({ maxAttempts: 5 });
-    const error = await rejection(rpc.request('eth_call', [{ to: '0xdead', data: '0x06fdde03' }, 'latest']));
+    const error = await rejection(
+      rpc.request('eth_call', [{ to: '0xdead', data: '0x06fdde03' }, 'latest']),
+    );
     expect(error.kind).toBe('revert');
     expect(error.retryable).toBe(false);
     expect(error.code).toBe(3);
@@ -283,18 +309,28 @@ describe('createRpcClient: request', () => {
   });
 
   it('does not retry an unsupported method (-32601)', async () => {
-    handler = rpcError(-32601, 'the method debug_traceBlockByNumber does not exist/is not available');
+    handler = rpcError(
+      -32601,
+      'the method debug_traceBlockByNumber does not exist/is not available',
+    );
     const { rpc } = client({ maxAttempts: 5 });
-    const error = await rejection(rpc.request('debug_traceBlockByNumber', ['latest', { tracer: 'callTracer' }]));
+    const error = await rejection(
+      rpc.request('debug_traceBlockByNumber', ['latest', { tracer: 'callTracer' }]),
+    );
     expect(error.kind).toBe('unsupported');
     expect(error.code).toBe(-32601);
     expect(received).toHaveLength(1);
   });
 
   it('does not retry invalid params (-32602)', async () => {
-    handler = rpcError(-32602, 'invalid argument 0: hex string has length 3, want 40 for common.Address');
+    handler = rpcError(
+      -32602,
+      'invalid argument 0: hex string has length 3, want 40 for common.Address',
+    );
     const { rpc } = client({ maxAttempts: 5 });
-    expect((await rejection(rpc.request('eth_getCode', ['0xabc', 'latest']))).kind).toBe('invalid-request');
+    expect((await rejection(rpc.request('eth_getCode', ['0xabc', 'latest']))).kind).toBe(
+      'invalid-request',
+    );
     expect(received).toHaveLength(1);
   });
 
@@ -317,7 +353,9 @@ describe('createRpcClient: request', () => {
     ]);
     // The next request goes straight to the URL that worked.
     await expect(rpc.request('eth_blockNumber')).resolves.toBe('0x12a05f2');
-    expect(calls.slice(2)).toEqual([{ method: 'eth_blockNumber', url: baseUrl, ok: true, errorKind: undefined }]);
+    expect(calls.slice(2)).toEqual([
+      { method: 'eth_blockNumber', url: baseUrl, ok: true, errorKind: undefined },
+    ]);
     expect(received).toHaveLength(2);
   });
 
@@ -331,13 +369,19 @@ describe('createRpcClient: request', () => {
   it('shares one HTTP request between identical concurrent requests', async () => {
     handler = (body, res) => setTimeout(() => honest(body, res, 0), 50);
     const { rpc } = client();
-    const [a, b] = await Promise.all([rpc.request('eth_getCode', ['0xabcdef', 'latest']), rpc.request('eth_getCode', ['0xabcdef', 'latest'])]);
+    const [a, b] = await Promise.all([
+      rpc.request('eth_getCode', ['0xabcdef', 'latest']),
+      rpc.request('eth_getCode', ['0xabcdef', 'latest']),
+    ]);
     expect(a).toBe('0x6080abcd');
     expect(b).toBe(a);
     expect(received).toHaveLength(1);
 
     // Different params are different requests.
-    await Promise.all([rpc.request('eth_getCode', ['0xabcdef', 'latest']), rpc.request('eth_getCode', ['0x123456', 'latest'])]);
+    await Promise.all([
+      rpc.request('eth_getCode', ['0xabcdef', 'latest']),
+      rpc.request('eth_getCode', ['0x123456', 'latest']),
+    ]);
     expect(received).toHaveLength(3);
 
     // Once settled, the same request goes to the server again (no caching).
@@ -346,7 +390,9 @@ describe('createRpcClient: request', () => {
   });
 
   it('shares a failure between identical concurrent requests, and forgets it afterwards', async () => {
-    handler = firstThen(1, (body, res) => setTimeout(() => rpcError(3, 'execution reverted')(body, res, 0), 30));
+    handler = firstThen(1, (body, res) =>
+      setTimeout(() => rpcError(3, 'execution reverted')(body, res, 0), 30),
+    );
     const { rpc } = client();
     const call = () => rpc.request('eth_call', [{ to: '0xdead', data: '0x' }, 'latest']);
     const [a, b] = await Promise.allSettled([call(), call()]);
@@ -384,7 +430,12 @@ describe('createRpcClient: batch', () => {
     ]);
     expect(received).toHaveLength(1);
     expect(Array.isArray(received[0])).toBe(true);
-    expect((received[0] as JsonRpcCall[]).map((c) => c.method)).toEqual(['eth_chainId', 'eth_call', 'eth_blockNumber', 'eth_call']);
+    expect((received[0] as JsonRpcCall[]).map((c) => c.method)).toEqual([
+      'eth_chainId',
+      'eth_call',
+      'eth_blockNumber',
+      'eth_call',
+    ]);
     expect(new Set((received[0] as JsonRpcCall[]).map((c) => c.id)).size).toBe(4);
 
     expect(outcomes).toHaveLength(4);
@@ -392,7 +443,10 @@ describe('createRpcClient: batch', () => {
     expect(outcomes[1]!.ok).toBe(false);
     expect(!outcomes[1]!.ok && outcomes[1]!.error.kind).toBe('revert');
     expect(outcomes[2]).toEqual({ ok: true, result: '0x12a05f2' });
-    expect(outcomes[3]).toEqual({ ok: true, result: { method: 'eth_call', params: [{ to: '0xdead', data: '0x18160ddd' }, 'latest'] } });
+    expect(outcomes[3]).toEqual({
+      ok: true,
+      result: { method: 'eth_call', params: [{ to: '0xdead', data: '0x18160ddd' }, 'latest'] },
+    });
   });
 
   it('marks an entry the server left out as bad-response', async () => {
@@ -419,7 +473,12 @@ describe('createRpcClient: batch', () => {
   });
 
   it('throws the classified error when the node answers a batch with one error object', async () => {
-    handler = (_b, res) => sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'batch requests are not supported' } });
+    handler = (_b, res) =>
+      sendJson(res, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32601, message: 'batch requests are not supported' },
+      });
     const { rpc } = client({ maxAttempts: 5 });
     const error = await rejection(rpc.batch([{ method: 'eth_chainId', params: [] }]));
     expect(error.kind).toBe('unsupported');
@@ -428,7 +487,10 @@ describe('createRpcClient: batch', () => {
 
   it('uses fresh ids for consecutive batches', async () => {
     const { rpc } = client();
-    await rpc.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_chainId', params: [] }]);
+    await rpc.batch([
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_chainId', params: [] },
+    ]);
     await rpc.batch([{ method: 'eth_chainId', params: [] }]);
     const ids = received.flatMap((b) => (b as JsonRpcCall[]).map((c) => c.id));
     expect(new Set(ids).size).toBe(3);
@@ -438,14 +500,23 @@ describe('createRpcClient: batch', () => {
 describe('classifyJsonRpcError', () => {
   const cases: [{ code?: number; message?: string }, RpcErrorKind][] = [
     [{ code: 3, message: 'execution reverted' }, 'revert'],
-    [{ code: -32000, message: 'execution reverted: ERC20: transfer amount exceeds balance' }, 'revert'],
+    [
+      { code: -32000, message: 'execution reverted: ERC20: transfer amount exceeds balance' },
+      'revert',
+    ],
     [{ code: -32015, message: 'VM Exception while processing transaction: revert' }, 'revert'],
     [{ code: -32000, message: 'invalid opcode: INVALID' }, 'revert'],
     [{ code: -32000, message: 'out of gas' }, 'revert'],
     [{ code: -32601, message: 'Method not found' }, 'unsupported'],
-    [{ code: -32000, message: 'the method trace_block does not exist/is not available' }, 'unsupported'],
+    [
+      { code: -32000, message: 'the method trace_block does not exist/is not available' },
+      'unsupported',
+    ],
     [{ code: -32600, message: 'invalid request' }, 'invalid-request'],
-    [{ code: -32602, message: 'invalid argument 0: json: cannot unmarshal hex string' }, 'invalid-request'],
+    [
+      { code: -32602, message: 'invalid argument 0: json: cannot unmarshal hex string' },
+      'invalid-request',
+    ],
     [{ code: -32005, message: 'limit exceeded' }, 'rate-limited'],
     [{ code: 429, message: 'Too Many Requests' }, 'rate-limited'],
     [{ code: -32000, message: 'header not found' }, 'server'],
@@ -469,7 +540,9 @@ describe('classifyJsonRpcError', () => {
     expect(classifyJsonRpcError({ code: -32601, message: 'x' }).retryable).toBe(false);
     expect(classifyJsonRpcError({ code: -32602, message: 'x' }).retryable).toBe(false);
     expect(classifyJsonRpcError({ code: -32005, message: 'x' }).retryable).toBe(true);
-    expect(classifyJsonRpcError({ code: -32000, message: 'header not found' }).retryable).toBe(true);
+    expect(classifyJsonRpcError({ code: -32000, message: 'header not found' }).retryable).toBe(
+      true,
+    );
   });
 
   it('keeps data, and tolerates a missing message or a non-numeric code', () => {
@@ -479,7 +552,9 @@ describe('classifyJsonRpcError', () => {
     expect(bare.kind).toBe('server');
     expect(bare.message).toMatch(/unknown/);
     expect(bare.code).toBeUndefined();
-    expect(classifyJsonRpcError({ code: '3' as unknown as number, message: 'oops' }).code).toBeUndefined();
+    expect(
+      classifyJsonRpcError({ code: '3' as unknown as number, message: 'oops' }).code,
+    ).toBeUndefined();
   });
 });
 
@@ -542,7 +617,8 @@ describe('immutable answers', () => {
     await rpc.request('eth_getBlockByNumber', ['0x10', false]);
     await rpc.request('eth_getBlockByNumber', ['0x10', false]);
     expect(received).toHaveLength(2);
-    handler = (body, res) => sendJson(res, { jsonrpc: '2.0', id: (body as JsonRpcCall).id, result: null });
+    handler = (body, res) =>
+      sendJson(res, { jsonrpc: '2.0', id: (body as JsonRpcCall).id, result: null });
     await rpc.request('eth_getBlockReceipts', [blockHash]);
     await rpc.request('eth_getBlockReceipts', [blockHash]);
     expect(received).toHaveLength(4);
@@ -557,15 +633,25 @@ describe('validated answers', () => {
     handler = (body, res) => {
       const call = body as JsonRpcCall;
       n++;
-      sendJson(res, { jsonrpc: '2.0', id: call.id, result: { hash: n === 1 ? `0x${'ee'.repeat(32)}` : blockHash } });
+      sendJson(res, {
+        jsonrpc: '2.0',
+        id: call.id,
+        result: { hash: n === 1 ? `0x${'ee'.repeat(32)}` : blockHash },
+      });
     };
     const { rpc } = client();
-    const validate = (block: { hash: string }) => (block.hash === blockHash ? undefined : 'another block');
-    const block = await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], { validate });
+    const validate = (block: { hash: string }) =>
+      block.hash === blockHash ? undefined : 'another block';
+    const block = await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], {
+      validate,
+    });
     expect(block.hash).toBe(blockHash);
     expect(received).toHaveLength(2);
     // The good answer is cached; the refused one never was.
-    expect((await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], { validate })).hash).toBe(blockHash);
+    expect(
+      (await rpc.request<{ hash: string }>('eth_getBlockByHash', [blockHash, false], { validate }))
+        .hash,
+    ).toBe(blockHash);
     expect(received).toHaveLength(2);
   });
 });

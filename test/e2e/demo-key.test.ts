@@ -7,7 +7,12 @@ import { issueDemoKey } from '../../app/operator.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { sha256Hex } from '../../src/accounts/credentials.ts';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '../support/services.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../support/services.ts';
 
 /**
  * `token-monitor start` against a real database (DATABASE_URL) and no configured chain: the dev
@@ -28,10 +33,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function banner(proc: ChildProcess): Promise<{ status: string; demo_api_key: string | null; api: string }> {
+function banner(
+  proc: ChildProcess,
+): Promise<{ status: string; demo_api_key: string | null; api: string }> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
+      START_TIMEOUT_MS,
+    );
     proc.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       for (const line of buffer.split('\n')) {
@@ -40,7 +50,9 @@ function banner(proc: ChildProcess): Promise<{ status: string; demo_api_key: str
         resolve(JSON.parse(line));
       }
     });
-    proc.once('exit', (code) => reject(new Error(`exited with ${code} before start-up:\n${buffer}`)));
+    proc.once('exit', (code) =>
+      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
+    );
   });
 }
 
@@ -50,15 +62,24 @@ describe('demo key outside the embedded default', () => {
     const leftover = await issueDemoKey(database.url, redis.url, redis.prefix);
     child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
       env: {
-        PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1',
-        DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'warn',
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: redis.prefix,
+        LOG_LEVEL: 'warn',
         DEMO_INTERVAL_SECONDS: '3600',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const started = await banner(child);
     expect(started.demo_api_key).toBeNull();
-    const refused = await fetch(`${started.api}/pro/tokens?limit=1`, { headers: { 'x-api-key': leftover } });
+    const refused = await fetch(`${started.api}/pro/tokens?limit=1`, {
+      headers: { 'x-api-key': leftover },
+    });
     expect(refused.status).toBe(401);
     const handle = createDb(database.url, { max: 1 });
     try {

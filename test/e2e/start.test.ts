@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { ContractFactory, type InterfaceAbi, JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContractFactory, JsonRpcProvider, Wallet, parseEther, type InterfaceAbi } from 'ethers';
 import WebSocket from 'ws';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
@@ -42,7 +42,10 @@ afterAll(async () => {
 function waitForBanner(proc: ChildProcess): Promise<Banner> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no start-up banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no start-up banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
+      START_TIMEOUT_MS,
+    );
     proc.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       for (const line of buffer.split('\n')) {
@@ -58,7 +61,9 @@ function waitForBanner(proc: ChildProcess): Promise<Banner> {
         }
       }
     });
-    proc.once('exit', (code) => reject(new Error(`exited with ${code} before start-up:\n${buffer}`)));
+    proc.once('exit', (code) =>
+      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
+    );
   });
 }
 
@@ -95,44 +100,81 @@ describe('npm start (embedded default)', () => {
     });
 
     // A key the demo launcher does not use, so that nonces never collide.
-    const provider = new JsonRpcProvider(banner.chains[0]!.rpc, banner.chains[0]!.chain_id, { staticNetwork: true });
+    const provider = new JsonRpcProvider(banner.chains[0]!.rpc, banner.chains[0]!.chain_id, {
+      staticNetwork: true,
+    });
     const wallet = new Wallet(ANVIL_PRIVATE_KEYS[5], provider);
     const artifact = loadArtifact('SimpleToken');
     const name = `E2E ${randomBytes(3).toString('hex')}`;
-    const token = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, wallet).deploy(name, 'E2E', parseEther('1000'));
+    const token = await new ContractFactory(
+      artifact.abi as InterfaceAbi,
+      artifact.bytecode,
+      wallet,
+    ).deploy(name, 'E2E', parseEther('1000'));
     await token.waitForDeployment();
     const address = (await token.getAddress()).toLowerCase();
 
     const deadline = Date.now() + 30_000;
     let created: (typeof messages)[number] | undefined;
     while (!created && Date.now() < deadline) {
-      created = messages.find((m) => m.type === 'token.created' && m.data?.contract_address === address);
+      created = messages.find(
+        (m) => m.type === 'token.created' && m.data?.contract_address === address,
+      );
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(created, `token.created for ${address}; stderr:\n${stderr}`).toBeDefined();
-    expect(created).toMatchObject({ type: 'token.created', data: { contract_address: address, name, symbol: 'E2E', chain_id: 31337 } });
+    expect(created).toMatchObject({
+      type: 'token.created',
+      data: {
+        contract_address: address,
+        chain_id: 31337,
+        full_token_data: { token: { name, symbol: 'E2E' } },
+      },
+    });
     provider.destroy();
 
     // Without a credential: 401. With the demo PRO key the start-up banner printed: the general and the PRO detail.
     expect((await fetch(`${banner.api}/tokens/${address}?chain_id=31337`)).status).toBe(401);
     expect(banner.demo_api_key).toMatch(/^svc_pro_[0-9a-f]{40}$/);
-    const detail = await fetch(`${banner.api}/tokens/${address}?chain_id=31337`, { headers: { authorization: `Bearer ${banner.demo_api_key}` } });
+    const detail = await fetch(`${banner.api}/tokens/${address}?chain_id=31337`, {
+      headers: { authorization: `Bearer ${banner.demo_api_key}` },
+    });
     expect(detail.status).toBe(200);
-    expect(await detail.json()).toMatchObject({ contract_address: address, name, creator: wallet.address.toLowerCase() });
-    const pro = await fetch(`${banner.api}/pro/tokens/${address}?chain_id=31337`, { headers: { 'x-api-key': banner.demo_api_key } });
+    expect(await detail.json()).toMatchObject({
+      contract_address: address,
+      name,
+      creator: wallet.address.toLowerCase(),
+    });
+    const pro = await fetch(`${banner.api}/pro/tokens/${address}?chain_id=31337`, {
+      headers: { 'x-api-key': banner.demo_api_key },
+    });
     expect(pro.status).toBe(200);
-    expect(await pro.json()).toMatchObject({ contract_address: address, security_hints: expect.any(Object) });
+    expect(await pro.json()).toMatchObject({
+      contract_address: address,
+      security_hints: expect.any(Object),
+    });
     expect((await fetch(banner.docs)).status).toBe(200);
 
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child!.once('exit', (code) => resolve(code)),
+    );
     const stopStarted = Date.now();
     child.kill('SIGINT');
-    const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS)),
+    ]);
     expect(code).toBe(0);
     expect(Date.now() - stopStarted).toBeLessThan(STOP_TIMEOUT_MS);
     expect(await closed).toBe(1001);
     // Nothing it started is left: the chain's RPC no longer answers.
-    await expect(fetch(banner.chains[0]!.rpc, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+    await expect(
+      fetch(banner.chains[0]!.rpc, {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(2_000),
+      }),
+    ).rejects.toThrow();
   }, 180_000);
 });

@@ -67,7 +67,12 @@ function refusingProducer(): Producer {
   const refuse = () => {
     throw new Error('this test app has no queue producer');
   };
-  return { enqueue: async () => refuse(), enqueueBulk: async () => refuse(), queue: refuse, close: async () => {} };
+  return {
+    enqueue: async () => refuse(),
+    enqueueBulk: async () => refuse(),
+    queue: refuse,
+    close: async () => {},
+  };
 }
 
 export async function listen(app: RequestListener): Promise<{ server: Server; base: string }> {
@@ -99,5 +104,11 @@ export async function request(url: string, init?: RequestInit): Promise<JsonResu
   } catch {
     body = undefined;
   }
-  return { status: response.status, type: response.headers.get('content-type') ?? '', headers: response.headers, body, text };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    headers: response.headers,
+    body,
+    text,
+  };
 }

@@ -1,4 +1,13 @@
-import { Contract, ContractFactory, encodeBytes32String, type InterfaceAbi, JsonRpcProvider, NonceManager, parseEther, Wallet } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  encodeBytes32String,
+  type InterfaceAbi,
+  JsonRpcProvider,
+  NonceManager,
+  parseEther,
+  Wallet,
+} from 'ethers';
 import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
@@ -21,16 +30,27 @@ export interface MinedReceipt {
  * transaction that an automining Anvil mines before the wait subscribes to new blocks (no later
  * block ever comes) and hang; a reverted transaction throws here.
  */
-export async function waitMined(provider: JsonRpcProvider, tx: { hash: string } | Promise<{ hash: string }>): Promise<MinedReceipt> {
+export async function waitMined(
+  provider: JsonRpcProvider,
+  tx: { hash: string } | Promise<{ hash: string }>,
+): Promise<MinedReceipt> {
   const { hash } = await tx;
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as
-      | { status: string; blockNumber: string; contractAddress: string | null; logs: MinedReceipt['logs'] }
-      | null;
+    const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as {
+      status: string;
+      blockNumber: string;
+      contractAddress: string | null;
+      logs: MinedReceipt['logs'];
+    } | null;
     if (raw) {
       if (raw.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
-      return { hash, blockNumber: Number(raw.blockNumber), contractAddress: raw.contractAddress, logs: raw.logs };
+      return {
+        hash,
+        blockNumber: Number(raw.blockNumber),
+        contractAddress: raw.contractAddress,
+        logs: raw.logs,
+      };
     }
     await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
   }
@@ -43,16 +63,29 @@ export interface TestChain {
   signer: NonceManager;
   account: string;
   uniswap: UniswapV2Deployment;
-  deploy(name: ContractName, args?: unknown[]): Promise<{ address: string; txHash: string; blockNumber: number; contract: Contract }>;
+  deploy(
+    name: ContractName,
+    args?: unknown[],
+  ): Promise<{ address: string; txHash: string; blockNumber: number; contract: Contract }>;
   contract(name: ContractName, address: string): Contract;
   chainConfig(overrides?: Partial<ChainConfig>): ChainConfig;
   stop(): Promise<void>;
 }
 
-export async function startTestChain(options: { blockTime?: number; extraArgs?: string[] } = {}): Promise<TestChain> {
-  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: options.blockTime, extraArgs: options.extraArgs });
+export async function startTestChain(
+  options: { blockTime?: number; extraArgs?: string[] } = {},
+): Promise<TestChain> {
+  const anvil = await startAnvil({
+    chainId: LOCAL_CHAIN_ID,
+    blockTime: options.blockTime,
+    extraArgs: options.extraArgs,
+  });
   // No read cache: a stale block number or nonce from the 250 ms default cache makes tests flaky.
-  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(anvil.rpcUrl, LOCAL_CHAIN_ID, {
+    staticNetwork: true,
+    pollingInterval: 100,
+    cacheTimeout: -1,
+  });
   const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
   const signer = new NonceManager(wallet);
   const uniswap = await deployUniswapV2(signer);
@@ -64,9 +97,18 @@ export async function startTestChain(options: { blockTime?: number; extraArgs?: 
     uniswap,
     async deploy(name, args = []) {
       const artifact = loadArtifact(name);
-      const contract = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, signer).deploy(...args);
+      const contract = await new ContractFactory(
+        artifact.abi as InterfaceAbi,
+        artifact.bytecode,
+        signer,
+      ).deploy(...args);
       const receipt = await waitMined(provider, contract.deploymentTransaction()!);
-      return { address: (await contract.getAddress()).toLowerCase(), txHash: receipt.hash, blockNumber: receipt.blockNumber, contract: contract as Contract };
+      return {
+        address: (await contract.getAddress()).toLowerCase(),
+        txHash: receipt.hash,
+        blockNumber: receipt.blockNumber,
+        contract: contract as Contract,
+      };
     },
     contract(name, address) {
       return new Contract(address, loadArtifact(name).abi as InterfaceAbi, signer);
@@ -82,7 +124,14 @@ export async function startTestChain(options: { blockTime?: number; extraArgs?: 
         pollIntervalMs: 100,
         wrappedNative: uniswap.weth.toLowerCase(),
         stablecoins: [],
-        dexes: [{ name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() }],
+        dexes: [
+          {
+            name: 'uniswap-v2',
+            kind: 'v2',
+            factory: uniswap.factory.toLowerCase(),
+            router: uniswap.router.toLowerCase(),
+          },
+        ],
         ephemeral: false,
         ...overrides,
       };
@@ -95,14 +144,34 @@ export async function startTestChain(options: { blockTime?: number; extraArgs?: 
 }
 
 /** Adds token/WETH liquidity through the real Router02; returns the pair address. */
-export async function addLiquidity(chain: TestChain, token: string, tokenAmount: bigint, ethAmount = parseEther('1')): Promise<string> {
+export async function addLiquidity(
+  chain: TestChain,
+  token: string,
+  tokenAmount: bigint,
+  ethAmount = parseEther('1'),
+): Promise<string> {
   const erc20 = chain.contract('SimpleToken', token);
   await waitMined(chain.provider, erc20.getFunction('approve')(chain.uniswap.router, tokenAmount));
-  const router = new Contract(chain.uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, chain.signer);
+  const router = new Contract(
+    chain.uniswap.router,
+    uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi,
+    chain.signer,
+  );
   const deadline = Math.floor(Date.now() / 1000) + 3600;
-  await waitMined(chain.provider, router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount }));
-  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
-  return ((await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string).toLowerCase();
+  await waitMined(
+    chain.provider,
+    router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, {
+      value: ethAmount,
+    }),
+  );
+  const factory = new Contract(
+    chain.uniswap.factory,
+    uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
+    chain.signer,
+  );
+  return (
+    (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string
+  ).toLowerCase();
 }
 
 export { encodeBytes32String, parseEther };

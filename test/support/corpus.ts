@@ -9,7 +9,8 @@ import { gunzipSync } from 'node:zlib';
  */
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const CORPUS_FILE = process.env.CORPUS_FILE ?? resolve(REPO_ROOT, 'test/fixtures/mainnet-tokens.ndjson.gz');
+export const CORPUS_FILE =
+  process.env.CORPUS_FILE ?? resolve(REPO_ROOT, 'test/fixtures/mainnet-tokens.ndjson.gz');
 
 export interface CorpusContract {
   address: string;
@@ -19,7 +20,9 @@ export interface CorpusContract {
 
 export function loadCorpus(limit = Number.POSITIVE_INFINITY): CorpusContract[] {
   if (!existsSync(CORPUS_FILE)) {
-    throw new Error(`mainnet corpus not found at ${CORPUS_FILE}: restore test/fixtures or set CORPUS_FILE`);
+    throw new Error(
+      `mainnet corpus not found at ${CORPUS_FILE}: restore test/fixtures or set CORPUS_FILE`,
+    );
   }
   return gunzipSync(readFileSync(CORPUS_FILE))
     .toString('utf8')

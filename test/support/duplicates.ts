@@ -23,9 +23,8 @@ const STREAM_PAGE = 1_000;
 type TokenRef = { chain_id?: number; contract_address?: string };
 type Counted = { what: string; count: number }[];
 
-const repeatsOf = (counts: Map<string, number>): Repeat[] => (
-  [...counts].filter(([, n]) => n > 1).map(([what, count]) => ({ what, count }))
-);
+const repeatsOf = (counts: Map<string, number>): Repeat[] =>
+  [...counts].filter(([, n]) => n > 1).map(([what, count]) => ({ what, count }));
 
 export async function repeatedTokenCreated(redis: Redis, streamKey: string): Promise<Repeat[]> {
   const counts = new Map<string, number>();
@@ -54,7 +53,10 @@ export async function repeatedAnalyses(sql: postgres.Sql): Promise<Repeat[]> {
   return [...rows];
 }
 
-export async function repeatedHistory(sql: postgres.Sql, intervalMs = REFRESH_INTERVAL_MS): Promise<Repeat[]> {
+export async function repeatedHistory(
+  sql: postgres.Sql,
+  intervalMs = REFRESH_INTERVAL_MS,
+): Promise<Repeat[]> {
   const rows = await sql<Counted>`
     select chain_id || ':' || address || ' bucket ' || bucket as what, count(*)::int as count
     from (
@@ -66,7 +68,10 @@ export async function repeatedHistory(sql: postgres.Sql, intervalMs = REFRESH_IN
 }
 
 /** A honeypot is announced once per token ever; other kinds once per refresh window. */
-export async function repeatedAlerts(sql: postgres.Sql, windowMs = REFRESH_INTERVAL_MS): Promise<Repeat[]> {
+export async function repeatedAlerts(
+  sql: postgres.Sql,
+  windowMs = REFRESH_INTERVAL_MS,
+): Promise<Repeat[]> {
   const rows = await sql<Counted>`
     select user_id || ' ' || chain_id || ':' || address || ' ' || kind as what, count(*)::int as count
     from (

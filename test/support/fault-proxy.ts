@@ -7,7 +7,13 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
  * eth_getBlockReceipts); it counts the calls per method.
  */
 
-export const FAULT_KINDS = ['http-429', 'http-500', 'timeout', 'truncated-json', 'wrong-block'] as const;
+export const FAULT_KINDS = [
+  'http-429',
+  'http-500',
+  'timeout',
+  'truncated-json',
+  'wrong-block',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultProxy {
@@ -40,7 +46,10 @@ function seeded(seed: number): () => number {
 
 const HANG_MS = 30_000;
 
-export async function startFaultProxy(upstream: string, options: { rate: number; seed?: number; refuse?: string[] }): Promise<FaultProxy> {
+export async function startFaultProxy(
+  upstream: string,
+  options: { rate: number; seed?: number; refuse?: string[] },
+): Promise<FaultProxy> {
   let rate = options.rate;
   const refuse = new Set(options.refuse ?? []);
   const calls = new Map<string, number>();
@@ -51,19 +60,37 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
 
   const forwardOne = async (call: Call): Promise<unknown> => {
     if (call.method && refuse.has(call.method)) {
-      return { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } };
+      return {
+        jsonrpc: '2.0',
+        id: call.id,
+        error: {
+          code: -32601,
+          message: `the method ${call.method} does not exist/is not available`,
+        },
+      };
     }
-    const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    const response = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call),
+    });
     return response.json();
   };
   const forward = async (body: Call | Call[]) => {
     forwarded++;
-    for (const call of Array.isArray(body) ? body : [body]) calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
+    for (const call of Array.isArray(body) ? body : [body])
+      calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
     if (refuse.size === 0) {
-      const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(upstream, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return response.text();
     }
-    return JSON.stringify(Array.isArray(body) ? await Promise.all(body.map(forwardOne)) : await forwardOne(body));
+    return JSON.stringify(
+      Array.isArray(body) ? await Promise.all(body.map(forwardOne)) : await forwardOne(body),
+    );
   };
 
   /** Answers as if asked about a neighbouring block: the client must notice and refuse it. */
@@ -71,12 +98,25 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
     const calls = Array.isArray(body) ? body : [body];
     const shifted = calls.map((c) => {
       const params = [...(c.params ?? [])];
-      if (c.method === 'eth_getBlockByNumber' && typeof params[0] === 'string' && params[0].startsWith('0x')) {
+      if (
+        c.method === 'eth_getBlockByNumber' &&
+        typeof params[0] === 'string' &&
+        params[0].startsWith('0x')
+      ) {
         params[0] = `0x${(Number.parseInt(params[0], 16) + 1).toString(16)}`;
         return { ...c, params };
       }
-      if (c.method === 'eth_getBlockByHash' || c.method === 'eth_getBlockReceipts' || c.method === 'debug_traceBlockByNumber') {
-        return { ...c, method: c.method === 'eth_getBlockByHash' ? 'eth_getBlockByNumber' : c.method, params: c.method === 'eth_getBlockByHash' ? ['latest', false] : ['latest', ...params.slice(1)] };
+      if (
+        c.method === 'eth_getBlockByHash' ||
+        c.method === 'eth_getBlockReceipts' ||
+        c.method === 'debug_traceBlockByNumber'
+      ) {
+        return {
+          ...c,
+          method: c.method === 'eth_getBlockByHash' ? 'eth_getBlockByNumber' : c.method,
+          params:
+            c.method === 'eth_getBlockByHash' ? ['latest', false] : ['latest', ...params.slice(1)],
+        };
       }
       return c;
     });
@@ -97,7 +137,9 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
               res.writeHead(429, { 'retry-after': '1' }).end('Too Many Requests');
               return;
             case 'http-500':
-              res.writeHead(500, { 'content-type': 'text/html' }).end('<html>Internal Server Error</html>');
+              res
+                .writeHead(500, { 'content-type': 'text/html' })
+                .end('<html>Internal Server Error</html>');
               return;
             case 'timeout':
               hanging.add(res);
@@ -108,11 +150,15 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
               return;
             case 'truncated-json': {
               const text = await forward(body);
-              res.writeHead(200, { 'content-type': 'application/json' }).end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+              res
+                .writeHead(200, { 'content-type': 'application/json' })
+                .end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
               return;
             }
             case 'wrong-block':
-              res.writeHead(200, { 'content-type': 'application/json' }).end(await wrongBlock(body));
+              res
+                .writeHead(200, { 'content-type': 'application/json' })
+                .end(await wrongBlock(body));
               return;
           }
         }
@@ -133,10 +179,11 @@ export async function startFaultProxy(upstream: string, options: { rate: number;
     setRate(value) {
       rate = value;
     },
-    close: () => new Promise<void>((r) => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -20,6 +20,8 @@ export default class RetryReporter implements Reporter {
   onTestRunEnd(): void {
     if (this.retried.length === 0) return;
     const lines = this.retried.map((line) => `  RETRIED ${line}`).join('\n');
-    console.log(`\nTests that needed a retry (${this.retried.length}) - flaky, fix them:\n${lines}\n`);
+    console.log(
+      `\nTests that needed a retry (${this.retried.length}) - flaky, fix them:\n${lines}\n`,
+    );
   }
 }

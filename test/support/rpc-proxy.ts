@@ -11,7 +11,10 @@ export interface RpcProxy {
   close(): Promise<void>;
 }
 
-export async function startRpcProxy(upstream: string, options: { refuse?: string[] } = {}): Promise<RpcProxy> {
+export async function startRpcProxy(
+  upstream: string,
+  options: { refuse?: string[] } = {},
+): Promise<RpcProxy> {
   const proxy = await startFaultProxy(upstream, { rate: 0, refuse: options.refuse });
   return { url: proxy.url, calls: proxy.calls, close: proxy.close };
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import postgres from 'postgres';
 import { runMigrations } from '../../db/client.ts';
+import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
-import { silentLogger } from '../../infra/logger.ts';
 
 /**
  * Services for integration tests (docs/configuration.md: tests follow the same rule): the ones named
@@ -113,7 +113,11 @@ export async function createTestRedis(): Promise<TestRedis> {
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -125,5 +129,7 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`,
+  );
 }

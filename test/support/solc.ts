@@ -14,10 +14,22 @@ export interface Compiled {
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+  contracts?: Record<
+    string,
+    Record<
+      string,
+      {
+        abi: unknown[];
+        evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+      }
+    >
+  >;
 }
 
-export function compileSolidity(source: string, options: { viaIR?: boolean } = {}): Record<string, Compiled> {
+export function compileSolidity(
+  source: string,
+  options: { viaIR?: boolean } = {},
+): Record<string, Compiled> {
   const input = {
     language: 'Solidity',
     sources: { 'Test.sol': { content: source } },
@@ -25,7 +37,9 @@ export function compileSolidity(source: string, options: { viaIR?: boolean } = {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: 'cancun',
       viaIR: options.viaIR ?? false,
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
+      },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
@@ -33,7 +47,11 @@ export function compileSolidity(source: string, options: { viaIR?: boolean } = {
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const out: Record<string, Compiled> = {};
   for (const [name, c] of Object.entries(output.contracts?.['Test.sol'] ?? {})) {
-    out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
+    out[name] = {
+      abi: c.abi,
+      bytecode: `0x${c.evm.bytecode.object}`,
+      deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+    };
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /** A TCP proxy that can cut its connections and refuse new ones for a while (a network outage). */
 
@@ -43,9 +43,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       sockets.clear();
       await new Promise((r) => setTimeout(r, ms));
     },
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

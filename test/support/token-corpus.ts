@@ -1,5 +1,13 @@
-import { Contract, ContractFactory, Interface, encodeBytes32String, parseEther, type ContractTransactionResponse, type InterfaceAbi } from 'ethers';
-import { loadArtifact, uniswapArtifact, type ContractName } from '../../contracts/artifacts.ts';
+import {
+  Contract,
+  ContractFactory,
+  type ContractTransactionResponse,
+  encodeBytes32String,
+  Interface,
+  type InterfaceAbi,
+  parseEther,
+} from 'ethers';
+import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import type { TestChain } from './chain.ts';
 
 /**
@@ -38,15 +46,35 @@ export interface Truth {
 }
 
 export const FLAGS = [
-  'honeypot', 'mintable', 'blacklist', 'pause', 'fee_modifiable', 'max_tx', 'trading_restricted',
-  'hidden_owner', 'proxy', 'balance_change', 'renounced',
+  'honeypot',
+  'mintable',
+  'blacklist',
+  'pause',
+  'fee_modifiable',
+  'max_tx',
+  'trading_restricted',
+  'hidden_owner',
+  'proxy',
+  'balance_change',
+  'renounced',
 ] as const;
 export type Flag = (typeof FLAGS)[number];
 
 const NONE: Truth = {
-  honeypot: false, mintable: false, blacklist: false, pause: false, fee_modifiable: false, max_tx: false,
-  trading_restricted: false, hidden_owner: false, proxy: false, balance_change: false, renounced: false,
-  buy_tax_pct: 0, sell_tax_pct: 0, transfer_tax_pct: 0,
+  honeypot: false,
+  mintable: false,
+  blacklist: false,
+  pause: false,
+  fee_modifiable: false,
+  max_tx: false,
+  trading_restricted: false,
+  hidden_owner: false,
+  proxy: false,
+  balance_change: false,
+  renounced: false,
+  buy_tax_pct: 0,
+  sell_tax_pct: 0,
+  transfer_tax_pct: 0,
 };
 
 export interface CorpusToken {
@@ -56,7 +84,14 @@ export interface CorpusToken {
   truth: Truth;
 }
 
-type Deployer = (chain: TestChain, i: number) => Promise<{ address: string; pairAware?: boolean; afterLiquidity?: (address: string) => Promise<void> }>;
+type Deployer = (
+  chain: TestChain,
+  i: number,
+) => Promise<{
+  address: string;
+  pairAware?: boolean;
+  afterLiquidity?: (address: string) => Promise<void>;
+}>;
 
 interface RawReceipt {
   status: string;
@@ -75,7 +110,9 @@ const RECEIPT_TIMEOUT_MS = 30_000;
 async function mined(chain: TestChain, hash: string): Promise<RawReceipt> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const receipt = (await chain.provider.send('eth_getTransactionReceipt', [hash])) as RawReceipt | null;
+    const receipt = (await chain.provider.send('eth_getTransactionReceipt', [
+      hash,
+    ])) as RawReceipt | null;
     if (receipt) {
       if (receipt.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
       return receipt;
@@ -85,81 +122,193 @@ async function mined(chain: TestChain, hash: string): Promise<RawReceipt> {
   throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
 }
 
-const send = async (chain: TestChain, tx: Promise<unknown>) => mined(chain, ((await tx) as ContractTransactionResponse).hash);
+const send = async (chain: TestChain, tx: Promise<unknown>) =>
+  mined(chain, ((await tx) as ContractTransactionResponse).hash);
 
-async function deployContract(chain: TestChain, name: ContractName, args: unknown[] = []): Promise<{ address: string; contract: Contract }> {
+async function deployContract(
+  chain: TestChain,
+  name: ContractName,
+  args: unknown[] = [],
+): Promise<{ address: string; contract: Contract }> {
   const artifact = loadArtifact(name);
-  const contract = await new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, chain.signer).deploy(...args);
+  const contract = await new ContractFactory(
+    artifact.abi as InterfaceAbi,
+    artifact.bytecode,
+    chain.signer,
+  ).deploy(...args);
   const receipt = await mined(chain, contract.deploymentTransaction()!.hash);
   const address = receipt.contractAddress!.toLowerCase();
   return { address, contract: new Contract(address, artifact.abi as InterfaceAbi, chain.signer) };
 }
 
 /** Token/WETH liquidity through the real Router02 (approve, addLiquidityETH); returns the pair. */
-export async function addPoolLiquidity(chain: TestChain, token: string, tokenAmount: bigint = POOL_TOKENS, ethAmount: bigint = POOL_ETH): Promise<string> {
-  await send(chain, chain.contract('SimpleToken', token).getFunction('approve')(chain.uniswap.router, tokenAmount));
-  const router = new Contract(chain.uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, chain.signer);
+export async function addPoolLiquidity(
+  chain: TestChain,
+  token: string,
+  tokenAmount: bigint = POOL_TOKENS,
+  ethAmount: bigint = POOL_ETH,
+): Promise<string> {
+  await send(
+    chain,
+    chain.contract('SimpleToken', token).getFunction('approve')(chain.uniswap.router, tokenAmount),
+  );
+  const router = new Contract(
+    chain.uniswap.router,
+    uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi,
+    chain.signer,
+  );
   const deadline = Math.floor(Date.now() / 1000) + 3600;
-  await send(chain, router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, { value: ethAmount }));
-  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.provider);
-  return ((await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string).toLowerCase();
+  await send(
+    chain,
+    router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, {
+      value: ethAmount,
+    }),
+  );
+  const factory = new Contract(
+    chain.uniswap.factory,
+    uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
+    chain.provider,
+  );
+  return (
+    (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string
+  ).toLowerCase();
 }
-const name = (kind: string, i: number) => [`${kind} ${i}`, `${kind.replace(/[^a-z]/g, '').slice(0, 4).toUpperCase()}${i}`];
+const name = (kind: string, i: number) => [
+  `${kind} ${i}`,
+  `${kind
+    .replace(/[^a-z]/g, '')
+    .slice(0, 4)
+    .toUpperCase()}${i}`,
+];
 
 /** How each kind is deployed, and what it really does. */
 export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = {
-  simple: { deploy: async (c, i) => deployContract(c, 'SimpleToken', [...name('simple', i), CORPUS_SUPPLY]), truth: NONE },
+  simple: {
+    deploy: async (c, i) => deployContract(c, 'SimpleToken', [...name('simple', i), CORPUS_SUPPLY]),
+    truth: NONE,
+  },
   renounced: {
     deploy: async (c, i) => {
       const d = await deployContract(c, 'RenouncedToken', [...name('renounced', i), CORPUS_SUPPLY]);
-      return { address: d.address, afterLiquidity: async (a) => void (await send(c, c.contract('RenouncedToken', a).getFunction('renounceOwnership')())) };
+      return {
+        address: d.address,
+        afterLiquidity: async (a) =>
+          void (await send(c, c.contract('RenouncedToken', a).getFunction('renounceOwnership')())),
+      };
     },
     truth: { ...NONE, renounced: true },
   },
-  mintable: { deploy: async (c, i) => deployContract(c, 'MintableToken', [...name('mintable', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
-  blacklist: { deploy: async (c, i) => deployContract(c, 'BlacklistToken', [...name('blacklist', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
-  pausable: { deploy: async (c, i) => deployContract(c, 'PausableToken', [...name('pausable', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  mintable: {
+    deploy: async (c, i) =>
+      deployContract(c, 'MintableToken', [...name('mintable', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, mintable: true },
+  },
+  blacklist: {
+    deploy: async (c, i) =>
+      deployContract(c, 'BlacklistToken', [...name('blacklist', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, blacklist: true },
+  },
+  pausable: {
+    deploy: async (c, i) =>
+      deployContract(c, 'PausableToken', [...name('pausable', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, pause: true },
+  },
   'fixed-tax': {
-    deploy: async (c, i) => deployContract(c, 'FixedTaxToken', [...name('fixed-tax', i), CORPUS_SUPPLY, 300, 500, c.uniswap.factory, c.uniswap.weth]),
+    deploy: async (c, i) =>
+      deployContract(c, 'FixedTaxToken', [
+        ...name('fixed-tax', i),
+        CORPUS_SUPPLY,
+        300,
+        500,
+        c.uniswap.factory,
+        c.uniswap.weth,
+      ]),
     truth: { ...NONE, buy_tax_pct: 3, sell_tax_pct: 5 },
   },
   tax: {
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])),
+      pairAware: true,
+    }),
     truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 5, sell_tax_pct: 10 },
   },
   'tax-punitive': {
     // The same modifiable tax contract with a 95 % sell tax: a soft honeypot.
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'TaxToken', [...name('tax-punitive', i), CORPUS_SUPPLY, 0, 9_500])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'TaxToken', [
+        ...name('tax-punitive', i),
+        CORPUS_SUPPLY,
+        0,
+        9_500,
+      ])),
+      pairAware: true,
+    }),
     truth: { ...NONE, honeypot: true, fee_modifiable: true, buy_tax_pct: 0, sell_tax_pct: 95 },
   },
   honeypot: {
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])),
+      pairAware: true,
+    }),
     truth: { ...NONE, honeypot: true, sell_tax_pct: null },
   },
   'tiered-honeypot': {
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'TieredHoneypotToken', [...name('tiered', i), CORPUS_SUPPLY, TIERED_SELL_CEILING])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'TieredHoneypotToken', [
+        ...name('tiered', i),
+        CORPUS_SUPPLY,
+        TIERED_SELL_CEILING,
+      ])),
+      pairAware: true,
+    }),
     truth: { ...NONE, honeypot: true, sell_tax_pct: 0 },
   },
   'trading-disabled': {
-    deploy: async (c, i) => deployContract(c, 'LaunchGuardToken', [...name('launch', i), CORPUS_SUPPLY]),
+    deploy: async (c, i) =>
+      deployContract(c, 'LaunchGuardToken', [...name('launch', i), CORPUS_SUPPLY]),
     truth: { ...NONE, trading_restricted: true },
   },
   'max-tx': {
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'MaxTxToken', [...name('max-tx', i), CORPUS_SUPPLY, MAX_TX, MAX_WALLET])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'MaxTxToken', [
+        ...name('max-tx', i),
+        CORPUS_SUPPLY,
+        MAX_TX,
+        MAX_WALLET,
+      ])),
+      pairAware: true,
+    }),
     truth: { ...NONE, max_tx: true },
   },
   'fake-renounce': {
     deploy: async (c, i) => {
-      const d = await deployContract(c, 'FakeRenounceToken', [...name('fake-renounce', i), CORPUS_SUPPLY]);
-      return { address: d.address, afterLiquidity: async (a) => void (await send(c, c.contract('FakeRenounceToken', a).getFunction('renounceOwnership')())) };
+      const d = await deployContract(c, 'FakeRenounceToken', [
+        ...name('fake-renounce', i),
+        CORPUS_SUPPLY,
+      ]);
+      return {
+        address: d.address,
+        afterLiquidity: async (a) =>
+          void (await send(
+            c,
+            c.contract('FakeRenounceToken', a).getFunction('renounceOwnership')(),
+          )),
+      };
     },
     truth: { ...NONE, mintable: true, hidden_owner: true },
   },
-  'balance-control': { deploy: async (c, i) => deployContract(c, 'BalanceControlToken', [...name('balance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+  'balance-control': {
+    deploy: async (c, i) =>
+      deployContract(c, 'BalanceControlToken', [...name('balance', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, balance_change: true },
+  },
   proxy: {
     deploy: async (c, i) => {
       const impl = await deployContract(c, 'UpgradeableToken');
-      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('proxy', i), CORPUS_SUPPLY, c.account]);
+      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData(
+        'initialize',
+        [...name('proxy', i), CORPUS_SUPPLY, c.account],
+      );
       return deployContract(c, 'TokenProxy', [impl.address, init]);
     },
     truth: { ...NONE, proxy: true, mintable: true },
@@ -168,25 +317,62 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
     deploy: async (c, i) => {
       const impl = await deployContract(c, 'UpgradeableToken');
       const factory = await deployContract(c, 'TokenFactory');
-      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData('initialize', [...name('clone', i), CORPUS_SUPPLY, c.account]);
-      const receipt = await send(c, factory.contract.getFunction('cloneTokenAndCall')(impl.address, init));
-      const event = receipt.logs.map((l) => factory.contract.interface.parseLog(l)).find((l) => l?.name === 'TokenCreated');
+      const init = new Interface(loadArtifact('UpgradeableToken').abi).encodeFunctionData(
+        'initialize',
+        [...name('clone', i), CORPUS_SUPPLY, c.account],
+      );
+      const receipt = await send(
+        c,
+        factory.contract.getFunction('cloneTokenAndCall')(impl.address, init),
+      );
+      const event = receipt.logs
+        .map((l) => factory.contract.interface.parseLog(l))
+        .find((l) => l?.name === 'TokenCreated');
       return { address: String(event!.args.getValue('token')).toLowerCase() };
     },
     truth: { ...NONE, proxy: true, mintable: true },
   },
   bytes32: {
-    deploy: async (c, i) => deployContract(c, 'Bytes32Token', [encodeBytes32String(`Bytes ${i}`), encodeBytes32String(`B32${i}`), CORPUS_SUPPLY]),
+    deploy: async (c, i) =>
+      deployContract(c, 'Bytes32Token', [
+        encodeBytes32String(`Bytes ${i}`),
+        encodeBytes32String(`B32${i}`),
+        CORPUS_SUPPLY,
+      ]),
     truth: NONE,
   },
-  'disguised-mint': { deploy: async (c, i) => deployContract(c, 'DisguisedMintToken', [...name('dmint', i), CORPUS_SUPPLY]), truth: { ...NONE, mintable: true } },
-  'disguised-blacklist': { deploy: async (c, i) => deployContract(c, 'DisguisedBlacklistToken', [...name('dblack', i), CORPUS_SUPPLY]), truth: { ...NONE, blacklist: true } },
-  'disguised-pause': { deploy: async (c, i) => deployContract(c, 'DisguisedPauseToken', [...name('dpause', i), CORPUS_SUPPLY]), truth: { ...NONE, pause: true } },
+  'disguised-mint': {
+    deploy: async (c, i) =>
+      deployContract(c, 'DisguisedMintToken', [...name('dmint', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, mintable: true },
+  },
+  'disguised-blacklist': {
+    deploy: async (c, i) =>
+      deployContract(c, 'DisguisedBlacklistToken', [...name('dblack', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, blacklist: true },
+  },
+  'disguised-pause': {
+    deploy: async (c, i) =>
+      deployContract(c, 'DisguisedPauseToken', [...name('dpause', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, pause: true },
+  },
   'disguised-fee': {
-    deploy: async (c, i) => ({ ...(await deployContract(c, 'DisguisedFeeToken', [...name('dfee', i), CORPUS_SUPPLY, 200, 200])), pairAware: true }),
+    deploy: async (c, i) => ({
+      ...(await deployContract(c, 'DisguisedFeeToken', [
+        ...name('dfee', i),
+        CORPUS_SUPPLY,
+        200,
+        200,
+      ])),
+      pairAware: true,
+    }),
     truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 2, sell_tax_pct: 2 },
   },
-  'disguised-balance': { deploy: async (c, i) => deployContract(c, 'DisguisedBalanceToken', [...name('dbalance', i), CORPUS_SUPPLY]), truth: { ...NONE, balance_change: true } },
+  'disguised-balance': {
+    deploy: async (c, i) =>
+      deployContract(c, 'DisguisedBalanceToken', [...name('dbalance', i), CORPUS_SUPPLY]),
+    truth: { ...NONE, balance_change: true },
+  },
 };
 
 export const CORPUS_KIND_NAMES = Object.keys(CORPUS_KINDS);
@@ -196,14 +382,23 @@ const PAIR_AWARE_ABI: ContractName = 'TaxToken';
 
 /** Creates the WETH pair first, for tokens whose rules must know it before liquidity arrives. */
 async function createAndSetPair(chain: TestChain, token: string): Promise<void> {
-  const factory = new Contract(chain.uniswap.factory, uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi, chain.signer);
+  const factory = new Contract(
+    chain.uniswap.factory,
+    uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
+    chain.signer,
+  );
   await send(chain, factory.getFunction('createPair')(token, chain.uniswap.weth));
   const pair = (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string;
   await send(chain, chain.contract(PAIR_AWARE_ABI, token).getFunction('setPair')(pair));
 }
 
 /** Deploys one token of `kind`, with a pool unless `liquidity` is false. */
-export async function deployCorpusToken(chain: TestChain, kind: string, i = 0, options: { liquidity?: boolean } = {}): Promise<CorpusToken> {
+export async function deployCorpusToken(
+  chain: TestChain,
+  kind: string,
+  i = 0,
+  options: { liquidity?: boolean } = {},
+): Promise<CorpusToken> {
   const spec = CORPUS_KINDS[kind];
   if (!spec) throw new Error(`unknown corpus kind ${kind}`);
   const deployed = await spec.deploy(chain, i);
@@ -227,7 +422,10 @@ async function ensureFunds(chain: TestChain): Promise<void> {
 }
 
 /** Every kind once (or `replicas` times), each with liquidity. */
-export async function deployCorpus(chain: TestChain, options: { replicas?: number; kinds?: string[]; onProgress?: (n: number) => void } = {}): Promise<CorpusToken[]> {
+export async function deployCorpus(
+  chain: TestChain,
+  options: { replicas?: number; kinds?: string[]; onProgress?: (n: number) => void } = {},
+): Promise<CorpusToken[]> {
   const kinds = options.kinds ?? CORPUS_KIND_NAMES;
   const out: CorpusToken[] = [];
   for (let r = 0; r < (options.replicas ?? 1); r++) {
@@ -241,7 +439,10 @@ export async function deployCorpus(chain: TestChain, options: { replicas?: numbe
 }
 
 /** The flags the pipeline reported for a token, in the corpus's terms (from the tokens row). */
-export function observedFlags(row: { isHoneypot: boolean | null; securityHints: unknown }): Record<Flag, boolean> {
+export function observedFlags(row: {
+  isHoneypot: boolean | null;
+  securityHints: unknown;
+}): Record<Flag, boolean> {
   const h = (row.securityHints ?? {}) as Record<string, unknown>;
   return {
     honeypot: row.isHoneypot === true,
@@ -260,9 +461,17 @@ export function observedFlags(row: { isHoneypot: boolean | null; securityHints: 
 
 /** The security_hints flag (or is_honeypot) that reports each corpus flag. */
 export const FLAG_HINT: Record<Flag, string> = {
-  honeypot: 'is_honeypot', mintable: 'is_mintable', blacklist: 'can_blacklist', pause: 'can_pause', fee_modifiable: 'fee_modifiable',
-  max_tx: 'has_max_tx_limit', trading_restricted: 'trading_restricted', hidden_owner: 'hidden_owner', proxy: 'is_proxy',
-  balance_change: 'owner_can_change_balance', renounced: 'ownership_renounced',
+  honeypot: 'is_honeypot',
+  mintable: 'is_mintable',
+  blacklist: 'can_blacklist',
+  pause: 'can_pause',
+  fee_modifiable: 'fee_modifiable',
+  max_tx: 'has_max_tx_limit',
+  trading_restricted: 'trading_restricted',
+  hidden_owner: 'hidden_owner',
+  proxy: 'is_proxy',
+  balance_change: 'owner_can_change_balance',
+  renounced: 'ownership_renounced',
 };
 
 export interface FlagScore {
@@ -275,7 +484,9 @@ export interface FlagScore {
 }
 
 /** Precision and recall per flag over (truth, observed) pairs. A flag never present and never reported scores 1/1. */
-export function flagScores(results: { truth: Truth; observed: Record<Flag, boolean> }[]): FlagScore[] {
+export function flagScores(
+  results: { truth: Truth; observed: Record<Flag, boolean> }[],
+): FlagScore[] {
   return FLAGS.map((flag) => {
     let tp = 0;
     let fp = 0;
@@ -285,6 +496,13 @@ export function flagScores(results: { truth: Truth; observed: Record<Flag, boole
       else if (!r.truth[flag] && r.observed[flag]) fp++;
       else if (r.truth[flag] && !r.observed[flag]) fn++;
     }
-    return { flag, tp, fp, fn, precision: tp + fp === 0 ? 1 : tp / (tp + fp), recall: tp + fn === 0 ? 1 : tp / (tp + fn) };
+    return {
+      flag,
+      tp,
+      fp,
+      fn,
+      precision: tp + fp === 0 ? 1 : tp / (tp + fp),
+      recall: tp + fn === 0 ? 1 : tp / (tp + fn),
+    };
   });
 }

@@ -1,0 +1,338 @@
+/**
+ * The token object as the web app reads it (docs/web.md): the documented field names
+ * (full_token_data, security_hints with admin_functions, analyses[] with risk_factor_details,
+ * token_history, monitoring_recommendations, data_quality_score, last_updated,
+ * trading_simulation, is_honeypot, liquidity_lock). Every field may be null or missing: a stage
+ * that has not run yet leaves it empty, and the page says so instead of breaking.
+ * `normalizeToken` also reads the older names (history, risk_analysis, structured risk_factors).
+ */
+
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical' | 'honeypot';
+
+/** A row of the feed, the token list, a creator's tokens: the list item (risk fields BASIC+). */
+export interface TokenListItem {
+  contract_address: string;
+  chain_id: number;
+  name: string | null;
+  symbol: string | null;
+  current_risk_score?: number | null;
+  current_risk_level?: RiskLevel | null;
+  current_liquidity_usd: number | null;
+  is_actively_traded: boolean | null;
+  detected_at: string | null;
+  is_honeypot?: boolean | null;
+}
+
+export interface TokenPage {
+  items: TokenListItem[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface TokenFilters {
+  page?: number;
+  limit?: number;
+  chain_id?: number;
+  risk_level?: string;
+  is_honeypot?: boolean;
+  min_liquidity_usd?: number;
+  q?: string;
+  sort?: string;
+}
+
+export interface AdminFunction {
+  name: string | null;
+  selector: string | null;
+  access_control: string | null;
+  risk_level: number | null;
+  description: string | null;
+}
+
+export interface Evidence {
+  kind: string | null;
+  detail: string;
+  selector: string | null;
+}
+
+/** One scored fact behind the risk score: what it is, how many points, and what was observed. */
+export interface RiskFactorDetail {
+  code: string;
+  points: number | null;
+  severity: string | null;
+  message: string;
+  evidence: Evidence[];
+}
+
+export interface Analysis {
+  timestamp: string | null;
+  risk_factors: string[];
+  actionable_insights: string[];
+  alerts: { type: string; message: string }[];
+  risk_factor_details: RiskFactorDetail[];
+}
+
+export interface HistoryPoint {
+  timestamp: string;
+  risk_score: number | null;
+  price_usd: number | null;
+  liquidity_usd: number | null;
+  volume_24h_usd: number | null;
+  market_cap_usd: number | null;
+}
+
+export interface TradingSimulation {
+  is_buyable: boolean | null;
+  is_sellable: boolean | null;
+  buy_tax_pct: number | null;
+  sell_tax_pct: number | null;
+  transfer_tax_pct: number | null;
+  max_tx_amount: string | null;
+  simulated_at: string | null;
+  error: string | null;
+}
+
+export interface LiquidityLock {
+  locked_pct: number | null;
+  burned_pct: number | null;
+  lockers: unknown[];
+}
+
+export interface SecurityHints {
+  ownership_renounced: boolean | null;
+  has_mint_function: boolean | null;
+  has_blacklist_function: boolean | null;
+  has_pause_function: boolean | null;
+  is_proxy: boolean | null;
+  fee_modifiable: boolean | null;
+  has_max_tx_limit: boolean | null;
+  trading_restricted: boolean | null;
+  owner_can_change_balance: boolean | null;
+  hidden_owner: boolean | null;
+  owner_address: string | null;
+  creator_reputation_score: number | null;
+  admin_functions: AdminFunction[];
+}
+
+export interface DexHints {
+  is_tradable: boolean | null;
+  has_liquidity: boolean | null;
+  total_liquidity_usd: number | null;
+  token_price_usd: number | null;
+  buy_url: string | null;
+  num_trading_pairs: number | null;
+  main_trading_pair: string | null;
+  trading_pairs: unknown[];
+  recommended_dex: string | null;
+  volume_24h_usd: number | null;
+}
+
+/** The token page's object: the detail view, read under the contract's names. */
+export interface TokenDetail {
+  contract_address: string;
+  chain_id: number;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  total_supply: string | null;
+  creator: string | null;
+  creation_tx_hash: string | null;
+  creation_block_number: number | null;
+  detected_at: string | null;
+  current_risk_score: number | null;
+  current_risk_level: RiskLevel | null;
+  /** false: the caller's plan does not show risk (FREE); the page explains rather than shows "unknown". */
+  risk_visible: boolean;
+  current_liquidity_usd: number | null;
+  price_usd: number | null;
+  is_honeypot: boolean | null;
+  security_hints: SecurityHints | null;
+  trading_simulation: TradingSimulation | null;
+  liquidity_lock: LiquidityLock | null;
+  dex_hints: DexHints | null;
+  analyses: Analysis[];
+  /** null: not part of the caller's plan (history is PRO's); []: none yet. */
+  token_history: HistoryPoint[] | null;
+  monitoring_recommendations: { risk_monitoring: string[]; price_alerts: string[] } | null;
+  data_quality_score: number | null;
+  last_updated: string | null;
+}
+
+export type Json = Record<string, unknown>;
+export const obj = (v: unknown): Json | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const strings = (v: unknown): string[] => arr(v).filter((s): s is string => typeof s === 'string');
+
+function normalizeAnalysis(raw: unknown): Analysis | null {
+  const a = obj(raw);
+  if (!a) return null;
+  // Older answers carried the structured factors in risk_factors itself.
+  const structured = arr(a.risk_factors)
+    .map(obj)
+    .filter((x): x is Json => x !== null);
+  const details = (
+    Array.isArray(a.risk_factor_details)
+      ? arr(a.risk_factor_details)
+          .map(obj)
+          .filter((x): x is Json => x !== null)
+      : structured
+  ).map(
+    (f): RiskFactorDetail => ({
+      code: str(f.code) ?? '',
+      points: num(f.points),
+      severity: str(f.severity),
+      message: str(f.message) ?? str(f.title) ?? '',
+      evidence: arr(f.evidence)
+        .map((e) =>
+          typeof e === 'string'
+            ? { kind: null, detail: e, selector: null }
+            : obj(e)
+              ? {
+                  kind: str(obj(e)!.kind),
+                  detail: str(obj(e)!.detail) ?? JSON.stringify(e),
+                  selector: str(obj(e)!.selector),
+                }
+              : null,
+        )
+        .filter((e): e is Evidence => e !== null),
+    }),
+  );
+  return {
+    timestamp: str(a.timestamp) ?? str(a.analyzed_at),
+    risk_factors: structured.length > 0 ? details.map((d) => d.message) : strings(a.risk_factors),
+    actionable_insights: strings(a.actionable_insights),
+    alerts: arr(a.alerts)
+      .map((x) => (typeof x === 'string' ? { type: 'alert', message: x } : obj(x)))
+      .filter((x): x is Json => x !== null)
+      .map((x) => ({ type: str(x.type) ?? str(x.kind) ?? 'alert', message: str(x.message) ?? '' })),
+    risk_factor_details: details,
+  };
+}
+
+function normalizeHints(raw: unknown): SecurityHints | null {
+  const h = obj(raw);
+  if (!h) return null;
+  return {
+    ownership_renounced: bool(h.ownership_renounced),
+    has_mint_function: bool(h.has_mint_function ?? h.is_mintable),
+    has_blacklist_function: bool(h.has_blacklist_function ?? h.can_blacklist),
+    has_pause_function: bool(h.has_pause_function ?? h.can_pause),
+    is_proxy: bool(h.is_proxy),
+    fee_modifiable: bool(h.fee_modifiable),
+    has_max_tx_limit: bool(h.has_max_tx_limit),
+    trading_restricted: bool(h.trading_restricted),
+    owner_can_change_balance: bool(h.owner_can_change_balance),
+    hidden_owner: bool(h.hidden_owner),
+    owner_address: str(h.owner_address),
+    creator_reputation_score: num(h.creator_reputation_score),
+    admin_functions: arr(h.admin_functions)
+      .map(obj)
+      .filter((x): x is Json => x !== null)
+      .map((f) => ({
+        name: str(f.name),
+        selector: str(f.selector),
+        access_control: str(f.access_control),
+        risk_level: num(f.risk_level),
+        description: str(f.description),
+      })),
+  };
+}
+
+function normalizeLock(raw: unknown): LiquidityLock | null {
+  const l = obj(raw);
+  return l
+    ? { locked_pct: num(l.locked_pct), burned_pct: num(l.burned_pct), lockers: arr(l.lockers) }
+    : null;
+}
+
+export function normalizeToken(raw: unknown): TokenDetail {
+  const t = obj(raw) ?? {};
+  const full = obj(t.full_token_data);
+  const token = obj(full?.token);
+  const creation = obj(full?.creation);
+  const hints = obj(t.security_hints);
+  const sim = obj(t.trading_simulation);
+  const dex = obj(t.dex_hints);
+  const analyses = (
+    Array.isArray(t.analyses) ? t.analyses : t.risk_analysis ? [t.risk_analysis] : []
+  )
+    .map(normalizeAnalysis)
+    .filter((a): a is Analysis => a !== null);
+  const historyRaw = t.token_history ?? t.history;
+  const recs = obj(t.monitoring_recommendations);
+  return {
+    contract_address: str(t.contract_address) ?? '',
+    chain_id: num(t.chain_id) ?? 0,
+    name: str(token?.name) ?? str(t.name),
+    symbol: str(token?.symbol) ?? str(t.symbol),
+    decimals: num(token?.decimals) ?? num(t.decimals),
+    total_supply: str(token?.total_supply) ?? str(t.total_supply),
+    creator: str(creation?.creator) ?? str(t.creator),
+    creation_tx_hash: str(creation?.tx_hash) ?? str(t.creation_tx_hash),
+    creation_block_number:
+      num(creation?.block_number) ?? num(full?.born_block) ?? num(t.creation_block_number),
+    detected_at: str(t.detected_at),
+    current_risk_score: num(t.current_risk_score),
+    current_risk_level: str(t.current_risk_level) as RiskLevel | null,
+    risk_visible: 'current_risk_score' in t,
+    current_liquidity_usd: num(t.current_liquidity_usd),
+    price_usd: num(dex?.token_price_usd) ?? num(t.price_usd),
+    is_honeypot: bool(t.is_honeypot),
+    security_hints: normalizeHints(hints),
+    trading_simulation: sim
+      ? {
+          is_buyable: bool(sim.is_buyable),
+          is_sellable: bool(sim.is_sellable),
+          buy_tax_pct: num(sim.buy_tax_pct),
+          sell_tax_pct: num(sim.sell_tax_pct),
+          transfer_tax_pct: num(sim.transfer_tax_pct),
+          max_tx_amount: sim.max_tx_amount == null ? null : String(sim.max_tx_amount),
+          simulated_at: str(sim.simulated_at),
+          error: str(sim.error),
+        }
+      : null,
+    liquidity_lock: normalizeLock(t.liquidity_lock ?? hints?.liquidity_lock),
+    dex_hints: dex
+      ? {
+          is_tradable: bool(dex.is_tradable),
+          has_liquidity: bool(dex.has_liquidity),
+          total_liquidity_usd: num(dex.total_liquidity_usd),
+          token_price_usd: num(dex.token_price_usd),
+          buy_url: str(dex.buy_url),
+          num_trading_pairs: num(dex.num_trading_pairs),
+          main_trading_pair: str(dex.main_trading_pair),
+          trading_pairs: arr(dex.trading_pairs),
+          recommended_dex: str(dex.recommended_dex),
+          volume_24h_usd: num(dex.volume_24h_usd),
+        }
+      : null,
+    analyses,
+    token_history: Array.isArray(historyRaw)
+      ? historyRaw
+          .map(obj)
+          .filter((h): h is Json => h !== null && typeof h.timestamp === 'string')
+          .map((h) => ({
+            timestamp: h.timestamp as string,
+            risk_score: num(h.risk_score),
+            price_usd: num(h.price_usd),
+            liquidity_usd: num(h.liquidity_usd),
+            volume_24h_usd: num(h.volume_24h_usd),
+            market_cap_usd: num(h.market_cap_usd),
+          }))
+      : null,
+    monitoring_recommendations: recs
+      ? { risk_monitoring: strings(recs.risk_monitoring), price_alerts: strings(recs.price_alerts) }
+      : null,
+    data_quality_score: num(t.data_quality_score),
+    last_updated: str(t.last_updated) ?? str(t.updated_at),
+  };
+}
