@@ -1,32 +1,32 @@
-import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { createAggregatorClient } from '../src/dex/aggregator.ts';
-import { createDexProcessor } from '../workers/dex.ts';
-import { startDexScheduler, type DexScheduler } from '../workers/dex-scheduler.ts';
-import {
-  startHistoryMaintenance,
-  type HistoryMaintenance,
-} from '../workers/history-maintenance.ts';
-import { createHistoryRepository } from '../db/repositories/history.ts';
-import { createRedis } from '../infra/redis.ts';
-import { bumpAuthGeneration } from '../infra/auth-generation.ts';
-import { createAccountsProcessor } from '../workers/accounts.ts';
+import { hostname } from 'node:os';
 import { createAlertRepository } from '../db/repositories/alerts.ts';
+import { createHistoryRepository } from '../db/repositories/history.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
+import { createRedis } from '../infra/redis.ts';
+import { createAggregatorClient } from '../src/dex/aggregator.ts';
+import { createAccountsProcessor } from '../workers/accounts.ts';
 import {
-  createMailer,
-  startAlertsConsumer,
   type AlertsConsumer,
+  createMailer,
   type Mailer,
+  startAlertsConsumer,
 } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/catalog.ts';
-import { checkDexFactories } from '../workers/dex-factories.ts';
 import { createDetectProcessor } from '../workers/detect.ts';
+import { createDexProcessor } from '../workers/dex.ts';
+import { checkDexFactories } from '../workers/dex-factories.ts';
+import { type DexScheduler, startDexScheduler } from '../workers/dex-scheduler.ts';
+import {
+  type HistoryMaintenance,
+  startHistoryMaintenance,
+} from '../workers/history-maintenance.ts';
+import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
+import { createScanner, type Scanner } from '../workers/scanner.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
 import { createSimulateProcessor } from '../workers/simulate.ts';
-import { startWorkers, type WorkerPool } from '../workers/queues.ts';
-import { createScanner, type Scanner } from '../workers/scanner.ts';
 import type { Shared } from './service.ts';
 
 /**

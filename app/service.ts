@@ -1,21 +1,21 @@
 import type { Logger } from 'pino';
-import type { ChainConfig } from '../src/config/chains.ts';
+import type { TrustProxy } from '../api/client-address.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
+import { createDexRepository } from '../db/repositories/dex.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
-import { createDexRepository } from '../db/repositories/dex.ts';
 import { createEventPublisher } from '../infra/events.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
 import { createMetrics, type Metrics } from '../infra/metrics.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
-import type { TrustProxy } from '../api/client-address.ts';
-import { createChainRuntimes, type ChainRuntime } from '../workers/chain-runtime.ts';
-import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
+import type { ChainConfig } from '../src/config/chains.ts';
+import { type ChainRuntime, createChainRuntimes } from '../workers/chain-runtime.ts';
 import { createProducer, type WorkerPool } from '../workers/queues.ts';
 import type { Scanner } from '../workers/scanner.ts';
+import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
 import { startApi } from './service-api.ts';
 import { startAlerts, startScanners, startSchedulers, startStageWorkers } from './service-roles.ts';
 

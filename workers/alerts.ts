@@ -1,5 +1,5 @@
-import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
@@ -10,9 +10,9 @@ import {
   alertOf,
   compareSnapshots,
   derivedAlertKey,
-  wantsAlert,
   type TokenAlert,
   type TokenSnapshot,
+  wantsAlert,
 } from '../src/alerts.ts';
 import type { EventMessage, TokenUpdatedData } from '../src/events/types.ts';
 

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
+import type { DexRepository } from '../db/repositories/dex.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
+import { type Deployment, findDeployments, transferLogCandidates } from '../src/evm/deployments.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
-import { tokenCreatedData } from '../src/events/types.ts';
-import type { EventPublisher } from '../infra/events.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
-import type { DexRepository } from '../db/repositories/dex.ts';
-import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 

@@ -1,21 +1,21 @@
+import { type PairRow, type PairUpdate, priceNumeric, usdNumeric } from '../db/repositories/dex.ts';
 import { V2_SWAP_TOPIC, V3_SWAP_TOPIC } from '../src/dex/abi.ts';
 import type { TokenDexFigures } from '../src/dex/hints.ts';
 import { toUnits } from '../src/dex/pricing.ts';
 import { createDexReader, type DexReader, type PoolState } from '../src/dex/reader.ts';
 import {
-  DAY_SECONDS,
   addToBuckets,
+  DAY_SECONDS,
   logTimestamp,
   pruneBuckets,
   scanRanges,
   swapQuoteAmount,
-  volume24h,
   type VolumeBuckets,
+  volume24h,
 } from '../src/dex/volume.ts';
 import { createCallBatcher } from '../src/evm/multicall.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcLog } from '../src/evm/types.ts';
-import { priceNumeric, usdNumeric, type PairRow, type PairUpdate } from '../db/repositories/dex.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
 
 /**

@@ -1,31 +1,31 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { AggregatorClient } from '../src/dex/aggregator.ts';
-import { dexHints, liquidityLock, valueToken, type TokenDexFigures } from '../src/dex/hints.ts';
-import { toUnits, type PoolRef } from '../src/dex/pricing.ts';
-import type { TokenChainState } from '../src/dex/reader.ts';
 import {
-  ACTIVE_TRADING_WINDOW_MS,
-  REFRESH_INTERVAL_MS,
-  SLOW_REFRESH_INTERVAL_MS,
-  assessChange,
-  bucketStart,
-  nextRefreshAt,
-  refreshTier,
-} from '../src/dex/refresh.ts';
-import { INITIAL_LOOKBACK_BLOCKS } from '../src/dex/volume.ts';
-import type { EventPublisher } from '../infra/events.ts';
-import {
-  priceNumeric,
-  usdNumeric,
   type DexRepository,
   type PairRow,
   type PairUpdate,
+  priceNumeric,
   type TokenRow,
+  usdNumeric,
 } from '../db/repositories/dex.ts';
-import type { JobData } from './catalog.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import type { AggregatorClient } from '../src/dex/aggregator.ts';
+import { dexHints, liquidityLock, type TokenDexFigures, valueToken } from '../src/dex/hints.ts';
+import { type PoolRef, toUnits } from '../src/dex/pricing.ts';
+import type { TokenChainState } from '../src/dex/reader.ts';
+import {
+  ACTIVE_TRADING_WINDOW_MS,
+  assessChange,
+  bucketStart,
+  nextRefreshAt,
+  REFRESH_INTERVAL_MS,
+  refreshTier,
+  SLOW_REFRESH_INTERVAL_MS,
+} from '../src/dex/refresh.ts';
+import { INITIAL_LOOKBACK_BLOCKS } from '../src/dex/volume.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import type { JobData } from './catalog.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import {
   createHeadCache,
   createReaderCache,

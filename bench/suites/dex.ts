@@ -1,18 +1,13 @@
 import {
   Contract,
   ContractFactory,
+  type InterfaceAbi,
   JsonRpcProvider,
   NonceManager,
-  Wallet,
   parseEther,
-  type InterfaceAbi,
+  Wallet,
 } from 'ethers';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
-import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
-import { REFRESH_INTERVAL_MS, bucketStart } from '../../src/dex/refresh.ts';
-import { passFor } from '../../src/run-key.ts';
 import { createDb, type Database } from '../../db/client.ts';
 import { createDexRepository, type DexRepository } from '../../db/repositories/dex.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
@@ -26,12 +21,17 @@ import {
   seedStablecoinPool,
   type UniswapV2Deployment,
 } from '../../scripts/dev/uniswap.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
-import { createProducer, startWorkers, type Producer } from '../../workers/queues.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
+import { createChainReader } from '../../src/evm/chain-reader.ts';
+import { createRpcClient } from '../../src/evm/rpc.ts';
+import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { jobCatalog } from '../../workers/catalog.ts';
+import { createDexProcessor } from '../../workers/dex.ts';
+import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';
-import { progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, progress, round } from '../report.ts';
 
 /**
  * DEX benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
