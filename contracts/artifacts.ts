@@ -47,7 +47,13 @@ export const CONTRACT_NAMES = [
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
-export type UniswapContractName = 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair' | 'UniswapV3Factory' | 'UniswapV3Pool';
+export type UniswapContractName =
+  | 'UniswapV2Factory'
+  | 'UniswapV2Router02'
+  | 'WETH9'
+  | 'UniswapV2Pair'
+  | 'UniswapV3Factory'
+  | 'UniswapV3Pool';
 
 export interface Artifact {
   abi: InterfaceAbi;
@@ -94,7 +100,9 @@ export function loadArtifact(name: ContractName): ContractArtifact {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8')) as ContractArtifact;
   } catch (err) {
-    throw new Error(`contract artifact ${name} not readable at ${file} (run npm run contracts:build): ${String(err)}`);
+    throw new Error(
+      `contract artifact ${name} not readable at ${file} (run npm run contracts:build): ${String(err)}`,
+    );
   }
   ownCache.set(name, parsed);
   return parsed;

@@ -1,12 +1,18 @@
-import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { AlertRepository } from '../db/repositories/alerts.ts';
 import { decodeEntry, type EventPublisher } from '../infra/events.ts';
 import {
-  alertEmail, alertOf, compareSnapshots, derivedAlertKey, wantsAlert, type TokenAlert, type TokenSnapshot,
+  alertEmail,
+  alertOf,
+  compareSnapshots,
+  derivedAlertKey,
+  type TokenAlert,
+  type TokenSnapshot,
+  wantsAlert,
 } from '../src/alerts.ts';
 import type { EventMessage, TokenUpdatedData } from '../src/events/types.ts';
 
@@ -79,87 +85,149 @@ export interface AlertsConsumer {
   stop(): Promise<void>;
 }
 
+/** What the consumer's handlers work with: its dependencies and the defaults they fill in. */
+interface AlertsContext {
+  deps: AlertsConsumerDeps;
+  log: Logger;
+  from: string;
+  clock: () => Date;
+}
+
+function snapshotKey(prefix: string, chainId: number, address: string): string {
+  return `${prefix}:alerts:snapshot:${chainId}:${address}`;
+}
+
+/** Creates the consumer group unless it exists. */
+async function ensureGroup(redis: Redis, streamKey: string): Promise<void> {
+  try {
+    // '$': a new group starts with the events published from now on.
+    await redis.xgroup('CREATE', streamKey, ALERTS_GROUP, '$', 'MKSTREAM');
+  } catch (error) {
+    if (!/BUSYGROUP/.test((error as Error).message)) throw error;
+  }
+}
+
+/** Emails the alert to the recipients still owed it; throws after trying them all if any failed. */
+async function sendOwedEmails(
+  ctx: AlertsContext,
+  mailer: Mailer,
+  alert: TokenAlert,
+): Promise<void> {
+  const { deps, log, clock } = ctx;
+  const owed = await deps.alerts.claimPendingEmails(alert.key, clock(), EMAIL_CLAIM_LEASE_MS);
+  let failed: Error | undefined;
+  for (const recipient of owed) {
+    try {
+      await mailer.send(alertEmail(alert, recipient.email, ctx.from));
+      await deps.alerts.markEmailed(recipient.userId, alert.key, clock());
+    } catch (error) {
+      failed = error as Error;
+      log.warn(
+        { err: error, alert_key: alert.key, user_id: recipient.userId },
+        'alert email failed; will retry',
+      );
+      await deps.alerts.releaseClaim(recipient.userId, alert.key).catch(() => {});
+    }
+  }
+  if (failed) throw failed;
+}
+
+/** Records the alert for each watcher who wants it, then sends the emails owed. */
+async function deliver(ctx: AlertsContext, alert: TokenAlert): Promise<void> {
+  const { deps, log } = ctx;
+  const watchers = await deps.alerts.watchers(alert.chainId, alert.address);
+  const wanted = watchers.filter((w) => wantsAlert(w.preferences, alert.kind));
+  const recorded = await deps.alerts.record(
+    wanted.map((w) => ({
+      userId: w.userId,
+      alertKey: alert.key,
+      kind: alert.kind,
+      chainId: alert.chainId,
+      address: alert.address,
+      streamId: alert.streamId,
+      message: alert.message,
+      emailWanted: w.emailAlerts && deps.mailer !== undefined,
+    })),
+  );
+  if (recorded.length > 0)
+    log.info({ alert_key: alert.key, kind: alert.kind, users: recorded.length }, 'alert recorded');
+  if (!deps.mailer) return;
+  await sendOwedEmails(ctx, deps.mailer, alert);
+}
+
+/** Publishes the alerts a watched token's update implies against its last snapshot. */
+async function derive(ctx: AlertsContext, data: TokenUpdatedData, streamId: string): Promise<void> {
+  const { deps } = ctx;
+  const { chain_id: chainId, contract_address: address } = data;
+  // Only watched tokens are followed: nobody would receive the others' alerts.
+  if ((await deps.alerts.watchers(chainId, address)).length === 0) return;
+  const key = snapshotKey(deps.prefix, chainId, address);
+  const stored = await deps.redis.get(key);
+  const previous = stored ? (JSON.parse(stored) as TokenSnapshot) : undefined;
+  const { alerts, next } = compareSnapshots(previous, data);
+  for (const alert of alerts) {
+    await deps.events.publish({
+      type: 'alert',
+      data: {
+        contract_address: address,
+        chain_id: chainId,
+        type: alert.kind,
+        message: alert.message,
+        alert_key: derivedAlertKey(alert.kind, chainId, address, streamId),
+        bucket_at: null,
+        details: { source_event: streamId, ...alert.detail },
+      },
+    });
+  }
+  // After publishing: a crash in between re-derives the same alerts, with the same keys.
+  await deps.redis.set(key, JSON.stringify(next), 'EX', SNAPSHOT_TTL_SECONDS);
+}
+
+/** How many times the group has delivered this entry (XPENDING's delivery counter). */
+async function deliveries(redis: Redis, streamKey: string, id: string): Promise<number> {
+  const [row] = (await redis.xpending(streamKey, ALERTS_GROUP, id, id, 1)) as [
+    string,
+    string,
+    number,
+    number,
+  ][];
+  return row ? Number(row[3]) : 0;
+}
+
 export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<AlertsConsumer> {
   const log = deps.logger.child({ component: 'alerts' });
   const consumer = deps.consumerName ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const blockMs = deps.blockMs ?? DEFAULT_BLOCK_MS;
   const claimIdleMs = deps.claimIdleMs ?? DEFAULT_CLAIM_IDLE_MS;
-  const from = deps.from ?? DEFAULT_ALERT_EMAIL_FROM;
   const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const clock = deps.clock ?? (() => new Date());
-  const snapshotKey = (chainId: number, address: string) => `${deps.prefix}:alerts:snapshot:${chainId}:${address}`;
+  const ctx: AlertsContext = {
+    deps,
+    log,
+    from: deps.from ?? DEFAULT_ALERT_EMAIL_FROM,
+    clock: deps.clock ?? (() => new Date()),
+  };
 
-  try {
-    // '$': a new group starts with the events published from now on.
-    await deps.redis.xgroup('CREATE', deps.streamKey, ALERTS_GROUP, '$', 'MKSTREAM');
-  } catch (error) {
-    if (!/BUSYGROUP/.test((error as Error).message)) throw error;
-  }
-
-  async function deliver(alert: TokenAlert): Promise<void> {
-    const watchers = await deps.alerts.watchers(alert.chainId, alert.address);
-    const wanted = watchers.filter((w) => wantsAlert(w.preferences, alert.kind));
-    const recorded = await deps.alerts.record(wanted.map((w) => ({
-      userId: w.userId, alertKey: alert.key, kind: alert.kind, chainId: alert.chainId, address: alert.address,
-      streamId: alert.streamId, message: alert.message, emailWanted: w.emailAlerts && deps.mailer !== undefined,
-    })));
-    if (recorded.length > 0) log.info({ alert_key: alert.key, kind: alert.kind, users: recorded.length }, 'alert recorded');
-    if (!deps.mailer) return;
-    const owed = await deps.alerts.claimPendingEmails(alert.key, clock(), EMAIL_CLAIM_LEASE_MS);
-    let failed: Error | undefined;
-    for (const recipient of owed) {
-      try {
-        await deps.mailer.send(alertEmail(alert, recipient.email, from));
-        await deps.alerts.markEmailed(recipient.userId, alert.key, clock());
-      } catch (error) {
-        failed = error as Error;
-        log.warn({ err: error, alert_key: alert.key, user_id: recipient.userId }, 'alert email failed; will retry');
-        await deps.alerts.releaseClaim(recipient.userId, alert.key).catch(() => {});
-      }
-    }
-    if (failed) throw failed;
-  }
-
-  async function derive(data: TokenUpdatedData, streamId: string): Promise<void> {
-    const { chain_id: chainId, contract_address: address } = data;
-    // Only watched tokens are followed: nobody would receive the others' alerts.
-    if ((await deps.alerts.watchers(chainId, address)).length === 0) return;
-    const key = snapshotKey(chainId, address);
-    const stored = await deps.redis.get(key);
-    const previous = stored ? (JSON.parse(stored) as TokenSnapshot) : undefined;
-    const { alerts, next } = compareSnapshots(previous, data);
-    for (const alert of alerts) {
-      await deps.events.publish({
-        type: 'alert',
-        data: {
-          contract_address: address, chain_id: chainId, type: alert.kind, message: alert.message,
-          alert_key: derivedAlertKey(alert.kind, chainId, address, streamId), bucket_at: null,
-          details: { source_event: streamId, ...alert.detail },
-        },
-      });
-    }
-    // After publishing: a crash in between re-derives the same alerts, with the same keys.
-    await deps.redis.set(key, JSON.stringify(next), 'EX', SNAPSHOT_TTL_SECONDS);
-  }
+  await ensureGroup(deps.redis, deps.streamKey);
 
   async function handle(event: EventMessage): Promise<void> {
-    if (event.type === 'token.updated') return derive(event.data, event.id);
+    if (event.type === 'token.updated') return derive(ctx, event.data, event.id);
     const alert = alertOf(event);
-    if (alert) await deliver(alert);
-  }
-
-  /** How many times the group has delivered this entry (XPENDING's delivery counter). */
-  async function deliveries(id: string): Promise<number> {
-    const [row] = (await deps.redis.xpending(deps.streamKey, ALERTS_GROUP, id, id, 1)) as [string, string, number, number][];
-    return row ? Number(row[3]) : 0;
+    if (alert) await deliver(ctx, alert);
   }
 
   async function processEntries(entries: StreamEntry[], reclaimed: boolean): Promise<void> {
     for (const [id, fields] of entries) {
       const event = fields ? decodeEntry([id, fields]) : undefined;
       try {
-        if (event && reclaimed && (await deliveries(id)) > maxAttempts) {
-          log.error({ stream_id: id, type: event.type, attempts: maxAttempts }, 'alert event given up after repeated failures');
+        if (
+          event &&
+          reclaimed &&
+          (await deliveries(deps.redis, deps.streamKey, id)) > maxAttempts
+        ) {
+          log.error(
+            { stream_id: id, type: event.type, attempts: maxAttempts },
+            'alert event given up after repeated failures',
+          );
         } else if (event) await handle(event);
         await deps.redis.xack(deps.streamKey, ALERTS_GROUP, id);
       } catch (error) {
@@ -174,11 +242,30 @@ export async function startAlertsConsumer(deps: AlertsConsumerDeps): Promise<Ale
   const loop = (async () => {
     while (!stopped) {
       try {
-        const claimed = (await deps.redis.xautoclaim(deps.streamKey, ALERTS_GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', BATCH)) as unknown as [string, StreamEntry[], string[]?];
+        const claimed = (await deps.redis.xautoclaim(
+          deps.streamKey,
+          ALERTS_GROUP,
+          consumer,
+          claimIdleMs,
+          claimCursor,
+          'COUNT',
+          BATCH,
+        )) as unknown as [string, StreamEntry[], string[]?];
         claimCursor = claimed[0];
         await processEntries(claimed[1], true);
         if (stopped) break;
-        const reply = (await deps.redis.xreadgroup('GROUP', ALERTS_GROUP, consumer, 'COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', deps.streamKey, '>')) as [string, StreamEntry[]][] | null;
+        const reply = (await deps.redis.xreadgroup(
+          'GROUP',
+          ALERTS_GROUP,
+          consumer,
+          'COUNT',
+          BATCH,
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          deps.streamKey,
+          '>',
+        )) as [string, StreamEntry[]][] | null;
         for (const [, entries] of reply ?? []) await processEntries(entries, false);
       } catch (error) {
         if (stopped) break;

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import { findDeployments, transferLogCandidates, type Deployment } from '../src/evm/deployments.ts';
+import type { DexRepository } from '../db/repositories/dex.ts';
+import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { EventPublisher } from '../infra/events.ts';
+import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
+import { tokenCreatedData } from '../src/events/types.ts';
+import { type Deployment, findDeployments, transferLogCandidates } from '../src/evm/deployments.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
-import { tokenCreatedData } from '../src/events/types.ts';
-import type { EventPublisher } from '../infra/events.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
-import type { DexRepository } from '../db/repositories/dex.ts';
-import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf, type ChainRuntime } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -35,145 +35,278 @@ export interface DetectDeps {
 
 export type DetectResult =
   | { status: 'orphaned'; blockHash: string }
-  | { status: 'done'; deployments: number; tokens: string[]; pairs: string[]; skipped: number; orphaned: number; poolsCreated?: number };
+  | {
+      status: 'done';
+      deployments: number;
+      tokens: string[];
+      pairs: string[];
+      skipped: number;
+      orphaned: number;
+      poolsCreated?: number;
+    };
+
+interface DetectedBlock {
+  number: number;
+  hash: string;
+  timestamp: Date;
+}
+
+type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
+
+/** Per chain, contracts seen to predate a block they emitted a Transfer in; each set bounded. */
+function createOldContractCache() {
+  const oldContracts = new Map<number, Set<string>>();
+  return {
+    of: (chainId: number): Iterable<string> => oldContracts.get(chainId) ?? [],
+    remember(chainId: number, address: string) {
+      let set = oldContracts.get(chainId);
+      if (!set) {
+        set = new Set();
+        oldContracts.set(chainId, set);
+      }
+      if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
+      set.add(address);
+    },
+  };
+}
+
+type OldContractCache = ReturnType<typeof createOldContractCache>;
+
+/** Without traces: Transfer emitters that had no code before this block were created in it. */
+async function fallbackDeployments(
+  tokens: TokenRepository,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  blockNumber: number,
+  receipts: Parameters<typeof transferLogCandidates>[0],
+  known: Deployment[],
+) {
+  const exclude = new Set(known.map((d) => d.address));
+  for (const a of oldContracts.of(chain.config.chainId)) exclude.add(a);
+  const candidates = transferLogCandidates(receipts, exclude);
+  if (candidates.length === 0) return [];
+  const recorded = await tokens.knownAddresses(
+    chain.config.chainId,
+    candidates.map((c) => c.address),
+  );
+  const found: Deployment[] = [];
+  for (const candidate of candidates) {
+    if (recorded.has(candidate.address)) continue;
+    const before =
+      blockNumber === 0 ? '0x' : await chain.reader.code(candidate.address, blockNumber - 1);
+    if (before !== '0x') {
+      oldContracts.remember(chain.config.chainId, candidate.address);
+      continue;
+    }
+    found.push({
+      address: candidate.address,
+      creator: candidate.likelyCreator,
+      creatorIsContract: candidate.likelyCreator ? true : null,
+      txOrigin: candidate.txOrigin,
+      txHash: candidate.txHash,
+      gasUsed: null,
+      source: 'transfer-log',
+    });
+  }
+  return found;
+}
+
+type Probe = Awaited<ReturnType<typeof probeContract>>;
+
+async function recordPair(
+  tokens: TokenRepository,
+  chain: ChainRuntime,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'pair' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const dex = chain.config.dexes.find(
+    (x) => x.factory === probe.factory || x.factory === d.creator,
+  );
+  const written = await tokens.upsertPair({
+    chainId: chain.config.chainId,
+    address: d.address,
+    dex: dex?.name ?? 'unknown',
+    factory: probe.factory ?? d.creator,
+    token0: probe.token0,
+    token1: probe.token1,
+    creationBlockNumber: block.number,
+    creationTxHash: d.txHash,
+    creationBlockHash: block.hash,
+  });
+  return { kind: written === 'recorded' ? 'pair' : 'orphaned' };
+}
+
+async function recordToken(
+  deps: DetectDeps,
+  chainId: number,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'token' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const outcome = await deps.tokens.upsertDetected({
+    chainId,
+    address: d.address,
+    name: probe.name,
+    symbol: probe.symbol,
+    decimals: probe.decimals,
+    totalSupply: probe.totalSupply,
+    creationTxHash: d.txHash,
+    creator: d.creator,
+    creatorIsContract: d.creatorIsContract,
+    txOrigin: d.txOrigin,
+    creationBlockNumber: block.number,
+    creationBlockHash: block.hash,
+    creationTimestamp: block.timestamp,
+    creationGasUsed: d.gasUsed,
+    detectionSource: d.source,
+  });
+  if (outcome.status === 'orphaned') return { kind: 'orphaned' };
+  const { row, announced } = outcome;
+  await deps.onChanged?.(chainId, d.address);
+  // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
+  if (!announced) {
+    await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
+    await deps.tokens.markAnnounced(chainId, d.address);
+  }
+  return { kind: 'token' };
+}
+
+async function recordDeployment(
+  deps: DetectDeps,
+  chain: ChainRuntime,
+  d: Deployment,
+  block: DetectedBlock,
+  log: Logger,
+): Promise<DeploymentOutcome> {
+  const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
+  if (probe.kind === 'not-token') {
+    // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
+    // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
+    const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
+    const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+    log[level](fields, 'deployment refused: not a token');
+    return { kind: 'skipped' };
+  }
+  if (probe.kind === 'pair') return recordPair(deps.tokens, chain, d, probe, block);
+  return recordToken(deps, chain.config.chainId, d, probe, block);
+}
+
+/** Probes and records the deployments a few at a time, routing each slice's tokens on at once. */
+async function recordDeployments(
+  deps: DetectDeps,
+  chain: ChainRuntime,
+  data: JobData<'detect'> | JobData<'replay'>,
+  deployments: Deployment[],
+  block: DetectedBlock,
+  log: Logger,
+) {
+  const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0, orphaned: 0 };
+  for (let i = 0; i < deployments.length; i += PROBE_CONCURRENCY) {
+    const slice = deployments.slice(i, i + PROBE_CONCURRENCY);
+    const results = await Promise.all(
+      slice.map((d) => recordDeployment(deps, chain, d, block, log)),
+    );
+    results.forEach((r, j) => {
+      const address = slice[j]!.address;
+      if (r.kind === 'token') outcome.tokens.push(address);
+      else if (r.kind === 'pair') outcome.pairs.push(address);
+      else if (r.kind === 'orphaned') outcome.orphaned++;
+      else outcome.skipped++;
+    });
+    // Each slice's tokens go on at once; a retry records nothing twice and routes them again.
+    const recorded = slice.filter((_, j) => results[j]!.kind === 'token').map((d) => d.address);
+    await routeOutcome(deps.producer, 'detect', data, { tokens: recorded, pooledTokens: [] });
+  }
+  return outcome;
+}
+
+/**
+ * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
+ * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
+ * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
+ * token deployed and paired in the same block is known by then.
+ */
+async function recordPoolCreations(
+  dex: DexRepository,
+  chain: ChainRuntime,
+  receipts: Parameters<typeof poolCreations>[0],
+  block: { number: number },
+) {
+  const chainId = chain.config.chainId;
+  const created = poolCreations(receipts, chain.config.dexes);
+  if (created.length === 0) return { created: 0, pooledTokens: [] };
+  for (const { txHash, ...pool } of created) {
+    await dex.recordPoolCreated({
+      chainId,
+      ...pool,
+      creationBlockNumber: block.number,
+      creationTxHash: txHash,
+    });
+  }
+  const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
+  const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
+  return { created: created.length, pooledTokens: [...known] };
+}
 
 export function createDetectProcessor(deps: DetectDeps) {
-  const oldContracts = new Map<number, Set<string>>();
-  const rememberOld = (chainId: number, address: string) => {
-    let set = oldContracts.get(chainId);
-    if (!set) {
-      set = new Set();
-      oldContracts.set(chainId, set);
-    }
-    if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
-    set.add(address);
-  };
+  const oldContracts = createOldContractCache();
 
-  /** Without traces: Transfer emitters that had no code before this block were created in it. */
-  async function fallbackDeployments(chain: ChainRuntime, blockNumber: number, receipts: Parameters<typeof transferLogCandidates>[0], known: Deployment[]) {
-    const exclude = new Set(known.map((d) => d.address));
-    for (const a of oldContracts.get(chain.config.chainId) ?? []) exclude.add(a);
-    const candidates = transferLogCandidates(receipts, exclude);
-    if (candidates.length === 0) return [];
-    const recorded = await deps.tokens.knownAddresses(chain.config.chainId, candidates.map((c) => c.address));
-    const found: Deployment[] = [];
-    for (const candidate of candidates) {
-      if (recorded.has(candidate.address)) continue;
-      const before = blockNumber === 0 ? '0x' : await chain.reader.code(candidate.address, blockNumber - 1);
-      if (before !== '0x') {
-        rememberOld(chain.config.chainId, candidate.address);
-        continue;
-      }
-      found.push({
-        address: candidate.address,
-        creator: candidate.likelyCreator,
-        creatorIsContract: candidate.likelyCreator ? true : null,
-        txOrigin: candidate.txOrigin,
-        txHash: candidate.txHash,
-        gasUsed: null,
-        source: 'transfer-log',
-      });
-    }
-    return found;
-  }
-
-  async function recordDeployment(chain: ChainRuntime, d: Deployment, block: { number: number; hash: string; timestamp: Date }, log: Logger) {
-    const chainId = chain.config.chainId;
-    const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
-    if (probe.kind === 'not-token') {
-      // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
-      // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
-      const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
-      const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
-      log[level](fields, 'deployment refused: not a token');
-      return { kind: 'skipped' as const };
-    }
-    if (probe.kind === 'pair') {
-      const dex = chain.config.dexes.find((x) => x.factory === probe.factory || x.factory === d.creator);
-      const written = await deps.tokens.upsertPair({
-        chainId, address: d.address, dex: dex?.name ?? 'unknown', factory: probe.factory ?? d.creator,
-        token0: probe.token0, token1: probe.token1, creationBlockNumber: block.number, creationTxHash: d.txHash, creationBlockHash: block.hash,
-      });
-      return { kind: written === 'recorded' ? ('pair' as const) : ('orphaned' as const) };
-    }
-    const outcome = await deps.tokens.upsertDetected({
-      chainId,
-      address: d.address,
-      name: probe.name,
-      symbol: probe.symbol,
-      decimals: probe.decimals,
-      totalSupply: probe.totalSupply,
-      creationTxHash: d.txHash,
-      creator: d.creator,
-      creatorIsContract: d.creatorIsContract,
-      txOrigin: d.txOrigin,
-      creationBlockNumber: block.number,
-      creationBlockHash: block.hash,
-      creationTimestamp: block.timestamp,
-      creationGasUsed: d.gasUsed,
-      detectionSource: d.source,
-    });
-    if (outcome.status === 'orphaned') return { kind: 'orphaned' as const };
-    const { row, announced } = outcome;
-    await deps.onChanged?.(chainId, d.address);
-    // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
-    if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
-      await deps.tokens.markAnnounced(chainId, d.address);
-    }
-    return { kind: 'token' as const };
-  }
-
-  /**
-   * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
-   * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
-   * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
-   * token deployed and paired in the same block is known by then.
-   */
-  async function recordPoolCreations(chain: ChainRuntime, receipts: Parameters<typeof poolCreations>[0], block: { number: number }) {
-    const dex = deps.dex!;
-    const chainId = chain.config.chainId;
-    const created = poolCreations(receipts, chain.config.dexes);
-    if (created.length === 0) return { created: 0, pooledTokens: [] };
-    for (const { txHash, ...pool } of created) {
-      await dex.recordPoolCreated({ chainId, ...pool, creationBlockNumber: block.number, creationTxHash: txHash });
-    }
-    const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
-    const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
-    return { created: created.length, pooledTokens: [...known] };
-  }
-
-  return async function processDetect(data: JobData<'detect'> | JobData<'replay'>): Promise<DetectResult> {
+  return async function processDetect(
+    data: JobData<'detect'> | JobData<'replay'>,
+  ): Promise<DetectResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
     const header = await chain.reader.blockByHash(data.blockHash);
     // The block left the canonical chain: the scanner enqueues its replacement under another id.
     if (!header) return { status: 'orphaned', blockHash: data.blockHash };
-    const block = { number: data.blockNumber, hash: data.blockHash, timestamp: new Date(fromQuantity(header.timestamp) * 1000) };
+    const block = {
+      number: data.blockNumber,
+      hash: data.blockHash,
+      timestamp: new Date(fromQuantity(header.timestamp) * 1000),
+    };
 
-    const [receipts, traces] = await Promise.all([chain.reader.receipts(header), chain.reader.traces(header)]);
+    const [receipts, traces] = await Promise.all([
+      chain.reader.receipts(header),
+      chain.reader.traces(header),
+    ]);
     let deployments = findDeployments(receipts, traces);
-    if (traces.kind === 'none') deployments = [...deployments, ...(await fallbackDeployments(chain, data.blockNumber, receipts, deployments))];
+    if (traces.kind === 'none')
+      deployments = [
+        ...deployments,
+        ...(await fallbackDeployments(
+          deps.tokens,
+          oldContracts,
+          chain,
+          data.blockNumber,
+          receipts,
+          deployments,
+        )),
+      ];
 
-    const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0, orphaned: 0 };
-    for (let i = 0; i < deployments.length; i += PROBE_CONCURRENCY) {
-      const slice = deployments.slice(i, i + PROBE_CONCURRENCY);
-      const results = await Promise.all(slice.map((d) => recordDeployment(chain, d, block, log)));
-      results.forEach((r, j) => {
-        const address = slice[j]!.address;
-        if (r.kind === 'token') outcome.tokens.push(address);
-        else if (r.kind === 'pair') outcome.pairs.push(address);
-        else if (r.kind === 'orphaned') outcome.orphaned++;
-        else outcome.skipped++;
-      });
-      // Each slice's tokens go on at once; a retry records nothing twice and routes them again.
-      const recorded = slice.filter((_, j) => results[j]!.kind === 'token').map((d) => d.address);
-      await routeOutcome(deps.producer, 'detect', data, { tokens: recorded, pooledTokens: [] });
-    }
-    if (deployments.length > 0) log.info({ deployments: deployments.length, tokens: outcome.tokens.length, pairs: outcome.pairs.length }, 'block deployments');
-    const pools = deps.dex ? await recordPoolCreations(chain, receipts, block) : { created: 0, pooledTokens: [] };
-    await routeOutcome(deps.producer, 'detect', data, { tokens: [], pooledTokens: pools.pooledTokens });
-    return { status: 'done', deployments: deployments.length, ...outcome, poolsCreated: pools.created };
+    const outcome = await recordDeployments(deps, chain, data, deployments, block, log);
+    if (deployments.length > 0)
+      log.info(
+        {
+          deployments: deployments.length,
+          tokens: outcome.tokens.length,
+          pairs: outcome.pairs.length,
+        },
+        'block deployments',
+      );
+    const pools = deps.dex
+      ? await recordPoolCreations(deps.dex, chain, receipts, block)
+      : { created: 0, pooledTokens: [] };
+    await routeOutcome(deps.producer, 'detect', data, {
+      tokens: [],
+      pooledTokens: pools.pooledTokens,
+    });
+    return {
+      status: 'done',
+      deployments: deployments.length,
+      ...outcome,
+      poolsCreated: pools.created,
+    };
   };
 }

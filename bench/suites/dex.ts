@@ -1,24 +1,37 @@
-import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, parseEther, type InterfaceAbi } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  type InterfaceAbi,
+  JsonRpcProvider,
+  NonceManager,
+  parseEther,
+  Wallet,
+} from 'ethers';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { LOCAL_CHAIN_ID, type ChainConfig } from '../../src/config/chains.ts';
-import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
-import { REFRESH_INTERVAL_MS, bucketStart } from '../../src/dex/refresh.ts';
-import { passFor } from '../../src/run-key.ts';
-import { createDb } from '../../db/client.ts';
-import { createDexRepository } from '../../db/repositories/dex.ts';
+import { createDb, type Database } from '../../db/client.ts';
+import { createDexRepository, type DexRepository } from '../../db/repositories/dex.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
-import { createEventPublisher } from '../../infra/events.ts';
+import { createEventPublisher, type EventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
-import { deployUniswapV2, deployUniswapV3, seedStablecoinPool } from '../../scripts/dev/uniswap.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
-import { createProducer, startWorkers } from '../../workers/queues.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import {
+  deployUniswapV2,
+  deployUniswapV3,
+  seedStablecoinPool,
+  type UniswapV2Deployment,
+} from '../../scripts/dev/uniswap.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
+import { createChainReader } from '../../src/evm/chain-reader.ts';
+import { createRpcClient } from '../../src/evm/rpc.ts';
+import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import { jobCatalog } from '../../workers/catalog.ts';
+import { createDexProcessor } from '../../workers/dex.ts';
+import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';
-import { progress, round, type BenchRow } from '../report.ts';
+import { type BenchRow, progress, round } from '../report.ts';
 
 /**
  * DEX benchmark: the 60-second DEX refresh. N tokens, each with a Uniswap V2 pool and a swap,
@@ -39,7 +52,11 @@ const PASSES_PER_MODE = 2;
 const BLOCKS_BETWEEN_PASSES = 5;
 
 async function rpcRequest(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return response.json();
 }
 const UNISWAP_V3_FEES = [100, 500, 3000, 10000];
@@ -50,44 +67,299 @@ interface PassResult {
   roundTrips: number;
 }
 
+/** `count` tokens, each with a V2 pool against the wrapped native token and one swap in it. */
+async function deployPooledTokens(
+  provider: JsonRpcProvider,
+  signer: NonceManager,
+  uniswap: UniswapV2Deployment,
+  count: number,
+): Promise<string[]> {
+  const simple = loadArtifact('SimpleToken');
+  const router = new Contract(
+    uniswap.router,
+    uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi,
+    signer,
+  );
+  const me = await signer.getAddress();
+  const deadline = Math.floor(Date.now() / 1000) + 7_200;
+  const tokens: string[] = [];
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const token = await new ContractFactory(
+      simple.abi as InterfaceAbi,
+      simple.bytecode,
+      signer,
+    ).deploy(`Dex Bench ${i}`, `DB${i}`, parseEther('1000000'));
+    const address = (await token.getAddress()).toLowerCase();
+    tokens.push(address);
+    pending.push(mined(provider, token.deploymentTransaction()));
+    await mined(
+      provider,
+      await (token as Contract).getFunction('approve')(uniswap.router, parseEther('500000')),
+    );
+    pending.push(
+      mined(
+        provider,
+        await router.getFunction('addLiquidityETH')(
+          address,
+          parseEther('500000'),
+          0,
+          0,
+          me,
+          deadline,
+          { value: parseEther('1'), gasLimit: 5_000_000n },
+        ),
+      ),
+    );
+    pending.push(
+      mined(
+        provider,
+        await router.getFunction('swapExactETHForTokens')(
+          0,
+          [uniswap.weth, address],
+          me,
+          deadline,
+          { value: parseEther('0.01'), gasLimit: SWAP_GAS },
+        ),
+      ),
+    );
+    if (i % 25 === 24) progress(`deployed ${i + 1}/${count} pooled tokens`);
+  }
+  await Promise.all(pending);
+  return tokens;
+}
+
 async function setUpChain(rpcUrl: string, count: number) {
-  const provider = new JsonRpcProvider(rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
+  const provider = new JsonRpcProvider(rpcUrl, LOCAL_CHAIN_ID, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+    pollingInterval: 50,
+  });
   const signer = new NonceManager(new Wallet(ANVIL_PRIVATE_KEYS[0], provider));
   const uniswap = await deployUniswapV2(signer);
   const v3 = await deployUniswapV3(signer);
   const usdc = (await seedStablecoinPool(signer, uniswap)).toLowerCase();
   // A second stablecoin without pools: discovery asks for it as on a real chain.
   const stable = loadArtifact('DevStablecoin');
-  const usdt = await new ContractFactory(stable.abi as InterfaceAbi, stable.bytecode, signer).deploy('Tether (dev)', 'USDT', 10n ** 18n);
+  const usdt = await new ContractFactory(
+    stable.abi as InterfaceAbi,
+    stable.bytecode,
+    signer,
+  ).deploy('Tether (dev)', 'USDT', 10n ** 18n);
   await mined(provider, usdt.deploymentTransaction());
-  const simple = loadArtifact('SimpleToken');
-  const router = new Contract(uniswap.router, uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi, signer);
-  const me = await signer.getAddress();
-  const deadline = Math.floor(Date.now() / 1000) + 7_200;
-  const tokens: string[] = [];
-  const pending: Promise<unknown>[] = [];
-  for (let i = 0; i < count; i++) {
-    const token = await new ContractFactory(simple.abi as InterfaceAbi, simple.bytecode, signer).deploy(`Dex Bench ${i}`, `DB${i}`, parseEther('1000000'));
-    const address = (await token.getAddress()).toLowerCase();
-    tokens.push(address);
-    pending.push(mined(provider, token.deploymentTransaction()));
-    await mined(provider, await (token as Contract).getFunction('approve')(uniswap.router, parseEther('500000')));
-    pending.push(mined(provider, await router.getFunction('addLiquidityETH')(address, parseEther('500000'), 0, 0, me, deadline, { value: parseEther('1'), gasLimit: 5_000_000n })));
-    pending.push(mined(provider, await router.getFunction('swapExactETHForTokens')(0, [uniswap.weth, address], me, deadline, { value: parseEther('0.01'), gasLimit: SWAP_GAS })));
-    if (i % 25 === 24) progress(`deployed ${i + 1}/${count} pooled tokens`);
-  }
-  await Promise.all(pending);
+  const tokens = await deployPooledTokens(provider, signer, uniswap, count);
   provider.destroy();
   const chain: ChainConfig = {
-    chainId: LOCAL_CHAIN_ID, name: 'bench', rpcUrls: [rpcUrl], confirmations: 0, startBlock: 0, finalityDepth: 64, pollIntervalMs: 1_000,
-    wrappedNative: uniswap.weth.toLowerCase(), stablecoins: [usdc, (await usdt.getAddress()).toLowerCase()],
+    chainId: LOCAL_CHAIN_ID,
+    name: 'bench',
+    rpcUrls: [rpcUrl],
+    confirmations: 0,
+    startBlock: 0,
+    finalityDepth: 64,
+    pollIntervalMs: 1_000,
+    wrappedNative: uniswap.weth.toLowerCase(),
+    stablecoins: [usdc, (await usdt.getAddress()).toLowerCase()],
     dexes: [
-      { name: 'uniswap-v2', kind: 'v2', factory: uniswap.factory.toLowerCase(), router: uniswap.router.toLowerCase() },
-      { name: 'uniswap-v3', kind: 'v3', factory: v3.factory.toLowerCase(), fee_tiers: UNISWAP_V3_FEES },
+      {
+        name: 'uniswap-v2',
+        kind: 'v2',
+        factory: uniswap.factory.toLowerCase(),
+        router: uniswap.router.toLowerCase(),
+      },
+      {
+        name: 'uniswap-v3',
+        kind: 'v3',
+        factory: v3.factory.toLowerCase(),
+        fee_tiers: UNISWAP_V3_FEES,
+      },
     ],
-    multicall3: uniswap.multicall3.toLowerCase(), lockers: [], ephemeral: false,
+    multicall3: uniswap.multicall3.toLowerCase(),
+    lockers: [],
+    ephemeral: false,
   };
   return { chain, tokens };
+}
+
+/** The bench tokens as detected tokens, so the dex stage knows them. */
+async function recordTokens(db: Database, tokens: string[]): Promise<void> {
+  const tokenRepo = createTokenRepository(db);
+  for (const address of tokens) {
+    await tokenRepo.upsertDetected({
+      chainId: LOCAL_CHAIN_ID,
+      address,
+      name: address,
+      symbol: 'DB',
+      decimals: 18,
+      totalSupply: parseEther('1000000').toString(),
+      creationTxHash: null,
+      creator: null,
+      creatorIsContract: null,
+      txOrigin: null,
+      creationBlockNumber: null,
+      creationBlockHash: null,
+      creationTimestamp: null,
+      creationGasUsed: null,
+      detectionSource: 'receipt',
+    });
+  }
+}
+
+/** What every pass shares: the chain, its tokens and the stage's dependencies. */
+interface PassSetup {
+  rpcUrl: string;
+  redis: { url: string; prefix: string };
+  chain: ChainConfig;
+  tokens: string[];
+  dex: DexRepository;
+  producer: Producer;
+  events: EventPublisher;
+  baseBucket: number;
+}
+
+/** An RpcClient that counts JSON-RPC requests (each entry of a batch) and HTTP round trips. */
+function countingRpc(url: string) {
+  const counts = { requests: 0, roundTrips: 0 };
+  const rpc = createRpcClient({
+    urls: [url],
+    onCall: ({ method }) => {
+      counts.roundTrips++;
+      const batch = /^batch\(.*×(\d+)\)$/.exec(method);
+      counts.requests += batch ? Number(batch[1]) : 1;
+    },
+  });
+  return { rpc, counts };
+}
+
+/** One refresh of every token through a worker process; `bucket` picks a fresh run key. */
+async function pass(setup: PassSetup, multicall: boolean, bucket: number): Promise<PassResult> {
+  const { chain, tokens, dex, producer, events, redis } = setup;
+  const { rpc, counts } = countingRpc(setup.rpcUrl);
+  const chains = new Map([
+    [LOCAL_CHAIN_ID, { config: chain, rpc, reader: createChainReader(rpc) }],
+  ]);
+  const workerConnection = createRedis(redis.url, 'worker');
+  const runKey = passFor({
+    kind: 'scheduled-refresh',
+    bucketMs: setup.baseBucket + bucket * REFRESH_INTERVAL_MS,
+  });
+  let done = 0;
+  let resolveAll!: () => void;
+  const all = new Promise<void>((r) => (resolveAll = r));
+  const processDex = createDexProcessor({
+    chains,
+    dex,
+    producer,
+    events,
+    logger: silentLogger,
+    idleAfterMs: 6 * 3_600_000,
+    multicall,
+  });
+  const started = performance.now();
+  const pool = startWorkers({
+    connection: workerConnection,
+    prefix: redis.prefix,
+    logger: silentLogger,
+    processors: {
+      dex: async (data, job) => {
+        const result = await processDex(data, job);
+        if (++done === tokens.length) resolveAll();
+        return result;
+      },
+    },
+  });
+  await producer.enqueueBulk(
+    'dex',
+    tokens.map((address) => ({ chainId: LOCAL_CHAIN_ID, address, ...runKey })),
+  );
+  await all;
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  workerConnection.disconnect();
+  return { seconds, requests: counts.requests, roundTrips: counts.roundTrips };
+}
+
+/** A warm-up pass, then alternating passes with and without Multicall3; the best of each mode. */
+async function measureModes(setup: PassSetup) {
+  // Between refreshes the chain moves on, as it does in a minute on a real chain: each refresh
+  // then scans the new blocks for swaps (one getLogs per token).
+  const mine = (blocks: number) =>
+    rpcRequest(setup.rpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+  progress('warm-up pass (first volume scan of every pool)');
+  await pass(setup, true, WARM_UP_BUCKET_OFFSET);
+  // Alternating passes, best of each: the order of the two modes does not favour either.
+  const runs: { multicall: PassResult[]; batch: PassResult[] } = { multicall: [], batch: [] };
+  for (let round = 0; round < PASSES_PER_MODE; round++) {
+    for (const mode of ['multicall', 'batch'] as const) {
+      await mine(BLOCKS_BETWEEN_PASSES);
+      progress(
+        `refresh pass ${round + 1}/${PASSES_PER_MODE} ${mode === 'multicall' ? 'with Multicall3' : 'with plain JSON-RPC batches'}`,
+      );
+      runs[mode].push(
+        await pass(setup, mode === 'multicall', 1 + round * 2 + (mode === 'batch' ? 1 : 0)),
+      );
+    }
+  }
+  const best = (list: PassResult[]) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  return { withMulticall: best(runs.multicall), withoutMulticall: best(runs.batch) };
+}
+
+function dexRows(
+  count: number,
+  withMulticall: PassResult,
+  withoutMulticall: PassResult,
+): BenchRow[] {
+  const perToken = (r: PassResult) => ({
+    rate: count / r.seconds,
+    requests: r.requests / count,
+    roundTrips: r.roundTrips / count,
+  });
+  const m = perToken(withMulticall);
+  const b = perToken(withoutMulticall);
+  const concurrency = jobCatalog.dex.concurrency;
+  return [
+    {
+      suite: SUITE,
+      metric: 'refresh tokens/s (Multicall3)',
+      value: round(m.rate),
+      unit: 'tokens/s',
+      baseline: {
+        metric: 'without Multicall3 (JSON-RPC batch)',
+        value: round(b.rate),
+        ratio: m.rate / b.rate,
+      },
+      note: `${count} tokens, one worker process, concurrency ${concurrency}, local Anvil; best of ${PASSES_PER_MODE} alternating passes`,
+    },
+    {
+      suite: SUITE,
+      metric: 'RPC requests per token (Multicall3)',
+      value: round(m.requests),
+      unit: 'requests',
+      baseline: {
+        metric: 'without Multicall3',
+        value: round(b.requests),
+        ratio: m.requests / b.requests,
+      },
+      note: 'JSON-RPC requests (each entry of a batch counts), counted by the RpcClient onCall hook',
+    },
+    {
+      suite: SUITE,
+      metric: 'HTTP round trips per token (Multicall3)',
+      value: round(m.roundTrips),
+      unit: 'round trips',
+      baseline: {
+        metric: 'without Multicall3',
+        value: round(b.roundTrips),
+        ratio: m.roundTrips / b.roundTrips,
+      },
+    },
+    {
+      suite: SUITE,
+      metric: `active tokens one worker keeps on the ${CADENCE_SECONDS} s cadence`,
+      value: Math.floor(m.rate * CADENCE_SECONDS),
+      unit: 'tokens',
+      note: `derived: measured Multicall3 throughput × ${CADENCE_SECONDS} s`,
+    },
+  ];
 }
 
 export async function dexRefresh(options: { tokens?: number } = {}): Promise<BenchRow[]> {
@@ -101,98 +373,18 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
   try {
     progress(`deploying ${count} tokens with a V2 pool and a swap each`);
     const { chain, tokens } = await setUpChain(anvil.rpcUrl, count);
-    const tokenRepo = createTokenRepository(db.db);
-    for (const address of tokens) {
-      await tokenRepo.upsertDetected({
-        chainId: LOCAL_CHAIN_ID, address, name: address, symbol: 'DB', decimals: 18, totalSupply: parseEther('1000000').toString(),
-        creationTxHash: null, creator: null, creatorIsContract: null, txOrigin: null, creationBlockNumber: null, creationBlockHash: null,
-        creationTimestamp: null, creationGasUsed: null, detectionSource: 'receipt',
-      });
-    }
-    const dex = createDexRepository(db.db);
-    const events = createEventPublisher(general, keySpace(redis.prefix).events);
-    const baseBucket = bucketStart(Date.now());
-
-    /** One refresh of every token through a worker process; `bucket` picks a fresh run key. */
-    async function pass(multicall: boolean, bucket: number): Promise<PassResult> {
-      let requests = 0;
-      let roundTrips = 0;
-      const rpc = createRpcClient({
-        urls: [anvil.rpcUrl],
-        onCall: ({ method }) => {
-          roundTrips++;
-          const batch = /^batch\(.*×(\d+)\)$/.exec(method);
-          requests += batch ? Number(batch[1]) : 1;
-        },
-      });
-      const chains = new Map([[LOCAL_CHAIN_ID, { config: chain, rpc, reader: createChainReader(rpc) }]]);
-      const workerConnection = createRedis(redis.url, 'worker');
-      const pass = passFor({ kind: 'scheduled-refresh', bucketMs: baseBucket + bucket * REFRESH_INTERVAL_MS });
-      let done = 0;
-      let resolveAll!: () => void;
-      const all = new Promise<void>((r) => (resolveAll = r));
-      const processDex = createDexProcessor({ chains, dex, producer, events, logger: silentLogger, idleAfterMs: 6 * 3_600_000, multicall });
-      const started = performance.now();
-      const pool = startWorkers({
-        connection: workerConnection, prefix: redis.prefix, logger: silentLogger,
-        processors: {
-          dex: async (data, job) => {
-            const result = await processDex(data, job);
-            if (++done === tokens.length) resolveAll();
-            return result;
-          },
-        },
-      });
-      await producer.enqueueBulk('dex', tokens.map((address) => ({ chainId: LOCAL_CHAIN_ID, address, ...pass })));
-      await all;
-      const seconds = (performance.now() - started) / 1000;
-      await pool.close();
-      workerConnection.disconnect();
-      return { seconds, requests, roundTrips };
-    }
-
-    // Between refreshes the chain moves on, as it does in a minute on a real chain: each refresh
-    // then scans the new blocks for swaps (one getLogs per token).
-    const mine = (blocks: number) => rpcRequest(anvil.rpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
-    progress('warm-up pass (first volume scan of every pool)');
-    await pass(true, WARM_UP_BUCKET_OFFSET);
-    // Alternating passes, best of each: the order of the two modes does not favour either.
-    const runs: { multicall: PassResult[]; batch: PassResult[] } = { multicall: [], batch: [] };
-    for (let round = 0; round < PASSES_PER_MODE; round++) {
-      for (const mode of ['multicall', 'batch'] as const) {
-        await mine(BLOCKS_BETWEEN_PASSES);
-        progress(`refresh pass ${round + 1}/${PASSES_PER_MODE} ${mode === 'multicall' ? 'with Multicall3' : 'with plain JSON-RPC batches'}`);
-        runs[mode].push(await pass(mode === 'multicall', 1 + round * 2 + (mode === 'batch' ? 1 : 0)));
-      }
-    }
-    const best = (list: PassResult[]) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    const withMulticall = best(runs.multicall);
-    const withoutMulticall = best(runs.batch);
-
-    const perToken = (r: PassResult) => ({ rate: count / r.seconds, requests: r.requests / count, roundTrips: r.roundTrips / count });
-    const m = perToken(withMulticall);
-    const b = perToken(withoutMulticall);
-    const concurrency = jobCatalog.dex.concurrency;
-    return [
-      {
-        suite: SUITE, metric: 'refresh tokens/s (Multicall3)', value: round(m.rate), unit: 'tokens/s',
-        baseline: { metric: 'without Multicall3 (JSON-RPC batch)', value: round(b.rate), ratio: m.rate / b.rate },
-        note: `${count} tokens, one worker process, concurrency ${concurrency}, local Anvil; best of ${PASSES_PER_MODE} alternating passes`,
-      },
-      {
-        suite: SUITE, metric: 'RPC requests per token (Multicall3)', value: round(m.requests), unit: 'requests',
-        baseline: { metric: 'without Multicall3', value: round(b.requests), ratio: m.requests / b.requests },
-        note: 'JSON-RPC requests (each entry of a batch counts), counted by the RpcClient onCall hook',
-      },
-      {
-        suite: SUITE, metric: 'HTTP round trips per token (Multicall3)', value: round(m.roundTrips), unit: 'round trips',
-        baseline: { metric: 'without Multicall3', value: round(b.roundTrips), ratio: m.roundTrips / b.roundTrips },
-      },
-      {
-        suite: SUITE, metric: `active tokens one worker keeps on the ${CADENCE_SECONDS} s cadence`, value: Math.floor(m.rate * CADENCE_SECONDS), unit: 'tokens',
-        note: `derived: measured Multicall3 throughput × ${CADENCE_SECONDS} s`,
-      },
-    ];
+    await recordTokens(db.db, tokens);
+    const { withMulticall, withoutMulticall } = await measureModes({
+      rpcUrl: anvil.rpcUrl,
+      redis,
+      chain,
+      tokens,
+      producer,
+      dex: createDexRepository(db.db),
+      events: createEventPublisher(general, keySpace(redis.prefix).events),
+      baseBucket: bucketStart(Date.now()),
+    });
+    return dexRows(count, withMulticall, withoutMulticall);
   } finally {
     await producer.close();
     producerConnection.disconnect();

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOversized } from './size.ts';
+import { baselineOf, beyondBaseline, findOversized, type SizeFinding } from './size.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -31,5 +31,20 @@ describe('check:size', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('is a ratchet over the baseline: a new or grown offender fails, a shrunk one passes', () => {
+    const finding = (file: string, size: number): SizeFinding => ({
+      file,
+      line: 1,
+      message: `This function has too many lines (${size}). Maximum allowed is 80.`,
+    });
+    const baseline = baselineOf([finding('a.ts', 120), finding('a.ts', 90)]);
+    expect(baseline).toEqual({ 'a.ts': [120, 90] });
+    expect(beyondBaseline([finding('a.ts', 100), finding('a.ts', 85)], baseline)).toEqual([]);
+    expect(beyondBaseline([finding('a.ts', 121)], baseline).map((f) => f.file)).toEqual(['a.ts']);
+    const three = [finding('a.ts', 90), finding('a.ts', 90), finding('a.ts', 90)];
+    expect(beyondBaseline(three, baseline)).toHaveLength(1);
+    expect(beyondBaseline([finding('b.ts', 81)], baseline).map((f) => f.file)).toEqual(['b.ts']);
   });
 });

@@ -1,4 +1,5 @@
 import { Interface, type InterfaceAbi } from 'ethers';
+import solc from 'solc';
 import { describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 import { loadBackdoors } from '../../test/support/backdoors.ts';
@@ -53,8 +54,16 @@ describe('capabilities of the project contracts', () => {
 
   it('blacklist, pause and trading switch by the checks transfer fails on', () => {
     expect(summary(ofArtifact('BlacklistToken'))).toEqual(['limit:blacklist']);
-    expect(summary(ofArtifact('PausableToken'))).toEqual(['limit:pause', 'limit:pause']);
-    expect(summary(ofArtifact('LaunchGuardToken'))).toEqual(['limit:trading-switch']);
+    // pause() is the limit; unpause() can only let transfers through again.
+    const pausable = ofArtifact('PausableToken');
+    expect(summary(pausable)).toEqual(['limit:pause']);
+    expect(pausable.oneWay).toHaveLength(1);
+    // enableTrading() can only open trading: a one-way switch, recorded, not a limit.
+    const launch = ofArtifact('LaunchGuardToken');
+    expect(summary(launch)).toEqual([]);
+    expect(launch.oneWay).toEqual([
+      expect.objectContaining({ detail: expect.stringContaining('One-way: can only enable') }),
+    ]);
   });
 
   it('uncatalogued names are judged by what they do', () => {
@@ -113,5 +122,119 @@ describe('capabilities of real mainnet code (solc 0.4)', () => {
         (f) => f.capability === 'leak',
       ),
     ).toEqual([]);
+  });
+});
+
+/** A small token whose transfer checks `switches` code (a Solidity fragment) before moving. */
+const SWITCH_TOKEN = (state: string, check: string, functions: string) => `
+pragma solidity ^0.8.20;
+contract T {
+  mapping(address => uint256) public balanceOf;
+  uint256 public totalSupply;
+  address public owner = msg.sender;
+  ${state}
+  modifier onlyOwner() { require(msg.sender == owner, "owner"); _; }
+  constructor() { totalSupply = 1e24; balanceOf[msg.sender] = 1e24; }
+  function transfer(address to, uint256 v) external returns (bool) {
+    ${check}
+    balanceOf[msg.sender] -= v; balanceOf[to] += v; return true;
+  }
+  function transferFrom(address f, address to, uint256 v) external returns (bool) {
+    ${check}
+    balanceOf[f] -= v; balanceOf[to] += v; return true;
+  }
+  ${functions}
+}`;
+
+function compiled(source: string) {
+  const input = {
+    language: 'Solidity',
+    sources: { 'T.sol': { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } },
+    },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors[0].formattedMessage);
+  const t = out.contracts['T.sol'].T;
+  return analyse(`0x${t.evm.deployedBytecode.object}`, t.abi);
+}
+
+describe('one-way switches are no limit; switches both ways are', () => {
+  it('release() that can only store true where transfer requires it set: one-way, recorded', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'bool public released;',
+        'require(released, "locked");',
+        'function release() external onlyOwner { released = true; }',
+      ),
+    );
+    expect(r.limitsKnown).toBe(true);
+    expect(summary(r)).toEqual([]);
+    expect(r.oneWay).toHaveLength(1);
+    expect(r.oneWay[0]!.detail).toMatch(/^release\(\), .*One-way: can only enable transfers$/);
+  });
+
+  it('defrost() that can only clear a flag transfer fails on when set: one-way', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'bool public frozen = true;',
+        'require(!frozen, "frozen");',
+        'function defrost() external onlyOwner { frozen = false; }',
+      ),
+    );
+    expect(summary(r)).toEqual([]);
+    expect(r.oneWay.map((o) => o.detail)).toEqual([expect.stringMatching(/^defrost\(\)/)]);
+  });
+
+  it('setTransferable(bool) stores its argument: a limit either direction', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'bool public transferable;',
+        'require(transferable, "off");',
+        'function setTransferable(bool on) external onlyOwner { transferable = on; }',
+      ),
+    );
+    expect(summary(r)).toEqual(['limit:trading-switch']);
+    expect(r.oneWay).toEqual([]);
+  });
+
+  it('pause() + unpause(): pause stores the blocking constant and is a limit', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'bool public paused;',
+        'require(!paused, "paused");',
+        `function pause() external onlyOwner { paused = true; }
+         function unpause() external onlyOwner { paused = false; }`,
+      ),
+    );
+    expect(summary(r)).toEqual(['limit:pause']);
+    expect(r.oneWay.map((o) => o.detail)).toEqual([expect.stringMatching(/^unpause\(\)/)]);
+  });
+
+  it('a constant-writing switch packed beside the owner is still read bit by bit', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'bool public locked = true;',
+        'require(!locked, "locked");',
+        `function lock() external onlyOwner { locked = true; }
+         function unlockForever() external onlyOwner { locked = false; }`,
+      ),
+    );
+    expect(summary(r)).toEqual(['limit:pause']);
+  });
+
+  it('freezeTransfersUntil(uint256): a time transfers wait for stays a limit', () => {
+    const r = compiled(
+      SWITCH_TOKEN(
+        'uint256 public frozenUntil;',
+        'require(block.timestamp >= frozenUntil, "frozen");',
+        'function freezeTransfersUntil(uint256 t) external onlyOwner { frozenUntil = t; }',
+      ),
+    );
+    expect(summary(r)).toEqual(['limit:trading-switch']);
   });
 });

@@ -15,6 +15,7 @@ import {
   walkRecorded,
 } from './capability-layout.ts';
 import type { CodeModel, PathTrace, PathWrite } from './interpreter.ts';
+import { oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
@@ -43,6 +44,9 @@ import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
  *   setBalance, a controller's transferFrom);
  * - limit: a write to a flag, a mapping entry of an address from the call data, or a time that
  *   transfer() or transferFrom() tests on a path that fails (revert, invalid, `return false`).
+ *   A flag write counts only when the value it can store makes that check fail: a write that can
+ *   only store the enabling constant (release(), defrost()) is a one-way opener, recorded in
+ *   `oneWay` and not flagged — after it the owner can no longer stop holders.
  *
  * Evidence names the function, the slot and the observation. Pure and bounded.
  */
@@ -67,6 +71,8 @@ export interface CapabilityReport {
   conclusive: string[];
   /** transfer() was walked to the end, so what it checks before failing is known. */
   limitsKnown: boolean;
+  /** Privileged functions whose only limit-like write can just enable transfers. */
+  oneWay: { selector: string; detail: string }[];
   steps: number;
 }
 
@@ -105,6 +111,8 @@ interface PathFacts {
   guard: string;
   layout: TokenLayout;
   blockers: Blockers;
+  /** One-way writes seen so far for this function (details), filled by limitFindings. */
+  openers: string[];
 }
 
 function balanceFindings(
@@ -182,7 +190,14 @@ function limitFindings(
       const blocker = f.blockers.slots.get(shape.slot);
       if (!blocker) continue;
       const bits = changedBits(w.value, shape.slot);
-      if (![...blocker.shifts].some((s) => (bits >> BigInt(s)) & 1n)) continue;
+      const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
+      if (shifts.length === 0) continue;
+      if (oneWayWrite(w.value, shape.slot, shifts, blocker)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a constant under which transfers pass; ${blocker.where}. One-way: can only enable transfers`,
+        );
+        continue;
+      }
       // A flag that stops transfers when set is a pause; one they need set (tradingOpen,
       // released) or a time they wait for is a trading switch.
       const pause = !blocker.timed && blocker.blocksWhenSet;
@@ -256,6 +271,7 @@ export function analyzeCapabilities(
   const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget);
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
+  const oneWay: CapabilityReport['oneWay'] = [];
   // No balances to take or make and nothing transfer checks: no function can have an effect
   // (a non-token, or code too odd to read), so none is walked and none is demoted.
   const nothingToFind =
@@ -265,15 +281,34 @@ export function analyzeCapabilities(
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
     const out = new Map<Capability, CapabilityFinding>();
-    for (const t of result.traces) {
-      if (!isSuccess(t) || t.writes.length === 0) continue;
-      const guard = privilege(t);
-      if (guard === null) continue;
-      const facts: PathFacts = { label: labelOf(fn), guard, layout, blockers };
-      if (layout.balances !== null) balanceFindings(t, facts, out, fn);
-      limitFindings(t, facts, out, fn);
+    const openers: string[] = [];
+    const judge = (traces: readonly PathTrace[], balances: boolean) => {
+      for (const t of traces) {
+        if (!isSuccess(t) || t.writes.length === 0) continue;
+        const guard = privilege(t);
+        if (guard === null) continue;
+        const facts: PathFacts = { label: labelOf(fn), guard, layout, blockers, openers };
+        if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
+        limitFindings(t, facts, out, fn);
+      }
+    };
+    judge(result.traces, true);
+    // The walk's arguments are concrete: `setTransferable(true)` stores the enabling value too.
+    // Walked again with flipped arguments, a setter stores the blocking one; a switch does not.
+    if (!out.has('limit') && openers.length > 0 && fn.arguments !== '' && budget.left > 0) {
+      judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
+    }
+    if (!out.has('limit') && openers.length > 0) {
+      oneWay.push({ selector: fn.selector, detail: openers[0]! });
     }
     findings.push(...out.values());
   }
-  return { layout, findings, conclusive, limitsKnown, steps: CAPABILITY_BUDGET - budget.left };
+  return {
+    layout,
+    findings,
+    conclusive,
+    limitsKnown,
+    oneWay,
+    steps: CAPABILITY_BUDGET - budget.left,
+  };
 }

@@ -49,30 +49,40 @@ const MAX_FAILURE_DISTANCE = 100;
 const abi = AbiCoder.defaultAbiCoder();
 export const hex = (n: bigint) => `0x${n.toString(16)}`;
 
-function value(type: ParamType, index: number): unknown {
+/**
+ * The walk's call data is concrete. The flipped variant (bools false, amounts zero) tells a
+ * setter, whose stored value follows its argument, from a switch that stores a constant.
+ */
+export type ArgumentVariant = 'default' | 'flipped';
+
+function value(type: ParamType, index: number, variant: ArgumentVariant): unknown {
   if (type.baseType === 'array') {
     const length = type.arrayLength === -1 ? 1 : type.arrayLength!;
     if (length > 16) throw new Error('array too long');
-    return Array.from({ length }, () => value(type.arrayChildren!, index));
+    return Array.from({ length }, () => value(type.arrayChildren!, index, variant));
   }
-  if (type.baseType === 'tuple') return type.components!.map((c) => value(c, index));
+  if (type.baseType === 'tuple') return type.components!.map((c) => value(c, index, variant));
   if (type.baseType === 'address') return ARG_ADDRESSES[index % ARG_ADDRESSES.length];
-  if (type.baseType === 'bool') return true;
+  if (type.baseType === 'bool') return variant === 'default';
   if (type.baseType === 'string') return '';
   if (type.baseType === 'bytes') return '0x';
   if (type.baseType.startsWith('bytes')) return `0x${'00'.repeat(Number(type.baseType.slice(5)))}`;
-  return AMOUNT;
+  return variant === 'default' ? AMOUNT : 0n;
 }
 
 /** Call data aiming each address argument at its own recognisable address. */
-export function effectCalldata(selector: string, argumentTypes: string): string {
+export function effectCalldata(
+  selector: string,
+  argumentTypes: string,
+  variant: ArgumentVariant = 'default',
+): string {
   const padding = '00'.repeat(32 * 4);
   try {
     const types = splitTypes(argumentTypes).map((t) => ParamType.from(t));
     return `0x${selector}${abi
       .encode(
         types,
-        types.map((t, i) => value(t, i)),
+        types.map((t, i) => value(t, i, variant)),
       )
       .slice(2)}${padding}`;
   } catch {
@@ -101,8 +111,13 @@ export interface Budget {
   left: number;
 }
 
-export function walkRecorded(model: CodeModel, fn: ExtractedFunction, budget: Budget) {
-  const result = walk(model, effectCalldata(fn.selector, fn.arguments), {
+export function walkRecorded(
+  model: CodeModel,
+  fn: ExtractedFunction,
+  budget: Budget,
+  variant: ArgumentVariant = 'default',
+) {
+  const result = walk(model, effectCalldata(fn.selector, fn.arguments, variant), {
     budget: Math.max(1, Math.min(FUNCTION_BUDGET, budget.left)),
     record: true,
     maxPaths: MAX_PATHS,
@@ -155,7 +170,14 @@ export interface Blockers {
   /** Plain slots tested as a flag or against the block time: slot → bit offset and how. */
   slots: Map<
     bigint,
-    { shifts: Set<number>; timed: boolean; where: string; blocksWhenSet: boolean }
+    {
+      shifts: Set<number>;
+      timed: boolean;
+      where: string;
+      blocksWhenSet: boolean;
+      /** Some failing check fails when the flag is clear (`require(released)`). */
+      blocksWhenClear: boolean;
+    }
   >;
   /** Mappings tested with an account key: base → where. */
   mappings: Map<bigint, string>;
@@ -224,9 +246,11 @@ function addBlockers(
         timed,
         where,
         blocksWhenSet: false,
+        blocksWhenClear: false,
       };
       entry.shifts.add(read.shift);
       entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
+      entry.blocksWhenClear ||= blocksWhenSet(branch, read.load, timed, 0n);
       blockers.slots.set(shape.slot, entry);
     } else if (
       last &&
@@ -253,8 +277,9 @@ function addBlockers(
 }
 
 /**
- * Does an account's entry block when it is set? A blacklist (`frozen[from]`) fails when true; an
- * exemption list (`whitelisted[from]`) fails when false and is no freeze. Unknown counts as yes.
+ * Does an account's entry block when it holds `bit` (set by default)? A blacklist (`frozen[from]`)
+ * fails when true; an exemption list (`whitelisted[from]`) fails when false and is no freeze.
+ * Unknown counts as yes.
  */
 function blocksWhenSet(
   branch: PathTrace['conditions'][number],

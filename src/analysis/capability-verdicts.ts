@@ -77,7 +77,7 @@ export function applyCapabilities(
   for (const j of judged) {
     const claim = j.entry ? CLAIMS[j.entry.family] : undefined;
     if (!j.entry || !claim) {
-      out.push(j);
+      out.push(withOneWay(j, report));
       continue;
     }
     const proof = report.findings.find(
@@ -91,17 +91,20 @@ export function applyCapabilities(
         verdict: withEvidence(j.verdict, proof.evidence),
       });
     } else if (decides(report, claim, j.fn.selector)) {
+      const opener = oneWayDetail(report, j.fn.selector);
       const why: Evidence = {
         kind: 'bytecode',
         selector: j.fn.selector,
-        detail: `${j.entry.signature} is named like a ${j.entry.family} function, but no privileged path of it ${absence(claim)}: not counted`,
+        detail: opener
+          ? `${j.entry.signature} is named like a ${j.entry.family} function, but ${opener}: not counted`
+          : `${j.entry.signature} is named like a ${j.entry.family} function, but no privileged path of it ${absence(claim)}: not counted`,
       };
       out.push({
         ...j,
         entry: { ...j.entry, family: 'other', risk_level: 'low' },
         verdict: withEvidence(j.verdict, [why]),
       });
-    } else out.push(j);
+    } else out.push(withOneWay(j, report));
   }
   for (const f of report.findings) {
     if (claimed.has(`${f.selector}|${f.capability}`)) continue;
@@ -119,6 +122,17 @@ export function applyCapabilities(
     claimed.add(`${f.selector}|${f.capability}`);
   }
   return out;
+}
+
+const oneWayDetail = (report: CapabilityReport, selector: string) =>
+  report.oneWay.find((o) => o.selector === selector)?.detail ?? null;
+
+/** A judged function that is a one-way opener says so in its evidence. */
+function withOneWay(j: Judged, report: CapabilityReport): Judged {
+  const detail = oneWayDetail(report, j.fn.selector);
+  if (detail === null) return j;
+  const evidence: Evidence = { kind: 'bytecode', selector: j.fn.selector, detail };
+  return { ...j, verdict: withEvidence(j.verdict, [evidence]) };
 }
 
 function absence(capability: Capability): string {

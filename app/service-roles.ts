@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createAlertRepository } from '../db/repositories/alerts.ts';
+import { createHistoryRepository } from '../db/repositories/history.ts';
+import { bumpAuthGeneration } from '../infra/auth-generation.ts';
+import { createRedis } from '../infra/redis.ts';
+import { createAggregatorClient } from '../src/dex/aggregator.ts';
+import { createAccountsProcessor } from '../workers/accounts.ts';
+import {
+  type AlertsConsumer,
+  createMailer,
+  type Mailer,
+  startAlertsConsumer,
+} from '../workers/alerts.ts';
+import { createBytecodeProcessor } from '../workers/bytecode.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/catalog.ts';
+import { createDetectProcessor } from '../workers/detect.ts';
+import { createDexProcessor } from '../workers/dex.ts';
+import { checkDexFactories } from '../workers/dex-factories.ts';
+import { type DexScheduler, startDexScheduler } from '../workers/dex-scheduler.ts';
+import {
+  type HistoryMaintenance,
+  startHistoryMaintenance,
+} from '../workers/history-maintenance.ts';
+import { startWorkers, type WorkerPool } from '../workers/queues.ts';
+import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
+import { createScanner, type Scanner } from '../workers/scanner.ts';
+import { createSelectorsProcessor } from '../workers/selectors.ts';
+import { createSimulateProcessor } from '../workers/simulate.ts';
+import type { Shared } from './service.ts';
+
+/**
+ * The worker, scanner and scheduler roles of app/service.ts, each started on the shared
+ * connections and repositories.
+ */
+
+/** Default of DEX_IDLE_AFTER_MINUTES when a caller sets nothing. */
+const DEFAULT_DEX_IDLE_AFTER_MS = 6 * 3_600_000;
+
+function createDexStage(s: Shared) {
+  const { dexOptions } = s;
+  return createDexProcessor({
+    chains: s.chains,
+    dex: s.dexRepo,
+    producer: s.producer,
+    events: s.events,
+    logger: s.logger,
+    onLiquidityPulled: (chainId, address) => s.creators.recordLiquidityPulled(chainId, address),
+    idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
+    intervalMs: dexOptions.intervalMs,
+    multicall: dexOptions.multicall,
+    aggregator: dexOptions.aggregatorUrl
+      ? createAggregatorClient({
+          baseUrl: dexOptions.aggregatorUrl,
+          requestsPerMinute: dexOptions.aggregatorRequestsPerMinute,
+        })
+      : undefined,
+  });
+}
+
+export function startStageWorkers(
+  s: Shared,
+  connection: ReturnType<typeof createRedis>,
+): WorkerPool {
+  const {
+    chains,
+    tokens,
+    producer,
+    events,
+    logger,
+    analyses,
+    creators,
+    commandRedis,
+    keys,
+    metrics,
+  } = s;
+  // Advisory and in the background: a slow node must not hold up the start.
+  void checkDexFactories(chains, logger).catch((error: unknown) =>
+    logger.warn({ err: error }, 'DEX factory check failed'),
+  );
+  const processDetect = createDetectProcessor({
+    chains,
+    tokens,
+    producer,
+    events,
+    logger,
+    dex: s.dexRepo,
+    onChanged: s.tokenChanged,
+  });
+  return startWorkers({
+    connection,
+    prefix: keys.prefix,
+    logger,
+    onJobDone: (queue, status, seconds) =>
+      metrics.stageDuration.observe({ queue, status }, seconds),
+    processors: {
+      detect: processDetect,
+      replay: processDetect,
+      bytecode: createBytecodeProcessor({
+        chains,
+        tokens,
+        producer,
+        logger,
+        onChanged: s.tokenChanged,
+      }),
+      selectors: createSelectorsProcessor({ chains, analyses, producer, logger }),
+      simulate: createSimulateProcessor({ chains, analyses, tokens, producer, logger }),
+      risk: createRiskProcessor({
+        chains,
+        analyses,
+        tokens,
+        creators,
+        events,
+        logger,
+        producer,
+        onChanged: s.tokenChanged,
+        liquidity: createLiquidityInput(tokens),
+      }),
+      accounts: createAccountsProcessor({
+        accounts: s.accounts,
+        logger,
+        onPlansChanged: () => bumpAuthGeneration(commandRedis, keys.prefix),
+      }),
+      dex: createDexStage(s),
+    },
+  });
+}
+
+/** The alerts consumer (workers/alerts.ts) runs with the worker role, on a connection of its own. */
+export async function startAlerts(s: Shared) {
+  const { options } = s;
+  const alertsRedis = createRedis(options.redisUrl, 'worker');
+  const mailer: Mailer | undefined = options.smtpUrl ? createMailer(options.smtpUrl) : undefined;
+  const alertsConsumer: AlertsConsumer = await startAlertsConsumer({
+    redis: alertsRedis,
+    streamKey: s.keys.events,
+    prefix: s.keys.prefix,
+    alerts: createAlertRepository(s.db),
+    events: s.events,
+    logger: s.logger,
+    mailer,
+    from: options.alertEmailFrom,
+    claimIdleMs: options.alertsClaimIdleMs,
+  });
+  return { alertsRedis, mailer, alertsConsumer };
+}
+
+export function startScanners(s: Shared): Scanner[] {
+  const scanners: Scanner[] = [];
+  const holderId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  for (const chain of s.chains.values()) {
+    const label = { chain: String(chain.config.chainId) };
+    const scanner = createScanner({
+      chain,
+      scan: s.scan,
+      producer: s.producer,
+      redis: s.commandRedis,
+      events: s.events,
+      leaseKey: s.keys.lease(`scanner:${chain.config.chainId}`),
+      holderId,
+      logger: s.logger,
+      onLag: (blocks) => s.metrics.scannerLag.set(label, blocks),
+      onReorg: () => s.metrics.reorgs.inc(label),
+    });
+    scanner.start();
+    scanners.push(scanner);
+  }
+  return scanners;
+}
+
+export async function startSchedulers(s: Shared) {
+  const { producer, logger } = s;
+  const historyMaintenance: HistoryMaintenance = startHistoryMaintenance({
+    history: createHistoryRepository(s.db),
+    logger,
+  });
+  const schedulerConnection = createRedis(s.options.redisUrl, 'worker');
+  const dexScheduler: DexScheduler = await startDexScheduler({
+    workerConnection: schedulerConnection,
+    producerConnection: s.producerConnection,
+    prefix: s.keys.prefix,
+    dex: s.dexRepo,
+    producer,
+    chainIds: [...s.chains.keys()],
+    logger,
+    intervalMs: s.dexOptions.intervalMs,
+    dueForResimulation: (chainId, before, limit) =>
+      s.analyses.dueForResimulation(chainId, before, limit),
+  });
+  // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
+  await producer.queue('accounts').upsertJobScheduler(
+    ACCOUNTS_SCHEDULER.id,
+    { every: ACCOUNTS_SCHEDULER.everyMs },
+    {
+      name: 'accounts',
+      data: ACCOUNTS_SCHEDULER.data,
+      opts: jobCatalog.accounts.options,
+    },
+  );
+  logger.info(
+    { scheduler: ACCOUNTS_SCHEDULER.id, every_ms: ACCOUNTS_SCHEDULER.everyMs },
+    'account maintenance scheduled',
+  );
+  return { dexScheduler, schedulerConnection, historyMaintenance };
+}
