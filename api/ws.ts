@@ -37,8 +37,17 @@ const MAX_CLIENT_MESSAGE_BYTES = 4_096;
 /** A client that ignores our close frame is cut this long after it. */
 const CLOSE_GRACE_MS = 1_000;
 
+/** Reason phrases of the statuses an upgrade is refused with. */
+const STATUS_REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+};
+
 const CLOSE_GOING_AWAY = 1001;
-const CLOSE_POLICY = 1008;
+export const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
 /**
  * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
@@ -420,18 +429,7 @@ export function createBroadcaster(deps: {
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {
   const text = JSON.stringify(body);
-  const reason =
-    status === 400
-      ? 'Bad Request'
-      : status === 401
-        ? 'Unauthorized'
-        : status === 403
-          ? 'Forbidden'
-          : status === 404
-            ? 'Not Found'
-            : status === 429
-              ? 'Too Many Requests'
-              : 'Error';
+  const reason = STATUS_REASONS[status] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
@@ -442,5 +440,3 @@ function compareIds(a: string, b: string): number {
   const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
   return am === bm ? Number(as - bs) : am < bm ? -1 : 1;
 }
-
-export { CLOSE_POLICY };
