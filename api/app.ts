@@ -95,34 +95,31 @@ function httpMetrics(metrics: Metrics): RequestHandler {
   };
 }
 
-export function createApp(deps: AppDeps): Express {
-  const clock = deps.clock ?? (() => new Date());
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', deps.trustProxy ?? false);
-  // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
-  app.set('query parser', 'simple');
-  app.set('etag', false);
-  app.use(deadline);
-  if (deps.metrics) {
-    const metrics = deps.metrics;
-    app.use(httpMetrics(metrics));
-    app.get('/metrics', bearerGuard(deps.metricsToken), async (_req, res) => {
-      res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
-    });
-  }
+/** Prometheus metrics: every request timed, and /metrics behind its bearer token. */
+function mountMetrics(app: Express, deps: AppDeps) {
+  if (!deps.metrics) return;
+  const metrics = deps.metrics;
+  app.use(httpMetrics(metrics));
+  app.get('/metrics', bearerGuard(deps.metricsToken), async (_req, res) => {
+    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+/** The queue dashboard, with its own failed-login throttle. */
+function mountAdmin(app: Express, deps: AppDeps) {
+  if (!deps.admin) return;
+  const adminThrottle = createFailedAuthThrottle({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    scope: 'admin',
+  });
+  app.use(adminRouter(deps.admin.queues, deps.admin.credentials, adminThrottle));
+}
+
+/** Authentication with what it counts against: rate limits, usage and failed attempts. */
+function createAuthStack(deps: AppDeps, clock: Clock) {
   const failedAuth =
     deps.failedAuth ?? createFailedAuthThrottle({ redis: deps.redis, prefix: deps.redisPrefix });
-  if (deps.admin) {
-    const adminThrottle = createFailedAuthThrottle({
-      redis: deps.redis,
-      prefix: deps.redisPrefix,
-      scope: 'admin',
-    });
-    app.use(adminRouter(deps.admin.queues, deps.admin.credentials, adminThrottle));
-  }
-  app.use(express.json({ limit: MAX_BODY_BYTES }));
-
   const rateLimiter = createRateLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock });
   const usage =
     deps.usage ??
@@ -144,11 +141,18 @@ export function createApp(deps: AppDeps): Express {
     failedAuth,
     principalCacheMax: deps.principalCacheMax,
   });
+  return { auth, usage };
+}
+
+/** Every route, declared once: mounted, validated and documented from the same declaration. */
+function declareRoutes(
+  deps: AppDeps,
+  { auth, usage }: ReturnType<typeof createAuthStack>,
+  clock: Clock,
+): RouteSpec[] {
   const common = { knownChainIds: deps.knownChainIds, auth };
   const listCache = createListCache(deps.redis, deps.redisPrefix);
-
-  // Every route, declared once: mounted, validated and documented from the same declaration.
-  const routes: RouteSpec[] = [
+  return [
     ...authRoutes({
       accounts: deps.accounts,
       auth,
@@ -177,6 +181,22 @@ export function createApp(deps: AppDeps): Express {
     ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
     ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
   ];
+}
+
+export function createApp(deps: AppDeps): Express {
+  const clock = deps.clock ?? (() => new Date());
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ?? false);
+  // Express 5 parses the query string with the simple parser: no nested objects from ?a[b]=c.
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+  app.use(deadline);
+  mountMetrics(app, deps);
+  mountAdmin(app, deps);
+  app.use(express.json({ limit: MAX_BODY_BYTES }));
+
+  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness, deps.logger));

@@ -37,8 +37,17 @@ const MAX_CLIENT_MESSAGE_BYTES = 4_096;
 /** A client that ignores our close frame is cut this long after it. */
 const CLOSE_GRACE_MS = 1_000;
 
+/** Reason phrases of the statuses an upgrade is refused with. */
+const STATUS_REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+};
+
 const CLOSE_GOING_AWAY = 1001;
-const CLOSE_POLICY = 1008;
+export const CLOSE_POLICY = 1008;
 const CLOSE_TOO_SLOW = 1013;
 /**
  * Browsers cannot set headers on a WebSocket, and a credential in the URL ends up in logs and
@@ -66,6 +75,41 @@ const clientMessage = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('ping') }),
 ]);
+
+type ClientMessage = z.infer<typeof clientMessage>;
+type SubscribeMessage = Extract<ClientMessage, { type: 'subscribe' }>;
+
+/** A client's message, or the error to answer it with. */
+function parseClientMessage(raw: {
+  toString(): string;
+}): { message: ClientMessage } | { error: string } {
+  try {
+    const result = clientMessage.safeParse(JSON.parse(raw.toString()));
+    if (!result.success) return { error: result.error.issues[0]?.message ?? 'invalid message' };
+    return { message: result.data };
+  } catch {
+    return { error: 'message: malformed JSON' };
+  }
+}
+
+/** The filter a subscribe message asks for; the watchlist, when asked for, is added once read. */
+function subscriptionFrom(message: SubscribeMessage): Subscription {
+  return {
+    chainIds:
+      message.chain_ids && message.chain_ids.length > 0 ? new Set(message.chain_ids) : undefined,
+    minRiskScore: message.min_risk_score,
+  };
+}
+
+/** The confirmation of a subscribe message, echoing the filter now in force. */
+function subscribedReply(message: SubscribeMessage, watchlistOnly: boolean): string {
+  return JSON.stringify({
+    type: 'subscribed',
+    chain_ids: message.chain_ids ?? [],
+    min_risk_score: message.min_risk_score ?? null,
+    watchlist_only: watchlistOnly,
+  });
+}
 
 interface Client extends SessionState {
   socket: WebSocket;
@@ -280,47 +324,22 @@ export function createBroadcaster(deps: {
         return void socket.send(
           JSON.stringify({ type: 'error', error: 'Too many messages: slow down' }),
         );
-      let parsed: z.infer<typeof clientMessage>;
-      try {
-        const result = clientMessage.safeParse(JSON.parse(raw.toString()));
-        if (!result.success) {
-          socket.send(
-            JSON.stringify({
-              type: 'error',
-              error: result.error.issues[0]?.message ?? 'invalid message',
-            }),
-          );
-          return;
-        }
-        parsed = result.data;
-      } catch {
-        socket.send(JSON.stringify({ type: 'error', error: 'message: malformed JSON' }));
-        return;
-      }
+      const read = parseClientMessage(raw);
+      if ('error' in read)
+        return void socket.send(JSON.stringify({ type: 'error', error: read.error }));
+      const parsed = read.message;
       if (parsed.type === 'ping') {
         socket.send(JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
         return;
       }
-      const subscription: Subscription = {
-        chainIds:
-          parsed.chain_ids && parsed.chain_ids.length > 0 ? new Set(parsed.chain_ids) : undefined,
-        minRiskScore: parsed.min_risk_score,
-      };
+      const subscription = subscriptionFrom(parsed);
       if (parsed.watchlist_only && deps.access && client.userId !== undefined) {
         // The watchlist as it is now; a later change takes effect with the next subscribe.
-        const userId = client.userId;
-        void deps.access.watchlist(userId).then(
+        void deps.access.watchlist(client.userId).then(
           (set) => {
             client.subscription = { ...subscription, watchlist: set };
             if (!client.pending) goLive(client);
-            socket.send(
-              JSON.stringify({
-                type: 'subscribed',
-                chain_ids: parsed.chain_ids ?? [],
-                min_risk_score: parsed.min_risk_score ?? null,
-                watchlist_only: true,
-              }),
-            );
+            socket.send(subscribedReply(parsed, true));
           },
           () =>
             socket.send(
@@ -331,14 +350,7 @@ export function createBroadcaster(deps: {
       }
       client.subscription = subscription;
       if (!client.pending) goLive(client);
-      socket.send(
-        JSON.stringify({
-          type: 'subscribed',
-          chain_ids: parsed.chain_ids ?? [],
-          min_risk_score: parsed.min_risk_score ?? null,
-          watchlist_only: parsed.watchlist_only ?? false,
-        }),
-      );
+      socket.send(subscribedReply(parsed, parsed.watchlist_only ?? false));
     });
     socket.send(JSON.stringify({ type: 'welcome', ts: new Date().toISOString() }));
     if (since) {
@@ -417,18 +429,7 @@ export function createBroadcaster(deps: {
 
 export function rejectUpgrade(socket: Duplex, status: number, body: object) {
   const text = JSON.stringify(body);
-  const reason =
-    status === 400
-      ? 'Bad Request'
-      : status === 401
-        ? 'Unauthorized'
-        : status === 403
-          ? 'Forbidden'
-          : status === 404
-            ? 'Not Found'
-            : status === 429
-              ? 'Too Many Requests'
-              : 'Error';
+  const reason = STATUS_REASONS[status] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
@@ -439,5 +440,3 @@ function compareIds(a: string, b: string): number {
   const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
   return am === bm ? Number(as - bs) : am < bm ? -1 : 1;
 }
-
-export { CLOSE_POLICY };

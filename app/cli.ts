@@ -68,10 +68,8 @@ async function migrateCommand(config: AppConfig, logger: Logger) {
   }
 }
 
-async function startCommand(config: AppConfig, logger: Logger, roleArg: string) {
-  if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg))
-    fail(`--role must be one of all, ${ROLES.join(', ')}`);
-  const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
+/** Cleanups run in reverse order on the first signal; a second signal exits at once. */
+function createShutdown(logger: Logger) {
   const cleanups: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -94,6 +92,154 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  return {
+    onStop: (cleanup: () => Promise<void>) => cleanups.push(cleanup),
+    stopAll,
+    stopping: () => stopping,
+  };
+}
+
+/** Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up. */
+function operatorLogin(config: AppConfig) {
+  const generatedAdmin =
+    !config.env.ADMIN_USER && config.env.NODE_ENV !== 'production'
+      ? { user: 'admin', ...persistedSecret(config.env.DATA_DIR, 'admin-password') }
+      : undefined;
+  const admin =
+    config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
+      ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
+      : generatedAdmin
+        ? { user: generatedAdmin.user, password: generatedAdmin.value }
+        : undefined;
+  return { admin, generatedAdmin };
+}
+
+/**
+ * The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
+ * once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
+ * service opens its pool: an embedded PGlite serves one connection at a time.
+ */
+async function prepareDemoAccess(
+  config: AppConfig,
+  logger: Logger,
+  stack: { roles: Set<Role>; devChain?: DevChain; database: Resolved; redis: Resolved },
+) {
+  const { roles, devChain, database, redis } = stack;
+  const action = demoKeyAction({
+    databaseUrlConfigured: Boolean(config.env.DATABASE_URL),
+    configuredChains: config.chains.length,
+    nodeEnv: config.env.NODE_ENV,
+  });
+  // …and on the embedded default only, a web sign-in for the demo account with a password
+  // generated once for DATA_DIR.
+  const demoPassword =
+    roles.has('api') && action === 'issue' && devChain
+      ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
+      : undefined;
+  const demoKey =
+    roles.has('api') && (action === 'revoke' || devChain)
+      ? await applyDemoKeyPolicy({
+          action,
+          databaseUrl: database.url,
+          redisUrl: redis.url,
+          redisPrefix: config.env.REDIS_PREFIX,
+          logger,
+          password: demoPassword,
+        })
+      : undefined;
+  return { demoPassword, demoKey };
+}
+
+interface StartedStack {
+  url: string | undefined;
+  roles: Set<Role>;
+  chains: AppConfig['chains'];
+  database: Resolved;
+  redis: Resolved;
+  login: ReturnType<typeof operatorLogin>;
+  demo: Awaited<ReturnType<typeof prepareDemoAccess>>;
+}
+
+/** What `start` prints as JSON: every address the running service answers on. */
+function startedBanner({ url, roles, chains, database, redis, login, demo }: StartedStack) {
+  const wsUrl = url?.replace(/^http/, 'ws');
+  return {
+    status: 'started',
+    web: url ? `${url}/` : null,
+    demo_account: demo.demoPassword ? { email: DEMO_EMAIL, password: demo.demoPassword } : null,
+    roles: [...roles],
+    api: url ? `${url}/api` : null,
+    websocket: wsUrl ? `${wsUrl}/ws` : null,
+    health: url ? `${url}/health` : null,
+    metrics: url ? `${url}/metrics` : null,
+    bull_board: url ? `${url}/admin/queues` : null,
+    operator_login: login.generatedAdmin
+      ? `user admin, password in ${login.generatedAdmin.path}`
+      : login.admin
+        ? 'ADMIN_USER / ADMIN_PASSWORD'
+        : 'not configured',
+    docs: url ? `${url}/docs` : null,
+    demo_api_key: demo.demoKey ?? null,
+    database: database.source,
+    redis: redis.source,
+    // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
+    chains: chains.map((c) => ({
+      chain_id: c.chainId,
+      name: c.name,
+      rpc: maskUrl(c.rpcUrls[0] ?? ''),
+    })),
+  };
+}
+
+/** The same banner for a person at a terminal. */
+function bannerText(banner: ReturnType<typeof startedBanner>, stack: StartedStack): string {
+  const { demoPassword, demoKey } = stack.demo;
+  return [
+    '',
+    'token-monitor is running',
+    ...(stack.url ? [`  Web app:    ${banner.web}`] : []),
+    ...(demoPassword ? [`    sign in as ${DEMO_EMAIL} with password ${demoPassword}`] : []),
+    ...(stack.url
+      ? [
+          `  API:        ${banner.api}`,
+          `  WebSocket:  ${banner.websocket}`,
+          `  Health:     ${banner.health}`,
+          `  Docs:       ${banner.docs}`,
+          `  Metrics:    ${banner.metrics}`,
+          `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
+        ]
+      : []),
+    ...(demoKey
+      ? [
+          `  Demo PRO API key: ${demoKey}`,
+          `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`,
+        ]
+      : []),
+    `  Database:   ${banner.database}`,
+    `  Redis:      ${banner.redis}`,
+    ...stack.chains.map(
+      (c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`,
+    ),
+    '  Ctrl-C stops everything this process started.',
+    '',
+  ].join('\n');
+}
+
+/** With no chain configured, the embedded development chain gives every feature live data. */
+async function startDevChainIfNeeded(config: AppConfig, logger: Logger, roles: Set<Role>) {
+  if (config.chains.length > 0 || !(roles.has('scanner') || roles.has('worker'))) return undefined;
+  return startDevChain({
+    blockTimeSeconds: config.env.DEV_BLOCK_TIME_SECONDS,
+    demoIntervalMs: config.env.DEMO_INTERVAL_SECONDS * 1000,
+    logger,
+  });
+}
+
+async function startCommand(config: AppConfig, logger: Logger, roleArg: string) {
+  if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg))
+    fail(`--role must be one of all, ${ROLES.join(', ')}`);
+  const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
+  const shutdown = createShutdown(logger);
 
   try {
     const database: Resolved = await resolveDatabase(
@@ -101,64 +247,21 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       config.env.DATA_DIR,
       logger,
     );
-    cleanups.push(database.stop);
+    shutdown.onStop(database.stop);
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
-    cleanups.push(redis.stop);
+    shutdown.onStop(redis.stop);
     await runMigrations(database.url);
     const jwt = roles.has('api')
       ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR)
       : undefined;
 
-    let chains = config.chains;
-    let devChain: DevChain | undefined;
-    // With no chain configured, the embedded development chain gives every feature live data.
-    if (chains.length === 0 && (roles.has('scanner') || roles.has('worker'))) {
-      devChain = await startDevChain({
-        blockTimeSeconds: config.env.DEV_BLOCK_TIME_SECONDS,
-        demoIntervalMs: config.env.DEMO_INTERVAL_SECONDS * 1000,
-        logger,
-      });
-      cleanups.push(devChain.stop);
-      chains = [devChain.chain];
-    }
-    // Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up.
-    const generatedAdmin =
-      !config.env.ADMIN_USER && config.env.NODE_ENV !== 'production'
-        ? { user: 'admin', ...persistedSecret(config.env.DATA_DIR, 'admin-password') }
-        : undefined;
-    const admin =
-      config.env.ADMIN_USER && config.env.ADMIN_PASSWORD
-        ? { user: config.env.ADMIN_USER, password: config.env.ADMIN_PASSWORD }
-        : generatedAdmin
-          ? { user: generatedAdmin.user, password: generatedAdmin.value }
-          : undefined;
-    // The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
-    // once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
-    // service opens its pool: an embedded PGlite serves one connection at a time.
-    const action = demoKeyAction({
-      databaseUrlConfigured: Boolean(config.env.DATABASE_URL),
-      configuredChains: config.chains.length,
-      nodeEnv: config.env.NODE_ENV,
-    });
-    // …and on the embedded default only, a web sign-in for the demo account with a password
-    // generated once for DATA_DIR.
-    const demoPassword =
-      roles.has('api') && action === 'issue' && devChain
-        ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
-        : undefined;
-    const demoKey =
-      roles.has('api') && (action === 'revoke' || devChain)
-        ? await applyDemoKeyPolicy({
-            action,
-            databaseUrl: database.url,
-            redisUrl: redis.url,
-            redisPrefix: config.env.REDIS_PREFIX,
-            logger,
-            password: demoPassword,
-          })
-        : undefined;
+    const devChain = await startDevChainIfNeeded(config, logger, roles);
+    if (devChain) shutdown.onStop(devChain.stop);
+    const chains = devChain ? [devChain.chain] : config.chains;
+    const login = operatorLogin(config);
+    const demo = await prepareDemoAccess(config, logger, { roles, devChain, database, redis });
     const service = await startService({
-      admin,
+      admin: login.admin,
       roles,
       trustProxy: parseTrustProxy(config.env.TRUST_PROXY),
       metricsToken: config.env.METRICS_TOKEN,
@@ -180,71 +283,23 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
         aggregatorRequestsPerMinute: config.env.DEXSCREENER_RPM,
       },
     });
-    cleanups.push(service.stop);
-    if (stopping) return;
+    shutdown.onStop(service.stop);
+    if (shutdown.stopping()) return;
 
-    const wsUrl = service.url?.replace(/^http/, 'ws');
-    const banner = {
-      status: 'started',
-      web: service.url ? `${service.url}/` : null,
-      demo_account: demoPassword ? { email: DEMO_EMAIL, password: demoPassword } : null,
-      roles: [...roles],
-      api: service.url ? `${service.url}/api` : null,
-      websocket: wsUrl ? `${wsUrl}/ws` : null,
-      health: service.url ? `${service.url}/health` : null,
-      metrics: service.url ? `${service.url}/metrics` : null,
-      bull_board: service.url ? `${service.url}/admin/queues` : null,
-      operator_login: generatedAdmin
-        ? `user admin, password in ${generatedAdmin.path}`
-        : admin
-          ? 'ADMIN_USER / ADMIN_PASSWORD'
-          : 'not configured',
-      docs: service.url ? `${service.url}/docs` : null,
-      demo_api_key: demoKey ?? null,
-      database: database.source,
-      redis: redis.source,
-      // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
-      chains: chains.map((c) => ({
-        chain_id: c.chainId,
-        name: c.name,
-        rpc: maskUrl(c.rpcUrls[0] ?? ''),
-      })),
+    const stack: StartedStack = {
+      url: service.url,
+      roles,
+      chains,
+      database,
+      redis,
+      login,
+      demo,
     };
-    output(
-      banner,
-      [
-        '',
-        'token-monitor is running',
-        ...(service.url ? [`  Web app:    ${banner.web}`] : []),
-        ...(demoPassword ? [`    sign in as ${DEMO_EMAIL} with password ${demoPassword}`] : []),
-        ...(service.url
-          ? [
-              `  API:        ${banner.api}`,
-              `  WebSocket:  ${banner.websocket}`,
-              `  Health:     ${banner.health}`,
-              `  Docs:       ${banner.docs}`,
-              `  Metrics:    ${banner.metrics}`,
-              `  Bull Board: ${banner.bull_board} (${banner.operator_login})`,
-            ]
-          : []),
-        ...(demoKey
-          ? [
-              `  Demo PRO API key: ${demoKey}`,
-              `    curl -H 'X-API-Key: ${demoKey}' ${banner.api}/pro/tokens`,
-            ]
-          : []),
-        `  Database:   ${banner.database}`,
-        `  Redis:      ${banner.redis}`,
-        ...chains.map(
-          (c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`,
-        ),
-        '  Ctrl-C stops everything this process started.',
-        '',
-      ].join('\n'),
-    );
+    const banner = startedBanner(stack);
+    output(banner, bannerText(banner, stack));
   } catch (error) {
     logger.error({ err: (error as Error).message }, 'start failed');
-    await stopAll();
+    await shutdown.stopAll();
     fail((error as Error).message);
   }
 }

@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { GeneratedKey } from '../../src/accounts/credentials.ts';
-import { DAY_MS, PAYMENT_GRACE_DAYS, type Plan, PURGE_AFTER_DAYS } from '../../src/plans.ts';
+import type { Plan } from '../../src/plans.ts';
 import type { Database } from '../client.ts';
 import { apiKeys, tokens, users, watchlist } from '../schema.ts';
+import { planQueries } from './account-plans.ts';
 
 /** Users, API keys and watchlists. Every query is parameterized through drizzle. */
 
@@ -42,7 +43,8 @@ function isUniqueViolation(error: unknown, constraint?: string): boolean {
   return false;
 }
 
-export function createAccountRepository(db: Database) {
+/** Accounts: sign-up, login lookups, password and alert preferences. */
+function userQueries(db: Database) {
   return {
     /** undefined when the email is taken. */
     async createUser(input: {
@@ -78,128 +80,33 @@ export function createAccountRepository(db: Database) {
       return row;
     },
 
-    /**
-     * An operator's plan change. A paid plan clears any failed payment and downgrade; `trialEndsAt`
-     * makes it a trial (null: a paid plan without end). FREE records the downgrade.
-     */
-    async setPlan(
-      email: string,
-      plan: Plan,
-      options: { trialEndsAt?: Date | null; now: Date },
+    /** Email alerts on or off, and (when given) the alert kinds, kept in users.preferences.alert_kinds. */
+    async setAlertPreferences(
+      userId: number,
+      input: { emailAlerts: boolean; alertKinds?: string[] },
+      now: Date,
     ): Promise<UserRow | undefined> {
-      const paid = plan !== 'FREE';
-      const [row] = await db
-        .update(users)
-        .set(
-          paid
-            ? {
-                plan,
-                trialEndsAt: options.trialEndsAt ?? null,
-                paymentFailedAt: null,
-                downgradedAt: null,
-                downgradedFrom: null,
-                purgedAt: null,
-                updatedAt: options.now,
-              }
-            : {
-                plan,
-                downgradedAt: sql`case when ${users.plan} <> 'FREE' then ${options.now.toISOString()}::timestamptz else ${users.downgradedAt} end`,
-                downgradedFrom: sql`case when ${users.plan} <> 'FREE' then ${users.plan} else ${users.downgradedFrom} end`,
-                trialEndsAt: null,
-                paymentFailedAt: null,
-                updatedAt: options.now,
-              },
-        )
-        .where(eq(users.email, email))
-        .returning();
-      return row;
-    },
-
-    /** Keeps the first failure's time: the grace period runs from it. */
-    async recordPaymentFailed(email: string, now: Date): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)
         .set({
-          paymentFailedAt: sql`coalesce(${users.paymentFailedAt}, ${now.toISOString()}::timestamptz)`,
+          emailAlerts: input.emailAlerts,
+          ...(input.alertKinds === undefined
+            ? {}
+            : {
+                preferences: sql`${users.preferences} || ${JSON.stringify({ alert_kinds: input.alertKinds })}::jsonb`,
+              }),
           updatedAt: now,
         })
-        .where(eq(users.email, email))
+        .where(eq(users.id, userId))
         .returning();
       return row;
     },
+  };
+}
 
-    /**
-     * The scheduled account job: downgrade ended trials and accounts whose payment failed more than
-     * the grace period ago; purge watchlist and preferences of accounts downgraded 30 days ago.
-     * Idempotent: a second run at the same time changes nothing.
-     */
-    async runMaintenance(now: Date): Promise<{
-      downgraded: { id: number; email: string; from: string; reason: string }[];
-      purged: number[];
-    }> {
-      const graceCutoff = new Date(now.getTime() - PAYMENT_GRACE_DAYS * DAY_MS);
-      const purgeCutoff = new Date(now.getTime() - PURGE_AFTER_DAYS * DAY_MS);
-      return db.transaction(async (tx) => {
-        const downgraded = await tx
-          .update(users)
-          .set({
-            plan: 'FREE',
-            downgradedAt: now,
-            // SET reads the row as it was: this is the plan being left.
-            downgradedFrom: users.plan,
-            purgedAt: null,
-            updatedAt: now,
-          })
-          .where(
-            and(
-              ne(users.plan, 'FREE'),
-              or(
-                and(isNotNull(users.trialEndsAt), lte(users.trialEndsAt, now)),
-                and(isNotNull(users.paymentFailedAt), lte(users.paymentFailedAt, graceCutoff)),
-              ),
-            ),
-          )
-          .returning({
-            id: users.id,
-            email: users.email,
-            from: users.downgradedFrom,
-            trialEndsAt: users.trialEndsAt,
-            paymentFailedAt: users.paymentFailedAt,
-          });
-        const due = await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(
-            and(
-              eq(users.plan, 'FREE'),
-              isNotNull(users.downgradedAt),
-              lte(users.downgradedAt, purgeCutoff),
-              isNull(users.purgedAt),
-            ),
-          );
-        const ids = due.map((u) => u.id);
-        if (ids.length > 0) {
-          await tx.delete(watchlist).where(inArray(watchlist.userId, ids));
-          await tx
-            .update(users)
-            .set({ preferences: {}, emailAlerts: false, purgedAt: now, updatedAt: now })
-            .where(inArray(users.id, ids));
-        }
-        return {
-          downgraded: downgraded.map((d) => ({
-            id: d.id,
-            email: d.email,
-            from: d.from ?? 'unknown',
-            reason:
-              d.trialEndsAt && d.trialEndsAt.getTime() <= now.getTime()
-                ? 'trial_ended'
-                : 'payment_failed',
-          })),
-          purged: ids,
-        };
-      });
-    },
-
+/** API keys: issuing, listing, revoking and the authentication lookup. */
+function keyQueries(db: Database) {
+  return {
     /**
      * Revokes the user's active key and creates a new one, atomically. Two concurrent calls: the
      * partial unique index lets only one active key commit; the loser's transaction fails with a
@@ -281,7 +188,12 @@ export function createAccountRepository(db: Database) {
         .where(eq(apiKeys.keyHash, keyHash));
       return row;
     },
+  };
+}
 
+/** API keys as the operator and the usage flush see them: limits and request counts. */
+function keyAdminQueries(db: Database) {
+  return {
     /** Operator: raise or lower a key's limits. Named by hash, or by masked form when that is unambiguous. */
     async setKeyLimits(
       by: { keyHash: string } | { maskedKey: string },
@@ -306,29 +218,12 @@ export function createAccountRepository(db: Database) {
         })
         .where(eq(apiKeys.id, keyId));
     },
+  };
+}
 
-    /** Email alerts on or off, and (when given) the alert kinds, kept in users.preferences.alert_kinds. */
-    async setAlertPreferences(
-      userId: number,
-      input: { emailAlerts: boolean; alertKinds?: string[] },
-      now: Date,
-    ): Promise<UserRow | undefined> {
-      const [row] = await db
-        .update(users)
-        .set({
-          emailAlerts: input.emailAlerts,
-          ...(input.alertKinds === undefined
-            ? {}
-            : {
-                preferences: sql`${users.preferences} || ${JSON.stringify({ alert_kinds: input.alertKinds })}::jsonb`,
-              }),
-          updatedAt: now,
-        })
-        .where(eq(users.id, userId))
-        .returning();
-      return row;
-    },
-
+/** Watchlists: the tokens a user follows. */
+function watchlistQueries(db: Database) {
+  return {
     async watchlist(userId: number) {
       return db
         .select({ entry: watchlist, token: tokens })
@@ -384,6 +279,16 @@ export function createAccountRepository(db: Database) {
         .where(where)
         .returning({ chainId: watchlist.chainId, address: watchlist.address });
     },
+  };
+}
+
+export function createAccountRepository(db: Database) {
+  return {
+    ...userQueries(db),
+    ...planQueries(db),
+    ...keyQueries(db),
+    ...keyAdminQueries(db),
+    ...watchlistQueries(db),
   };
 }
 

@@ -1,0 +1,244 @@
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  like,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { Sql } from 'postgres';
+import type { Database } from '../client.ts';
+import { tokens } from '../schema.ts';
+import type { TokenRow } from './tokens.ts';
+
+/** The token list: its filters, order, totals and the queries that read it (createTokenRepository spreads them in). */
+
+export const TOKEN_SORT_FIELDS = [
+  'detected_at',
+  'current_risk_score',
+  'current_liquidity_usd',
+  'name',
+  'symbol',
+] as const;
+export type TokenSortField = (typeof TOKEN_SORT_FIELDS)[number];
+
+const SORT_COLUMNS = {
+  detected_at: tokens.detectedAt,
+  current_risk_score: tokens.currentRiskScore,
+  current_liquidity_usd: tokens.currentLiquidityUsd,
+  name: tokens.name,
+  symbol: tokens.symbol,
+} as const;
+
+/** LIKE wildcards in user input are literal characters. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface TokenListQuery {
+  chainId?: number;
+  /** Any of these chains (the PRO list's chain_ids). */
+  chainIds?: number[];
+  /** Any of these addresses (the PRO list's addresses). */
+  addresses?: string[];
+  page: number;
+  limit: number;
+  /** Rows to skip; overrides page when set (the PRO list's offset pagination). */
+  offset?: number;
+  riskLevel?: string;
+  minRiskScore?: number;
+  maxRiskScore?: number;
+  isHoneypot?: boolean;
+  minLiquidityUsd?: number;
+  /** Some liquidity now (true) or none measured (false). */
+  hasLiquidity?: boolean;
+  isActivelyTraded?: boolean;
+  /** On the creation time, or the detection time when the creation time is unknown. */
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Substring of name or symbol (case-insensitive), or a prefix of the address. */
+  q?: string;
+  creator?: string;
+  sort?: { field: TokenSortField; direction: 'asc' | 'desc' };
+}
+
+function listConditions(query: TokenListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.chainId !== undefined) conditions.push(eq(tokens.chainId, query.chainId));
+  if (query.chainIds !== undefined) conditions.push(inArray(tokens.chainId, query.chainIds));
+  if (query.addresses !== undefined) conditions.push(inArray(tokens.address, query.addresses));
+  if (query.riskLevel !== undefined) conditions.push(eq(tokens.currentRiskLevel, query.riskLevel));
+  if (query.minRiskScore !== undefined)
+    conditions.push(gte(tokens.currentRiskScore, query.minRiskScore));
+  if (query.maxRiskScore !== undefined)
+    conditions.push(lte(tokens.currentRiskScore, query.maxRiskScore));
+  if (query.isHoneypot === true) conditions.push(eq(tokens.currentRiskLevel, 'honeypot'));
+  if (query.isHoneypot === false)
+    conditions.push(sql`${tokens.currentRiskLevel} is distinct from 'honeypot'`);
+  if (query.minLiquidityUsd !== undefined)
+    conditions.push(gte(tokens.currentLiquidityUsd, String(query.minLiquidityUsd)));
+  // Spelled as the partial indexes' predicates (tokens_liquid_list_idx, tokens_traded_list_idx).
+  if (query.hasLiquidity === true) conditions.push(sql`${tokens.currentLiquidityUsd} > 0`);
+  if (query.hasLiquidity === false)
+    conditions.push(sql`coalesce(${tokens.currentLiquidityUsd}, 0) = 0`);
+  if (query.isActivelyTraded !== undefined)
+    conditions.push(
+      query.isActivelyTraded
+        ? sql`${tokens.isActivelyTraded}`
+        : sql`not ${tokens.isActivelyTraded}`,
+    );
+  const createdAt = sql`coalesce(${tokens.creationTimestamp}, ${tokens.detectedAt})`;
+  if (query.createdAfter)
+    conditions.push(sql`${createdAt} >= ${query.createdAfter.toISOString()}::timestamptz`);
+  if (query.createdBefore)
+    conditions.push(sql`${createdAt} < ${query.createdBefore.toISOString()}::timestamptz`);
+  if (query.creator !== undefined) conditions.push(eq(tokens.creator, query.creator));
+  if (query.q !== undefined && query.q !== '') {
+    const pattern = `%${escapeLike(query.q)}%`;
+    const textMatch = or(ilike(tokens.name, pattern), ilike(tokens.symbol, pattern));
+    conditions.push(
+      /^0x[0-9a-fA-F]*$/.test(query.q)
+        ? or(textMatch, like(tokens.address, `${escapeLike(query.q.toLowerCase())}%`))
+        : textMatch,
+    );
+  }
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length === 0 ? undefined : and(...present);
+}
+
+/** The columns of a list item: the general list reads only these. */
+const LIST_COLUMNS = {
+  address: tokens.address,
+  chainId: tokens.chainId,
+  name: tokens.name,
+  symbol: tokens.symbol,
+  currentRiskScore: tokens.currentRiskScore,
+  currentRiskLevel: tokens.currentRiskLevel,
+  currentLiquidityUsd: tokens.currentLiquidityUsd,
+  isActivelyTraded: tokens.isActivelyTraded,
+  detectedAt: tokens.detectedAt,
+};
+export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
+
+/**
+ * Totals are exact when the planner expects at most EXACT_TOTAL_LIMIT matching rows; above it,
+ * the planner's estimate. An exact count of a million-row match costs a scan of a million index
+ * entries on every page (over 100 ms), while the first page itself reads 20 entries.
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/** Nulls (not yet scored, no liquidity) last in both directions; detection time and address break ties. */
+function listOrder(query: TokenListQuery): SQL[] {
+  const sort = query.sort ?? { field: 'detected_at', direction: 'desc' };
+  const column = SORT_COLUMNS[sort.field];
+  const primary =
+    sort.direction === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
+  // `nulls last` spelled out on the (non-null) tie-breakers too: the list indexes are built so,
+  // and Postgres matches an index to an ORDER BY only when the null ordering agrees.
+  const tiebreak =
+    sort.direction === 'desc'
+      ? [sql`${tokens.detectedAt} desc nulls last`, sql`${tokens.address} desc nulls last`]
+      : [asc(tokens.detectedAt), asc(tokens.address)];
+  return [primary, ...(sort.field === 'detected_at' ? tiebreak.slice(1) : tiebreak)];
+}
+
+const TOKEN_COLUMNS = Object.entries(getTableColumns(tokens));
+
+/** A raw driver row (snake_case) as drizzle would map it: the same parsers, the same types. */
+function fromDriverRow(raw: Record<string, unknown>): TokenRow {
+  return Object.fromEntries(
+    TOKEN_COLUMNS.map(([key, column]) => {
+      const value = raw[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as TokenRow;
+}
+
+/**
+ * The planner's estimate first (one EXPLAIN, about a millisecond): above EXACT_TOTAL_LIMIT it
+ * is the answer. Only a filter expected to match fewer rows is counted, and that count stops at
+ * EXACT_TOTAL_LIMIT + 1 rows. A capped count of a filter that matches many scattered rows (a
+ * chain, a risk level and some liquidity together) reads thousands of heap pages.
+ */
+async function total(db: Database, query: TokenListQuery): Promise<number> {
+  const where = listConditions(query);
+  // EXPLAIN takes a statement, not a subquery: the builder's SQL with its parameters.
+  const statement = db.select({ one: sql`1` }).from(tokens).where(where).getSQL();
+  const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`explain (format json) ${statement}`,
+  );
+  const estimate = Math.round([...plan][0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+  if (estimate > EXACT_TOTAL_LIMIT) return estimate;
+  const capped = db
+    .select({ one: sql`1` })
+    .from(tokens)
+    .where(where)
+    .limit(EXACT_TOTAL_LIMIT + 1)
+    .as('capped');
+  const [row] = await db.select({ n: count() }).from(capped);
+  const exact = row?.n ?? 0;
+  return exact <= EXACT_TOTAL_LIMIT ? exact : Math.max(estimate, exact);
+}
+
+/** The filtered, sorted token list: a page, a page of list items, or every match in batches. */
+export function listQueries(db: Database) {
+  return {
+    /** The page and the total (exact up to EXACT_TOTAL_LIMIT), two queries in parallel. */
+    async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
+      const [items, n] = await Promise.all([
+        db
+          .select()
+          .from(tokens)
+          .where(listConditions(query))
+          .orderBy(...listOrder(query))
+          .limit(query.limit)
+          .offset(query.offset ?? (query.page - 1) * query.limit),
+        total(db, query),
+      ]);
+      return { items, total: n };
+    },
+
+    /** The list with only the list-item columns: a third of the columns to read and map. */
+    async listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
+      const [items, n] = await Promise.all([
+        db
+          .select(LIST_COLUMNS)
+          .from(tokens)
+          .where(listConditions(query))
+          .orderBy(...listOrder(query))
+          .limit(query.limit)
+          .offset(query.offset ?? (query.page - 1) * query.limit),
+        total(db, query),
+      ]);
+      return { items, total: n };
+    },
+
+    /**
+     * The filtered list in list order, in batches read from a server-side cursor: memory holds one
+     * batch at a time however many rows match. The cursor's connection is held until the caller
+     * stops iterating (or breaks out, which closes it).
+     */
+    async *listBatches(
+      query: Omit<TokenListQuery, 'page' | 'limit' | 'offset'>,
+      batchSize: number,
+    ): AsyncGenerator<TokenRow[]> {
+      const built = db
+        .select()
+        .from(tokens)
+        .where(listConditions({ ...query, page: 1, limit: 0 }))
+        .orderBy(...listOrder({ ...query, page: 1, limit: 0 }))
+        .toSQL();
+      const client = (db as unknown as { $client: Sql }).$client;
+      for await (const batch of client
+        .unsafe(built.sql, built.params as never[])
+        .cursor(batchSize)) {
+        yield batch.map(fromDriverRow);
+      }
+    },
+  };
+}
