@@ -1,6 +1,15 @@
 # token-monitor: one image for every role (api, worker, scanner, scheduler, all) and the CLI.
-# TypeScript runs through tsx (a runtime dependency), so there is no build stage: dev
-# dependencies (typescript, vitest, drizzle-kit) are left out.
+# TypeScript runs through tsx (a runtime dependency); only the web app is built, in a stage of
+# its own (Vite and Preact are dev dependencies), and the runtime image keeps its bundle alone.
+FROM node:20-bookworm-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web ./web
+COPY scripts/web-build.mjs ./scripts/web-build.mjs
+# The build fails past the first-load budget, as it does on a developer's machine.
+RUN node scripts/web-build.mjs --force
+
 FROM node:20-bookworm-slim
 
 ENV NODE_ENV=production
@@ -20,6 +29,7 @@ COPY app ./app
 COPY scripts ./scripts
 COPY contracts ./contracts
 COPY infra ./infra
+COPY --from=web /app/web/dist ./web/dist
 
 # Sources stay root-owned and read-only to the service; DATA_DIR (.data) is the one place
 # it may write (embedded fallbacks only; with DATABASE_URL and REDIS_URL set it stays empty).
