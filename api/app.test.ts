@@ -5,7 +5,7 @@ import { createDb, type DbHandle } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createTokenRepository, type DetectedToken } from '../db/repositories/tokens.ts';
 import { createRedis, waitForRedis } from '../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
+import { createProAccount, RAISED_LIMITS } from '../test/support/accounts.ts';
 import { testAppDeps } from '../test/support/api.ts';
 import {
   createTestDatabase,
@@ -178,25 +178,11 @@ beforeAll(async () => {
 
   appRedis = createRedis(testRedis.url, 'commands');
   redisClients.push(appRedis);
-  const accounts = createAccountRepository(handle.db);
-  const owner = await accounts.createUser({
+  const { apiKey } = await createProAccount(createAccountRepository(handle.db), {
     email: 'app-test@example.com',
-    passwordHash: await hashPassword('app-test-password'),
-    plan: 'PRO',
+    limits: RAISED_LIMITS,
   });
-  const key = generateApiKey();
-  await accounts.generateKey(owner!.id, key, {
-    name: 'app test',
-    description: null,
-    plan: 'PRO',
-    now: new Date(),
-    expiresAt: null,
-  });
-  await accounts.setKeyLimits(
-    { keyHash: key.keyHash },
-    { requestsPerMinute: 1_000_000, requestsPerHour: 1_000_000, requestsPerDay: 1_000_000 },
-  );
-  authorization = `Bearer ${key.apiKey}`;
+  authorization = `Bearer ${apiKey}`;
   const deps = (db: DbHandle['db'], checks: ReadinessCheck[]) =>
     testAppDeps({
       db,

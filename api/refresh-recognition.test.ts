@@ -10,7 +10,7 @@ import { createDb, type DbHandle } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { tokens } from '../db/schema.ts';
 import { createRedis } from '../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
+import { createProAccount, RAISED_LIMITS } from '../test/support/accounts.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import {
@@ -88,26 +88,12 @@ beforeAll(async () => {
     }),
   );
   ({ server, base } = await listen(app));
-  const accounts = createAccountRepository(handle.db);
-  const user = await accounts.createUser({
-    email: 'recognition@example.com',
-    passwordHash: await hashPassword('recognition-pw'),
-    plan: 'PRO',
-  });
-  const key = generateApiKey();
-  await accounts.generateKey(user!.id, key, {
-    name: 'recognition',
-    description: null,
-    plan: 'PRO',
-    now: new Date(),
-    expiresAt: null,
-  });
   // One refresh per contract: raise the key's windows so that the limit is not what is measured.
-  await accounts.setKeyLimits(
-    { keyHash: key.keyHash },
-    { requestsPerMinute: 10_000, requestsPerHour: 10_000, requestsPerDay: 10_000 },
-  );
-  auth = { authorization: `Bearer ${key.apiKey}` };
+  const { apiKey } = await createProAccount(createAccountRepository(handle.db), {
+    email: 'recognition@example.com',
+    limits: RAISED_LIMITS,
+  });
+  auth = { authorization: `Bearer ${apiKey}` };
 }, 120_000);
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { tokens } from '../db/schema.ts';
 import { decodeEntry } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../src/accounts/credentials.ts';
+import { createProAccount } from '../test/support/accounts.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import {
@@ -83,21 +83,10 @@ beforeAll(async () => {
     }),
   );
   ({ server, base } = await listen(app));
-  const accounts = createAccountRepository(handle.db);
-  const user = await accounts.createUser({
+  const { apiKey } = await createProAccount(createAccountRepository(handle.db), {
     email: 'refresh@example.com',
-    passwordHash: await hashPassword('refresh-password'),
-    plan: 'PRO',
   });
-  const key = generateApiKey();
-  await accounts.generateKey(user!.id, key, {
-    name: 'refresh',
-    description: null,
-    plan: 'PRO',
-    now: new Date(),
-    expiresAt: null,
-  });
-  auth = { authorization: `Bearer ${key.apiKey}` };
+  auth = { authorization: `Bearer ${apiKey}` };
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { analyses, tokenHistory, tokens } from '../../db/schema.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { createProAccount, RAISED_LIMITS } from '../../test/support/accounts.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 
@@ -24,11 +24,6 @@ const CONNECTIONS = 50;
 const TOKEN_COUNT = 500;
 const HISTORY = 100;
 const SERVER_SCRIPT = fileURLToPath(new URL('./api-server.ts', import.meta.url));
-const BENCH_LIMITS = {
-  requestsPerMinute: 100_000_000,
-  requestsPerHour: 100_000_000,
-  requestsPerDay: 100_000_000,
-};
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
@@ -188,21 +183,11 @@ async function seed(url: string): Promise<{ apiKey: string; target: string }> {
         marketCapUsd: '1500000',
       })),
     );
-    const accounts = createAccountRepository(handle.db);
-    const user = await accounts.createUser({
+    const key = await createProAccount(createAccountRepository(handle.db), {
       email: 'bench@example.com',
-      passwordHash: await hashPassword('bench-password'),
-      plan: 'PRO',
+      keyName: 'bench',
+      limits: RAISED_LIMITS,
     });
-    const key = generateApiKey();
-    await accounts.generateKey(user!.id, key, {
-      name: 'bench',
-      description: null,
-      plan: 'PRO',
-      now: new Date(),
-      expiresAt: null,
-    });
-    await accounts.setKeyLimits({ keyHash: key.keyHash }, BENCH_LIMITS);
     return { apiKey: key.apiKey, target };
   } finally {
     await handle.close();

@@ -3,7 +3,7 @@ import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { generateApiKey, hashPassword, sha256Hex } from '../../src/accounts/credentials.ts';
+import { createProAccount } from '../../test/support/accounts.ts';
 import { closeServer, listen, testAppDeps } from '../../test/support/api.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { type BenchRow, progress, round } from '../report.ts';
@@ -55,21 +55,11 @@ export async function exportThroughput(options: { tokens: number }): Promise<Ben
       current_risk_score, current_risk_level, current_liquidity_usd)
       select ${CHAIN_ID}, '0x' || lpad(to_hex(n), 40, '0'), 'Token ' || n, 'T' || n, 18, 1000000, 'receipt',
         n % 100, 'low', n * 1.5 from generate_series(1, ${options.tokens}) n`;
-    const accounts = createAccountRepository(handle.db);
-    const user = await accounts.createUser({
+    const key = await createProAccount(createAccountRepository(handle.db), {
       email: 'bench@example.com',
-      passwordHash: await hashPassword('bench-password'),
-      plan: 'PRO',
+      keyName: 'bench',
+      limits: LIMITS,
     });
-    const key = generateApiKey();
-    await accounts.generateKey(user!.id, key, {
-      name: 'bench',
-      description: '',
-      plan: 'PRO',
-      now: new Date(),
-      expiresAt: null,
-    });
-    await accounts.setKeyLimits({ keyHash: sha256Hex(key.apiKey) }, LIMITS);
     const app = createApp({
       ...testAppDeps({
         db: handle.db,

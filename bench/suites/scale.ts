@@ -4,7 +4,7 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { createHistoryRepository } from '../../db/repositories/history.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { createProAccount, RAISED_LIMITS } from '../../test/support/accounts.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -40,32 +40,17 @@ export type { ScaleOptions } from './scale-history.ts';
 
 const SUITE = 'scale';
 const EXPLAIN_PATH = fileURLToPath(new URL('../scale-explain.txt', import.meta.url));
-const BENCH_LIMITS = {
-  requestsPerMinute: 100_000_000,
-  requestsPerHour: 100_000_000,
-  requestsPerDay: 100_000_000,
-};
 const HISTORY_TABLES = ['token_history', 'token_history_5m', 'token_history_1h'] as const;
 
 type Handle = ReturnType<typeof createDb>;
 
 /** A PRO user with raised limits, and the API role in a process of its own. */
 async function startProApi(handle: Handle, database: TestDatabase, redis: TestRedis) {
-  const accounts = createAccountRepository(handle.db);
-  const user = await accounts.createUser({
+  const key = await createProAccount(createAccountRepository(handle.db), {
     email: 'scale@bench.test',
-    passwordHash: await hashPassword('bench-password'),
-    plan: 'PRO',
+    keyName: 'bench',
+    limits: RAISED_LIMITS,
   });
-  const key = generateApiKey();
-  await accounts.generateKey(user!.id, key, {
-    name: 'bench',
-    description: null,
-    plan: 'PRO',
-    now: new Date(),
-    expiresAt: null,
-  });
-  await accounts.setKeyLimits({ keyHash: key.keyHash }, BENCH_LIMITS);
   const server = await startServer(['app', database.url, redis.url, redis.prefix, '10']);
   const api: ApiClient = {
     base: `http://127.0.0.1:${server.port}`,

@@ -8,7 +8,8 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { hashPassword } from '../../src/accounts/credentials.ts';
+import { createProAccount } from '../../test/support/accounts.ts';
 import { createTestDatabase, createTestRedis, eventually } from '../../test/support/services.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
@@ -116,20 +117,11 @@ async function proKeys(url: string, users: number): Promise<string[]> {
     const keys: string[] = [];
     const passwordHash = await hashPassword('bench password');
     for (let i = 0; i < users; i++) {
-      const user = (await accounts.createUser({
+      const { apiKey } = await createProAccount(accounts, {
         email: `ws${i}@bench.test`,
         passwordHash,
-        plan: 'PRO',
-      }))!;
-      const key = generateApiKey();
-      await accounts.generateKey(user.id, key, {
-        name: 'bench',
-        description: null,
-        plan: 'PRO',
-        now: new Date(),
-        expiresAt: null,
       });
-      keys.push(key.apiKey);
+      keys.push(apiKey);
     }
     return keys;
   } finally {

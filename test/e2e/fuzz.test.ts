@@ -7,7 +7,7 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import {
   createTestDatabase,
@@ -80,11 +80,6 @@ let cases = 0;
 /** HTTP cases past authentication, plan checks and limits, on a known route. */
 let reachedHandler = 0;
 let httpCases = 0;
-const RAISED_LIMITS = {
-  requestsPerMinute: 1_000_000,
-  requestsPerHour: 1_000_000,
-  requestsPerDay: 1_000_000,
-};
 /** Answers that are decided before any route handler runs. */
 const REFUSALS = new Set([
   'Unauthorized. Please log in again.',
@@ -125,22 +120,12 @@ async function raisedLimitKey(): Promise<string> {
   const client = createRedis(redis.url, 'commands');
   try {
     const accounts = createAccountRepository(handle.db);
-    const user = (await accounts.createUser({
+    const { apiKey } = await createProAccount(accounts, {
       email: 'fuzz@example.com',
-      passwordHash: await hashPassword('fuzz password'),
-      plan: 'PRO',
-    }))!;
-    const key = generateApiKey();
-    const row = await accounts.generateKey(user.id, key, {
-      name: 'fuzz',
-      description: null,
-      plan: 'PRO',
-      now: new Date(),
-      expiresAt: null,
+      limits: RAISED_LIMITS,
     });
-    await accounts.setKeyLimits({ keyHash: row.keyHash }, RAISED_LIMITS);
     await bumpAuthGeneration(client, redis.prefix);
-    return key.apiKey;
+    return apiKey;
   } finally {
     client.disconnect();
     await handle.close();

@@ -14,8 +14,9 @@ import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
-import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
+import { hashPassword } from '../../src/accounts/credentials.ts';
 import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import {
   repeatedAlerts,
@@ -51,11 +52,6 @@ const RPC_TIMEOUT_MS = 1_500;
 const API_POLL_MS = 250;
 const MAX_REPLAY_RUNS = 15;
 const REPLAY_RESTART_DELAY_MS = 2_000;
-const RAISED_LIMITS = {
-  requestsPerMinute: 1_000_000,
-  requestsPerHour: 1_000_000,
-  requestsPerDay: 1_000_000,
-};
 const WATCHER_EMAIL = 'watcher@faults.test';
 
 let chain: TestChain;
@@ -210,21 +206,10 @@ beforeAll(async () => {
 
   // A PRO account polls the API; a watcher with email alerts on watches every token.
   const accounts = createAccountRepository(handle.db);
-  const poller = (await accounts.createUser({
+  ({ apiKey } = await createProAccount(accounts, {
     email: 'poller@faults.test',
-    passwordHash: await hashPassword('fault poller'),
-    plan: 'PRO',
-  }))!;
-  const key = generateApiKey();
-  const row = await accounts.generateKey(poller.id, key, {
-    name: 'poll',
-    description: null,
-    plan: 'PRO',
-    now: new Date(),
-    expiresAt: null,
-  });
-  await accounts.setKeyLimits({ keyHash: row.keyHash }, RAISED_LIMITS);
-  apiKey = key.apiKey;
+    limits: RAISED_LIMITS,
+  }));
   const watcher = (await accounts.createUser({
     email: WATCHER_EMAIL,
     passwordHash: await hashPassword('fault watcher'),
