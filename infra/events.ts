@@ -10,14 +10,42 @@ import type { EventMessage, EventType, ServiceEvent } from '../src/events/types.
 export const STREAM_MAX_LENGTH = 100_000;
 const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
 
+/** How long an announcement's once-key is remembered: longer than any retry of the job. */
+export const ANNOUNCE_ONCE_TTL_SECONDS = 3_600;
+
+/**
+ * Appends the event unless its once-key was set by an earlier append: the key and the entry are
+ * written together (one script runs atomically), so a job retried after a crash between the append
+ * and its own bookkeeping does not announce twice, and a crash before the append loses nothing.
+ */
+const APPEND_ONCE = `
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[1]) == false then return false end
+return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'type', ARGV[3], 'ts', ARGV[4],
+  'data', ARGV[5])`;
+
+export interface PublishOptions {
+  /** Names one announcement: a second publish under the same key within the TTL is skipped. */
+  onceKey?: string;
+}
+
 export interface EventPublisher {
+  /** Appends the event; resolves to the entry's stream id. */
   publish(event: ServiceEvent): Promise<string>;
+  /** Appends it once per `onceKey`: null when an earlier append under the key made it already. */
+  publish(event: ServiceEvent, options: PublishOptions): Promise<string | null>;
 }
 
 export function createEventPublisher(redis: Redis, streamKey: string): EventPublisher {
   return {
-    async publish(event) {
+    async publish(event: ServiceEvent, options?: PublishOptions): Promise<string> {
       const ts = new Date().toISOString();
+      const data = JSON.stringify(event.data);
+      if (options?.onceKey) {
+        const onceKey = `${streamKey}:once:${options.onceKey}`;
+        const args = [ANNOUNCE_ONCE_TTL_SECONDS, STREAM_MAX_LENGTH, event.type, ts, data];
+        // null (already announced) only ever reaches callers of the once-keyed signature.
+        return (await redis.eval(APPEND_ONCE, 2, streamKey, onceKey, ...args)) as string;
+      }
       const id = await redis.xadd(
         streamKey,
         'MAXLEN',
@@ -29,7 +57,7 @@ export function createEventPublisher(redis: Redis, streamKey: string): EventPubl
         'ts',
         ts,
         'data',
-        JSON.stringify(event.data),
+        data,
       );
       if (!id) throw new Error('XADD returned no id');
       return id;

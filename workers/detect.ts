@@ -164,9 +164,13 @@ async function recordToken(
   if (outcome.status === 'orphaned') return { kind: 'orphaned' };
   const { row, announced } = outcome;
   await deps.onChanged?.(chainId, d.address);
-  // Announce before marking: a crash in between repeats the event (at-least-once), never loses it.
+  // Announce before marking: a crash in between never loses the event, and the once-key (this
+  // creation, in this block) keeps the retry from announcing it twice.
   if (!announced) {
-    await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
+    await deps.events.publish(
+      { type: 'token.created', data: tokenCreatedData(row) },
+      { onceKey: `created:${chainId}:${d.address}:${block.hash}` },
+    );
     await deps.tokens.markAnnounced(chainId, d.address);
   }
   return { kind: 'token' };

@@ -72,9 +72,12 @@ export function createSubmitter(deps: SubmitDeps) {
       decimals: probe.decimals,
       totalSupply: probe.totalSupply,
     });
-    // Announce before marking: at-least-once, as in the detect stage.
+    // Announce before marking, once, as in the detect stage.
     if (!announced) {
-      await deps.events.publish({ type: 'token.created', data: tokenCreatedData(row) });
+      await deps.events.publish(
+        { type: 'token.created', data: tokenCreatedData(row) },
+        { onceKey: `created:${chainId}:${address}:submitted` },
+      );
       await deps.tokens.markAnnounced(chainId, address);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });
