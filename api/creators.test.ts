@@ -25,8 +25,8 @@ describe('creators', () => {
     const eth = list.items.find((c) => c.chain_id === 1 && c.address === CREATOR)!;
     expect(eth).toMatchObject({
       total_tokens: 3,
-      success_rate: 0.3333,
-      scam_rate: 0.3333,
+      success_rate: 33.33,
+      scam_rate: 33.33,
       reputation_score: 40,
     });
     const detail = expectShape(

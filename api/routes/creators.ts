@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREATOR_SORT_FIELDS, type CreatorRepository } from '../../db/repositories/creators.ts';
 import type { CreatorRow } from '../../db/repositories/tokens.ts';
+import { rates } from '../../src/analysis/creators.ts';
 import type { Auth } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
@@ -16,16 +17,16 @@ const MAX_PAGE = 1_000_000;
 /** Tokens listed on a creator's detail, newest first. */
 export const CREATOR_TOKENS_LIMIT = 100;
 
-const rate = (part: number, total: number) =>
-  total === 0 ? null : Math.round((part / total) * 10_000) / 10_000;
-
 export function toCreator(row: CreatorRow) {
   return {
     address: row.address,
     chain_id: row.chainId,
     total_tokens: row.totalTokens,
-    success_rate: rate(row.successCount, row.totalTokens),
-    scam_rate: rate(row.scamCount, row.totalTokens),
+    ...rates({
+      total_tokens: row.totalTokens,
+      success_count: row.successCount,
+      scam_count: row.scamCount,
+    }),
     reputation_score: row.reputationScore,
     first_seen: row.firstSeen.toISOString(),
     last_seen: row.lastSeen.toISOString(),

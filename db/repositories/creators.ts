@@ -45,8 +45,8 @@ export interface CreatorReputation extends CreatorCounts {
   address: string;
   chain_id: number;
   reputation_score: number;
-  success_rate: number;
-  scam_rate: number;
+  success_rate: number | null;
+  scam_rate: number | null;
 }
 
 export function createCreatorRepository(db: Database) {

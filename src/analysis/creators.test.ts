@@ -48,14 +48,18 @@ describe('reputationScore', () => {
     expect(reputationScore({ success_count: 1_000_000, scam_count: 0 })).toBe(100);
   });
 
-  it('rates over all tokens, pending ones included', () => {
+  it('rates in percent over all tokens, pending ones included; none without tokens', () => {
     expect(rates({ total_tokens: 4, success_count: 1, scam_count: 2 })).toEqual({
-      success_rate: 0.25,
-      scam_rate: 0.5,
+      success_rate: 25,
+      scam_rate: 50,
+    });
+    expect(rates({ total_tokens: 3, success_count: 1, scam_count: 1 })).toEqual({
+      success_rate: 33.33,
+      scam_rate: 33.33,
     });
     expect(rates({ total_tokens: 0, success_count: 0, scam_count: 0 })).toEqual({
-      success_rate: 0,
-      scam_rate: 0,
+      success_rate: null,
+      scam_rate: null,
     });
   });
 });

@@ -10,7 +10,8 @@
  *  - pending: anything else (too young, not analysed yet, high risk without proof of a scam,
  *    no pool). Pending tokens count in total_tokens but in neither rate.
  *
- * success_rate = successes / total_tokens, scam_rate = scams / total_tokens. The score (0–100)
+ * success_rate = 100 × successes / total_tokens, scam_rate = 100 × scams / total_tokens: percentages,
+ * as the interface words them (two decimals; null without tokens). The score (0–100)
  * is a smoothed success share in which a scam weighs three successes:
  *     score = 100 × (successes + 1) / (successes + 3 × scams + 2)
  * A new creator starts at 50; one scam drops a newcomer to 20; five successes lift it to 86;
@@ -64,8 +65,11 @@ export function reputationScore(c: Pick<CreatorCounts, 'success_count' | 'scam_c
   );
 }
 
-export function rates(c: CreatorCounts): { success_rate: number; scam_rate: number } {
-  if (c.total_tokens === 0) return { success_rate: 0, scam_rate: 0 };
-  const r = (n: number) => Math.round((n / c.total_tokens) * 10_000) / 10_000;
-  return { success_rate: r(c.success_count), scam_rate: r(c.scam_count) };
+export function rates(c: Pick<CreatorCounts, 'total_tokens' | 'success_count' | 'scam_count'>): {
+  success_rate: number | null;
+  scam_rate: number | null;
+} {
+  if (c.total_tokens === 0) return { success_rate: null, scam_rate: null };
+  const percent = (n: number) => Math.round((n / c.total_tokens) * 10_000) / 100;
+  return { success_rate: percent(c.success_count), scam_rate: percent(c.scam_count) };
 }

@@ -196,14 +196,6 @@ export interface Creator {
   tokens?: TokenListItem[];
 }
 
-/**
- * The API answers success_rate and scam_rate as fractions (0.25); the page shows percentages
- * (25 %), as the contract words them. One switch here if the API moves to percentages.
- */
-const CREATOR_RATES_ARE_FRACTIONS = true;
-const asPercent = (v: number | null) =>
-  v === null || !CREATOR_RATES_ARE_FRACTIONS ? v : Math.round(v * 10_000) / 100;
-
 export const creators = {
   async detail(chainId: number, address: string): Promise<Creator> {
     const c = await request<Creator>('GET', `/api/creators/${address}`, {
@@ -211,8 +203,8 @@ export const creators = {
     });
     return {
       ...c,
-      success_rate: asPercent(num(c.success_rate)),
-      scam_rate: asPercent(num(c.scam_rate)),
+      success_rate: num(c.success_rate),
+      scam_rate: num(c.scam_rate),
     };
   },
 };
