@@ -22,7 +22,8 @@ import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
-const CLIENT_PROCESSES = 4;
+const CLIENT_PROCESSES = 2;
+const API_STOP_TIMEOUT_MS = 15_000;
 const CLIENT_SCRIPT = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
 
 export interface WebsocketOptions {
@@ -42,10 +43,11 @@ interface ClientReport {
 
 /** One client process: resolves once all its connections are open. */
 function startClients(url: string, credentials: string[]): Promise<ChildProcess> {
-  const child = fork(CLIENT_SCRIPT, [JSON.stringify({ url, credentials })], {
+  const child = fork(CLIENT_SCRIPT, [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  child.send({ type: 'start', url, credentials });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
     child.on('message', (message: { type: string; message?: string }) => {
@@ -135,29 +137,37 @@ function startApi(
   port: number,
   dir: string,
 ): ChildProcess {
-  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', 'api'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: redis.prefix,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dir,
-      RPC_URL_1: 'http://127.0.0.1:9',
-      JWT_SECRET: 'b'.repeat(64),
+  // BENCH_API_CPU_PROF=<dir> writes a CPU profile of the API process there (docs/benchmarks.md).
+  const profile = process.env.BENCH_API_CPU_PROF;
+  const nodeFlags = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  return spawn(
+    process.execPath,
+    [...nodeFlags, 'bin/token-monitor.mjs', 'start', '--role', 'api'],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: redis.prefix,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dir,
+        RPC_URL_1: 'http://127.0.0.1:9',
+        JWT_SECRET: 'b'.repeat(64),
+      },
+      stdio: 'ignore',
     },
-    stdio: 'ignore',
-  });
+  );
 }
 
 /** Appends alert events to the stream; each carries its phase and when it was sent. */
 function createPublisher(redis: { url: string; prefix: string }) {
   const publisher = createRedis(redis.url, 'commands');
   const streamKey = keySpace(redis.prefix).events;
-  const event = (phase: string, i: number, extra: Record<string, unknown> = {}) =>
+  // `phase` before `sent_at`: the clients read the two fields in this order (ws-clients.ts).
+  const event = (phase: string, i: number) =>
     JSON.stringify({
       contract_address: `0x${'c'.repeat(40)}`,
       chain_id: 1,
@@ -165,7 +175,6 @@ function createPublisher(redis: { url: string; prefix: string }) {
       message: `${phase} ${i}`,
       phase,
       sent_at: Date.now(),
-      ...extra,
     });
   const append = (pipeline: ReturnType<typeof publisher.pipeline>, data: string) =>
     pipeline.xadd(
@@ -195,8 +204,7 @@ function createPublisher(redis: { url: string; prefix: string }) {
     async burst(count: number) {
       const startedAt = Date.now();
       const pipeline = publisher.pipeline();
-      for (let i = 0; i < count; i++)
-        append(pipeline, event('burst', i, { burst_started_at: startedAt }));
+      for (let i = 0; i < count; i++) append(pipeline, event('burst', i));
       await pipeline.exec();
       return startedAt;
     },
@@ -219,6 +227,16 @@ function stopClients(children: ChildProcess[]) {
         }),
     ),
   );
+}
+
+/** SIGTERM, then SIGKILL if it has not exited in time (a CPU profile is written on exit). */
+async function stopApi(api: ChildProcess) {
+  if (api.exitCode !== null || api.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => api.once('exit', () => resolve()));
+  api.kill('SIGTERM');
+  const timer = setTimeout(() => api.kill('SIGKILL'), API_STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
 }
 
 interface Measured {
@@ -325,7 +343,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     const steadyDelivered = steadyReports.reduce((s, r) => s + r.steady, 0);
 
     progress(`websocket: burst of ${options.burst} events`);
-    await publisher.burst(options.burst);
+    const burstStartedAt = await publisher.burst(options.burst);
     publisher.close();
     const burstExpected = options.burst * options.clients;
     const burstReports = await reportsWhen(
@@ -334,7 +352,11 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
       300_000,
     );
     const burstDelivered = burstReports.reduce((s, r) => s + r.burst, 0);
-    const waits = burstReports.flatMap((r) => r.lastBurst).sort((a, b) => a - b);
+    // Each client reports when (epoch ms) its last burst event arrived.
+    const waits = burstReports
+      .flatMap((r) => r.lastBurst)
+      .map((at) => at - burstStartedAt)
+      .sort((a, b) => a - b);
 
     return fanoutRows(options, {
       idle,
@@ -349,9 +371,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     });
   } finally {
     await stopClients(children);
-    api?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    api?.kill('SIGKILL');
+    if (api) await stopApi(api);
     await Promise.all([database.drop(), redis.cleanup()]);
     rmSync(dir, { recursive: true, force: true });
   }
