@@ -1,6 +1,6 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
@@ -24,6 +24,8 @@ const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
 const CLIENT_PROCESSES = 2;
 const API_STOP_TIMEOUT_MS = 15_000;
+/** /proc/<pid>/stat counts CPU time in clock ticks (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = 100;
 const CLIENT_SCRIPT = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
 
 export interface WebsocketOptions {
@@ -239,40 +241,64 @@ async function stopApi(api: ChildProcess) {
   clearTimeout(timer);
 }
 
+interface Phase {
+  delivered: number;
+  expected: number;
+}
+
 interface Measured {
   idle: { heap: number; rss: number };
   connected: { heap: number; rss: number };
   connectSeconds: number;
-  steadyBuckets: [number, number][];
-  steadyDelivered: number;
-  steadyExpected: number;
-  burstDelivered: number;
-  burstExpected: number;
-  waits: number[];
+  steady: Phase & { buckets: [number, number][]; cpu: CpuShare };
+  burst: Phase & { waits: number[] };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command name: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Share of one core the API process and the client processes used, and the machine's load. */
+interface CpuShare {
+  api: number;
+  clients: number;
+  loadAverage: number;
+}
+
+function cpuMeter(api: ChildProcess, children: ChildProcess[]): () => CpuShare {
+  const clientsCpu = () => children.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
+  const started = performance.now();
+  const [api0, clients0] = [cpuSeconds(api.pid), clientsCpu()];
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      api: (cpuSeconds(api.pid) - api0) / seconds,
+      clients: (clientsCpu() - clients0) / seconds,
+      loadAverage: loadavg()[0]!,
+    };
+  };
 }
 
 function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
-  const {
-    idle,
-    connected,
-    connectSeconds,
-    steadyBuckets,
-    steadyDelivered,
-    steadyExpected,
-    burstDelivered,
-    burstExpected,
-    waits,
-  } = m;
+  const { idle, connected, connectSeconds, steady, burst } = m;
   const perConnection = (connected.heap - idle.heap) / options.clients;
   const rssPerConnection = (connected.rss - idle.rss) / options.clients;
-  const steadyP99 = histogramPercentile(steadyBuckets, 99);
+  const steadyP99 = histogramPercentile(steady.buckets, 99);
+  const pct = (share: number) => `${round(share * 100, 0)} %`;
   return [
     {
       suite: SUITE,
       metric: `steady fan-out latency p99 (${options.clients} clients, ${options.eventsPerSecond} events/s for ${options.steadySeconds} s)`,
       value: steadyP99,
       unit: 'ms',
-      note: `p50 ${histogramPercentile(steadyBuckets, 50)} ms; ${steadyDelivered}/${steadyExpected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own`,
+      note: `p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
     },
     {
       suite: SUITE,
@@ -284,11 +310,78 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
     {
       suite: SUITE,
       metric: `burst of ${options.burst} events: the last client has them all after`,
-      value: round(waits[waits.length - 1] ?? Number.NaN, 0),
+      value: round(burst.waits[burst.waits.length - 1] ?? Number.NaN, 0),
       unit: 'ms',
-      note: `median client ${round(percentile(waits, 50), 0)} ms; ${burstDelivered}/${burstExpected} deliveries`,
+      note: `median client ${round(percentile(burst.waits, 50), 0)} ms; ${burst.delivered}/${burst.expected} deliveries`,
     },
   ];
+}
+
+/** Client processes holding `credentials.length` connections between them. */
+async function connectClients(port: number, credentials: string[]): Promise<ChildProcess[]> {
+  const children: ChildProcess[] = [];
+  const perProcess = Math.ceil(credentials.length / CLIENT_PROCESSES);
+  for (let p = 0; p < CLIENT_PROCESSES; p++) {
+    const slice = credentials.slice(p * perProcess, (p + 1) * perProcess);
+    if (slice.length > 0) children.push(await startClients(`ws://127.0.0.1:${port}/ws`, slice));
+    progress(
+      `websocket: ${Math.min(credentials.length, (p + 1) * perProcess)}/${credentials.length} connected`,
+    );
+  }
+  return children;
+}
+
+type Publisher = ReturnType<typeof createPublisher>;
+
+async function steadyPhase(
+  options: WebsocketOptions,
+  publisher: Publisher,
+  api: ChildProcess,
+  children: ChildProcess[],
+): Promise<Measured['steady']> {
+  const events = options.steadySeconds * options.eventsPerSecond;
+  progress(
+    `websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`,
+  );
+  const cpu = cpuMeter(api, children);
+  await publisher.steady(events, options.eventsPerSecond);
+  const share = cpu();
+  const expected = events * options.clients;
+  const reports = await reportsWhen(
+    children,
+    (rs) => rs.reduce((s, r) => s + r.steady, 0) >= expected,
+    60_000,
+  );
+  return {
+    buckets: reports.flatMap((r) => r.buckets),
+    delivered: reports.reduce((s, r) => s + r.steady, 0),
+    expected,
+    cpu: share,
+  };
+}
+
+async function burstPhase(
+  options: WebsocketOptions,
+  publisher: Publisher,
+  children: ChildProcess[],
+): Promise<Measured['burst']> {
+  progress(`websocket: burst of ${options.burst} events`);
+  const startedAt = await publisher.burst(options.burst);
+  const expected = options.burst * options.clients;
+  const reports = await reportsWhen(
+    children,
+    (rs) => rs.reduce((s, r) => s + r.burst, 0) >= expected,
+    300_000,
+  );
+  return {
+    delivered: reports.reduce((s, r) => s + r.burst, 0),
+    expected,
+    // Each client reports when (epoch ms) its last burst event arrived.
+    waits: reports
+      .flatMap((r) => r.lastBurst)
+      .map((at) => at - startedAt)
+      .sort((a, b) => a - b),
+  };
 }
 
 export async function websocketFanout(options: WebsocketOptions): Promise<BenchRow[]> {
@@ -309,66 +402,23 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
       'the API process',
     );
     const idle = await apiMemory(base);
-
     const credentials = Array.from(
       { length: options.clients },
       (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
     );
-    const perProcess = Math.ceil(options.clients / CLIENT_PROCESSES);
     const connectStarted = performance.now();
-    for (let p = 0; p < CLIENT_PROCESSES; p++) {
-      const slice = credentials.slice(p * perProcess, (p + 1) * perProcess);
-      if (slice.length > 0) children.push(await startClients(`ws://127.0.0.1:${port}/ws`, slice));
-      progress(
-        `websocket: ${Math.min(options.clients, (p + 1) * perProcess)}/${options.clients} connected`,
-      );
-    }
+    children.push(...(await connectClients(port, credentials)));
     const connectSeconds = (performance.now() - connectStarted) / 1000;
     await new Promise((r) => setTimeout(r, 2_000));
     const connected = await apiMemory(base);
-
     const publisher = createPublisher(redis);
-    const steadyEvents = options.steadySeconds * options.eventsPerSecond;
-    progress(
-      `websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`,
-    );
-    await publisher.steady(steadyEvents, options.eventsPerSecond);
-    const steadyExpected = steadyEvents * options.clients;
-    const steadyReports = await reportsWhen(
-      children,
-      (rs) => rs.reduce((s, r) => s + r.steady, 0) >= steadyExpected,
-      60_000,
-    );
-    const steadyBuckets = steadyReports.flatMap((r) => r.buckets);
-    const steadyDelivered = steadyReports.reduce((s, r) => s + r.steady, 0);
-
-    progress(`websocket: burst of ${options.burst} events`);
-    const burstStartedAt = await publisher.burst(options.burst);
-    publisher.close();
-    const burstExpected = options.burst * options.clients;
-    const burstReports = await reportsWhen(
-      children,
-      (rs) => rs.reduce((s, r) => s + r.burst, 0) >= burstExpected,
-      300_000,
-    );
-    const burstDelivered = burstReports.reduce((s, r) => s + r.burst, 0);
-    // Each client reports when (epoch ms) its last burst event arrived.
-    const waits = burstReports
-      .flatMap((r) => r.lastBurst)
-      .map((at) => at - burstStartedAt)
-      .sort((a, b) => a - b);
-
-    return fanoutRows(options, {
-      idle,
-      connected,
-      connectSeconds,
-      steadyBuckets,
-      steadyDelivered,
-      steadyExpected,
-      burstDelivered,
-      burstExpected,
-      waits,
-    });
+    try {
+      const steady = await steadyPhase(options, publisher, api, children);
+      const burst = await burstPhase(options, publisher, children);
+      return fanoutRows(options, { idle, connected, connectSeconds, steady, burst });
+    } finally {
+      publisher.close();
+    }
   } finally {
     await stopClients(children);
     if (api) await stopApi(api);
