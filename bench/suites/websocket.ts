@@ -1,8 +1,7 @@
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
@@ -12,87 +11,37 @@ import { hashPassword } from '../../src/accounts/credentials.ts';
 import { createProAccount } from '../../test/support/accounts.ts';
 import { createTestDatabase, createTestRedis, eventually } from '../../test/support/services.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
+import {
+  CLIENT_PROCESSES,
+  type CpuShare,
+  connectClients,
+  cpuMeter,
+  histogramPercentile,
+  reportsWhen,
+  startBareServer,
+  stopApi,
+  stopClients,
+} from './ws-processes.ts';
 
 /**
- * Fan-out to many WebSocket listeners (docs/scale.md): the API runs in its own process
+ * Fan-out to many WebSocket listeners (docs/websocket.md): the API runs in its own process
  * (`start --role api`), the clients in CLIENT_PROCESSES child processes of their own. A steady
- * stream of events (latency from the append to the stream to the client's receipt), the API
- * process's memory per connection, and a burst: how long until the last client has it all.
+ * stream of events (latency from the publisher's clock before the append to the stream to the
+ * client's clock on receipt, one machine so one clock), the API process's memory per connection,
+ * and a burst: how long until the last client has it all. The steady phase runs first through a
+ * bare fan-out process (ws-bare-server.ts), the floor this machine allows, as the baseline.
  */
 
 const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
-const CLIENT_PROCESSES = 2;
-const API_STOP_TIMEOUT_MS = 15_000;
-/** /proc/<pid>/stat counts CPU time in clock ticks (USER_HZ, 100 on Linux). */
-const CLOCK_TICKS_PER_SECOND = 100;
-const CLIENT_SCRIPT = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
+const MEMORY_SAMPLES = 10;
+const MEMORY_SAMPLE_INTERVAL_MS = 500;
 
 export interface WebsocketOptions {
   clients: number;
   steadySeconds: number;
   eventsPerSecond: number;
   burst: number;
-}
-
-interface ClientReport {
-  type: 'report';
-  steady: number;
-  burst: number;
-  buckets: [number, number][];
-  lastBurst: number[];
-}
-
-/** One client process: resolves once all its connections are open. */
-function startClients(url: string, credentials: string[]): Promise<ChildProcess> {
-  const child = fork(CLIENT_SCRIPT, [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child.send({ type: 'start', url, credentials });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
-    child.on('message', (message: { type: string; message?: string }) => {
-      if (message.type === 'connected') resolve(child);
-      if (message.type === 'error') reject(new Error(message.message));
-    });
-  });
-}
-
-function report(child: ChildProcess): Promise<ClientReport> {
-  return new Promise((resolve) => {
-    const onMessage = (message: ClientReport) => {
-      if (message.type !== 'report') return;
-      child.off('message', onMessage);
-      resolve(message);
-    };
-    child.on('message', onMessage);
-    child.send('report');
-  });
-}
-
-async function reportsWhen(
-  children: ChildProcess[],
-  done: (reports: ClientReport[]) => boolean,
-  timeoutMs: number,
-): Promise<ClientReport[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reports = await Promise.all(children.map(report));
-    if (done(reports) || Date.now() > deadline) return reports;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function histogramPercentile(buckets: [number, number][], p: number): number {
-  const sorted = [...buckets].sort((a, b) => a[0] - b[0]);
-  const total = sorted.reduce((sum, [, n]) => sum + n, 0);
-  let seen = 0;
-  for (const [ms, n] of sorted) {
-    seen += n;
-    if (seen >= (p / 100) * total) return ms;
-  }
-  return Number.NaN;
 }
 
 /** The API process's JavaScript heap plus buffers outside it (sockets' buffers live there). */
@@ -111,6 +60,20 @@ async function apiMemory(base: string): Promise<{ heap: number; rss: number }> {
       value('tm_process_nodejs_external_memory_bytes'),
     rss: value('tm_process_process_resident_memory_bytes'),
   };
+}
+
+/**
+ * The API's memory once garbage has had a chance to go: the smallest heap of a few samples
+ * (heap used counts garbage not yet collected, which would otherwise be charged to connections).
+ */
+async function settledMemory(base: string): Promise<{ heap: number; rss: number }> {
+  let settled = await apiMemory(base);
+  for (let i = 1; i < MEMORY_SAMPLES; i++) {
+    await new Promise((r) => setTimeout(r, MEMORY_SAMPLE_INTERVAL_MS));
+    const sample = await apiMemory(base);
+    if (sample.heap < settled.heap) settled = sample;
+  }
+  return settled;
 }
 
 /** PRO users (each may hold CONNECTIONS_PER_PRO_USER connections) and their API keys. */
@@ -214,33 +177,6 @@ function createPublisher(redis: { url: string; prefix: string }) {
   };
 }
 
-function stopClients(children: ChildProcess[]) {
-  return Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.send('close');
-          setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve();
-          }, 5_000).unref();
-        }),
-    ),
-  );
-}
-
-/** SIGTERM, then SIGKILL if it has not exited in time (a CPU profile is written on exit). */
-async function stopApi(api: ChildProcess) {
-  if (api.exitCode !== null || api.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => api.once('exit', () => resolve()));
-  api.kill('SIGTERM');
-  const timer = setTimeout(() => api.kill('SIGKILL'), API_STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
 interface Phase {
   delivered: number;
   expected: number;
@@ -250,44 +186,17 @@ interface Measured {
   idle: { heap: number; rss: number };
   connected: { heap: number; rss: number };
   connectSeconds: number;
-  steady: Phase & { buckets: [number, number][]; cpu: CpuShare };
+  steady: SteadyMeasure;
+  /** The same steady phase through the bare fan-out process (the floor on this machine). */
+  bare: SteadyMeasure;
   burst: Phase & { waits: number[] };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    // Fields after the command name: state is the 3rd field, utime the 14th, stime the 15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Share of one core the API process and the client processes used, and the machine's load. */
-interface CpuShare {
-  api: number;
-  clients: number;
-  loadAverage: number;
-}
-
-function cpuMeter(api: ChildProcess, children: ChildProcess[]): () => CpuShare {
-  const clientsCpu = () => children.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
-  const started = performance.now();
-  const [api0, clients0] = [cpuSeconds(api.pid), clientsCpu()];
-  return () => {
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      api: (cpuSeconds(api.pid) - api0) / seconds,
-      clients: (clientsCpu() - clients0) / seconds,
-      loadAverage: loadavg()[0]!,
-    };
-  };
-}
+type SteadyMeasure = Phase & { buckets: [number, number][]; cpu: CpuShare };
 
 function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
-  const { idle, connected, connectSeconds, steady, burst } = m;
+  const { idle, connected, connectSeconds, steady, bare, burst } = m;
+  const bareP99 = histogramPercentile(bare.buckets, 99);
   const perConnection = (connected.heap - idle.heap) / options.clients;
   const rssPerConnection = (connected.rss - idle.rss) / options.clients;
   const steadyP99 = histogramPercentile(steady.buckets, 99);
@@ -298,7 +207,12 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
       metric: `steady fan-out latency p99 (${options.clients} clients, ${options.eventsPerSecond} events/s for ${options.steadySeconds} s)`,
       value: steadyP99,
       unit: 'ms',
-      note: `p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
+      baseline: {
+        metric: 'bare fan-out process p99',
+        value: bareP99,
+        ratio: steadyP99 / bareP99,
+      },
+      note: `baseline: a bare Node process following the same stream and writing each frame to every socket (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
     },
     {
       suite: SUITE,
@@ -317,20 +231,6 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
   ];
 }
 
-/** Client processes holding `credentials.length` connections between them. */
-async function connectClients(port: number, credentials: string[]): Promise<ChildProcess[]> {
-  const children: ChildProcess[] = [];
-  const perProcess = Math.ceil(credentials.length / CLIENT_PROCESSES);
-  for (let p = 0; p < CLIENT_PROCESSES; p++) {
-    const slice = credentials.slice(p * perProcess, (p + 1) * perProcess);
-    if (slice.length > 0) children.push(await startClients(`ws://127.0.0.1:${port}/ws`, slice));
-    progress(
-      `websocket: ${Math.min(credentials.length, (p + 1) * perProcess)}/${credentials.length} connected`,
-    );
-  }
-  return children;
-}
-
 type Publisher = ReturnType<typeof createPublisher>;
 
 async function steadyPhase(
@@ -338,7 +238,7 @@ async function steadyPhase(
   publisher: Publisher,
   api: ChildProcess,
   children: ChildProcess[],
-): Promise<Measured['steady']> {
+): Promise<SteadyMeasure> {
   const events = options.steadySeconds * options.eventsPerSecond;
   progress(
     `websocket: steady ${options.eventsPerSecond} events/s for ${options.steadySeconds} s to ${options.clients} clients`,
@@ -384,6 +284,26 @@ async function burstPhase(
   };
 }
 
+/** The steady phase through the bare fan-out process, with clients of their own. */
+async function barePhase(
+  options: WebsocketOptions,
+  redis: { url: string; prefix: string },
+  credentials: string[],
+): Promise<SteadyMeasure> {
+  progress('websocket: baseline, a bare fan-out process');
+  const { server, port } = await startBareServer(redis);
+  const children: ChildProcess[] = [];
+  const publisher = createPublisher(redis);
+  try {
+    children.push(...(await connectClients(port, credentials)));
+    return await steadyPhase(options, publisher, server, children);
+  } finally {
+    publisher.close();
+    await stopClients(children);
+    await stopClients([server]);
+  }
+}
+
 export async function websocketFanout(options: WebsocketOptions): Promise<BenchRow[]> {
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-ws-'));
@@ -401,21 +321,21 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
       60_000,
       'the API process',
     );
-    const idle = await apiMemory(base);
+    const idle = await settledMemory(base);
     const credentials = Array.from(
       { length: options.clients },
       (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
     );
+    const bare = await barePhase(options, redis, credentials);
     const connectStarted = performance.now();
     children.push(...(await connectClients(port, credentials)));
     const connectSeconds = (performance.now() - connectStarted) / 1000;
-    await new Promise((r) => setTimeout(r, 2_000));
-    const connected = await apiMemory(base);
+    const connected = await settledMemory(base);
     const publisher = createPublisher(redis);
     try {
       const steady = await steadyPhase(options, publisher, api, children);
       const burst = await burstPhase(options, publisher, children);
-      return fanoutRows(options, { idle, connected, connectSeconds, steady, burst });
+      return fanoutRows(options, { idle, connected, connectSeconds, steady, bare, burst });
     } finally {
       publisher.close();
     }
