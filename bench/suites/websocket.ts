@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
@@ -34,8 +35,9 @@ import {
 
 const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
-const MEMORY_SAMPLES = 10;
-const MEMORY_SAMPLE_INTERVAL_MS = 500;
+/** Time for the API process to run the collection it was signalled to run. */
+const GC_SETTLE_MS = 2_000;
+const GC_PRELOAD = fileURLToPath(new URL('./ws-gc-on-signal.mjs', import.meta.url));
 
 export interface WebsocketOptions {
   clients: number;
@@ -62,18 +64,14 @@ async function apiMemory(base: string): Promise<{ heap: number; rss: number }> {
   };
 }
 
-/**
- * The API's memory once garbage has had a chance to go: the smallest heap of a few samples
- * (heap used counts garbage not yet collected, which would otherwise be charged to connections).
- */
-async function settledMemory(base: string): Promise<{ heap: number; rss: number }> {
-  let settled = await apiMemory(base);
-  for (let i = 1; i < MEMORY_SAMPLES; i++) {
-    await new Promise((r) => setTimeout(r, MEMORY_SAMPLE_INTERVAL_MS));
-    const sample = await apiMemory(base);
-    if (sample.heap < settled.heap) settled = sample;
-  }
-  return settled;
+/** The API's memory right after a full garbage collection (ws-gc-on-signal.mjs). */
+async function memoryAfterGc(
+  api: ChildProcess,
+  base: string,
+): Promise<{ heap: number; rss: number }> {
+  api.kill('SIGUSR2');
+  await new Promise((r) => setTimeout(r, GC_SETTLE_MS));
+  return apiMemory(base);
 }
 
 /** PRO users (each may hold CONNECTIONS_PER_PRO_USER connections) and their API keys. */
@@ -104,7 +102,8 @@ function startApi(
 ): ChildProcess {
   // BENCH_API_CPU_PROF=<dir> writes a CPU profile of the API process there (docs/benchmarks.md).
   const profile = process.env.BENCH_API_CPU_PROF;
-  const nodeFlags = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const nodeFlags = ['--expose-gc', '--import', GC_PRELOAD];
+  if (profile) nodeFlags.push('--cpu-prof', '--cpu-prof-dir', profile);
   return spawn(
     process.execPath,
     [...nodeFlags, 'bin/token-monitor.mjs', 'start', '--role', 'api'],
@@ -201,6 +200,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
   const rssPerConnection = (connected.rss - idle.rss) / options.clients;
   const steadyP99 = histogramPercentile(steady.buckets, 99);
   const pct = (share: number) => `${round(share * 100, 0)} %`;
+  const perDelivery = (phase: SteadyMeasure) => (phase.cpu.apiSeconds * 1e6) / phase.delivered;
   return [
     {
       suite: SUITE,
@@ -213,6 +213,18 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         ratio: steadyP99 / bareP99,
       },
       note: `baseline: a bare Node process following the same stream and writing each frame to every socket (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
+    },
+    {
+      suite: SUITE,
+      metric: 'API process CPU per delivery (steady phase)',
+      value: round(perDelivery(steady), 2),
+      unit: 'µs',
+      baseline: {
+        metric: 'bare fan-out process CPU per delivery',
+        value: round(perDelivery(bare), 2),
+        ratio: perDelivery(steady) / perDelivery(bare),
+      },
+      note: 'user + system CPU time of the process over the steady phase (until every delivery is in) per delivery: what one more client costs, less sensitive than latency to the shared machine',
     },
     {
       suite: SUITE,
@@ -245,13 +257,14 @@ async function steadyPhase(
   );
   const cpu = cpuMeter(api, children);
   await publisher.steady(events, options.eventsPerSecond);
-  const share = cpu();
   const expected = events * options.clients;
   const reports = await reportsWhen(
     children,
     (rs) => rs.reduce((s, r) => s + r.steady, 0) >= expected,
     60_000,
   );
+  // Read once every delivery is in: the fan-out may trail the last append.
+  const share = cpu();
   return {
     buckets: reports.flatMap((r) => r.buckets),
     delivered: reports.reduce((s, r) => s + r.steady, 0),
@@ -321,7 +334,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
       60_000,
       'the API process',
     );
-    const idle = await settledMemory(base);
+    const idle = await memoryAfterGc(api, base);
     const credentials = Array.from(
       { length: options.clients },
       (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
@@ -330,7 +343,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     const connectStarted = performance.now();
     children.push(...(await connectClients(port, credentials)));
     const connectSeconds = (performance.now() - connectStarted) / 1000;
-    const connected = await settledMemory(base);
+    const connected = await memoryAfterGc(api, base);
     const publisher = createPublisher(redis);
     try {
       const steady = await steadyPhase(options, publisher, api, children);

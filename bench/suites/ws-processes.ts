@@ -137,6 +137,8 @@ function cpuSeconds(pid: number | undefined): number {
 export interface CpuShare {
   api: number;
   clients: number;
+  /** CPU seconds the API (or bare) process used over the window. */
+  apiSeconds: number;
   loadAverage: number;
 }
 
@@ -146,8 +148,10 @@ export function cpuMeter(api: ChildProcess, children: ChildProcess[]): () => Cpu
   const [api0, clients0] = [cpuSeconds(api.pid), clientsCpu()];
   return () => {
     const seconds = (performance.now() - started) / 1000;
+    const apiSeconds = cpuSeconds(api.pid) - api0;
     return {
-      api: (cpuSeconds(api.pid) - api0) / seconds,
+      api: apiSeconds / seconds,
+      apiSeconds,
       clients: (clientsCpu() - clients0) / seconds,
       loadAverage: loadavg()[0]!,
     };
