@@ -381,6 +381,12 @@ describe('client messages', () => {
     const id = await main.publisher.publish(created(1));
     expect((await client.expectNext('token.created')).id).toBe(id);
   });
+
+  it('closes a connection that sends a message over 4 KiB with 1009', async () => {
+    const client = await connect(main);
+    client.send({ type: 'ping', padding: 'x'.repeat(4_096) });
+    expect((await client.closed).code).toBe(1009);
+  });
 });
 
 describe('resumption with ?since=', () => {
