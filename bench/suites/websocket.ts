@@ -29,8 +29,9 @@ import {
  * (`start --role api`), the clients in CLIENT_PROCESSES child processes of their own. A steady
  * stream of events (latency from the publisher's clock before the append to the stream to the
  * client's clock on receipt, one machine so one clock), the API process's memory per connection,
- * and a burst: how long until the last client has it all. The steady phase runs first through a
- * bare fan-out process (ws-bare-server.ts), the floor this machine allows, as the baseline.
+ * and a burst: how long until the last client has it all. The steady phase also runs, before and
+ * after, through a bare fan-out process (ws-bare-server.ts), the floor this machine allows: the
+ * baseline.
  */
 
 const SUITE = 'websocket';
@@ -212,7 +213,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         value: bareP99,
         ratio: steadyP99 / bareP99,
       },
-      note: `baseline: a bare Node process following the same stream and writing each frame to every socket (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
+      note: `baseline: a bare Node process following the same stream and writing each frame to every socket, run before and after the API (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
     },
     {
       suite: SUITE,
@@ -297,6 +298,26 @@ async function burstPhase(
   };
 }
 
+/**
+ * The baseline runs before and after the API's phases, and counts as one: the machine's load
+ * drifts over a run, and CPU per write with it (a run with the baseline only after the API had
+ * the two equal, one with it only before had the API 1.6× the baseline).
+ */
+function bothSides(before: SteadyMeasure, after: SteadyMeasure): SteadyMeasure {
+  const mean = (f: (cpu: CpuShare) => number) => (f(before.cpu) + f(after.cpu)) / 2;
+  return {
+    buckets: [...before.buckets, ...after.buckets],
+    delivered: before.delivered + after.delivered,
+    expected: before.expected + after.expected,
+    cpu: {
+      api: mean((c) => c.api),
+      clients: mean((c) => c.clients),
+      apiSeconds: before.cpu.apiSeconds + after.cpu.apiSeconds,
+      loadAverage: mean((c) => c.loadAverage),
+    },
+  };
+}
+
 /** The steady phase through the bare fan-out process, with clients of their own. */
 async function barePhase(
   options: WebsocketOptions,
@@ -339,7 +360,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
       { length: options.clients },
       (_, i) => keys[Math.floor(i / CONNECTIONS_PER_PRO_USER)]!,
     );
-    const bare = await barePhase(options, redis, credentials);
+    const bareBefore = await barePhase(options, redis, credentials);
     const connectStarted = performance.now();
     children.push(...(await connectClients(port, credentials)));
     const connectSeconds = (performance.now() - connectStarted) / 1000;
@@ -348,6 +369,8 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     try {
       const steady = await steadyPhase(options, publisher, api, children);
       const burst = await burstPhase(options, publisher, children);
+      await stopClients(children.splice(0));
+      const bare = bothSides(bareBefore, await barePhase(options, redis, credentials));
       return fanoutRows(options, { idle, connected, connectSeconds, steady, bare, burst });
     } finally {
       publisher.close();
