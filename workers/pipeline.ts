@@ -15,7 +15,7 @@ import type { Producer } from './queues.ts';
  *                                                       └─ first liquidity ─▶ simulate ─▶ risk
  *
  *   entries: analyze, POST …/refresh ─▶ bytecode (manual-<ms>; 'initial' for a new token)
- *            enqueueRefresh ─▶ dex (m<ms>) · scheduler tick ─▶ dex and simulate (r<sec>)
+ *            scheduler tick ─▶ dex and simulate (r<sec>)
  *            Service.resimulate ─▶ simulate (<reason>-<minute>)
  *
  * Loop-breaking rule: a pass started by the DEX stage (reason 'liquidity') or by the refresh
