@@ -27,7 +27,7 @@ const h = (): Record<string, string> => ({ 'x-api-key': stack.proKey });
 const get = (path: string, headers: Record<string, string> = h()) =>
   stack.call(stack.A, 'GET', path, { headers });
 
-/** The complete object's fields, in the interface document's order, then the additions. */
+/** The complete object's fields, in the order docs/api.md gives them, additions last. */
 const COMPLETE_KEYS = [
   'contract_address',
   'chain_id',

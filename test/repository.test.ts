@@ -16,14 +16,20 @@ describe('the repository stands alone', () => {
       execFileSync('git', ['init', '-q'], { cwd: dir });
       const lines = [
         'see ../' + 'shared/corpus',
-        'DESIGN' + ' §4',
+        'DESI' + 'GN §4',
         'per INTERFACE' + '.md',
         'fixed in issue' + ' 12',
-        'plain text',
+        '401 with the DESI' + 'GN message',
+        'see (' + '#12)',
+        'plain text: a design, an issue, colour #fff, line 12 of a.ts',
       ];
       writeFileSync(join(dir, 'a.ts'), lines.join('\n'));
-      execFileSync('git', ['add', 'a.ts'], { cwd: dir });
-      expect(findForbiddenReferences(dir).map((f) => f.line)).toEqual([1, 2, 3, 4]);
+      // Colours in a style sheet are not issue numbers.
+      writeFileSync(join(dir, 'a.css'), 'a { color: ' + '#333; border: 1px solid ' + '#444 }');
+      execFileSync('git', ['add', 'a.ts', 'a.css'], { cwd: dir });
+      expect(findForbiddenReferences(dir).map((f) => `${f.file}:${f.line}`)).toEqual(
+        [1, 2, 3, 4, 5, 6].map((line) => `a.ts:${line}`),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
