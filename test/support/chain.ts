@@ -12,6 +12,7 @@ import { type ContractName, loadArtifact, uniswapArtifact } from '../../contract
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { fromQuantity } from '../../src/evm/rpc.ts';
 
 /** A fresh Anvil with Uniswap V2 and a funded signer, for one test file. */
 
@@ -47,7 +48,7 @@ export async function waitMined(
       if (raw.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
       return {
         hash,
-        blockNumber: Number(raw.blockNumber),
+        blockNumber: fromQuantity(raw.blockNumber),
         contractAddress: raw.contractAddress,
         logs: raw.logs,
       };
