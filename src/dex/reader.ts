@@ -1,4 +1,4 @@
-import type { DexConfig, LockerConfig } from '../config/chains.ts';
+import { type DexConfig, type LockerConfig, UNISWAP_V3_FEES } from '../config/chains.ts';
 import type { CallBatcher, ContractCall } from '../evm/multicall.ts';
 import { type RpcOutcome, toQuantity } from '../evm/rpc.ts';
 import { addressWord, calls, DEAD_ADDRESS, word, ZERO_ADDRESS } from './abi.ts';
@@ -13,7 +13,6 @@ import { type PoolRef, valuePool } from './pricing.ts';
  * eth_call.
  */
 
-export const DEFAULT_V3_FEE_TIERS = [100, 500, 3000, 10000];
 /** The wrapped native token's USD price is re-read at most this often per chain and process. */
 const NATIVE_PRICE_TTL_MS = 30_000;
 /** A stablecoin is taken at 1 USD. */
@@ -54,7 +53,7 @@ export function discoveryCalls(
           ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null },
         });
       } else {
-        for (const fee of dex.fee_tiers ?? DEFAULT_V3_FEE_TIERS) {
+        for (const fee of dex.fee_tiers ?? UNISWAP_V3_FEES) {
           out.push({
             call: calls.getPool(dex.factory, token, quote, fee),
             ref: { dex: dex.name, kind: 'v3', token0, token1, fee },
