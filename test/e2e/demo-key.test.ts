@@ -7,6 +7,7 @@ import { issueDemoKey } from '../../app/operator.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { sha256Hex } from '../../src/accounts/credentials.ts';
+import { waitForBanner } from '../support/banner.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -33,29 +34,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function banner(
-  proc: ChildProcess,
-): Promise<{ status: string; demo_api_key: string | null; api: string }> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
-      START_TIMEOUT_MS,
-    );
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{"status":"started"')) continue;
-        clearTimeout(timer);
-        resolve(JSON.parse(line));
-      }
-    });
-    proc.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
-    );
-  });
-}
-
 describe('demo key outside the embedded default', () => {
   it('is not issued with a real DATABASE_URL, and a leftover one is revoked', async () => {
     [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
@@ -75,7 +53,11 @@ describe('demo key outside the embedded default', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const started = await banner(child);
+    const { banner: started } = await waitForBanner<{
+      status: string;
+      demo_api_key: string | null;
+      api: string;
+    }>(child, START_TIMEOUT_MS);
     expect(started.demo_api_key).toBeNull();
     const refused = await fetch(`${started.api}/pro/tokens?limit=1`, {
       headers: { 'x-api-key': leftover },

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
+import { waitForBanner } from '../support/banner.ts';
 import { createTestRedis, type TestRedis } from '../support/services.ts';
 
 /**
@@ -39,34 +40,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function waitForBanner(proc: ChildProcess): Promise<Banner> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no start-up banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
-      START_TIMEOUT_MS,
-    );
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const parsed = JSON.parse(line) as Banner;
-          if (parsed.status === 'started') {
-            clearTimeout(timer);
-            resolve(parsed);
-          }
-        } catch {
-          // a partial line; wait for the rest
-        }
-      }
-    });
-    proc.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
-    );
-  });
-}
-
 describe('npm start (embedded default)', () => {
   it('detects a fresh deployment, tells a WebSocket client, and stops cleanly on SIGINT', async () => {
     redis = await createTestRedis();
@@ -85,7 +58,7 @@ describe('npm start (embedded default)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const banner = await waitForBanner(child);
+    const { banner } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);
     expect(banner.websocket).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     expect(banner.chains).toHaveLength(1);
     const health = await fetch(banner.api.replace(/\/api$/, '/health'));

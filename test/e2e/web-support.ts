@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { waitForBanner } from '../support/banner.ts';
 
 /**
  * Browser test support (docs/web.md): Debian's chromium driven by playwright-core (no browser
@@ -84,33 +85,11 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  let buffer = '';
-  const banner = await new Promise<Banner>((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no start-up banner:\n${buffer}\n${stderr}`)),
-      START_TIMEOUT_MS,
-    );
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{"status"')) continue;
-        try {
-          const parsed = JSON.parse(line) as Banner;
-          clearTimeout(timer);
-          resolvePromise(parsed);
-        } catch {
-          // partial line
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${buffer}\n${stderr}`)));
-  });
-  const ready = buffer
+  const { banner, output } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);
+  const ready = output
     .split('\n')
     .filter((l) => l.includes('development chain ready'))
     .map((l) => JSON.parse(l) as Record<string, string>)[0];
-  child.stdout!.removeAllListeners('data');
-  child.stdout!.resume();
   return {
     banner,
     uniswap: ready

@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * `token-monitor start` prints one JSON line `{"status":"started", …}` once every role is up (the
+ * start-up banner, app/cli.ts). Resolves with it and with the standard output read so far (the
+ * log lines before it); rejects when the process exits first or stays silent past `timeoutMs`.
+ * Lines that are not JSON, and JSON cut in the middle of a chunk, are read past.
+ */
+export function waitForBanner<T extends { status: string }>(
+  child: ChildProcess,
+  timeoutMs: number,
+  context: () => string = () => '',
+): Promise<{ banner: T; output: string }> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const fail = (why: string) => reject(new Error(`${why}:\n${output}${context()}`));
+    const timer = setTimeout(() => fail(`no start-up banner within ${timeoutMs} ms`), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (!line.startsWith('{"status"')) continue;
+        let parsed: T;
+        try {
+          parsed = JSON.parse(line) as T;
+        } catch {
+          continue; // the rest of the line is in the next chunk
+        }
+        if (parsed.status !== 'started') continue;
+        clearTimeout(timer);
+        // Keep the pipe drained, or a chatty child would block on a full stdout.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        child.off('exit', onExit);
+        resolve({ banner: parsed, output });
+        return;
+      }
+    };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      fail(`exited with ${code} before start-up`);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
