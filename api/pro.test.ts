@@ -67,7 +67,7 @@ const HINT_KEYS = [
 ];
 
 describe('GET /api/pro/tokens/{address}: the complete token object', () => {
-  it('every field of the document, under its name and type, in its order', async () => {
+  it('every field docs/api.md lists, under its name and type, in its order', async () => {
     const token = expectShape(
       S.completeToken,
       await get(`/api/pro/tokens/${upper(addr(0xa001))}?chain_id=1`),
