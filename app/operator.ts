@@ -6,7 +6,7 @@ import { createDb } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { redisAnswers } from '../scripts/dev/stack.ts';
+import { LOCAL_REDIS_URL, redisAnswers } from '../scripts/dev/stack.ts';
 import {
   API_KEY_PATTERN,
   generateApiKey,
@@ -48,8 +48,6 @@ function describeUser(user: UserRow, now: Date) {
     downgraded_at: user.downgradedAt?.toISOString() ?? null,
   };
 }
-
-const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * After a plan or key change: API instances drop their memo of principals at once. Without a

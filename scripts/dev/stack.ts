@@ -20,7 +20,8 @@ export interface Resolved {
   stop(): Promise<void>;
 }
 
-const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+/** Redis on its standard port: used when it answers, before a server of our own is started. */
+export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 const REDIS_PROBE_TIMEOUT_MS = 1_000;
 const REDIS_START_TIMEOUT_MS = 10_000;
 /** PGlite serializes transactions over its socket; every pooled connection needs a slot. */
