@@ -34,9 +34,10 @@ export interface MinedReceipt {
 export async function waitMined(
   provider: JsonRpcProvider,
   tx: { hash: string } | Promise<{ hash: string }>,
+  timeoutMs = RECEIPT_TIMEOUT_MS,
 ): Promise<MinedReceipt> {
   const { hash } = await tx;
-  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as {
       status: string;
@@ -55,7 +56,7 @@ export async function waitMined(
     }
     await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
   }
-  throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
+  throw new Error(`transaction ${hash} not mined within ${timeoutMs} ms`);
 }
 
 export interface TestChain {
