@@ -67,6 +67,17 @@ async function announceAuthChange(config: AppConfig): Promise<void> {
 
 type AccountOptions = Partial<Record<'email' | 'password' | 'plan' | 'trial-days', string>>;
 
+/**
+ * What an account subcommand works with: the configuration, the log and the terminal. The
+ * subcommands call `context.io.fail`, not a destructured `io`: TypeScript narrows after a call
+ * that returns `never` only through a declared type.
+ */
+interface AccountContext {
+  config: AppConfig;
+  logger: Logger;
+  io: CliIo;
+}
+
 /** A trial needs a paid plan: FREE has nothing to try. */
 const trialIsPaid = (v: { plan: Plan; trial_days?: number }) =>
   v.trial_days === undefined || v.plan !== 'FREE';
@@ -75,12 +86,8 @@ const TRIAL_NEEDS_PAID_PLAN = { message: 'a trial needs a paid plan', path: ['tr
 const trialEnd = (days: number | undefined, now: Date) =>
   days === undefined ? null : new Date(now.getTime() + days * DAY_MS);
 
-async function createUserCommand(
-  config: AppConfig,
-  logger: Logger,
-  values: AccountOptions,
-  io: CliIo,
-): Promise<void> {
+async function createUser(context: AccountContext, values: AccountOptions) {
+  const { config, logger, io } = context;
   const input = parseOptions(
     z
       .object({
@@ -107,19 +114,15 @@ async function createUserCommand(
       trialEndsAt: trialEnd(input.trial_days, now),
     }),
   );
-  if (!user) io.fail(`users create: ${input.email} already exists`);
+  if (!user) context.io.fail(`users create: ${input.email} already exists`);
   io.output(
     { status: 'created', user: describeUser(user, now) },
     `Created ${user.email} (${user.plan}${user.trialEndsAt ? `, trial until ${user.trialEndsAt.toISOString()}` : ''}).`,
   );
 }
 
-async function setPlanCommand(
-  config: AppConfig,
-  logger: Logger,
-  values: AccountOptions,
-  io: CliIo,
-): Promise<void> {
+async function setPlan(context: AccountContext, values: AccountOptions) {
+  const { config, logger, io } = context;
   const input = parseOptions(
     z
       .object({ email, plan, trial_days: positiveInt(MAX_TRIAL_DAYS).optional() })
@@ -134,7 +137,7 @@ async function setPlanCommand(
       now,
     }),
   );
-  if (!user) io.fail(`users set-plan: no user ${input.email}`);
+  if (!user) context.io.fail(`users set-plan: no user ${input.email}`);
   await announceAuthChange(config);
   io.output(
     { status: 'updated', user: describeUser(user, now) },
@@ -142,18 +145,14 @@ async function setPlanCommand(
   );
 }
 
-async function paymentFailedCommand(
-  config: AppConfig,
-  logger: Logger,
-  values: AccountOptions,
-  io: CliIo,
-): Promise<void> {
+async function recordPaymentFailed(context: AccountContext, values: AccountOptions) {
+  const { config, logger, io } = context;
   const input = parseOptions(z.object({ email }), { email: values.email }, io);
   const now = new Date();
   const user = await withDatabase(config, logger, async ({ db }) =>
     createAccountRepository(db).recordPaymentFailed(input.email, now),
   );
-  if (!user) io.fail(`users payment-failed: no user ${input.email}`);
+  if (!user) context.io.fail(`users payment-failed: no user ${input.email}`);
   await announceAuthChange(config);
   const downgradeAt = new Date(user.paymentFailedAt!.getTime() + PAYMENT_GRACE_DAYS * DAY_MS);
   io.output(
@@ -165,6 +164,16 @@ async function paymentFailedCommand(
     `Failed payment recorded for ${user.email}; downgrade to FREE at ${downgradeAt.toISOString()} unless the plan is set again.`,
   );
 }
+
+// A Map, not an object literal: `users constructor` must not find Object.prototype's.
+const ACCOUNT_COMMANDS = new Map<
+  string,
+  (context: AccountContext, values: AccountOptions) => Promise<void>
+>([
+  ['create', createUser],
+  ['set-plan', setPlan],
+  ['payment-failed', recordPaymentFailed],
+]);
 
 /** `token-monitor users create|set-plan|payment-failed …` */
 export async function accountsCommand(
@@ -184,10 +193,9 @@ export async function accountsCommand(
     },
     strict: true,
   });
-  if (sub === 'create') return createUserCommand(config, logger, values, io);
-  if (sub === 'set-plan') return setPlanCommand(config, logger, values, io);
-  if (sub === 'payment-failed') return paymentFailedCommand(config, logger, values, io);
-  io.fail('usage: users create|set-plan|payment-failed …', USAGE_EXIT_CODE);
+  const command = sub === undefined ? undefined : ACCOUNT_COMMANDS.get(sub);
+  if (!command) io.fail('usage: users create|set-plan|payment-failed …', USAGE_EXIT_CODE);
+  return command({ config, logger, io }, values);
 }
 
 export async function keysCommand(
