@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,13 +7,13 @@ import { issueDemoKey } from '../../app/operator.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { sha256Hex } from '../../src/accounts/credentials.ts';
-import { waitForBanner } from '../support/banner.ts';
 import {
   createTestDatabase,
   createTestRedis,
   type TestDatabase,
   type TestRedis,
 } from '../support/services.ts';
+import { spawnStart, waitForBanner } from '../support/start-process.ts';
 
 /**
  * `token-monitor start` against a real database (DATABASE_URL) and no configured chain: the dev
@@ -38,20 +38,12 @@ describe('demo key outside the embedded default', () => {
   it('is not issued with a real DATABASE_URL, and a leftover one is revoked', async () => {
     [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
     const leftover = await issueDemoKey(database.url, redis.url, redis.prefix);
-    child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: redis.prefix,
-        LOG_LEVEL: 'warn',
-        DEMO_INTERVAL_SECONDS: '3600',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnStart({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      DEMO_INTERVAL_SECONDS: '3600',
     });
     const { banner: started } = await waitForBanner<{
       status: string;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
-import { waitForBanner } from '../support/banner.ts';
 import { createTestRedis, type TestRedis } from '../support/services.ts';
+import { spawnStart, waitForBanner } from '../support/start-process.ts';
 
 /**
  * The whole stack as `npm start` runs it, with nothing configured: embedded PGlite, the local
@@ -44,18 +44,10 @@ describe('npm start (embedded default)', () => {
   it('detects a fresh deployment, tells a WebSocket client, and stops cleanly on SIGINT', async () => {
     redis = await createTestRedis();
     let stderr = '';
-    child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REDIS_PREFIX: redis.prefix,
-        LOG_LEVEL: 'warn',
-        DEMO_INTERVAL_SECONDS: '3600',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnStart({
+      DATA_DIR: dataDir,
+      REDIS_PREFIX: redis.prefix,
+      DEMO_INTERVAL_SECONDS: '3600',
     });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const { banner } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);

@@ -1,9 +1,9 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { waitForBanner } from '../support/banner.ts';
+import { spawnStart, startEnv, waitForBanner } from '../support/start-process.ts';
 
 /**
  * Browser test support (docs/web.md): Debian's chromium driven by playwright-core (no browser
@@ -70,19 +70,8 @@ export interface Stack {
 }
 
 export async function startStack(env: Record<string, string>): Promise<Stack> {
-  const fullEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ...env,
-  };
-  const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-    cwd: ROOT,
-    env: fullEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const fullEnv = startEnv(env);
+  const child = spawnStart(env);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const { banner, output } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);

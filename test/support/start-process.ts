@@ -1,4 +1,33 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** `token-monitor start` as a child process, the way a user runs it, and its start-up banner. */
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The environment of a started service: nothing of the test runner's own beyond PATH and HOME, a
+ * free port on loopback, warnings only; `env` adds to it and overrides it.
+ */
+export function startEnv(env: Record<string, string>): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+}
+
+/** Spawns `token-monitor start` from the repository root with `startEnv(env)`. */
+export function spawnStart(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
+    cwd: REPO_ROOT,
+    env: startEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
 
 /**
  * `token-monitor start` prints one JSON line `{"status":"started", …}` once every role is up (the
