@@ -70,10 +70,12 @@ function discovered(
   discovery: { ref: Omit<PoolRef, 'address'> }[],
   answers: readonly RpcOutcome<string>[],
 ): PoolRef[] {
-  return discovery.flatMap((d, i) => {
+  const found: PoolRef[] = [];
+  for (const [i, d] of discovery.entries()) {
     const address = addressWord(answers[i]);
-    return address ? [{ ...d.ref, address }] : [];
-  });
+    if (address) found.push({ ...d.ref, address });
+  }
+  return found;
 }
 
 /** The discovered pools, plus the known pools of `token` against a quote token we can price. */
