@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
-import { createTokenRepository, type DetectedToken } from '../db/repositories/tokens.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createRedis, waitForRedis } from '../infra/redis.ts';
 import { createProAccount, RAISED_LIMITS } from '../test/support/accounts.ts';
-import { testAppDeps } from '../test/support/api.ts';
+import { closeServer, listen, testAppDeps } from '../test/support/api.ts';
+import { addr, CREATOR, detected } from '../test/support/api-stack.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -57,48 +58,7 @@ let authorization = '';
 /** Seeded tokens, newest first. */
 let seeded: Seeded[] = [];
 
-const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const MIXED_CASE_SOURCE = '0xabcdef0123456789abcdef0123456789abcdef01';
-
-function token(
-  chainId: number,
-  address: string,
-  symbol: string,
-  extra: Partial<DetectedToken> = {},
-): DetectedToken {
-  return {
-    chainId,
-    address,
-    name: `${symbol} Token`,
-    symbol,
-    decimals: 18,
-    totalSupply: '1000000000000000000000000',
-    creationTxHash: `0x${'ab'.repeat(32)}`,
-    creator: addr(0xc0ffee),
-    creatorIsContract: false,
-    txOrigin: null,
-    creationBlockNumber: 1234,
-    creationBlockHash: `0x${'cd'.repeat(32)}`,
-    creationTimestamp: new Date('2024-05-01T12:00:00.000Z'),
-    creationGasUsed: 654_321,
-    detectionSource: 'receipt',
-    ...extra,
-  };
-}
-
-async function listen(
-  app: Parameters<typeof createServer>[1],
-): Promise<{ server: Server; base: string }> {
-  const s = createServer(app);
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
-  return { server: s, base: `http://127.0.0.1:${(s.address() as AddressInfo).port}` };
-}
-
-async function closeServer(s: Server | undefined) {
-  if (!s) return;
-  s.closeAllConnections();
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-}
 
 async function getJson(
   url: string,
@@ -159,7 +119,7 @@ beforeAll(async () => {
   ];
   const rows: Seeded[] = [];
   for (const [chainId, address, symbol] of plan) {
-    const outcome = await repository.upsertDetected(token(chainId, address, symbol));
+    const outcome = await repository.upsertDetected(detected(chainId, address, symbol));
     if (outcome.status !== 'recorded') throw new Error('seed token not recorded');
     const { inserted, row } = outcome;
     expect(inserted).toBe(true);
@@ -420,10 +380,10 @@ describe('GET /api/tokens/{address}', () => {
       symbol: 'ETHA',
       decimals: 18,
       total_supply: '1000000000000000000000000',
-      creator: addr(0xc0ffee),
+      creator: CREATOR,
       creator_is_contract: false,
       creation_tx_hash: `0x${'ab'.repeat(32)}`,
-      creation_block_number: 1234,
+      creation_block_number: 100,
       creation_timestamp: '2024-05-01T12:00:00.000Z',
       bytecode_hash: `0x${'ee'.repeat(32)}`,
       code_length: 4321,

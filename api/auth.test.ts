@@ -105,7 +105,7 @@ describe('accounts: signup, signin, me', () => {
     expect(me).toMatchObject({ id: body.user.id, email: 'signin@example.com', plan: 'FREE' });
   });
 
-  it('signin with a wrong password or an unknown email → 401 with the DESIGN message', async () => {
+  it('signin with a wrong password or an unknown email → 401 with the documented message', async () => {
     expectError(
       await call(stack.A, 'POST', '/api/auth/signin', {
         body: { email: stack.pro.email, password: 'wrong password' },
@@ -207,7 +207,7 @@ describe('JWT security', () => {
 });
 
 describe('API keys: generate, list, revoke', () => {
-  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the DESIGN key object', async () => {
+  it('generate needs PRO: FREE and BASIC get 403, PRO gets 201 with the documented key object', async () => {
     for (const plan of ['FREE', 'BASIC'] as const) {
       const user = await stack.makeUser(plan);
       expectError(
@@ -492,7 +492,7 @@ describe('API keys: generate, list, revoke', () => {
   });
 });
 
-describe("API keys: the interface document's body and names", () => {
+describe('API keys: the body and names of docs/api.md', () => {
   it('generate takes {plan: "pro", name, description}; any other plan is a 400 naming plan', async () => {
     const user = await stack.makeUser('PRO');
     const key = expectShape(

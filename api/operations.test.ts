@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueDemoKey } from '../app/operator.ts';
-import { type Service, startService } from '../app/service.ts';
-import { silentLogger } from '../infra/logger.ts';
+import type { Service } from '../app/service.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestService } from '../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -29,17 +29,11 @@ beforeAll(async () => {
     createTestDatabase(),
     createTestRedis(),
   ]);
-  service = await startService({
-    roles: new Set(['api', 'worker', 'scanner']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [chain.chainConfig()],
-    knownChainIds: new Set([31337]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 4,
+  service = await startTestService({
+    roles: ['api', 'worker', 'scanner'],
+    database,
+    redis,
+    chain: chain.chainConfig(),
     admin: ADMIN,
   });
   apiKey = await issueDemoKey(database.url, redis.url, redis.prefix);

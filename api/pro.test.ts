@@ -27,7 +27,7 @@ const h = (): Record<string, string> => ({ 'x-api-key': stack.proKey });
 const get = (path: string, headers: Record<string, string> = h()) =>
   stack.call(stack.A, 'GET', path, { headers });
 
-/** The complete object's fields, in the interface document's order, then the additions. */
+/** The complete object's fields, in the order docs/api.md gives them, additions last. */
 const COMPLETE_KEYS = [
   'contract_address',
   'chain_id',
@@ -67,7 +67,7 @@ const HINT_KEYS = [
 ];
 
 describe('GET /api/pro/tokens/{address}: the complete token object', () => {
-  it('every field of the document, under its name and type, in its order', async () => {
+  it('every field docs/api.md lists, under its name and type, in its order', async () => {
     const token = expectShape(
       S.completeToken,
       await get(`/api/pro/tokens/${upper(addr(0xa001))}?chain_id=1`),

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Service, startService } from '../app/service.ts';
+import type { Service } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { tokens } from '../db/schema.ts';
@@ -17,6 +17,7 @@ import { createRedis, keySpace } from '../infra/redis.ts';
 import { createProAccount } from '../test/support/accounts.ts';
 import { closeServer, listen, request, testAppDeps } from '../test/support/api.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestService } from '../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -60,17 +61,11 @@ beforeAll(async () => {
   producerConnection = createRedis(testRedis.url, 'producer');
   producer = createProducer(producerConnection, testRedis.prefix);
   const config = chain.chainConfig();
-  workers = await startService({
-    roles: new Set(['worker']),
-    databaseUrl: database.url,
-    redisUrl: testRedis.url,
-    redisPrefix: testRedis.prefix,
-    chains: [config],
-    knownChainIds: new Set([config.chainId]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 4,
+  workers = await startTestService({
+    roles: ['worker'],
+    database,
+    redis: testRedis,
+    chain: config,
   });
   const app = createApp(
     testAppDeps({

@@ -23,7 +23,7 @@ import * as S from './schemas.ts';
 const stack = useApiStack();
 const call: typeof stack.call = (...args) => stack.call(...args);
 
-describe("the document's general view", () => {
+describe('the general view (docs/api.md)', () => {
   it('GET /api/tokens: {items, total, page, limit}; page 1 and limit 20 by default, at most 100', async () => {
     const page = expectShape(
       S.tokenList,

@@ -9,9 +9,10 @@ import { persistedSecret } from '../scripts/dev/secrets.ts';
 import { type Resolved, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
 import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
+import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, analyzeCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
+import { accountsCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
 import { ROLES, type Role, startService } from './service.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */

@@ -4,27 +4,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import solc from 'solc';
 import { ARTIFACTS_DIR, CONTRACT_NAMES } from './artifacts.ts';
+import { compiledContract, compileSources, EVM_VERSION, solcVersion } from './solc.ts';
 
 const SRC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src');
-// anvil 1.7 defaults to a post-Cancun hardfork; cancun opcodes (MCOPY, TSTORE) all run there.
-const EVM_VERSION = 'cancun';
-const OPTIMIZER_RUNS = 200;
-
-interface SolcOutput {
-  errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[];
-  contracts?: Record<
-    string,
-    Record<
-      string,
-      {
-        abi: unknown[];
-        evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
-      }
-    >
-  >;
-}
 
 function listSolFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -50,27 +33,11 @@ function findImport(importPath: string): { contents: string } | { error: string 
 
 function main(): void {
   const files = listSolFiles(SRC_DIR);
-  const sources: Record<string, { content: string }> = {};
-  for (const file of files) {
-    sources[path.relative(SRC_DIR, file).split(path.sep).join('/')] = {
-      content: readFileSync(file, 'utf8'),
-    };
-  }
-  const input = {
-    language: 'Solidity',
-    sources,
-    settings: {
-      optimizer: { enabled: true, runs: OPTIMIZER_RUNS },
-      evmVersion: EVM_VERSION,
-      outputSelection: {
-        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
-      },
-    },
-  };
-  console.log(`solc ${solc.version()}: compiling ${files.length} files (evm ${EVM_VERSION})`);
-  const output = JSON.parse(
-    solc.compile(JSON.stringify(input), { import: findImport }),
-  ) as SolcOutput;
+  const sources: Record<string, string> = {};
+  for (const file of files)
+    sources[path.relative(SRC_DIR, file).split(path.sep).join('/')] = readFileSync(file, 'utf8');
+  console.log(`solc ${solcVersion()}: compiling ${files.length} files (evm ${EVM_VERSION})`);
+  const output = compileSources(sources, { findImport });
 
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   for (const e of output.errors ?? []) if (e.severity !== 'error') console.warn(e.formattedMessage);
@@ -106,12 +73,7 @@ function main(): void {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   for (const [contractName, unit] of [...written.entries()].sort()) {
     const c = output.contracts![unit]![contractName]!;
-    const artifact = {
-      contractName,
-      abi: c.abi,
-      bytecode: `0x${c.evm.bytecode.object}`,
-      deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
-    };
+    const artifact = { contractName, ...compiledContract(c) };
     writeFileSync(
       path.join(ARTIFACTS_DIR, `${contractName}.json`),
       `${JSON.stringify(artifact, null, 2)}\n`,

@@ -18,10 +18,6 @@ describe('passFor', () => {
         { reason: 'manual', run: `manual-${AT}` },
       ],
       [
-        { kind: 'manual-refresh', atMs: AT },
-        { reason: 'manual', run: `m${AT}` },
-      ],
-      [
         { kind: 'pool-created', blockNumber: 1234 },
         { reason: 'liquidity', run: 'p1234' },
       ],

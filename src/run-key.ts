@@ -31,8 +31,6 @@ export type PassTrigger =
   | { kind: 'detected' }
   /** `analyze` (API or CLI) of a token already known: the full pipeline again. */
   | { kind: 'reanalysis'; atMs: number }
-  /** A manual DEX refresh (POST …/refresh, CLI): one DEX pass. */
-  | { kind: 'manual-refresh'; atMs: number }
   /** A pool of a configured factory was created for a known token, in this block. */
   | { kind: 'pool-created'; blockNumber: number }
   /** The refresh cadence: one pass per token and bucket (DEX refresh or re-simulation). */
@@ -56,8 +54,6 @@ export function passFor(trigger: PassTrigger): Pass {
       return { reason: 'pipeline', run: INITIAL_RUN };
     case 'reanalysis':
       return { reason: 'manual', run: `manual-${trigger.atMs}` };
-    case 'manual-refresh':
-      return { reason: 'manual', run: `m${trigger.atMs}` };
     case 'pool-created':
       // The block names the key: a rescan of the block enqueues nothing new, a later pool does.
       return { reason: 'liquidity', run: `p${trigger.blockNumber}` };

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,16 +16,55 @@ describe('the repository stands alone', () => {
       execFileSync('git', ['init', '-q'], { cwd: dir });
       const lines = [
         'see ../' + 'shared/corpus',
-        'DESIGN' + ' §4',
+        'DESI' + 'GN §4',
         'per INTERFACE' + '.md',
         'fixed in issue' + ' 12',
-        'plain text',
+        '401 with the DESI' + 'GN message',
+        'see (' + '#12)',
+        'plain text: a design, an issue, colour #fff, line 12 of a.ts',
       ];
       writeFileSync(join(dir, 'a.ts'), lines.join('\n'));
-      execFileSync('git', ['add', 'a.ts'], { cwd: dir });
-      expect(findForbiddenReferences(dir).map((f) => f.line)).toEqual([1, 2, 3, 4]);
+      // Colours in a style sheet are not issue numbers.
+      writeFileSync(join(dir, 'a.css'), 'a { color: ' + '#333; border: 1px solid ' + '#444 }');
+      execFileSync('git', ['add', 'a.ts', 'a.css'], { cwd: dir });
+      expect(findForbiddenReferences(dir).map((f) => `${f.file}:${f.line}`)).toEqual(
+        [1, 2, 3, 4, 5, 6].map((line) => `a.ts:${line}`),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** Which layers each layer may not import (docs/architecture.md): data and imports flow one way. */
+const FORBIDDEN_IMPORTS: Record<string, readonly string[]> = {
+  src: ['infra', 'db', 'workers', 'api', 'app'],
+  db: ['workers', 'api', 'app'],
+  infra: ['workers', 'api', 'app'],
+};
+
+function layerViolations(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z', '*.ts'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && !f.endsWith('.test.ts'));
+  const violations: string[] = [];
+  for (const file of files) {
+    const layer = file.split('/')[0]!;
+    const forbidden = FORBIDDEN_IMPORTS[layer];
+    if (!forbidden) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/from '((?:\.\.\/)+)([a-z]+)\//g)) {
+      // Only a path that climbs back to the repository root names a top-level layer.
+      const depth = file.split('/').length - 1;
+      if (match[1]!.length / 3 === depth && forbidden.includes(match[2]!))
+        violations.push(`${file} imports ${match[2]}/`);
+    }
+  }
+  return violations;
+}
+
+describe('the layers', () => {
+  it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point', () => {
+    expect(layerViolations()).toEqual([]);
   });
 });

@@ -57,19 +57,6 @@ export function scheduledTime(job: Pick<Job, 'id' | 'timestamp'>): number {
   return Number.isFinite(millis) && millis > 0 ? millis : job.timestamp;
 }
 
-/** A manual refresh (POST /api/tokens/:address/refresh and the CLI call this): one dex job, its own run key. */
-export async function enqueueRefresh(
-  producer: Producer,
-  token: { chainId: number; address: string },
-  nowMs = Date.now(),
-): Promise<string> {
-  const [jobId] = await startPasses(producer, 'dex', [token], {
-    kind: 'manual-refresh',
-    atMs: nowMs,
-  });
-  return jobId!;
-}
-
 export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexScheduler> {
   const intervalMs = deps.intervalMs ?? REFRESH_INTERVAL_MS;
   const log = deps.logger.child({ role: 'scheduler', queue: DEX_REFRESH_QUEUE });

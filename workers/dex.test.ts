@@ -50,7 +50,8 @@ import {
 } from '../test/support/services.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
 import { createDexProcessor, type DexResult } from './dex.ts';
-import { type DexScheduler, enqueueRefresh, startDexScheduler } from './dex-scheduler.ts';
+import { type DexScheduler, startDexScheduler } from './dex-scheduler.ts';
+import { routeOutcome } from './pipeline.ts';
 import { createProducer, type Producer } from './queues.ts';
 
 /**
@@ -761,21 +762,20 @@ describe('re-simulation on the refresh cadence', () => {
 });
 
 describe('manual refresh', () => {
-  it('enqueues one dex job with a run key of its own, which the stage snapshots in the current bucket', async () => {
+  it('reaches the dex stage after risk, with the pass’s own run key, and snapshots the current bucket', async () => {
     const token = await deployToken('MANUAL');
     const at = Date.now();
-    const jobId = await enqueueRefresh(
-      producer,
-      { chainId: config.chainId, address: token.toUpperCase().replace('0X', '0x') },
-      at,
-    );
-    expect(jobId).toBe(`dex-${config.chainId}-${token}-m${at}`);
+    // The refresh endpoint and `analyze` start a re-analysis pass at bytecode; the map sends it on
+    // from risk to dex (workers/pipeline.ts).
+    const pass = passFor({ kind: 'reanalysis', atMs: at });
+    await routeOutcome(producer, 'risk', { chainId: config.chainId, address: token, ...pass }, {});
+    const jobId = `dex-${config.chainId}-${token}-manual-${at}`;
     const job = await producer.queue('dex').getJob(jobId);
     expect(job?.data).toEqual({
       chainId: config.chainId,
       address: token,
       reason: 'manual',
-      run: `m${at}`,
+      run: `manual-${at}`,
     });
     const started = Date.now();
     const result = await processor()(job!.data);

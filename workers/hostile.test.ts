@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { keccak256 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Service, startService } from '../app/service.ts';
+import type { Service } from '../app/service.ts';
 import { loadArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
-import { silentLogger } from '../infra/logger.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestService } from '../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -58,17 +58,11 @@ beforeAll(async () => {
   });
   const receipt = (await tx.wait())!;
   addresses.enormous = receipt.contractAddress!.toLowerCase();
-  service = await startService({
-    roles: new Set(['worker', 'scanner']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [chain.chainConfig()],
-    knownChainIds: new Set([31337]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 4,
+  service = await startTestService({
+    roles: ['worker', 'scanner'],
+    database,
+    redis,
+    chain: chain.chainConfig(),
   });
 }, 120_000);
 

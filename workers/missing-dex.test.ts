@@ -4,11 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import { parseEther } from 'ethers';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Service, startService } from '../app/service.ts';
+import type { Service } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { tokens } from '../db/schema.ts';
 import type { TradingSimulation } from '../src/analysis/types.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestService } from '../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -53,31 +54,24 @@ beforeAll(async () => {
     },
   });
   const router = chain.uniswap.router.toLowerCase();
-  service = await startService({
-    roles: new Set(['worker', 'scanner']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [
-      chain.chainConfig({
-        dexes: [
-          { name: 'ghost-v2', kind: 'v2', factory: GHOST_FACTORY, router },
-          { name: 'junk-v2', kind: 'v2', factory: JUNK_FACTORY, router },
-          // A real factory whose configured router has no code: its pools cannot be traded.
-          {
-            name: 'routerless-v2',
-            kind: 'v2',
-            factory: chain.uniswap.factory.toLowerCase(),
-            router: GHOST_ROUTER,
-          },
-        ],
-      }),
-    ],
-    knownChainIds: new Set([chain.anvil.chainId]),
-    port: 0,
-    host: '127.0.0.1',
+  service = await startTestService({
+    roles: ['worker', 'scanner'],
+    database,
+    redis,
+    chain: chain.chainConfig({
+      dexes: [
+        { name: 'ghost-v2', kind: 'v2', factory: GHOST_FACTORY, router },
+        { name: 'junk-v2', kind: 'v2', factory: JUNK_FACTORY, router },
+        // A real factory whose configured router has no code: its pools cannot be traded.
+        {
+          name: 'routerless-v2',
+          kind: 'v2',
+          factory: chain.uniswap.factory.toLowerCase(),
+          router: GHOST_ROUTER,
+        },
+      ],
+    }),
     logger: pino({ level: 'warn' }, sink),
-    poolMax: database.embedded ? 1 : 4,
   });
 }, 120_000);
 

@@ -15,7 +15,7 @@ import type { Producer } from './queues.ts';
  *                                                       └─ first liquidity ─▶ simulate ─▶ risk
  *
  *   entries: analyze, POST …/refresh ─▶ bytecode (manual-<ms>; 'initial' for a new token)
- *            enqueueRefresh ─▶ dex (m<ms>) · scheduler tick ─▶ dex and simulate (r<sec>)
+ *            scheduler tick ─▶ dex and simulate (r<sec>)
  *            Service.resimulate ─▶ simulate (<reason>-<minute>)
  *
  * Loop-breaking rule: a pass started by the DEX stage (reason 'liquidity') or by the refresh
@@ -26,19 +26,8 @@ import type { Producer } from './queues.ts';
  * enqueue (deterministic job ids make that a no-op) and never loses it.
  */
 
-/**
- * How far a token got: the `stage` column in this order. It only moves forward (a re-run never
- * rewinds it); `analyze` waits for `risk`, the last stage that moves it.
- */
-export const STAGE_ORDER = [
-  'detected',
-  'bytecode',
-  'selectors',
-  'simulate',
-  'risk',
-  'dex',
-] as const;
-export type Stage = (typeof STAGE_ORDER)[number];
+// How far a token got (the `stage` column, which only moves forward) is ranked by STAGE_ORDER in
+// src/stages.ts; `analyze` waits for `risk`, the last stage that moves it.
 
 /** What each processor tells the map. */
 export interface StageOutcomes {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import { STAGE_ORDER, type Stage } from '../../workers/pipeline.ts';
+import { STAGE_ORDER, type Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
 import {
   type analyses,

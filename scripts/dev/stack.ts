@@ -20,7 +20,8 @@ export interface Resolved {
   stop(): Promise<void>;
 }
 
-const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+/** Redis on its standard port: used when it answers, before a server of our own is started. */
+export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 const REDIS_PROBE_TIMEOUT_MS = 1_000;
 const REDIS_START_TIMEOUT_MS = 10_000;
 /** PGlite serializes transactions over its socket; every pooled connection needs a slot. */
@@ -87,6 +88,28 @@ export function findOnPath(command: string): string | undefined {
 export const REDIS_HELP =
   'No Redis found. Set REDIS_URL, or install one: `apt-get install redis-server` (Debian/Ubuntu), or `docker compose up -d redis`.';
 
+/**
+ * A private redis-server's arguments: loopback only, the append-only file in `dir` (queued jobs
+ * survive a restart) and no snapshots, and `noeviction`, as BullMQ requires (an evicted key is a
+ * lost job).
+ */
+export function redisServerArgs(port: number, dir: string): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction',
+  ];
+}
+
 export async function resolveRedis(
   redisUrl: string | undefined,
   dataDir: string,
@@ -100,24 +123,7 @@ export async function resolveRedis(
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await findFreePort();
-  const child = spawn(
-    binary,
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-      '--maxmemory-policy',
-      'noeviction',
-    ],
-    { stdio: 'ignore', detached: true },
-  );
+  const child = spawn(binary, redisServerArgs(port, dir), { stdio: 'ignore', detached: true });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const url = `redis://127.0.0.1:${port}`;

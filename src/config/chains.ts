@@ -100,7 +100,8 @@ type BuiltIn = Omit<
   pollIntervalMs?: number;
 };
 
-const UNISWAP_V3_FEES = [100, 500, 3000, 10000];
+/** Uniswap V3's fee tiers (hundredths of a basis point): a V3 DEX's default `fee_tiers`. */
+export const UNISWAP_V3_FEES = [100, 500, 3000, 10000];
 const PANCAKE_V3_FEES = [100, 500, 2500, 10000];
 
 const lower = (xs: string[]) => xs.map((x) => x.toLowerCase());

@@ -49,18 +49,18 @@ const WORD_HEX = 64;
 /** The n-th 32-byte word of return data as an unsigned integer, or null when absent or not an answer. */
 export function word(outcome: RpcOutcome<string> | undefined, index = 0): bigint | null {
   if (!outcome?.ok || typeof outcome.result !== 'string') return null;
-  const hex = outcome.result.slice(2);
-  const start = index * WORD_HEX;
-  if (hex.length < start + WORD_HEX) return null;
-  return BigInt(`0x${hex.slice(start, start + WORD_HEX)}`);
+  return dataWord(outcome.result, index);
 }
 
-/** An address answer; the zero address (no pair) and malformed words are null. */
-export function addressWord(outcome: RpcOutcome<string> | undefined): string | null {
-  const value = word(outcome);
+/** A word holding an address; the zero address (no pair) and words wider than 160 bits are null. */
+export function wordAddress(value: bigint | null): string | null {
   if (value === null || value === 0n || value >= 1n << 160n) return null;
   return `0x${value.toString(16).padStart(40, '0')}`;
 }
+
+/** An address answer; the zero address (no pair) and malformed words are null. */
+export const addressWord = (outcome: RpcOutcome<string> | undefined): string | null =>
+  wordAddress(word(outcome));
 
 /** Uniswap V2 `Swap(address indexed sender, uint amount0In, uint amount1In, uint amount0Out, uint amount1Out, address indexed to)`. */
 export const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');

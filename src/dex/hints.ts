@@ -1,6 +1,7 @@
 import type { DexConfig } from '../config/chains.ts';
+import type { PoolState } from './pool-state.ts';
 import { toUnits, valuePool } from './pricing.ts';
-import type { PoolState, TokenChainState } from './reader.ts';
+import type { TokenChainState } from './reader.ts';
 
 /**
  * From chain state to what the service stores and shows: per-pair valuations, dex_hints,

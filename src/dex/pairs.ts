@@ -1,6 +1,12 @@
 import type { DexConfig } from '../config/chains.ts';
 import type { RpcReceipt } from '../evm/types.ts';
-import { dataWord, PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, topicAddress } from './abi.ts';
+import {
+  dataWord,
+  PAIR_CREATED_TOPIC,
+  POOL_CREATED_TOPIC,
+  topicAddress,
+  wordAddress,
+} from './abi.ts';
 
 /**
  * Pools created in a block, from the factories' own events: V2 `PairCreated` and V3
@@ -18,11 +24,6 @@ export interface PoolCreation {
   txHash: string;
 }
 
-const addressFromWord = (value: bigint | null) =>
-  value === null || value === 0n || value >= 1n << 160n
-    ? null
-    : `0x${value.toString(16).padStart(40, '0')}`;
-
 export function poolCreations(
   receipts: readonly RpcReceipt[],
   dexes: readonly DexConfig[],
@@ -39,7 +40,7 @@ export function poolCreations(
       if (!token0 || !token1) continue;
       if (dex.kind === 'v2' && log.topics[0] === PAIR_CREATED_TOPIC) {
         // data: pair address, pair count.
-        const address = addressFromWord(dataWord(log.data, 0));
+        const address = wordAddress(dataWord(log.data, 0));
         if (address)
           found.push({
             dex: dex.name,
@@ -53,8 +54,8 @@ export function poolCreations(
           });
       } else if (dex.kind === 'v3' && log.topics[0] === POOL_CREATED_TOPIC) {
         // topics: token0, token1, fee; data: tickSpacing, pool address.
-        const fee = log.topics[3] ? Number(BigInt(log.topics[3])) : null;
-        const address = addressFromWord(dataWord(log.data, 1));
+        const fee = log.topics[3] ? dataWord(log.topics[3], 0) : null;
+        const address = wordAddress(dataWord(log.data, 1));
         if (address)
           found.push({
             dex: dex.name,
@@ -63,7 +64,7 @@ export function poolCreations(
             address,
             token0,
             token1,
-            fee,
+            fee: fee === null ? null : Number(fee),
             txHash: receipt.transactionHash,
           });
       }

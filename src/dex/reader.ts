@@ -1,8 +1,9 @@
-import type { DexConfig, LockerConfig } from '../config/chains.ts';
+import { type DexConfig, type LockerConfig, UNISWAP_V3_FEES } from '../config/chains.ts';
 import type { CallBatcher, ContractCall } from '../evm/multicall.ts';
-import type { RpcOutcome } from '../evm/rpc.ts';
+import { type RpcOutcome, toQuantity } from '../evm/rpc.ts';
 import { addressWord, calls, DEAD_ADDRESS, word, ZERO_ADDRESS } from './abi.ts';
-import { type PoolReading, type PoolRef, valuePool } from './pricing.ts';
+import { type PoolState, readPoolStates } from './pool-state.ts';
+import { type PoolRef, valuePool } from './pricing.ts';
 
 /**
  * Reads a token's DEX state from the chain in two batched rounds at one block: (1) pool discovery
@@ -12,9 +13,6 @@ import { type PoolReading, type PoolRef, valuePool } from './pricing.ts';
  * eth_call.
  */
 
-export const DEFAULT_V3_FEE_TIERS = [100, 500, 3000, 10000];
-/** Uniswap V2 mints this much LP to address(0) on a pool's first deposit: locked by design, not "burned" by anyone. */
-export const V2_MINIMUM_LIQUIDITY = 1000n;
 /** The wrapped native token's USD price is re-read at most this often per chain and process. */
 const NATIVE_PRICE_TTL_MS = 30_000;
 /** A stablecoin is taken at 1 USD. */
@@ -26,20 +24,6 @@ export interface DexChain {
   stablecoins: readonly string[];
   dexes: readonly DexConfig[];
   lockers: readonly LockerConfig[];
-}
-
-export interface LpHolding {
-  totalSupply: bigint;
-  /** LP at address(0) beyond the minimum liquidity, plus LP at the dead address. */
-  burned: bigint;
-  locked: { name: string; address: string; amount: bigint }[];
-}
-
-export interface PoolState {
-  ref: PoolRef;
-  quote: string;
-  reading: PoolReading;
-  lp: LpHolding | null;
 }
 
 export interface TokenChainState {
@@ -69,7 +53,7 @@ export function discoveryCalls(
           ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null },
         });
       } else {
-        for (const fee of dex.fee_tiers ?? DEFAULT_V3_FEE_TIERS) {
+        for (const fee of dex.fee_tiers ?? UNISWAP_V3_FEES) {
           out.push({
             call: calls.getPool(dex.factory, token, quote, fee),
             ref: { dex: dex.name, kind: 'v3', token0, token1, fee },
@@ -81,61 +65,57 @@ export function discoveryCalls(
   return out;
 }
 
-function poolCalls(pool: PoolRef, lockers: readonly LockerConfig[]): ContractCall[] {
-  if (pool.kind === 'v2') {
-    return [
-      calls.getReserves(pool.address),
-      calls.totalSupply(pool.address),
-      calls.balanceOf(pool.address, ZERO_ADDRESS),
-      calls.balanceOf(pool.address, DEAD_ADDRESS),
-      ...lockers.map((l) => calls.balanceOf(pool.address, l.address)),
-    ];
+/** The pools the discovery answers name (a zero address: no such pool). */
+function discovered(
+  discovery: { ref: Omit<PoolRef, 'address'> }[],
+  answers: readonly RpcOutcome<string>[],
+): PoolRef[] {
+  const found: PoolRef[] = [];
+  for (const [i, d] of discovery.entries()) {
+    const address = addressWord(answers[i]);
+    if (address) found.push({ ...d.ref, address });
   }
-  return [
-    calls.slot0(pool.address),
-    calls.liquidity(pool.address),
-    calls.balanceOf(pool.token0, pool.address),
-    calls.balanceOf(pool.token1, pool.address),
-  ];
+  return found;
 }
 
-function interpretPool(
-  pool: PoolRef,
-  quote: string,
-  outcomes: RpcOutcome<string>[],
-  lockers: readonly LockerConfig[],
-): PoolState | null {
-  if (pool.kind === 'v2') {
-    const reserve0 = word(outcomes[0], 0);
-    const reserve1 = word(outcomes[0], 1);
-    if (reserve0 === null || reserve1 === null) return null;
-    const totalSupply = word(outcomes[1]);
-    let lp: LpHolding | null = null;
-    if (totalSupply !== null) {
-      const atZero = word(outcomes[2]) ?? 0n;
-      const atDead = word(outcomes[3]) ?? 0n;
-      const burned = (atZero > V2_MINIMUM_LIQUIDITY ? atZero - V2_MINIMUM_LIQUIDITY : 0n) + atDead;
-      const locked = lockers
-        .map((l, i) => ({ name: l.name, address: l.address, amount: word(outcomes[4 + i]) ?? 0n }))
-        .filter((l) => l.amount > 0n);
-      lp = { totalSupply, burned, locked };
-    }
-    return { ref: pool, quote, reading: { amount0: reserve0, amount1: reserve1 }, lp };
+/** The discovered pools, plus the known pools of `token` against a quote token we can price. */
+function poolsToRead(
+  token: string,
+  found: readonly PoolRef[],
+  knownPools: readonly PoolRef[],
+  quotes: ReadonlySet<string>,
+): PoolRef[] {
+  const pools = new Map(found.map((p) => [p.address, p]));
+  for (const p of knownPools) {
+    const other = p.token0 === token ? p.token1 : p.token0;
+    // Pairs against tokens we cannot price (neither wrapped native nor a stablecoin) are left out.
+    if (!pools.has(p.address) && quotes.has(other) && (p.token0 === token || p.token1 === token))
+      pools.set(p.address, p);
   }
-  const sqrtPriceX96 = word(outcomes[0], 0);
-  const liquidity = word(outcomes[1]);
-  if (sqrtPriceX96 === null || liquidity === null) return null;
-  return {
-    ref: pool,
-    quote,
-    lp: null,
-    reading: {
-      amount0: word(outcomes[2]) ?? 0n,
-      amount1: word(outcomes[3]) ?? 0n,
-      sqrtPriceX96,
-      liquidity,
-    },
-  };
+  return [...pools.values()];
+}
+
+/** The wrapped native token's USD price from its pools against stablecoins, or null without one. */
+function deepestStablecoinPrice(
+  chain: DexChain,
+  states: readonly PoolState[],
+  dec: ReadonlyMap<string, number>,
+): number | null {
+  let best: { depth: number; price: number } | null = null;
+  for (const s of states) {
+    if (!chain.stablecoins.includes(s.quote)) continue;
+    const v = valuePool(
+      s.ref,
+      s.reading,
+      chain.wrappedNative,
+      { base: dec.get(chain.wrappedNative)!, quote: dec.get(s.quote)! },
+      STABLECOIN_USD,
+    );
+    // The deepest pool sets the price: shallow pools are cheap to push around.
+    if (v.priceUsd !== null && v.hasLiquidity && (!best || v.quoteAmount > best.depth))
+      best = { depth: v.quoteAmount, price: v.priceUsd };
+  }
+  return best?.price ?? null;
 }
 
 export interface DexReader {
@@ -156,7 +136,6 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
   const decimalsCache = new Map<string, number>();
   let native: { at: number; usd: number | null } | undefined;
 
-  const tag = (n: number) => `0x${n.toString(16)}`;
   // A token without decimals() is read as 18, the ERC-20 convention.
   const rememberDecimals = (token: string, d: bigint | null) =>
     decimalsCache.set(token, d !== null && d <= 77n ? Number(d) : 18);
@@ -169,7 +148,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     if (missing.length > 0) {
       const outcomes = await batcher.call(
         missing.map((t) => calls.decimals(t)),
-        tag(blockNumber),
+        toQuantity(blockNumber),
       );
       for (const [i, t] of missing.entries()) rememberDecimals(t, word(outcomes[i]));
     }
@@ -185,38 +164,16 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     const discovery = discoveryCalls(chain, token);
     const round1 = await batcher.call(
       [...discovery.map((d) => d.call), ...extra],
-      tag(blockNumber),
+      toQuantity(blockNumber),
     );
-    const pools = new Map<string, PoolRef>();
-    discovery.forEach((d, i) => {
-      const address = addressWord(round1[i]);
-      if (address) pools.set(address, { ...d.ref, address });
-    });
-    for (const p of knownPools) {
-      const other = p.token0 === token ? p.token1 : p.token0;
-      // Pairs against tokens we cannot price (neither wrapped native nor a stablecoin) are left out.
-      if (!pools.has(p.address) && quotes.has(other) && (p.token0 === token || p.token1 === token))
-        pools.set(p.address, p);
-    }
-    const list = [...pools.values()];
-    const lockers = chain.lockers;
-    const perPool = list.map((p) => poolCalls(p, p.kind === 'v2' ? lockers : []));
-    const flat = perPool.flat();
-    const round2 = await batcher.call(flat, tag(blockNumber));
-    const states: PoolState[] = [];
-    let offset = 0;
-    list.forEach((p, i) => {
-      const n = perPool[i]!.length;
-      const quote = p.token0 === token ? p.token1 : p.token0;
-      const state = interpretPool(
-        p,
-        quote,
-        round2.slice(offset, offset + n),
-        p.kind === 'v2' ? lockers : [],
-      );
-      offset += n;
-      if (state) states.push(state);
-    });
+    const pools = poolsToRead(token, discovered(discovery, round1), knownPools, quotes);
+    const states = await readPoolStates(
+      batcher,
+      token,
+      pools,
+      chain.lockers,
+      toQuantity(blockNumber),
+    );
     return { states, extra: round1.slice(discovery.length) };
   }
 
@@ -225,21 +182,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     if (chain.stablecoins.length === 0) return null;
     const { states } = await discoverAndRead(chain.wrappedNative, blockNumber, [], []);
     const dec = await decimals([chain.wrappedNative, ...states.map((s) => s.quote)], blockNumber);
-    let best: { depth: number; price: number } | null = null;
-    for (const s of states) {
-      if (!chain.stablecoins.includes(s.quote)) continue;
-      const v = valuePool(
-        s.ref,
-        s.reading,
-        chain.wrappedNative,
-        { base: dec.get(chain.wrappedNative)!, quote: dec.get(s.quote)! },
-        STABLECOIN_USD,
-      );
-      // The deepest pool sets the price: shallow pools are cheap to push around.
-      if (v.priceUsd !== null && v.hasLiquidity && (!best || v.quoteAmount > best.depth))
-        best = { depth: v.quoteAmount, price: v.priceUsd };
-    }
-    native = { at: Date.now(), usd: best?.price ?? null };
+    native = { at: Date.now(), usd: deepestStablecoinPrice(chain, states, dec) };
     return native.usd;
   }
 

@@ -163,7 +163,7 @@ export function liquidityLockView(value: unknown) {
     : null;
 }
 
-/** Catalog risk levels as the integer the interface document asks for: low 1 … critical 4. */
+/** Catalog risk levels as the integer the API gives (docs/api.md): low 1 … critical 4. */
 export const ADMIN_RISK_LEVELS = { low: 1, medium: 2, high: 3, critical: 4 } as const;
 
 export function adminFunctionView(

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../support/services.ts';
+import { spawnStart, waitForBanner } from '../support/start-process.ts';
 
 /**
  * `token-monitor start` against a real database (DATABASE_URL) and no configured chain: the dev
@@ -33,49 +34,22 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function banner(
-  proc: ChildProcess,
-): Promise<{ status: string; demo_api_key: string | null; api: string }> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
-      START_TIMEOUT_MS,
-    );
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{"status":"started"')) continue;
-        clearTimeout(timer);
-        resolve(JSON.parse(line));
-      }
-    });
-    proc.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
-    );
-  });
-}
-
 describe('demo key outside the embedded default', () => {
   it('is not issued with a real DATABASE_URL, and a leftover one is revoked', async () => {
     [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
     const leftover = await issueDemoKey(database.url, redis.url, redis.prefix);
-    child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: redis.prefix,
-        LOG_LEVEL: 'warn',
-        DEMO_INTERVAL_SECONDS: '3600',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnStart({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      DEMO_INTERVAL_SECONDS: '3600',
     });
-    const started = await banner(child);
+    const { banner: started } = await waitForBanner<{
+      status: string;
+      demo_api_key: string | null;
+      api: string;
+    }>(child, START_TIMEOUT_MS);
     expect(started.demo_api_key).toBeNull();
     const refused = await fetch(`${started.api}/pro/tokens?limit=1`, {
       headers: { 'x-api-key': leftover },

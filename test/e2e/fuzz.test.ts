@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Service, startService } from '../../app/service.ts';
+import type { Service } from '../../app/service.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
-import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
+import { startTestService } from '../support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -97,17 +97,12 @@ beforeAll(async () => {
     createTestDatabase(),
     createTestRedis(),
   ]);
-  service = await startService({
-    roles: new Set(['api', 'worker', 'scanner']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [chain.chainConfig()],
+  service = await startTestService({
+    roles: ['api', 'worker', 'scanner'],
+    database,
+    redis,
+    chain: chain.chainConfig(),
     knownChainIds: new Set([1, 56, 137, 42161, 8453, 31337]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 4,
     admin: { user: 'op', password: 'fuzz-operator-password' },
     trustProxy: 'loopback',
   });

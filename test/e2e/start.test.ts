@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
 import { createTestRedis, type TestRedis } from '../support/services.ts';
+import { spawnStart, waitForBanner } from '../support/start-process.ts';
 
 /**
  * The whole stack as `npm start` runs it, with nothing configured: embedded PGlite, the local
@@ -39,53 +40,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function waitForBanner(proc: ChildProcess): Promise<Banner> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no start-up banner within ${START_TIMEOUT_MS} ms:\n${buffer}`)),
-      START_TIMEOUT_MS,
-    );
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const parsed = JSON.parse(line) as Banner;
-          if (parsed.status === 'started') {
-            clearTimeout(timer);
-            resolve(parsed);
-          }
-        } catch {
-          // a partial line; wait for the rest
-        }
-      }
-    });
-    proc.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before start-up:\n${buffer}`)),
-    );
-  });
-}
-
 describe('npm start (embedded default)', () => {
   it('detects a fresh deployment, tells a WebSocket client, and stops cleanly on SIGINT', async () => {
     redis = await createTestRedis();
     let stderr = '';
-    child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REDIS_PREFIX: redis.prefix,
-        LOG_LEVEL: 'warn',
-        DEMO_INTERVAL_SECONDS: '3600',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnStart({
+      DATA_DIR: dataDir,
+      REDIS_PREFIX: redis.prefix,
+      DEMO_INTERVAL_SECONDS: '3600',
     });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const banner = await waitForBanner(child);
+    const { banner } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);
     expect(banner.websocket).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     expect(banner.chains).toHaveLength(1);
     const health = await fetch(banner.api.replace(/\/api$/, '/health'));

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { spawnStart, startEnv, waitForBanner } from '../support/start-process.ts';
 
 /**
  * Browser test support (docs/web.md): Debian's chromium driven by playwright-core (no browser
@@ -69,48 +70,15 @@ export interface Stack {
 }
 
 export async function startStack(env: Record<string, string>): Promise<Stack> {
-  const fullEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ...env,
-  };
-  const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
-    cwd: ROOT,
-    env: fullEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const fullEnv = startEnv(env);
+  const child = spawnStart(env);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  let buffer = '';
-  const banner = await new Promise<Banner>((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no start-up banner:\n${buffer}\n${stderr}`)),
-      START_TIMEOUT_MS,
-    );
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{"status"')) continue;
-        try {
-          const parsed = JSON.parse(line) as Banner;
-          clearTimeout(timer);
-          resolvePromise(parsed);
-        } catch {
-          // partial line
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${buffer}\n${stderr}`)));
-  });
-  const ready = buffer
+  const { banner, output } = await waitForBanner<Banner>(child, START_TIMEOUT_MS, () => stderr);
+  const ready = output
     .split('\n')
     .filter((l) => l.includes('development chain ready'))
     .map((l) => JSON.parse(l) as Record<string, string>)[0];
-  child.stdout!.removeAllListeners('data');
-  child.stdout!.resume();
   return {
     banner,
     uniswap: ready

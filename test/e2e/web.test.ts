@@ -30,7 +30,7 @@ import {
 
 const RUN = browserAvailable();
 const DEMO_INTERVAL_SECONDS = '2';
-/** The promise: a new token is in the feed within 10 s of its block. */
+/** docs/web.md promises a new token in the feed within 10 s of its block. */
 const FEED_LATENCY_MS = 10_000;
 const HONEYPOT_WAIT_MS = 120_000;
 const REFRESH_EVERY_MS = 20_000;

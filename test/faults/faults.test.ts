@@ -13,7 +13,7 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
+import { findOnPath, redisAnswers, redisServerArgs, stopChild } from '../../scripts/dev/stack.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
 import { QUEUE_NAMES } from '../../workers/catalog.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
@@ -78,24 +78,7 @@ function startRedis(): ChildProcess {
   if (!binary)
     throw new Error('the fault suite needs redis-server on PATH (apt-get install redis-server)');
   // Its own server, so that restarting it disturbs nobody else; AOF keeps the queues across restarts.
-  return spawn(
-    binary,
-    [
-      '--port',
-      String(redisPort),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-      '--maxmemory-policy',
-      'noeviction',
-    ],
-    { stdio: 'ignore' },
-  );
+  return spawn(binary, redisServerArgs(redisPort, dir), { stdio: 'ignore' });
 }
 
 async function waitForRedis() {

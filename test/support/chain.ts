@@ -12,6 +12,7 @@ import { type ContractName, loadArtifact, uniswapArtifact } from '../../contract
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { fromQuantity } from '../../src/evm/rpc.ts';
 
 /** A fresh Anvil with Uniswap V2 and a funded signer, for one test file. */
 
@@ -33,9 +34,10 @@ export interface MinedReceipt {
 export async function waitMined(
   provider: JsonRpcProvider,
   tx: { hash: string } | Promise<{ hash: string }>,
+  timeoutMs = RECEIPT_TIMEOUT_MS,
 ): Promise<MinedReceipt> {
   const { hash } = await tx;
-  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const raw = (await provider.send('eth_getTransactionReceipt', [hash])) as {
       status: string;
@@ -47,14 +49,14 @@ export async function waitMined(
       if (raw.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
       return {
         hash,
-        blockNumber: Number(raw.blockNumber),
+        blockNumber: fromQuantity(raw.blockNumber),
         contractAddress: raw.contractAddress,
         logs: raw.logs,
       };
     }
     await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
   }
-  throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
+  throw new Error(`transaction ${hash} not mined within ${timeoutMs} ms`);
 }
 
 export interface TestChain {

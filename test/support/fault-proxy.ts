@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
 
 /**
  * A JSON-RPC proxy in front of a real node. At `rate`, instead of forwarding, it answers 429, 500,
@@ -103,7 +104,7 @@ export async function startFaultProxy(
         typeof params[0] === 'string' &&
         params[0].startsWith('0x')
       ) {
-        params[0] = `0x${(Number.parseInt(params[0], 16) + 1).toString(16)}`;
+        params[0] = toQuantity(fromQuantity(params[0]) + 1);
         return { ...c, params };
       }
       if (

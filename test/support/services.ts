@@ -7,7 +7,7 @@ import { runMigrations } from '../../db/client.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
+import { LOCAL_REDIS_URL, redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
 
 /**
  * Services for integration tests (docs/configuration.md: tests follow the same rule): the ones named
@@ -16,7 +16,6 @@ import { redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
  */
 
 const LOCAL_POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface TestDatabase {
   url: string;

@@ -1,57 +1,24 @@
-import solc from 'solc';
+import { type CompiledContract, compiledContract, compileSources } from '../../contracts/solc.ts';
 
 /**
  * Compiles small inline Solidity sources for tests that need contract shapes the project's own
- * contracts do not have (role tables, tx.origin checks, registries, via-IR output). Same compiler
- * and EVM version as contracts/build.ts.
+ * contracts do not have (role tables, tx.origin checks, registries, via-IR output), with the
+ * compiler configuration of contracts/build.ts (contracts/solc.ts).
  */
 
-export interface Compiled {
-  abi: unknown[];
-  bytecode: string;
-  deployedBytecode: string;
-}
-
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<
-    string,
-    Record<
-      string,
-      {
-        abi: unknown[];
-        evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
-      }
-    >
-  >;
-}
+export type Compiled = CompiledContract;
 
 export function compileSolidity(
   source: string,
   options: { viaIR?: boolean } = {},
 ): Record<string, Compiled> {
-  const input = {
-    language: 'Solidity',
-    sources: { 'Test.sol': { content: source } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
-      viaIR: options.viaIR ?? false,
-      outputSelection: {
-        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
-      },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const output = compileSources({ 'Test.sol': source }, options);
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const out: Record<string, Compiled> = {};
-  for (const [name, c] of Object.entries(output.contracts?.['Test.sol'] ?? {})) {
-    out[name] = {
-      abi: c.abi,
-      bytecode: `0x${c.evm.bytecode.object}`,
-      deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
-    };
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(output.contracts?.['Test.sol'] ?? {}).map(([name, c]) => [
+      name,
+      compiledContract(c),
+    ]),
+  );
 }

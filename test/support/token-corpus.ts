@@ -8,7 +8,7 @@ import {
   parseEther,
 } from 'ethers';
 import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import type { TestChain } from './chain.ts';
+import { addLiquidity, type TestChain, waitMined } from './chain.ts';
 
 /**
  * The analysis corpus: one realistic contract per behaviour, deployed on Anvil
@@ -93,37 +93,8 @@ type Deployer = (
   afterLiquidity?: (address: string) => Promise<void>;
 }>;
 
-interface RawReceipt {
-  status: string;
-  contractAddress: string | null;
-  logs: { topics: string[]; data: string }[];
-}
-
-const RECEIPT_POLL_MS = 5;
-const RECEIPT_TIMEOUT_MS = 30_000;
-
-/**
- * Waits for a receipt by polling the node directly. ethers' tx.wait() can miss a transaction that
- * an automining Anvil mines before the wait subscribes to new blocks (no later block ever comes),
- * and hangs; under load that race is common.
- */
-async function mined(chain: TestChain, hash: string): Promise<RawReceipt> {
-  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const receipt = (await chain.provider.send('eth_getTransactionReceipt', [
-      hash,
-    ])) as RawReceipt | null;
-    if (receipt) {
-      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
-      return receipt;
-    }
-    await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
-  }
-  throw new Error(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS} ms`);
-}
-
-const send = async (chain: TestChain, tx: Promise<unknown>) =>
-  mined(chain, ((await tx) as ContractTransactionResponse).hash);
+const send = (chain: TestChain, tx: Promise<unknown>) =>
+  waitMined(chain.provider, tx as Promise<ContractTransactionResponse>);
 
 async function deployContract(
   chain: TestChain,
@@ -136,43 +107,19 @@ async function deployContract(
     artifact.bytecode,
     chain.signer,
   ).deploy(...args);
-  const receipt = await mined(chain, contract.deploymentTransaction()!.hash);
+  const receipt = await waitMined(chain.provider, contract.deploymentTransaction()!);
   const address = receipt.contractAddress!.toLowerCase();
   return { address, contract: new Contract(address, artifact.abi as InterfaceAbi, chain.signer) };
 }
 
-/** Token/WETH liquidity through the real Router02 (approve, addLiquidityETH); returns the pair. */
-export async function addPoolLiquidity(
+/** Token/WETH liquidity through the real Router02, in the corpus's pool size; returns the pair. */
+export const addPoolLiquidity = (
   chain: TestChain,
   token: string,
   tokenAmount: bigint = POOL_TOKENS,
   ethAmount: bigint = POOL_ETH,
-): Promise<string> {
-  await send(
-    chain,
-    chain.contract('SimpleToken', token).getFunction('approve')(chain.uniswap.router, tokenAmount),
-  );
-  const router = new Contract(
-    chain.uniswap.router,
-    uniswapArtifact('UniswapV2Router02').abi as InterfaceAbi,
-    chain.signer,
-  );
-  const deadline = Math.floor(Date.now() / 1000) + 3600;
-  await send(
-    chain,
-    router.getFunction('addLiquidityETH')(token, tokenAmount, 0, 0, chain.account, deadline, {
-      value: ethAmount,
-    }),
-  );
-  const factory = new Contract(
-    chain.uniswap.factory,
-    uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
-    chain.provider,
-  );
-  return (
-    (await factory.getFunction('getPair')(token, chain.uniswap.weth)) as string
-  ).toLowerCase();
-}
+): Promise<string> => addLiquidity(chain, token, tokenAmount, ethAmount);
+
 const name = (kind: string, i: number) => [
   `${kind} ${i}`,
   `${kind

@@ -1,9 +1,9 @@
 import { type SessionUser, session } from './session.ts';
 import {
+  asNumber,
+  asRecord,
   type Json,
   normalizeToken,
-  num,
-  obj,
   type TokenFilters,
   type TokenListItem,
   type TokenPage,
@@ -203,8 +203,8 @@ export const creators = {
     });
     return {
       ...c,
-      success_rate: num(c.success_rate),
-      scam_rate: num(c.scam_rate),
+      success_rate: asNumber(c.success_rate),
+      scam_rate: asNumber(c.scam_rate),
     };
   },
 };
@@ -234,8 +234,8 @@ export interface LiveEvent {
 }
 
 export function isLiveEvent(value: unknown): value is LiveEvent {
-  const v = obj(value);
-  const data = obj(v?.data);
+  const v = asRecord(value);
+  const data = asRecord(v?.data);
   return (
     !!v &&
     typeof v.id === 'string' &&

@@ -159,47 +159,50 @@ export interface TokenDetail {
 }
 
 export type Json = Record<string, unknown>;
-export const obj = (v: unknown): Json | null =>
+// Readers of untyped JSON: each gives the value when it has that type, and null (or []) when not,
+// so an answer of an older or newer API shape degrades field by field instead of throwing.
+export const asRecord = (v: unknown): Json | null =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-export const num = (v: unknown): number | null =>
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const asString = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const asNumber = (v: unknown): number | null =>
   typeof v === 'number' && Number.isFinite(v)
     ? v
     : typeof v === 'string' && v !== '' && Number.isFinite(Number(v))
       ? Number(v)
       : null;
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const strings = (v: unknown): string[] => arr(v).filter((s): s is string => typeof s === 'string');
+const asBoolean = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const asStrings = (v: unknown): string[] =>
+  asArray(v).filter((s): s is string => typeof s === 'string');
 
 function normalizeAnalysis(raw: unknown): Analysis | null {
-  const a = obj(raw);
+  const a = asRecord(raw);
   if (!a) return null;
   // Older answers carried the structured factors in risk_factors itself.
-  const structured = arr(a.risk_factors)
-    .map(obj)
+  const structured = asArray(a.risk_factors)
+    .map(asRecord)
     .filter((x): x is Json => x !== null);
   const details = (
     Array.isArray(a.risk_factor_details)
-      ? arr(a.risk_factor_details)
-          .map(obj)
+      ? asArray(a.risk_factor_details)
+          .map(asRecord)
           .filter((x): x is Json => x !== null)
       : structured
   ).map(
     (f): RiskFactorDetail => ({
-      code: str(f.code) ?? '',
-      points: num(f.points),
-      severity: str(f.severity),
-      message: str(f.message) ?? str(f.title) ?? '',
-      evidence: arr(f.evidence)
+      code: asString(f.code) ?? '',
+      points: asNumber(f.points),
+      severity: asString(f.severity),
+      message: asString(f.message) ?? asString(f.title) ?? '',
+      evidence: asArray(f.evidence)
         .map((e) =>
           typeof e === 'string'
             ? { kind: null, detail: e, selector: null }
-            : obj(e)
+            : asRecord(e)
               ? {
-                  kind: str(obj(e)!.kind),
-                  detail: str(obj(e)!.detail) ?? JSON.stringify(e),
-                  selector: str(obj(e)!.selector),
+                  kind: asString(asRecord(e)!.kind),
+                  detail: asString(asRecord(e)!.detail) ?? JSON.stringify(e),
+                  selector: asString(asRecord(e)!.selector),
                 }
               : null,
         )
@@ -207,132 +210,144 @@ function normalizeAnalysis(raw: unknown): Analysis | null {
     }),
   );
   return {
-    timestamp: str(a.timestamp) ?? str(a.analyzed_at),
-    risk_factors: structured.length > 0 ? details.map((d) => d.message) : strings(a.risk_factors),
-    actionable_insights: strings(a.actionable_insights),
-    alerts: arr(a.alerts)
-      .map((x) => (typeof x === 'string' ? { type: 'alert', message: x } : obj(x)))
+    timestamp: asString(a.timestamp) ?? asString(a.analyzed_at),
+    risk_factors: structured.length > 0 ? details.map((d) => d.message) : asStrings(a.risk_factors),
+    actionable_insights: asStrings(a.actionable_insights),
+    alerts: asArray(a.alerts)
+      .map((x) => (typeof x === 'string' ? { type: 'alert', message: x } : asRecord(x)))
       .filter((x): x is Json => x !== null)
-      .map((x) => ({ type: str(x.type) ?? str(x.kind) ?? 'alert', message: str(x.message) ?? '' })),
+      .map((x) => ({
+        type: asString(x.type) ?? asString(x.kind) ?? 'alert',
+        message: asString(x.message) ?? '',
+      })),
     risk_factor_details: details,
   };
 }
 
 function normalizeHints(raw: unknown): SecurityHints | null {
-  const h = obj(raw);
+  const h = asRecord(raw);
   if (!h) return null;
   return {
-    ownership_renounced: bool(h.ownership_renounced),
-    has_mint_function: bool(h.has_mint_function ?? h.is_mintable),
-    has_blacklist_function: bool(h.has_blacklist_function ?? h.can_blacklist),
-    has_pause_function: bool(h.has_pause_function ?? h.can_pause),
-    is_proxy: bool(h.is_proxy),
-    fee_modifiable: bool(h.fee_modifiable),
-    has_max_tx_limit: bool(h.has_max_tx_limit),
-    trading_restricted: bool(h.trading_restricted),
-    owner_can_change_balance: bool(h.owner_can_change_balance),
-    hidden_owner: bool(h.hidden_owner),
-    owner_address: str(h.owner_address),
-    creator_reputation_score: num(h.creator_reputation_score),
-    admin_functions: arr(h.admin_functions)
-      .map(obj)
+    ownership_renounced: asBoolean(h.ownership_renounced),
+    has_mint_function: asBoolean(h.has_mint_function ?? h.is_mintable),
+    has_blacklist_function: asBoolean(h.has_blacklist_function ?? h.can_blacklist),
+    has_pause_function: asBoolean(h.has_pause_function ?? h.can_pause),
+    is_proxy: asBoolean(h.is_proxy),
+    fee_modifiable: asBoolean(h.fee_modifiable),
+    has_max_tx_limit: asBoolean(h.has_max_tx_limit),
+    trading_restricted: asBoolean(h.trading_restricted),
+    owner_can_change_balance: asBoolean(h.owner_can_change_balance),
+    hidden_owner: asBoolean(h.hidden_owner),
+    owner_address: asString(h.owner_address),
+    creator_reputation_score: asNumber(h.creator_reputation_score),
+    admin_functions: asArray(h.admin_functions)
+      .map(asRecord)
       .filter((x): x is Json => x !== null)
       .map((f) => ({
-        name: str(f.name),
-        selector: str(f.selector),
-        access_control: str(f.access_control),
-        risk_level: num(f.risk_level),
-        description: str(f.description),
+        name: asString(f.name),
+        selector: asString(f.selector),
+        access_control: asString(f.access_control),
+        risk_level: asNumber(f.risk_level),
+        description: asString(f.description),
       })),
   };
 }
 
 function normalizeLock(raw: unknown): LiquidityLock | null {
-  const l = obj(raw);
+  const l = asRecord(raw);
   return l
-    ? { locked_pct: num(l.locked_pct), burned_pct: num(l.burned_pct), lockers: arr(l.lockers) }
+    ? {
+        locked_pct: asNumber(l.locked_pct),
+        burned_pct: asNumber(l.burned_pct),
+        lockers: asArray(l.lockers),
+      }
     : null;
 }
 
 export function normalizeToken(raw: unknown): TokenDetail {
-  const t = obj(raw) ?? {};
-  const full = obj(t.full_token_data);
-  const token = obj(full?.token);
-  const creation = obj(full?.creation);
-  const hints = obj(t.security_hints);
-  const sim = obj(t.trading_simulation);
-  const dex = obj(t.dex_hints);
+  const t = asRecord(raw) ?? {};
+  const full = asRecord(t.full_token_data);
+  const token = asRecord(full?.token);
+  const creation = asRecord(full?.creation);
+  const hints = asRecord(t.security_hints);
+  const sim = asRecord(t.trading_simulation);
+  const dex = asRecord(t.dex_hints);
   const analyses = (
     Array.isArray(t.analyses) ? t.analyses : t.risk_analysis ? [t.risk_analysis] : []
   )
     .map(normalizeAnalysis)
     .filter((a): a is Analysis => a !== null);
   const historyRaw = t.token_history ?? t.history;
-  const recs = obj(t.monitoring_recommendations);
+  const recs = asRecord(t.monitoring_recommendations);
   return {
-    contract_address: str(t.contract_address) ?? '',
-    chain_id: num(t.chain_id) ?? 0,
-    name: str(token?.name) ?? str(t.name),
-    symbol: str(token?.symbol) ?? str(t.symbol),
-    decimals: num(token?.decimals) ?? num(t.decimals),
-    total_supply: str(token?.total_supply) ?? str(t.total_supply),
-    creator: str(creation?.creator) ?? str(t.creator),
-    creation_tx_hash: str(creation?.tx_hash) ?? str(t.creation_tx_hash),
+    contract_address: asString(t.contract_address) ?? '',
+    chain_id: asNumber(t.chain_id) ?? 0,
+    name: asString(token?.name) ?? asString(t.name),
+    symbol: asString(token?.symbol) ?? asString(t.symbol),
+    decimals: asNumber(token?.decimals) ?? asNumber(t.decimals),
+    total_supply: asString(token?.total_supply) ?? asString(t.total_supply),
+    creator: asString(creation?.creator) ?? asString(t.creator),
+    creation_tx_hash: asString(creation?.tx_hash) ?? asString(t.creation_tx_hash),
     creation_block_number:
-      num(creation?.block_number) ?? num(full?.born_block) ?? num(t.creation_block_number),
-    detected_at: str(t.detected_at),
-    current_risk_score: num(t.current_risk_score),
-    current_risk_level: str(t.current_risk_level) as RiskLevel | null,
+      asNumber(creation?.block_number) ??
+      asNumber(full?.born_block) ??
+      asNumber(t.creation_block_number),
+    detected_at: asString(t.detected_at),
+    current_risk_score: asNumber(t.current_risk_score),
+    current_risk_level: asString(t.current_risk_level) as RiskLevel | null,
     risk_visible: 'current_risk_score' in t,
-    current_liquidity_usd: num(t.current_liquidity_usd),
-    price_usd: num(dex?.token_price_usd) ?? num(t.price_usd),
-    is_honeypot: bool(t.is_honeypot),
+    current_liquidity_usd: asNumber(t.current_liquidity_usd),
+    price_usd: asNumber(dex?.token_price_usd) ?? asNumber(t.price_usd),
+    is_honeypot: asBoolean(t.is_honeypot),
     security_hints: normalizeHints(hints),
     trading_simulation: sim
       ? {
-          is_buyable: bool(sim.is_buyable),
-          is_sellable: bool(sim.is_sellable),
-          buy_tax_pct: num(sim.buy_tax_pct),
-          sell_tax_pct: num(sim.sell_tax_pct),
-          transfer_tax_pct: num(sim.transfer_tax_pct),
+          is_buyable: asBoolean(sim.is_buyable),
+          is_sellable: asBoolean(sim.is_sellable),
+          buy_tax_pct: asNumber(sim.buy_tax_pct),
+          sell_tax_pct: asNumber(sim.sell_tax_pct),
+          transfer_tax_pct: asNumber(sim.transfer_tax_pct),
           max_tx_amount: sim.max_tx_amount == null ? null : String(sim.max_tx_amount),
-          simulated_at: str(sim.simulated_at),
-          error: str(sim.error),
+          simulated_at: asString(sim.simulated_at),
+          error: asString(sim.error),
         }
       : null,
     liquidity_lock: normalizeLock(t.liquidity_lock ?? hints?.liquidity_lock),
     dex_hints: dex
       ? {
-          is_tradable: bool(dex.is_tradable),
-          has_liquidity: bool(dex.has_liquidity),
-          total_liquidity_usd: num(dex.total_liquidity_usd),
-          token_price_usd: num(dex.token_price_usd),
-          buy_url: str(dex.buy_url),
-          num_trading_pairs: num(dex.num_trading_pairs),
-          main_trading_pair: str(dex.main_trading_pair),
-          trading_pairs: arr(dex.trading_pairs),
-          recommended_dex: str(dex.recommended_dex),
-          volume_24h_usd: num(dex.volume_24h_usd),
+          is_tradable: asBoolean(dex.is_tradable),
+          has_liquidity: asBoolean(dex.has_liquidity),
+          total_liquidity_usd: asNumber(dex.total_liquidity_usd),
+          token_price_usd: asNumber(dex.token_price_usd),
+          buy_url: asString(dex.buy_url),
+          num_trading_pairs: asNumber(dex.num_trading_pairs),
+          main_trading_pair: asString(dex.main_trading_pair),
+          trading_pairs: asArray(dex.trading_pairs),
+          recommended_dex: asString(dex.recommended_dex),
+          volume_24h_usd: asNumber(dex.volume_24h_usd),
         }
       : null,
     analyses,
     token_history: Array.isArray(historyRaw)
       ? historyRaw
-          .map(obj)
+          .map(asRecord)
           .filter((h): h is Json => h !== null && typeof h.timestamp === 'string')
           .map((h) => ({
             timestamp: h.timestamp as string,
-            risk_score: num(h.risk_score),
-            price_usd: num(h.price_usd),
-            liquidity_usd: num(h.liquidity_usd),
-            volume_24h_usd: num(h.volume_24h_usd),
-            market_cap_usd: num(h.market_cap_usd),
+            risk_score: asNumber(h.risk_score),
+            price_usd: asNumber(h.price_usd),
+            liquidity_usd: asNumber(h.liquidity_usd),
+            volume_24h_usd: asNumber(h.volume_24h_usd),
+            market_cap_usd: asNumber(h.market_cap_usd),
           }))
       : null,
     monitoring_recommendations: recs
-      ? { risk_monitoring: strings(recs.risk_monitoring), price_alerts: strings(recs.price_alerts) }
+      ? {
+          risk_monitoring: asStrings(recs.risk_monitoring),
+          price_alerts: asStrings(recs.price_alerts),
+        }
       : null,
-    data_quality_score: num(t.data_quality_score),
-    last_updated: str(t.last_updated) ?? str(t.updated_at),
+    data_quality_score: asNumber(t.data_quality_score),
+    last_updated: asString(t.last_updated) ?? asString(t.updated_at),
   };
 }

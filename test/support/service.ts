@@ -1,0 +1,36 @@
+import { type Role, type Service, type ServiceOptions, startService } from '../../app/service.ts';
+import { silentLogger } from '../../infra/logger.ts';
+import type { ChainConfig } from '../../src/config/chains.ts';
+import type { TestDatabase, TestRedis } from './services.ts';
+
+/**
+ * The real service (app/service.ts) with the given roles on a test's own database, Redis prefix
+ * and chain, listening on a free loopback port. Options a test needs beyond that override these.
+ */
+
+/** Pool size on a real Postgres; an embedded PGlite serves one connection at a time. */
+const TEST_POOL_MAX = 4;
+
+export interface TestServiceOptions extends Partial<Omit<ServiceOptions, 'roles'>> {
+  roles: Role[];
+  database: TestDatabase;
+  redis: TestRedis;
+  chain: ChainConfig;
+}
+
+export function startTestService(options: TestServiceOptions): Promise<Service> {
+  const { roles, database, redis, chain, ...overrides } = options;
+  return startService({
+    roles: new Set(roles),
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: redis.prefix,
+    chains: [chain],
+    knownChainIds: new Set([chain.chainId]),
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
+    poolMax: database.embedded ? 1 : TEST_POOL_MAX,
+    ...overrides,
+  });
+}
