@@ -23,6 +23,7 @@ import {
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
+import { createReplayProcessor } from '../workers/replay-detect.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
@@ -95,7 +96,15 @@ export function startStageWorkers(
       metrics.stageDuration.observe({ queue, status }, seconds),
     processors: {
       detect: processDetect,
-      replay: processDetect,
+      replay: createReplayProcessor({
+        chains,
+        tokens,
+        producer,
+        events,
+        logger,
+        dex: s.dexRepo,
+        onChanged: s.tokenChanged,
+      }),
       bytecode: createBytecodeProcessor({
         chains,
         tokens,

@@ -16,9 +16,9 @@ import {
   type TestRedis,
 } from '../test/support/services.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
-import { createDetectProcessor } from './detect.ts';
 import { createProducer, startWorkers } from './queues.ts';
 import { replayRange } from './replay.ts';
+import { createReplayProcessor } from './replay-detect.ts';
 
 /** Replay: same detect code, own queue, resumable by finished chunks, stops at the finalized head. */
 
@@ -66,7 +66,7 @@ function replayHarness() {
     prefix: redis.prefix,
     logger: silentLogger,
     processors: {
-      replay: createDetectProcessor({
+      replay: createReplayProcessor({
         chains,
         tokens: createTokenRepository(handle.db),
         producer,
