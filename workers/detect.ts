@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DexRepository } from '../db/repositories/dex.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { DetectedToken, TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import { tokenCreatedData } from '../src/events/types.ts';
@@ -70,7 +70,7 @@ export interface RecordedDeployments {
   orphaned: number;
 }
 
-type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
+export type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
 
 /** Per chain, contracts seen to predate a block they emitted a Transfer in; each set bounded. */
 export function createOldContractCache() {
@@ -130,9 +130,9 @@ async function fallbackDeployments(
   return found;
 }
 
-type Probe = Awaited<ReturnType<typeof probeContract>>;
+export type Probe = Awaited<ReturnType<typeof probeContract>>;
 
-async function recordPair(
+export async function recordPair(
   tokens: TokenRepository,
   chain: ChainRuntime,
   d: Deployment,
@@ -156,14 +156,14 @@ async function recordPair(
   return { kind: written === 'recorded' ? 'pair' : 'orphaned' };
 }
 
-async function recordToken(
-  deps: DetectDeps,
+/** The row a detected token is recorded as. */
+export function detectedToken(
   chainId: number,
   d: Deployment,
   probe: Extract<Probe, { kind: 'token' }>,
   block: DetectedBlock,
-): Promise<DeploymentOutcome> {
-  const outcome = await deps.tokens.upsertDetected({
+): DetectedToken {
+  return {
     chainId,
     address: d.address,
     name: probe.name,
@@ -179,20 +179,53 @@ async function recordToken(
     creationTimestamp: block.timestamp,
     creationGasUsed: d.gasUsed,
     detectionSource: d.source,
-  });
+  };
+}
+
+/** The announcement of a newly recorded token, once per creation (this address, this block). */
+export async function announceToken(
+  deps: Pick<DetectDeps, 'events'>,
+  row: TokenRow,
+  blockHash: string,
+): Promise<void> {
+  await deps.events.publish(
+    { type: 'token.created', data: tokenCreatedData(row) },
+    { onceKey: `created:${row.chainId}:${row.address}:${blockHash}` },
+  );
+}
+
+async function recordToken(
+  deps: DetectDeps,
+  chainId: number,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'token' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const outcome = await deps.tokens.upsertDetected(detectedToken(chainId, d, probe, block));
   if (outcome.status === 'orphaned') return { kind: 'orphaned' };
   const { row, announced } = outcome;
   await deps.onChanged?.(chainId, d.address);
   // Announce before marking: a crash in between never loses the event, and the once-key (this
   // creation, in this block) keeps the retry from announcing it twice.
   if (!announced) {
-    await deps.events.publish(
-      { type: 'token.created', data: tokenCreatedData(row) },
-      { onceKey: `created:${chainId}:${d.address}:${block.hash}` },
-    );
+    await announceToken(deps, row, block.hash);
     await deps.tokens.markAnnounced(chainId, d.address);
   }
   return { kind: 'token' };
+}
+
+/**
+ * Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
+ * part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
+ */
+export function logRefusal(
+  log: Logger,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'not-token' }>,
+) {
+  const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
+  const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+  log[level](fields, 'deployment refused: not a token');
 }
 
 async function recordDeployment(
@@ -204,11 +237,7 @@ async function recordDeployment(
 ): Promise<DeploymentOutcome> {
   const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
   if (probe.kind === 'not-token') {
-    // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
-    // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
-    const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
-    const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
-    log[level](fields, 'deployment refused: not a token');
+    logRefusal(log, d, probe);
     return { kind: 'skipped' };
   }
   if (probe.kind === 'pair') return recordPair(deps.tokens, chain, d, probe, block);

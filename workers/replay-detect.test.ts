@@ -4,7 +4,11 @@ import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createReplayRepository } from '../db/repositories/replay.ts';
-import { createTokenRepository, type TokenRepository } from '../db/repositories/tokens.ts';
+import {
+  createReplayTokenWriter,
+  type ReplayTokenWriter,
+} from '../db/repositories/replay-tokens.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { tokens } from '../db/schema.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
@@ -24,8 +28,9 @@ import { createReplayProcessor } from './replay-detect.ts';
 /**
  * Batch-mode replay on Anvil with compiled contracts: a range holding top-level and factory
  * deployments (the latter only visible in traces) between tokens outside the range. A batch
- * that fails for good mid-way and a replay stopped early must both resume to exactly the range's
- * tokens, each recorded, announced and handed to analysis once.
+ * that fails for good mid-way (recorded and announced, not marked announced) and a replay stopped
+ * early must both resume to exactly the range's tokens, each recorded, announced and handed to
+ * analysis once.
  */
 
 const FINALITY = 3;
@@ -80,8 +85,8 @@ afterAll(async () => {
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
 
-/** A replay process: the replay worker and the driver, with the token writes of `tokenRepo`. */
-function replayProcess(tokenRepo: TokenRepository) {
+/** A replay process: the replay worker and the driver, with the batch token writes of `writer`. */
+function replayProcess(writer: ReplayTokenWriter) {
   const general = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
@@ -97,7 +102,8 @@ function replayProcess(tokenRepo: TokenRepository) {
     processors: {
       replay: createReplayProcessor({
         chains,
-        tokens: tokenRepo,
+        tokens: createTokenRepository(handle.db),
+        writer,
         producer,
         events: createEventPublisher(general, keySpace(redis.prefix).events),
         logger: silentLogger,
@@ -122,16 +128,21 @@ function replayProcess(tokenRepo: TokenRepository) {
   };
 }
 
-/** Token writes that fail for good on the `failOn`-th token: a batch dying half-way through. */
-function failingOnce(failOn: number): TokenRepository {
-  const real = createTokenRepository(handle.db);
-  let calls = 0;
+/**
+ * Batch writes whose first "mark announced" fails for good: a batch that died half-way, its
+ * tokens recorded and announced but not marked so.
+ */
+function crashingAfterAnnouncing(): ReplayTokenWriter {
+  const real = createReplayTokenWriter(handle.db);
+  let crashed = false;
   return {
     ...real,
-    upsertDetected: async (token) => {
-      calls++;
-      if (calls === failOn) throw new UnrecoverableError('simulated crash mid-batch');
-      return real.upsertDetected(token);
+    markAnnouncedMany: async (chainId, addresses) => {
+      if (!crashed && addresses.length > 0) {
+        crashed = true;
+        throw new UnrecoverableError('simulated crash mid-batch');
+      }
+      return real.markAnnouncedMany(chainId, addresses);
     },
   };
 }
@@ -147,14 +158,14 @@ async function announced(): Promise<string[]> {
 
 describe('batch-mode replay', () => {
   it('finds exactly the tokens of the range and resumes without loss or duplicates', async () => {
-    const crashing = replayProcess(failingOnce(3));
+    const crashing = replayProcess(crashingAfterAnnouncing());
     const failed = await replayRange(crashing.deps, from, to);
     await crashing.close();
     expect(failed.status).toBe('failed');
     const afterCrash = await handle.db.select().from(tokens);
-    expect(afterCrash.length).toBeLessThan(inside.length);
+    expect(afterCrash.some((t) => t.announcedAt === null)).toBe(true);
 
-    const stopped = replayProcess(createTokenRepository(handle.db));
+    const stopped = replayProcess(createReplayTokenWriter(handle.db));
     let batches = 0;
     const interrupted = await replayRange(
       { ...stopped.deps, onProgress: () => batches++, shouldStop: () => batches >= 1 },
@@ -164,7 +175,7 @@ describe('batch-mode replay', () => {
     await stopped.close();
     expect(['interrupted', 'finished']).toContain(interrupted.status);
 
-    const resumed = replayProcess(createTokenRepository(handle.db));
+    const resumed = replayProcess(createReplayTokenWriter(handle.db));
     const result = await replayRange(resumed.deps, from, to);
     const bytecodeJobs = await resumed.producer.queue('bytecode').getJobs(['waiting']);
     await resumed.close();
@@ -175,6 +186,7 @@ describe('batch-mode replay', () => {
     for (const a of outside) expect(rows.map((r) => r.address)).not.toContain(a);
     expect(new Set(rows.map((r) => r.detectionSource))).toEqual(new Set(['receipt', 'trace']));
     expect((await announced()).sort()).toEqual([...inside].sort());
+    expect(rows.every((r) => r.announcedAt !== null)).toBe(true);
     // Every token handed to analysis once: the initial pass of each, nothing else.
     expect(bytecodeJobs.map((j) => j.data.address).sort()).toEqual([...inside].sort());
     expect(

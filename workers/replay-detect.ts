@@ -1,15 +1,22 @@
 import { UnrecoverableError } from 'bullmq';
-import { readBlockRange } from '../src/evm/block-range.ts';
-import { fromQuantity } from '../src/evm/rpc.ts';
+import type { Logger } from 'pino';
+import type { ReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
+import { type FetchedBlock, mapWindowed, readBlockRange } from '../src/evm/block-range.ts';
+import { probeContract } from '../src/evm/probe.ts';
+import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { JobData } from './catalog.ts';
-import { chainOf } from './chain-runtime.ts';
+import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import {
+  announceToken,
   type BlockDeployment,
   blockDeployments,
   createOldContractCache,
   type DetectDeps,
+  detectedToken,
+  logRefusal,
+  type Probe,
   type RecordedDeployments,
-  recordDeployments,
+  recordPair,
   recordPoolCreations,
 } from './detect.ts';
 import { routeOutcome } from './pipeline.ts';
@@ -17,8 +24,9 @@ import { routeOutcome } from './pipeline.ts';
 /**
  * The replay stage: one job is a range of final blocks. Its headers come in one batch, the
  * receipts and traces of blocks with transactions through a bounded window, and every
- * deployment of the range is probed and recorded by the detect stage's code. The tokens are
- * recorded and announced, not routed: the replay hands them to analysis after the range
+ * deployment of the range is probed through a window and recorded with the detect stage's rules,
+ * its tokens in one transaction (db/repositories/replay-tokens.ts). The tokens are recorded and
+ * announced, not routed: the replay hands them to analysis after the range
  * (workers/replay-handoff.ts), so that analysis trails instead of throttling detection.
  * Idempotent like detection: a retried or repeated range upserts the same rows and announces
  * nothing twice.
@@ -27,6 +35,11 @@ import { routeOutcome } from './pipeline.ts';
 /** A job of more blocks than this is refused: one JSON-RPC batch carries every header. */
 export const MAX_REPLAY_BATCH = 1_000;
 
+/** Deployments probed at once, per batch. */
+const PROBE_WINDOW = 8;
+/** Announcements (and cache invalidations) in flight at once. */
+const ANNOUNCE_WINDOW = 16;
+
 export type ReplayBatchResult = RecordedDeployments & {
   status: 'done';
   blocks: number;
@@ -34,7 +47,88 @@ export type ReplayBatchResult = RecordedDeployments & {
   poolsCreated: number;
 };
 
-export function createReplayProcessor(deps: DetectDeps) {
+export interface ReplayStageDeps extends DetectDeps {
+  writer: ReplayTokenWriter;
+}
+
+type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
+
+/** Probes every deployment of the batch; pairs are recorded one by one (they are few). */
+async function probeAll(
+  deps: ReplayStageDeps,
+  chain: ChainRuntime,
+  items: readonly BlockDeployment[],
+  log: Logger,
+): Promise<{ found: TokenFound[]; outcome: RecordedDeployments }> {
+  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+  const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
+    probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
+  );
+  const found: TokenFound[] = [];
+  for (const [i, probe] of probes.entries()) {
+    const item = items[i]!;
+    if (probe.kind === 'token') found.push({ item, probe });
+    else if (probe.kind === 'not-token') {
+      logRefusal(log, item.deployment, probe);
+      outcome.skipped++;
+    } else {
+      const pair = await recordPair(deps.tokens, chain, item.deployment, probe, item.block);
+      if (pair.kind === 'pair') outcome.pairs.push(item.deployment.address);
+      else outcome.orphaned++;
+    }
+  }
+  return { found, outcome };
+}
+
+/**
+ * Records the batch's tokens in one transaction, then announces the new ones and marks them
+ * announced: a crash in between repeats the announcement, which its once-key drops.
+ */
+async function recordTokens(
+  deps: ReplayStageDeps,
+  chainId: number,
+  found: readonly TokenFound[],
+  outcome: RecordedDeployments,
+): Promise<void> {
+  const unique = [...new Map(found.map((f) => [f.item.deployment.address, f])).values()];
+  const written = await deps.writer.upsertDetectedMany(
+    chainId,
+    unique.map((f) => detectedToken(chainId, f.item.deployment, f.probe, f.item.block)),
+  );
+  const recorded = unique.flatMap((f, i) => {
+    const w = written[i]!;
+    if (w.status === 'orphaned') {
+      outcome.orphaned++;
+      return [];
+    }
+    return [{ address: f.item.deployment.address, hash: f.item.block.hash, ...w }];
+  });
+  await mapWindowed(recorded, ANNOUNCE_WINDOW, async (r) => {
+    await deps.onChanged?.(chainId, r.address);
+    if (!r.announced) await announceToken(deps, r.row, r.hash);
+  });
+  await deps.writer.markAnnouncedMany(
+    chainId,
+    recorded.filter((r) => !r.announced).map((r) => r.address),
+  );
+  outcome.tokens.push(...recorded.map((r) => r.address));
+}
+
+/** Pools created by configured factories, per block, after the batch's tokens are known. */
+async function recordPools(deps: ReplayStageDeps, chain: ChainRuntime, fetched: FetchedBlock[]) {
+  const pools: { blockNumber: number; pooledTokens: string[] }[] = [];
+  let created = 0;
+  if (!deps.dex) return { pools, created };
+  for (const b of fetched) {
+    const result = await recordPoolCreations(deps.dex, chain, b.receipts, b);
+    created += result.created;
+    if (result.pooledTokens.length > 0)
+      pools.push({ blockNumber: b.number, pooledTokens: result.pooledTokens });
+  }
+  return { pools, created };
+}
+
+export function createReplayProcessor(deps: ReplayStageDeps) {
   const oldContracts = createOldContractCache();
 
   return async function processReplay(data: JobData<'replay'>): Promise<ReplayBatchResult> {
@@ -59,24 +153,20 @@ export function createReplayProcessor(deps: DetectDeps) {
       for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
         items.push({ deployment, block });
     }
-    const outcome = await recordDeployments(deps, chain, items, log);
-
-    const pools: { blockNumber: number; pooledTokens: string[] }[] = [];
-    let poolsCreated = 0;
-    if (deps.dex) {
-      // After the range's deployments: a token deployed and paired in the range is known by then.
-      for (const b of fetched) {
-        const created = await recordPoolCreations(deps.dex, chain, b.receipts, b);
-        poolsCreated += created.created;
-        if (created.pooledTokens.length > 0)
-          pools.push({ blockNumber: b.number, pooledTokens: created.pooledTokens });
-      }
-    }
-    await routeOutcome(deps.producer, 'replay', data, { pools });
+    const { found, outcome } = await probeAll(deps, chain, items, log);
+    await recordTokens(deps, data.chainId, found, outcome);
+    const pools = await recordPools(deps, chain, fetched);
+    await routeOutcome(deps.producer, 'replay', data, { pools: pools.pools });
     log.debug(
       { toBlock: data.toBlock, deployments: items.length, tokens: outcome.tokens.length },
       'replay batch detected',
     );
-    return { status: 'done', blocks, deployments: items.length, ...outcome, poolsCreated };
+    return {
+      status: 'done',
+      blocks,
+      deployments: items.length,
+      ...outcome,
+      poolsCreated: pools.created,
+    };
   };
 }

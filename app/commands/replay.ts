@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createDb, runMigrations } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
+import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
@@ -57,6 +58,7 @@ export async function replayCommand(
       replay: createReplayProcessor({
         chains,
         tokens,
+        writer: createReplayTokenWriter(db),
         producer,
         events: createEventPublisher(commandRedis, keys.events),
         logger,
