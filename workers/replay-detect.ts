@@ -1,7 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
-import { type FetchedBlock, mapWindowed, readBlockRange } from '../src/evm/block-range.ts';
+import {
+  type FetchedBlock,
+  mapWindowed,
+  readBlockRange,
+  SEGMENTS_IN_FLIGHT,
+  segmentsOf,
+} from '../src/evm/block-range.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
 import type { JobData } from './catalog.ts';
@@ -14,6 +20,7 @@ import {
   type DetectDeps,
   detectedToken,
   logRefusal,
+  type OldContractCache,
   type Probe,
   type RecordedDeployments,
   recordPair,
@@ -22,17 +29,17 @@ import {
 import { routeOutcome } from './pipeline.ts';
 
 /**
- * The replay stage: one job is a range of final blocks. Its headers come in one batch, the
- * receipts and traces of blocks with transactions through a bounded window, and every
- * deployment of the range is probed through a window and recorded with the detect stage's rules,
- * its tokens in one transaction (db/repositories/replay-tokens.ts). The tokens are recorded and
- * announced, not routed: the replay hands them to analysis after the range
- * (workers/replay-handoff.ts), so that analysis trails instead of throttling detection.
- * Idempotent like detection: a retried or repeated range upserts the same rows and announces
- * nothing twice.
+ * The replay stage: one job is a range of final blocks, worked in segments (src/evm/block-range.ts),
+ * a few at once. A segment's headers come in one JSON-RPC batch, the receipts and traces of its
+ * blocks with transactions through a bounded window, and its deployments are probed through a
+ * window and recorded with the detect stage's rules, its tokens in one transaction
+ * (db/repositories/replay-tokens.ts). The tokens are recorded and announced, not routed: the
+ * replay hands them to analysis after the range (workers/replay-handoff.ts), so that analysis
+ * trails instead of throttling detection. Idempotent like detection: a retried or repeated range
+ * upserts the same rows and announces nothing twice.
  */
 
-/** A job of more blocks than this is refused: one JSON-RPC batch carries every header. */
+/** A job of more blocks than this is refused: a job holds every block of its range in memory. */
 export const MAX_REPLAY_BATCH = 1_000;
 
 /** Deployments probed at once, per batch. */
@@ -53,14 +60,14 @@ export interface ReplayStageDeps extends DetectDeps {
 
 type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
 
-/** Probes every deployment of the batch; pairs are recorded one by one (they are few). */
+/** Probes every deployment of a segment; pairs are recorded one by one (they are few). */
 async function probeAll(
   deps: ReplayStageDeps,
   chain: ChainRuntime,
   items: readonly BlockDeployment[],
   log: Logger,
-): Promise<{ found: TokenFound[]; outcome: RecordedDeployments }> {
-  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+  outcome: RecordedDeployments,
+): Promise<TokenFound[]> {
   const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
     probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
   );
@@ -77,11 +84,31 @@ async function probeAll(
       else outcome.orphaned++;
     }
   }
-  return { found, outcome };
+  return found;
+}
+
+/** The deployments of a segment's blocks, each with the block it happened in. */
+async function deploymentsOf(
+  deps: ReplayStageDeps,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  blocks: readonly FetchedBlock[],
+): Promise<BlockDeployment[]> {
+  const items: BlockDeployment[] = [];
+  for (const b of blocks) {
+    const block = {
+      number: b.number,
+      hash: b.hash,
+      timestamp: new Date(fromQuantity(b.header.timestamp) * 1000),
+    };
+    for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
+      items.push({ deployment, block });
+  }
+  return items;
 }
 
 /**
- * Records the batch's tokens in one transaction, then announces the new ones and marks them
+ * Records a segment's tokens in one transaction, then announces the new ones and marks them
  * announced: a crash in between repeats the announcement, which its once-key drops.
  */
 async function recordTokens(
@@ -139,32 +166,43 @@ export function createReplayProcessor(deps: ReplayStageDeps) {
       );
     const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.fromBlock });
-    const fetched = await readBlockRange(chain.rpc, chain.reader, {
-      from: data.fromBlock,
-      to: data.toBlock,
-    });
-    const items: BlockDeployment[] = [];
-    for (const b of fetched) {
-      const block = {
-        number: b.number,
-        hash: b.hash,
-        timestamp: new Date(fromQuantity(b.header.timestamp) * 1000),
-      };
-      for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
-        items.push({ deployment, block });
-    }
-    const { found, outcome } = await probeAll(deps, chain, items, log);
-    await recordTokens(deps, data.chainId, found, outcome);
+    const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+    const fetched: FetchedBlock[] = [];
+    let deployments = 0;
+    // Reading and probing run in segments, a few at once; each segment's writes start as soon as
+    // its probes are done and run beside the next segments' RPC work, so the RPC work never
+    // waits for Postgres. Segments hold different tokens, and each write locks its rows in
+    // address order, so concurrent writes cannot deadlock. A failed write fails the job (retried
+    // whole: every write is an upsert).
+    const writes: Promise<unknown>[] = [];
+    await mapWindowed(
+      segmentsOf({ from: data.fromBlock, to: data.toBlock }),
+      SEGMENTS_IN_FLIGHT,
+      async (segment) => {
+        const segmentBlocks = await readBlockRange(chain.rpc, chain.reader, segment);
+        const items = await deploymentsOf(deps, oldContracts, chain, segmentBlocks);
+        const found = await probeAll(deps, chain, items, log, outcome);
+        fetched.push(...segmentBlocks);
+        deployments += items.length;
+        // Settled below; the handler keeps an early failure from going unhandled meanwhile.
+        const write = recordTokens(deps, data.chainId, found, outcome);
+        write.catch(() => {});
+        writes.push(write);
+      },
+    ).finally(() => Promise.allSettled(writes));
+    for (const result of await Promise.allSettled(writes))
+      if (result.status === 'rejected') throw result.reason;
+    fetched.sort((a, b) => a.number - b.number);
     const pools = await recordPools(deps, chain, fetched);
     await routeOutcome(deps.producer, 'replay', data, { pools: pools.pools });
     log.debug(
-      { toBlock: data.toBlock, deployments: items.length, tokens: outcome.tokens.length },
+      { toBlock: data.toBlock, deployments, tokens: outcome.tokens.length },
       'replay batch detected',
     );
     return {
       status: 'done',
       blocks,
-      deployments: items.length,
+      deployments,
       ...outcome,
       poolsCreated: pools.created,
     };

@@ -83,7 +83,7 @@ function replayHarness() {
       producer,
       ranges: createReplayRepository(handle.db),
       logger: silentLogger,
-      chunkSize: 2,
+      chunkSize: 1,
     },
     async close() {
       await pool.close();

@@ -16,8 +16,8 @@ import { handOffToAnalysis } from './replay-handoff.ts';
 
 export const DEFAULT_BATCH_BLOCKS = 100;
 /** Batches queued at once: enough to keep the replay workers busy while finished ones are polled. */
-const BATCHES_IN_FLIGHT = 6;
-const POLL_MS = 20;
+const BATCHES_IN_FLIGHT = 8;
+const POLL_MS = 10;
 const PROGRESS_LOG_MS = 5_000;
 /** How far analysis of replayed tokens trails detection, at most. */
 const ANALYSIS_HANDOFF_MS = 60_000;
@@ -89,48 +89,62 @@ async function batchState(producer: Producer, id: string): Promise<'done' | 'run
   return `job ${id} failed: ${job?.failedReason ?? 'unknown reason'}`;
 }
 
-/** Keeps BATCHES_IN_FLIGHT jobs queued, records each finished batch, reports progress. */
+/** Queues the next batches, up to BATCHES_IN_FLIGHT in flight (none once told to stop). */
+async function topUp(
+  deps: ReplayDeps,
+  inFlight: Map<string, BlockRange>,
+  pending: BlockRange[],
+): Promise<void> {
+  if (pending.length === 0 || inFlight.size >= BATCHES_IN_FLIGHT || deps.shouldStop?.()) return;
+  const chainId = deps.chain.config.chainId;
+  const batch = pending.splice(0, BATCHES_IN_FLIGHT - inFlight.size);
+  const ids = await patiently(
+    'enqueue',
+    () =>
+      deps.producer.enqueueBulk(
+        'replay',
+        batch.map((c) => ({ chainId, fromBlock: c.from, toBlock: c.to, source: 'replay' })),
+      ),
+    deps.logger,
+  );
+  for (const [i, id] of ids.entries()) inFlight.set(id, batch[i]!);
+}
+
+/**
+ * Keeps BATCHES_IN_FLIGHT jobs queued and reports the finished ones. The next batches are queued
+ * before the finished ones are recorded, so the workers never wait for the bookkeeping.
+ */
 async function runBatches(
   deps: ReplayDeps,
   chunks: readonly BlockRange[],
-  onBatchDone: (chunk: BlockRange) => Promise<void>,
+  onBatchesDone: (chunks: BlockRange[]) => Promise<void>,
 ): Promise<RunOutcome> {
-  const chainId = deps.chain.config.chainId;
   const inFlight = new Map<string, BlockRange>();
-  let next = 0;
+  const pending = [...chunks];
   let done = 0;
-  while (next < chunks.length || inFlight.size > 0) {
-    if (next < chunks.length && inFlight.size < BATCHES_IN_FLIGHT && !deps.shouldStop?.()) {
-      const batch = chunks.slice(next, next + BATCHES_IN_FLIGHT - inFlight.size);
-      next += batch.length;
-      const ids = await patiently(
-        'enqueue',
-        () =>
-          deps.producer.enqueueBulk(
-            'replay',
-            batch.map((c) => ({ chainId, fromBlock: c.from, toBlock: c.to, source: 'replay' })),
-          ),
-        deps.logger,
-      );
-      for (const [i, id] of ids.entries()) inFlight.set(id, batch[i]!);
-    }
-    if (inFlight.size === 0) break; // stopped before anything else was queued
+  await topUp(deps, inFlight, pending);
+  while (inFlight.size > 0) {
+    const ids = [...inFlight.keys()];
     const states = await patiently(
       'wait for jobs',
-      () => Promise.all([...inFlight.keys()].map((id) => batchState(deps.producer, id))),
+      () => Promise.all(ids.map((id) => batchState(deps.producer, id))),
       deps.logger,
     );
-    let progressed = false;
-    for (const [i, [id, chunk]] of [...inFlight].entries()) {
+    const finished: BlockRange[] = [];
+    for (const [i, id] of ids.entries()) {
       const state = states[i]!;
       if (state === 'running') continue;
-      if (state !== 'done') return { done, failed: state, at: chunk };
-      await patiently('record progress', () => onBatchDone(chunk), deps.logger);
+      if (state !== 'done') return { done, failed: state, at: inFlight.get(id)! };
+      finished.push(inFlight.get(id)!);
       inFlight.delete(id);
-      done += chunk.to - chunk.from + 1;
-      progressed = true;
     }
-    if (!progressed) await new Promise((r) => setTimeout(r, POLL_MS));
+    await topUp(deps, inFlight, pending);
+    if (finished.length === 0) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      continue;
+    }
+    await patiently('record progress', () => onBatchesDone(finished), deps.logger);
+    done += finished.reduce((sum, c) => sum + c.to - c.from + 1, 0);
   }
   return { done };
 }
@@ -191,16 +205,17 @@ export async function replayRange(
   let done = 0;
   let lastLog = started;
   let lastHandOff = started;
-  const onBatchDone = async (chunk: BlockRange) => {
-    await deps.ranges.markFinished(chainId, chunk.from, chunk.to);
-    done += chunk.to - chunk.from + 1;
+  const onBatchesDone = async (finished: BlockRange[]) => {
+    await deps.ranges.markFinished(chainId, finished);
+    done += finished.reduce((sum, c) => sum + c.to - c.from + 1, 0);
     const now = performance.now();
     const rate = done / ((now - started) / 1000);
     const eta = rate > 0 ? (total - done) / rate : null;
     deps.onProgress?.({ done, total, blocksPerSecond: rate, etaSeconds: eta });
     if (now - lastLog >= PROGRESS_LOG_MS || done === total) {
       lastLog = now;
-      const fields = { chain: chainId, block: chunk.to, done, total, blocksPerSecond: rate };
+      const block = Math.max(...finished.map((c) => c.to));
+      const fields = { chain: chainId, block, done, total, blocksPerSecond: rate };
       deps.logger.info(fields, 'replay progress');
     }
     if (now - lastHandOff >= ANALYSIS_HANDOFF_MS) {
@@ -210,7 +225,7 @@ export async function replayRange(
   };
   let outcome: RunOutcome;
   try {
-    outcome = await runBatches(deps, chunks, onBatchDone);
+    outcome = await runBatches(deps, chunks, onBatchesDone);
   } catch (error) {
     // Past the outage patience: what finished is recorded; the same command resumes.
     return { status: 'failed', error: (error as Error).message, at: { from, to } };

@@ -12,10 +12,11 @@ export function createReplayRepository(db: Database) {
       const rows = await db.select().from(replayRanges).where(eq(replayRanges.chainId, chainId));
       return rows.map((r) => ({ from: r.fromBlock, to: r.toBlock }));
     },
-    async markFinished(chainId: number, from: number, to: number): Promise<void> {
+    async markFinished(chainId: number, ranges: readonly { from: number; to: number }[]) {
+      if (ranges.length === 0) return;
       await db
         .insert(replayRanges)
-        .values({ chainId, fromBlock: from, toBlock: to })
+        .values(ranges.map((r) => ({ chainId, fromBlock: r.from, toBlock: r.to })))
         .onConflictDoNothing();
     },
     async forget(chainId: number): Promise<void> {

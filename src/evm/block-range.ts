@@ -15,6 +15,20 @@ import type { RpcBlockHeader, RpcReceipt } from './types.ts';
 
 /** Blocks whose receipts and traces are in flight at once, per range. */
 export const BLOCK_WINDOW = 8;
+/**
+ * A replay batch is worked in segments of this many blocks, a few at once: one segment's probes
+ * run while the next one's blocks are read, and its writes while both go on.
+ */
+export const SEGMENT_BLOCKS = 20;
+export const SEGMENTS_IN_FLIGHT = 2;
+
+/** [from, to] in consecutive segments of at most `size` blocks. */
+export function segmentsOf(range: BlockRange, size = SEGMENT_BLOCKS): BlockRange[] {
+  const segments: BlockRange[] = [];
+  for (let start = range.from; start <= range.to; start += size)
+    segments.push({ from: start, to: Math.min(start + size - 1, range.to) });
+  return segments;
+}
 
 export interface FetchedBlock {
   header: RpcBlockHeader;
