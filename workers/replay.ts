@@ -15,8 +15,11 @@ import { handOffToAnalysis } from './replay-handoff.ts';
  */
 
 export const DEFAULT_BATCH_BLOCKS = 100;
-/** Batches queued at once: enough to keep the replay workers busy while finished ones are polled. */
-const BATCHES_IN_FLIGHT = 8;
+/**
+ * Batches queued at once: enough that the replay workers never wait for the driver to notice
+ * finished batches and queue more (empty batches take a few milliseconds each).
+ */
+const BATCHES_IN_FLIGHT = 16;
 const POLL_MS = 10;
 const PROGRESS_LOG_MS = 5_000;
 /** How far analysis of replayed tokens trails detection, at most. */
