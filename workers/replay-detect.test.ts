@@ -168,18 +168,23 @@ describe('batch-mode replay', () => {
     const stopped = replayProcess(createReplayTokenWriter(handle.db));
     let batches = 0;
     const interrupted = await replayRange(
-      { ...stopped.deps, onProgress: () => batches++, shouldStop: () => batches >= 1 },
+      {
+        ...stopped.deps,
+        batchesInFlight: 1,
+        onProgress: () => batches++,
+        shouldStop: () => batches >= 1,
+      },
       from,
       to,
     );
     await stopped.close();
-    expect(['interrupted', 'finished']).toContain(interrupted.status);
+    expect(interrupted.status).toBe('interrupted');
 
     const resumed = replayProcess(createReplayTokenWriter(handle.db));
     const result = await replayRange(resumed.deps, from, to);
     const bytecodeJobs = await resumed.producer.queue('bytecode').getJobs(['waiting']);
     await resumed.close();
-    expect(['finished', 'nothing-to-do']).toContain(result.status);
+    expect(result.status).toBe('finished');
 
     const rows = await handle.db.select().from(tokens).where(eq(tokens.chainId, CHAIN_ID));
     expect(rows.map((r) => r.address).sort()).toEqual([...inside].sort());

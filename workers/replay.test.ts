@@ -83,7 +83,8 @@ function replayHarness() {
       producer,
       ranges: createReplayRepository(handle.db),
       logger: silentLogger,
-      chunkSize: 1,
+      chunkSize: 2,
+      batchesInFlight: 2,
     },
     async close() {
       await pool.close();

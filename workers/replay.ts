@@ -72,6 +72,8 @@ export interface ReplayDeps {
   logger: Logger;
   /** Blocks per replay job. */
   chunkSize?: number;
+  /** Batches queued at once (BATCHES_IN_FLIGHT by default). */
+  batchesInFlight?: number;
   onProgress?: (progress: ReplayProgress) => void;
   /** Checked between batches: lets Ctrl-C stop the replay cleanly, to be resumed later. */
   shouldStop?: () => boolean;
@@ -98,9 +100,10 @@ async function topUp(
   inFlight: Map<string, BlockRange>,
   pending: BlockRange[],
 ): Promise<void> {
-  if (pending.length === 0 || inFlight.size >= BATCHES_IN_FLIGHT || deps.shouldStop?.()) return;
+  const window = deps.batchesInFlight ?? BATCHES_IN_FLIGHT;
+  if (pending.length === 0 || inFlight.size >= window || deps.shouldStop?.()) return;
   const chainId = deps.chain.config.chainId;
-  const batch = pending.splice(0, BATCHES_IN_FLIGHT - inFlight.size);
+  const batch = pending.splice(0, window - inFlight.size);
   const ids = await patiently(
     'enqueue',
     () =>
