@@ -207,6 +207,8 @@ export async function replayRange(
     return { status: 'nothing-to-do', from, to, clippedTo };
   }
 
+  const warnHandOff = (error: unknown) =>
+    deps.logger.warn({ err: (error as Error).message, chain: chainId }, 'replay: hand-off failed');
   const started = performance.now();
   let done = 0;
   let lastLog = started;
@@ -226,7 +228,9 @@ export async function replayRange(
     }
     if (now - lastHandOff >= ANALYSIS_HANDOFF_MS) {
       lastHandOff = now;
-      await handOff();
+      // Never thrown: this callback is retried as a whole, which would count the batches twice;
+      // a hand-off that failed is repeated at the end or by the next run.
+      await handOff().catch(warnHandOff);
     }
   };
   let outcome: RunOutcome;
@@ -238,9 +242,7 @@ export async function replayRange(
   }
   // Whatever was detected is handed off, also when the replay stops early; if that fails, the
   // next run of the command hands the same tokens off.
-  await handOff().catch((error: unknown) =>
-    deps.logger.warn({ err: (error as Error).message, chain: chainId }, 'replay: hand-off failed'),
-  );
+  await handOff().catch(warnHandOff);
   if ('failed' in outcome) return { status: 'failed', error: outcome.failed, at: outcome.at };
   if (outcome.done < total) return { status: 'interrupted', done: outcome.done, total };
   const seconds = (performance.now() - started) / 1000;
