@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createAlertRepository } from '../db/repositories/alerts.ts';
 import { createHistoryRepository } from '../db/repositories/history.ts';
+import { createReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
@@ -23,6 +24,7 @@ import {
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
+import { createReplayProcessor } from '../workers/replay-detect.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
@@ -95,7 +97,16 @@ export function startStageWorkers(
       metrics.stageDuration.observe({ queue, status }, seconds),
     processors: {
       detect: processDetect,
-      replay: processDetect,
+      replay: createReplayProcessor({
+        chains,
+        tokens,
+        writer: createReplayTokenWriter(s.db),
+        producer,
+        events,
+        logger,
+        dex: s.dexRepo,
+        onChanged: s.tokenChanged,
+      }),
       bytecode: createBytecodeProcessor({
         chains,
         tokens,

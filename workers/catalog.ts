@@ -65,18 +65,22 @@ export const jobCatalog = {
     jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) =>
       `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
-  /** Replays run the detect stage's code in a queue of their own, with fewer workers, so live scanning is never starved. */
+  /**
+   * A replay job is a range of final historical blocks (workers/replay-detect.ts): the detect
+   * stage's code, batched, in a queue of its own with fewer workers, so live scanning is never
+   * starved. Final blocks do not change, so the range alone names the job.
+   */
   replay: {
     schema: z.object({
       chainId,
-      blockNumber: z.number().int().min(0),
-      blockHash: hash,
+      fromBlock: z.number().int().min(0),
+      toBlock: z.number().int().min(0),
       source: z.literal('replay'),
     }),
     options: retrying(12, SECOND),
     concurrency: 2,
-    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) =>
-      `replay-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+    jobId: (d: { chainId: number; fromBlock: number; toBlock: number }) =>
+      `replay-${d.chainId}-${d.fromBlock}-${d.toBlock}`,
   },
   bytecode: {
     schema: tokenStage,

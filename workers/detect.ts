@@ -1,12 +1,18 @@
 import type { Logger } from 'pino';
 import type { DexRepository } from '../db/repositories/dex.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { DetectedToken, TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
 import { tokenCreatedData } from '../src/events/types.ts';
-import { type Deployment, findDeployments, transferLogCandidates } from '../src/evm/deployments.ts';
+import {
+  type BlockTraces,
+  type Deployment,
+  findDeployments,
+  transferLogCandidates,
+} from '../src/evm/deployments.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
+import type { RpcReceipt } from '../src/evm/types.ts';
 import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
@@ -45,16 +51,29 @@ export type DetectResult =
       poolsCreated?: number;
     };
 
-interface DetectedBlock {
+export interface DetectedBlock {
   number: number;
   hash: string;
   timestamp: Date;
 }
 
-type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
+/** A deployment and the block it happened in: what gets probed and recorded. */
+export interface BlockDeployment {
+  deployment: Deployment;
+  block: DetectedBlock;
+}
+
+export interface RecordedDeployments {
+  tokens: string[];
+  pairs: string[];
+  skipped: number;
+  orphaned: number;
+}
+
+export type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
 
 /** Per chain, contracts seen to predate a block they emitted a Transfer in; each set bounded. */
-function createOldContractCache() {
+export function createOldContractCache() {
   const oldContracts = new Map<number, Set<string>>();
   return {
     of: (chainId: number): Iterable<string> => oldContracts.get(chainId) ?? [],
@@ -70,7 +89,7 @@ function createOldContractCache() {
   };
 }
 
-type OldContractCache = ReturnType<typeof createOldContractCache>;
+export type OldContractCache = ReturnType<typeof createOldContractCache>;
 
 /** Without traces: Transfer emitters that had no code before this block were created in it. */
 async function fallbackDeployments(
@@ -111,9 +130,9 @@ async function fallbackDeployments(
   return found;
 }
 
-type Probe = Awaited<ReturnType<typeof probeContract>>;
+export type Probe = Awaited<ReturnType<typeof probeContract>>;
 
-async function recordPair(
+export async function recordPair(
   tokens: TokenRepository,
   chain: ChainRuntime,
   d: Deployment,
@@ -137,14 +156,14 @@ async function recordPair(
   return { kind: written === 'recorded' ? 'pair' : 'orphaned' };
 }
 
-async function recordToken(
-  deps: DetectDeps,
+/** The row a detected token is recorded as. */
+export function detectedToken(
   chainId: number,
   d: Deployment,
   probe: Extract<Probe, { kind: 'token' }>,
   block: DetectedBlock,
-): Promise<DeploymentOutcome> {
-  const outcome = await deps.tokens.upsertDetected({
+): DetectedToken {
+  return {
     chainId,
     address: d.address,
     name: probe.name,
@@ -160,20 +179,53 @@ async function recordToken(
     creationTimestamp: block.timestamp,
     creationGasUsed: d.gasUsed,
     detectionSource: d.source,
-  });
+  };
+}
+
+/** The announcement of a newly recorded token, once per creation (this address, this block). */
+export async function announceToken(
+  deps: Pick<DetectDeps, 'events'>,
+  row: TokenRow,
+  blockHash: string,
+): Promise<void> {
+  await deps.events.publish(
+    { type: 'token.created', data: tokenCreatedData(row) },
+    { onceKey: `created:${row.chainId}:${row.address}:${blockHash}` },
+  );
+}
+
+async function recordToken(
+  deps: DetectDeps,
+  chainId: number,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'token' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const outcome = await deps.tokens.upsertDetected(detectedToken(chainId, d, probe, block));
   if (outcome.status === 'orphaned') return { kind: 'orphaned' };
   const { row, announced } = outcome;
   await deps.onChanged?.(chainId, d.address);
   // Announce before marking: a crash in between never loses the event, and the once-key (this
   // creation, in this block) keeps the retry from announcing it twice.
   if (!announced) {
-    await deps.events.publish(
-      { type: 'token.created', data: tokenCreatedData(row) },
-      { onceKey: `created:${chainId}:${d.address}:${block.hash}` },
-    );
+    await announceToken(deps, row, block.hash);
     await deps.tokens.markAnnounced(chainId, d.address);
   }
   return { kind: 'token' };
+}
+
+/**
+ * Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
+ * part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
+ */
+export function logRefusal(
+  log: Logger,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'not-token' }>,
+) {
+  const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
+  const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+  log[level](fields, 'deployment refused: not a token');
 }
 
 async function recordDeployment(
@@ -185,44 +237,60 @@ async function recordDeployment(
 ): Promise<DeploymentOutcome> {
   const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
   if (probe.kind === 'not-token') {
-    // Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
-    // part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
-    const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
-    const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
-    log[level](fields, 'deployment refused: not a token');
+    logRefusal(log, d, probe);
     return { kind: 'skipped' };
   }
   if (probe.kind === 'pair') return recordPair(deps.tokens, chain, d, probe, block);
   return recordToken(deps, chain.config.chainId, d, probe, block);
 }
 
-/** Probes and records the deployments a few at a time, routing each slice's tokens on at once. */
-async function recordDeployments(
+/**
+ * Probes and records the deployments a few at a time. `onRecorded` gets each slice's new tokens
+ * at once (live detection routes them on; a retry records nothing twice and routes them again).
+ */
+export async function recordDeployments(
   deps: DetectDeps,
   chain: ChainRuntime,
-  data: JobData<'detect'> | JobData<'replay'>,
-  deployments: Deployment[],
-  block: DetectedBlock,
+  items: readonly BlockDeployment[],
   log: Logger,
-) {
-  const outcome = { tokens: [] as string[], pairs: [] as string[], skipped: 0, orphaned: 0 };
-  for (let i = 0; i < deployments.length; i += PROBE_CONCURRENCY) {
-    const slice = deployments.slice(i, i + PROBE_CONCURRENCY);
+  onRecorded?: (tokens: BlockDeployment[]) => Promise<void>,
+): Promise<RecordedDeployments> {
+  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+  for (let i = 0; i < items.length; i += PROBE_CONCURRENCY) {
+    const slice = items.slice(i, i + PROBE_CONCURRENCY);
     const results = await Promise.all(
-      slice.map((d) => recordDeployment(deps, chain, d, block, log)),
+      slice.map((item) => recordDeployment(deps, chain, item.deployment, item.block, log)),
     );
     results.forEach((r, j) => {
-      const address = slice[j]!.address;
+      const address = slice[j]!.deployment.address;
       if (r.kind === 'token') outcome.tokens.push(address);
       else if (r.kind === 'pair') outcome.pairs.push(address);
       else if (r.kind === 'orphaned') outcome.orphaned++;
       else outcome.skipped++;
     });
-    // Each slice's tokens go on at once; a retry records nothing twice and routes them again.
-    const recorded = slice.filter((_, j) => results[j]!.kind === 'token').map((d) => d.address);
-    await routeOutcome(deps.producer, 'detect', data, { tokens: recorded, pooledTokens: [] });
+    await onRecorded?.(slice.filter((_, j) => results[j]!.kind === 'token'));
   }
   return outcome;
+}
+
+/** The contracts created in one block: from receipts and traces, or Transfer logs without traces. */
+export async function blockDeployments(
+  deps: Pick<DetectDeps, 'tokens'>,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  block: { number: number; receipts: RpcReceipt[]; traces: BlockTraces },
+): Promise<Deployment[]> {
+  const deployments = findDeployments(block.receipts, block.traces);
+  if (block.traces.kind !== 'none') return deployments;
+  const fallback = await fallbackDeployments(
+    deps.tokens,
+    oldContracts,
+    chain,
+    block.number,
+    block.receipts,
+    deployments,
+  );
+  return [...deployments, ...fallback];
 }
 
 /**
@@ -231,7 +299,7 @@ async function recordDeployments(
  * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
  * token deployed and paired in the same block is known by then.
  */
-async function recordPoolCreations(
+export async function recordPoolCreations(
   dex: DexRepository,
   chain: ChainRuntime,
   receipts: Parameters<typeof poolCreations>[0],
@@ -256,9 +324,7 @@ async function recordPoolCreations(
 export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = createOldContractCache();
 
-  return async function processDetect(
-    data: JobData<'detect'> | JobData<'replay'>,
-  ): Promise<DetectResult> {
+  return async function processDetect(data: JobData<'detect'>): Promise<DetectResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
@@ -275,21 +341,22 @@ export function createDetectProcessor(deps: DetectDeps) {
       chain.reader.receipts(header),
       chain.reader.traces(header),
     ]);
-    let deployments = findDeployments(receipts, traces);
-    if (traces.kind === 'none')
-      deployments = [
-        ...deployments,
-        ...(await fallbackDeployments(
-          deps.tokens,
-          oldContracts,
-          chain,
-          data.blockNumber,
-          receipts,
-          deployments,
-        )),
-      ];
-
-    const outcome = await recordDeployments(deps, chain, data, deployments, block, log);
+    const deployments = await blockDeployments(deps, oldContracts, chain, {
+      number: data.blockNumber,
+      receipts,
+      traces,
+    });
+    const outcome = await recordDeployments(
+      deps,
+      chain,
+      deployments.map((deployment) => ({ deployment, block })),
+      log,
+      (recorded) =>
+        routeOutcome(deps.producer, 'detect', data, {
+          tokens: recorded.map((r) => r.deployment.address),
+          pooledTokens: [],
+        }),
+    );
     if (deployments.length > 0)
       log.info(
         {

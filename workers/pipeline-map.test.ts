@@ -64,7 +64,7 @@ describe('the pipeline map', () => {
   it('declares every job it routes, and every routed job passes the catalog’s schema', () => {
     const outcomes = {
       detect: { tokens: [token.address], pooledTokens: [token.address] },
-      replay: { tokens: [token.address], pooledTokens: [] },
+      replay: { pools: [{ blockNumber: 7, pooledTokens: [token.address] }] },
       bytecode: {},
       selectors: { hasCode: true },
       simulate: {},
@@ -74,7 +74,7 @@ describe('the pipeline map', () => {
     };
     const inputs = {
       detect: block,
-      replay: { ...block, source: 'replay' as const },
+      replay: { chainId: block.chainId, fromBlock: 0, toBlock: 9, source: 'replay' as const },
       accounts: { task: 'maintenance' as const },
     };
     for (const [stage, entry] of Object.entries(pipeline)) {

@@ -9,12 +9,13 @@ import type { Producer } from './queues.ts';
  * or mints a run key (src/run-key.ts does, from a typed trigger).
  *
  *   scanner ─block─▶ detect ─┬─ token ──▶ bytecode ─▶ selectors ─▶ simulate ─▶ risk ─┐
- *   replay ──block─▶ replay ─┤  'initial'              (no code: stop)              │
+ *   replay ──range─▶ replay ─┤  'initial'              (no code: stop)              │
  *                            └─ pool of a known token ─▶ dex ◀── pipeline | manual ──┘
  *                               (liquidity, p<block>)   │
  *                                                       └─ first liquidity ─▶ simulate ─▶ risk
  *
  *   entries: analyze, POST …/refresh ─▶ bytecode (manual-<ms>; 'initial' for a new token)
+ *            replay's hand-off of its recorded tokens ─▶ bytecode ('initial'; analysis trails)
  *            scheduler tick ─▶ dex and simulate (r<sec>)
  *            Service.resimulate ─▶ simulate (<reason>-<minute>)
  *
@@ -33,7 +34,8 @@ import type { Producer } from './queues.ts';
 export interface StageOutcomes {
   /** The block's new tokens, and the known tokens that got a pool from a configured factory. */
   detect: { tokens: string[]; pooledTokens: string[] };
-  replay: { tokens: string[]; pooledTokens: string[] };
+  /** Per block of the range, the known tokens that got a pool (its tokens are handed off later). */
+  replay: { pools: { blockNumber: number; pooledTokens: string[] }[] };
   bytecode: Record<string, never>;
   selectors: { hasCode: boolean };
   simulate: Record<string, never>;
@@ -91,9 +93,15 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
   },
   replay: {
     consumes:
-      'a final historical block from `token-monitor replay`; the detect code in its own queue',
-    mayEnqueue: ['bytecode', 'dex'],
-    next: afterBlock,
+      'a range of final historical blocks from `token-monitor replay`; the detect code, batched',
+    mayEnqueue: ['dex'],
+    next: (data, outcome) =>
+      outcome.pools.flatMap((p) =>
+        afterBlock(
+          { chainId: data.chainId, blockNumber: p.blockNumber },
+          { tokens: [], pooledTokens: p.pooledTokens },
+        ),
+      ),
   },
   bytecode: {
     consumes: 'a token pass: runtime code → hash, length, proxy hint',

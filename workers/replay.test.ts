@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createReplayRepository } from '../db/repositories/replay.ts';
+import { createReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { replayRanges, tokens } from '../db/schema.ts';
 import { createEventPublisher } from '../infra/events.ts';
@@ -16,9 +17,9 @@ import {
   type TestRedis,
 } from '../test/support/services.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
-import { createDetectProcessor } from './detect.ts';
 import { createProducer, startWorkers } from './queues.ts';
 import { replayRange } from './replay.ts';
+import { createReplayProcessor } from './replay-detect.ts';
 
 /** Replay: same detect code, own queue, resumable by finished chunks, stops at the finalized head. */
 
@@ -66,9 +67,10 @@ function replayHarness() {
     prefix: redis.prefix,
     logger: silentLogger,
     processors: {
-      replay: createDetectProcessor({
+      replay: createReplayProcessor({
         chains,
         tokens: createTokenRepository(handle.db),
+        writer: createReplayTokenWriter(handle.db),
         producer,
         events: createEventPublisher(general, keySpace(redis.prefix).events),
         logger: silentLogger,
@@ -82,6 +84,7 @@ function replayHarness() {
       ranges: createReplayRepository(handle.db),
       logger: silentLogger,
       chunkSize: 2,
+      batchesInFlight: 2,
     },
     async close() {
       await pool.close();

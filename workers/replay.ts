@@ -1,24 +1,34 @@
 import type { Logger } from 'pino';
 import type { ReplayRepository } from '../db/repositories/replay.ts';
 import { type BlockRange, pendingChunks } from '../src/evm/ranges.ts';
-import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
-import type { RpcBlockHeader } from '../src/evm/types.ts';
 import type { ChainRuntime } from './chain-runtime.ts';
 import type { Producer } from './queues.ts';
+import { handOffToAnalysis } from './replay-handoff.ts';
 
 /**
- * Replays a historical block range through the same detect code as live scanning, in the
- * `replay` queue. Chunks are enqueued a few at a time; a chunk is recorded as finished once all
- * its jobs completed, so an interrupted replay resumes with the chunks it had not finished
- * (re-running a half-done chunk is harmless: job ids are deterministic and writes are upserts).
+ * Replays a historical block range in the `replay` queue, one job per batch of blocks
+ * (workers/replay-detect.ts). A few batches are in flight at a time; each is recorded as finished
+ * (the persisted cursor) as soon as its job completed, so an interrupted replay resumes with the
+ * batches it had not finished. Re-running a half-done batch is harmless: job ids are
+ * deterministic and writes are upserts. Detection runs ahead; the tokens it recorded are handed
+ * to analysis once a minute and at the end (workers/replay-handoff.ts).
  */
 
-const DEFAULT_CHUNK_SIZE = 50;
-const CHUNKS_IN_FLIGHT = 4;
-const POLL_MS = 50;
+export const DEFAULT_BATCH_BLOCKS = 100;
+/**
+ * Batches queued at once: enough that the replay workers never wait for the driver to notice
+ * finished batches and queue more (empty batches take a few milliseconds each).
+ */
+const BATCHES_IN_FLIGHT = 16;
+const POLL_MS = 10;
+const PROGRESS_LOG_MS = 5_000;
+/** How far analysis of replayed tokens trails detection, at most. */
+const ANALYSIS_HANDOFF_MS = 60_000;
 /** How long the replay rides out a Redis or Postgres outage before giving up (it can be resumed). */
 const OUTAGE_PATIENCE_MS = 120_000;
 const OUTAGE_RETRY_MS = 500;
+
+class ReplayJobFailed extends Error {}
 
 /** Retries `fn` through transient failures (a restarting Redis, an unreachable Postgres). */
 async function patiently<T>(what: string, fn: () => Promise<T>, logger: Logger): Promise<T> {
@@ -33,8 +43,6 @@ async function patiently<T>(what: string, fn: () => Promise<T>, logger: Logger):
     }
   }
 }
-
-class ReplayJobFailed extends Error {}
 
 export interface ReplayProgress {
   done: number;
@@ -62,10 +70,107 @@ export interface ReplayDeps {
   producer: Producer;
   ranges: ReplayRepository;
   logger: Logger;
+  /** Blocks per replay job. */
   chunkSize?: number;
+  /** Batches queued at once (BATCHES_IN_FLIGHT by default). */
+  batchesInFlight?: number;
   onProgress?: (progress: ReplayProgress) => void;
-  /** Checked between chunks: lets Ctrl-C stop the replay cleanly, to be resumed later. */
+  /** Checked between batches: lets Ctrl-C stop the replay cleanly, to be resumed later. */
   shouldStop?: () => boolean;
+}
+
+type RunOutcome = { done: number } | { done: number; failed: string; at: BlockRange };
+
+/** The state of one batch's job: finished, still running, or failed for good. */
+async function batchState(producer: Producer, id: string): Promise<'done' | 'running' | string> {
+  const queue = producer.queue('replay');
+  const state = await queue.getJobState(id);
+  // A job removed by retention completed earlier.
+  if (state === 'completed' || state === 'unknown') return 'done';
+  // A job with attempts left waits in `delayed` for its retry: `failed` is final (attempts
+  // spent, or an unrecoverable error).
+  if (state !== 'failed') return 'running';
+  const job = await queue.getJob(id);
+  return `job ${id} failed: ${job?.failedReason ?? 'unknown reason'}`;
+}
+
+/** Queues the next batches, up to BATCHES_IN_FLIGHT in flight (none once told to stop). */
+async function topUp(
+  deps: ReplayDeps,
+  inFlight: Map<string, BlockRange>,
+  pending: BlockRange[],
+): Promise<void> {
+  const window = deps.batchesInFlight ?? BATCHES_IN_FLIGHT;
+  if (pending.length === 0 || inFlight.size >= window || deps.shouldStop?.()) return;
+  const chainId = deps.chain.config.chainId;
+  const batch = pending.splice(0, window - inFlight.size);
+  const ids = await patiently(
+    'enqueue',
+    () =>
+      deps.producer.enqueueBulk(
+        'replay',
+        batch.map((c) => ({ chainId, fromBlock: c.from, toBlock: c.to, source: 'replay' })),
+      ),
+    deps.logger,
+  );
+  for (const [i, id] of ids.entries()) inFlight.set(id, batch[i]!);
+}
+
+/**
+ * Keeps BATCHES_IN_FLIGHT jobs queued and reports the finished ones. The next batches are queued
+ * before the finished ones are recorded, so the workers never wait for the bookkeeping.
+ */
+async function runBatches(
+  deps: ReplayDeps,
+  chunks: readonly BlockRange[],
+  onBatchesDone: (chunks: BlockRange[]) => Promise<void>,
+): Promise<RunOutcome> {
+  const inFlight = new Map<string, BlockRange>();
+  const pending = [...chunks];
+  let done = 0;
+  await topUp(deps, inFlight, pending);
+  while (inFlight.size > 0) {
+    const ids = [...inFlight.keys()];
+    const states = await patiently(
+      'wait for jobs',
+      () => Promise.all(ids.map((id) => batchState(deps.producer, id))),
+      deps.logger,
+    );
+    const finished: BlockRange[] = [];
+    for (const [i, id] of ids.entries()) {
+      const state = states[i]!;
+      if (state === 'running') continue;
+      if (state !== 'done') return { done, failed: state, at: inFlight.get(id)! };
+      finished.push(inFlight.get(id)!);
+      inFlight.delete(id);
+    }
+    await topUp(deps, inFlight, pending);
+    if (finished.length === 0) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      continue;
+    }
+    await patiently('record progress', () => onBatchesDone(finished), deps.logger);
+    done += finished.reduce((sum, c) => sum + c.to - c.from + 1, 0);
+  }
+  return { done };
+}
+
+/**
+ * Batches whose job failed for good in an earlier run are retried: their deterministic job id
+ * would otherwise make every later enqueue a no-op, and the replay could never get past them.
+ */
+async function retryFailedBatches(producer: Producer, chainId: number): Promise<number> {
+  const failed = await producer.queue('replay').getJobs(['failed']);
+  const ours = failed.filter((job) => job?.id?.startsWith(`replay-${chainId}-`));
+  for (const job of ours) await job.retry('failed');
+  return ours.length;
+}
+
+/** The requested range clipped to the finalized head: what is within reorg reach is live scanning's. */
+async function finalRange(chain: ChainRuntime, requestedTo: number) {
+  const finalized = (await chain.reader.blockNumber()) - chain.config.finalityDepth;
+  const to = Math.min(requestedTo, finalized);
+  return { to, clippedTo: to < requestedTo ? to : null };
 }
 
 export async function replayRange(
@@ -73,130 +178,74 @@ export async function replayRange(
   from: number,
   requestedTo: number,
 ): Promise<ReplayResult> {
-  const { chain, producer } = deps;
-  const chainId = chain.config.chainId;
-  // Only final blocks are replayed: what is still within reorg reach belongs to live scanning.
-  const finalized = (await chain.reader.blockNumber()) - chain.config.finalityDepth;
-  const to = Math.min(requestedTo, finalized);
-  const clippedTo = to < requestedTo ? to : null;
+  const chainId = deps.chain.config.chainId;
+  const { to, clippedTo } = await finalRange(deps.chain, requestedTo);
   if (to < from) return { status: 'nothing-to-do', from, to, clippedTo };
+  const handOff = () =>
+    patiently(
+      'hand off to analysis',
+      () => handOffToAnalysis(deps, chainId, { from, to }),
+      deps.logger,
+    );
 
+  const retried = await patiently(
+    'retry failed batches',
+    () => retryFailedBatches(deps.producer, chainId),
+    deps.logger,
+  );
+  if (retried > 0)
+    deps.logger.info({ chain: chainId, batches: retried }, 'replay: failed batches retried');
   const finished = await patiently(
     'read progress',
     () => deps.ranges.finishedRanges(chainId),
     deps.logger,
   );
-  const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_CHUNK_SIZE, finished);
+  const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_BATCH_BLOCKS, finished);
   const total = chunks.reduce((sum, c) => sum + c.to - c.from + 1, 0);
-  const skipped = to - from + 1 - total;
-  if (total === 0) return { status: 'nothing-to-do', from, to, clippedTo };
+  if (total === 0) {
+    await handOff();
+    return { status: 'nothing-to-do', from, to, clippedTo };
+  }
 
+  const warnHandOff = (error: unknown) =>
+    deps.logger.warn({ err: (error as Error).message, chain: chainId }, 'replay: hand-off failed');
   const started = performance.now();
   let done = 0;
-  const report = () => {
-    const seconds = (performance.now() - started) / 1000;
-    const rate = seconds > 0 ? done / seconds : 0;
-    deps.onProgress?.({
-      done,
-      total,
-      blocksPerSecond: rate,
-      etaSeconds: rate > 0 ? (total - done) / rate : null,
-    });
-  };
-
-  async function enqueueChunk(chunk: BlockRange): Promise<string[]> {
-    const numbers = Array.from({ length: chunk.to - chunk.from + 1 }, (_, i) => chunk.from + i);
-    const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(
-      numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
-    );
-    const jobs = outcomes.map((o, i) => {
-      if (!o.ok) throw o.error;
-      if (!o.result) throw new Error(`block ${numbers[i]} not available`);
-      if (fromQuantity(o.result.number) !== numbers[i])
-        throw new Error(`asked for block ${numbers[i]}, got ${o.result.number}`);
-      return {
-        chainId,
-        blockNumber: numbers[i]!,
-        blockHash: o.result.hash.toLowerCase(),
-        source: 'replay' as const,
-      };
-    });
-    return producer.enqueueBulk('replay', jobs);
-  }
-
-  /**
-   * Resolves when every job is done; removed jobs (retention) count as completed. Jobs finish
-   * roughly in order, so each poll walks the pending ids from the front and stops at the first
-   * unfinished one: a handful of Redis calls per poll instead of one per job of the chunk.
-   */
-  async function waitForChunk(ids: string[]): Promise<void> {
-    const queue = producer.queue('replay');
-    let pending = ids;
-    while (pending.length > 0) {
-      let finished = 0;
-      for (const id of pending) {
-        const state = await queue.getJobState(id);
-        if (state === 'completed' || state === 'unknown') {
-          finished++;
-          continue;
-        }
-        if (state === 'failed') {
-          const job = await queue.getJob(id);
-          // A failed job with attempts left is retried by BullMQ; only a final failure stops the replay.
-          if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
-            throw new ReplayJobFailed(`job ${id} failed: ${job.failedReason}`);
-        }
-        break;
-      }
-      pending = pending.slice(finished);
-      if (pending.length > 0) await new Promise((r) => setTimeout(r, POLL_MS));
+  let lastLog = started;
+  let lastHandOff = started;
+  const onBatchesDone = async (finished: BlockRange[]) => {
+    await deps.ranges.markFinished(chainId, finished);
+    done += finished.reduce((sum, c) => sum + c.to - c.from + 1, 0);
+    const now = performance.now();
+    const rate = done / ((now - started) / 1000);
+    const eta = rate > 0 ? (total - done) / rate : null;
+    deps.onProgress?.({ done, total, blocksPerSecond: rate, etaSeconds: eta });
+    if (now - lastLog >= PROGRESS_LOG_MS || done === total) {
+      lastLog = now;
+      const block = Math.max(...finished.map((c) => c.to));
+      const fields = { chain: chainId, block, done, total, blocksPerSecond: rate };
+      deps.logger.info(fields, 'replay progress');
     }
-  }
-
-  const inFlight: { chunk: BlockRange; ids: Promise<string[]> }[] = [];
-  let nextChunk = 0;
+    if (now - lastHandOff >= ANALYSIS_HANDOFF_MS) {
+      lastHandOff = now;
+      // Never thrown: this callback is retried as a whole, which would count the batches twice;
+      // a hand-off that failed is repeated at the end or by the next run.
+      await handOff().catch(warnHandOff);
+    }
+  };
+  let outcome: RunOutcome;
   try {
-    while (nextChunk < chunks.length || inFlight.length > 0) {
-      while (
-        inFlight.length < CHUNKS_IN_FLIGHT &&
-        nextChunk < chunks.length &&
-        !deps.shouldStop?.()
-      ) {
-        const chunk = chunks[nextChunk++]!;
-        inFlight.push({ chunk, ids: patiently('enqueue', () => enqueueChunk(chunk), deps.logger) });
-      }
-      const head = inFlight.shift();
-      if (!head) break;
-      try {
-        const ids = await head.ids;
-        await patiently('wait for jobs', () => waitForChunk(ids), deps.logger);
-        await patiently(
-          'record progress',
-          () => deps.ranges.markFinished(chainId, head.chunk.from, head.chunk.to),
-          deps.logger,
-        );
-      } catch (error) {
-        return { status: 'failed', error: (error as Error).message, at: head.chunk };
-      }
-      done += head.chunk.to - head.chunk.from + 1;
-      report();
-      deps.logger.debug(
-        { chain: chainId, from: head.chunk.from, to: head.chunk.to },
-        'replay chunk finished',
-      );
-    }
-  } finally {
-    // Chunks still being enqueued must settle before the caller closes the connections.
-    await Promise.allSettled(inFlight.map((c) => c.ids));
+    outcome = await runBatches(deps, chunks, onBatchesDone);
+  } catch (error) {
+    // Past the outage patience: what finished is recorded; the same command resumes.
+    return { status: 'failed', error: (error as Error).message, at: { from, to } };
   }
-  if (done < total) return { status: 'interrupted', done, total };
-  return {
-    status: 'finished',
-    from,
-    to,
-    blocks: done,
-    skipped,
-    seconds: (performance.now() - started) / 1000,
-    clippedTo,
-  };
+  // Whatever was detected is handed off, also when the replay stops early; if that fails, the
+  // next run of the command hands the same tokens off.
+  await handOff().catch(warnHandOff);
+  if ('failed' in outcome) return { status: 'failed', error: outcome.failed, at: outcome.at };
+  if (outcome.done < total) return { status: 'interrupted', done: outcome.done, total };
+  const seconds = (performance.now() - started) / 1000;
+  const skipped = to - from + 1 - total;
+  return { status: 'finished', from, to, blocks: outcome.done, skipped, seconds, clippedTo };
 }

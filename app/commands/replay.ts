@@ -1,15 +1,16 @@
 import type { Logger } from 'pino';
 import { createDb, runMigrations } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
+import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
-import { createDetectProcessor } from '../../workers/detect.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
 import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
+import { createReplayProcessor } from '../../workers/replay-detect.ts';
 
 /** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 
@@ -54,9 +55,10 @@ export async function replayCommand(
     prefix: keys.prefix,
     logger,
     processors: {
-      replay: createDetectProcessor({
+      replay: createReplayProcessor({
         chains,
         tokens,
+        writer: createReplayTokenWriter(db),
         producer,
         events: createEventPublisher(commandRedis, keys.events),
         logger,
@@ -69,7 +71,7 @@ export async function replayCommand(
     if (stopping) process.exit(130);
     stopping = true;
     process.stderr.write(
-      '\nstopping after the chunks in flight; run the same command again to resume\n',
+      '\nstopping after the batches in flight; run the same command again to resume\n',
     );
   };
   process.on('SIGINT', onSignal);

@@ -22,7 +22,12 @@ import { findDeployments } from '../../src/evm/deployments.ts';
 import { subscribeNewHeads } from '../../src/evm/heads.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
-import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../../test/support/services.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
@@ -117,6 +122,56 @@ export async function rawCeiling(
   return { seconds: (performance.now() - started) / 1000, tokens: found };
 }
 
+/** Seconds until the scanner, from `first`, has taken `deployments` tokens through bytecode. */
+async function pipelineSeconds(
+  anvil: AnvilHandle,
+  database: TestDatabase,
+  redis: TestRedis,
+  first: number,
+  deployments: number,
+): Promise<number> {
+  const chain: ChainConfig = {
+    chainId: LOCAL_CHAIN_ID,
+    name: 'bench',
+    rpcUrls: [anvil.rpcUrl],
+    confirmations: 0,
+    startBlock: first,
+    finalityDepth: 64,
+    pollIntervalMs: 100,
+    wrappedNative: `0x${'0'.repeat(40)}`,
+    stablecoins: [],
+    dexes: [],
+    ephemeral: false,
+  };
+  const db = createDb(database.url, { max: 2 });
+  const started = performance.now();
+  const service = await startService({
+    roles: new Set(['worker', 'scanner']),
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: redis.prefix,
+    chains: [chain],
+    knownChainIds: new Set([LOCAL_CHAIN_ID]),
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
+    poolMax: database.embedded ? 1 : 10,
+  });
+  let done = 0;
+  while (done < deployments) {
+    await new Promise((r) => setTimeout(r, 50));
+    const [row] = await db.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tokens)
+      .where(and(eq(tokens.chainId, LOCAL_CHAIN_ID), isNotNull(tokens.bytecodeHash)));
+    done = row?.n ?? 0;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await service.stop();
+  await db.close();
+  return seconds;
+}
+
 export async function detectionThroughput(options: {
   tokens: number;
   fillerEvery: number;
@@ -135,45 +190,7 @@ export async function detectionThroughput(options: {
     const raw = await rawCeiling(anvil, first, last);
 
     progress('pipeline replay (scanner → detect → bytecode → Postgres)');
-    const chain: ChainConfig = {
-      chainId: LOCAL_CHAIN_ID,
-      name: 'bench',
-      rpcUrls: [anvil.rpcUrl],
-      confirmations: 0,
-      startBlock: first,
-      finalityDepth: 64,
-      pollIntervalMs: 100,
-      wrappedNative: `0x${'0'.repeat(40)}`,
-      stablecoins: [],
-      dexes: [],
-      ephemeral: false,
-    };
-    const db = createDb(database.url, { max: 2 });
-    const started = performance.now();
-    const service = await startService({
-      roles: new Set(['worker', 'scanner']),
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      redisPrefix: redis.prefix,
-      chains: [chain],
-      knownChainIds: new Set([LOCAL_CHAIN_ID]),
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      poolMax: database.embedded ? 1 : 10,
-    });
-    let done = 0;
-    while (done < deployments) {
-      await new Promise((r) => setTimeout(r, 50));
-      const [row] = await db.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(tokens)
-        .where(and(eq(tokens.chainId, LOCAL_CHAIN_ID), isNotNull(tokens.bytecodeHash)));
-      done = row?.n ?? 0;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    await service.stop();
-    await db.close();
+    const seconds = await pipelineSeconds(anvil, database, redis, first, deployments);
     if (raw.tokens !== deployments)
       throw new Error(`raw ceiling found ${raw.tokens} tokens, expected ${deployments}`);
 
@@ -209,23 +226,26 @@ export async function detectionThroughput(options: {
   }
 }
 
+/** The chain as the latency run scans it: over WebSocket heads, from genesis. */
+const latencyChain = (anvil: AnvilHandle): ChainConfig => ({
+  chainId: LOCAL_CHAIN_ID,
+  name: 'bench',
+  rpcUrls: [anvil.rpcUrl],
+  wsUrl: anvil.wsUrl,
+  confirmations: 0,
+  startBlock: 0,
+  finalityDepth: 64,
+  pollIntervalMs: 250,
+  wrappedNative: `0x${'0'.repeat(40)}`,
+  stablecoins: [],
+  dexes: [],
+  ephemeral: false,
+});
+
 export async function detectionLatency(options: { deployments: number }): Promise<BenchRow[]> {
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: 1 });
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-  const chain: ChainConfig = {
-    chainId: LOCAL_CHAIN_ID,
-    name: 'bench',
-    rpcUrls: [anvil.rpcUrl],
-    wsUrl: anvil.wsUrl,
-    confirmations: 0,
-    startBlock: 0,
-    finalityDepth: 64,
-    pollIntervalMs: 250,
-    wrappedNative: `0x${'0'.repeat(40)}`,
-    stablecoins: [],
-    dexes: [],
-    ephemeral: false,
-  };
+  const chain = latencyChain(anvil);
   const service = await startService({
     roles: new Set(['worker', 'scanner', 'api']),
     databaseUrl: database.url,

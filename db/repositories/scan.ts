@@ -22,6 +22,79 @@ export interface BlockRecord {
   timestamp: Date;
 }
 
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Deletes the orphaned tokens' rows in the tables keyed by token, then their creators' counts. */
+async function forgetTokens(
+  tx: Tx,
+  chainId: number,
+  removed: { address: string; creator: string | null }[],
+): Promise<void> {
+  const addresses = removed.map((r) => r.address);
+  if (addresses.length > 0) {
+    for (const table of [analyses, tokenHistory, tokenHistory5m, tokenHistory1h, watchlist]) {
+      await tx
+        .delete(table)
+        .where(and(eq(table.chainId, chainId), inArray(table.address, addresses)));
+    }
+  }
+  const perCreator = new Map<string, number>();
+  for (const { creator } of removed)
+    if (creator) perCreator.set(creator, (perCreator.get(creator) ?? 0) + 1);
+  for (const [creator, count] of perCreator) {
+    await tx
+      .update(creators)
+      .set({ totalTokens: sql`greatest(${creators.totalTokens} - ${count}, 0)` })
+      .where(and(eq(creators.chainId, chainId), eq(creators.address, creator)));
+  }
+}
+
+async function rollbackChain(
+  db: Database,
+  chainId: number,
+  ancestor: number,
+  newBranch: BlockRecord[],
+): Promise<{ address: string; creator: string | null }[]> {
+  return db.transaction(async (tx) => {
+    await lockChainExclusive(tx, chainId);
+    await tx
+      .delete(blockHashes)
+      .where(and(eq(blockHashes.chainId, chainId), gt(blockHashes.blockNumber, ancestor)));
+    if (newBranch.length > 0) await tx.insert(blockHashes).values(newBranch);
+    const removed = await tx
+      .delete(tokens)
+      .where(and(eq(tokens.chainId, chainId), gt(tokens.creationBlockNumber, ancestor)))
+      .returning({ address: tokens.address, creator: tokens.creator });
+    await forgetTokens(tx, chainId, removed);
+    await tx
+      .delete(pairs)
+      .where(and(eq(pairs.chainId, chainId), gt(pairs.creationBlockNumber, ancestor)));
+    await tx
+      .update(scanCursors)
+      .set({ nextBlock: ancestor + 1, updatedAt: new Date() })
+      .where(eq(scanCursors.chainId, chainId));
+    return removed;
+  });
+}
+
+async function resetChain(db: Database, chainId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const table of [
+      tokens,
+      pairs,
+      analyses,
+      tokenHistory,
+      tokenHistory5m,
+      tokenHistory1h,
+      creators,
+      blockHashes,
+    ]) {
+      await tx.delete(table).where(eq(table.chainId, chainId));
+    }
+    await tx.delete(scanCursors).where(eq(scanCursors.chainId, chainId));
+  });
+}
+
 export function createScanRepository(db: Database) {
   return {
     async getCursor(
@@ -91,67 +164,11 @@ export function createScanRepository(db: Database) {
      * orphaned blocks produced (tokens, their analyses, history and watchlist entries, pairs),
      * corrects creator counts and rewinds the cursor, all in one transaction under the chain lock.
      */
-    async rollback(
-      chainId: number,
-      ancestor: number,
-      newBranch: BlockRecord[],
-    ): Promise<{ address: string; creator: string | null }[]> {
-      return db.transaction(async (tx) => {
-        await lockChainExclusive(tx, chainId);
-        await tx
-          .delete(blockHashes)
-          .where(and(eq(blockHashes.chainId, chainId), gt(blockHashes.blockNumber, ancestor)));
-        if (newBranch.length > 0) await tx.insert(blockHashes).values(newBranch);
-        const removed = await tx
-          .delete(tokens)
-          .where(and(eq(tokens.chainId, chainId), gt(tokens.creationBlockNumber, ancestor)))
-          .returning({ address: tokens.address, creator: tokens.creator });
-        const addresses = removed.map((r) => r.address);
-        if (addresses.length > 0) {
-          for (const table of [analyses, tokenHistory, tokenHistory5m, tokenHistory1h, watchlist]) {
-            await tx
-              .delete(table)
-              .where(and(eq(table.chainId, chainId), inArray(table.address, addresses)));
-          }
-        }
-        await tx
-          .delete(pairs)
-          .where(and(eq(pairs.chainId, chainId), gt(pairs.creationBlockNumber, ancestor)));
-        const perCreator = new Map<string, number>();
-        for (const { creator } of removed)
-          if (creator) perCreator.set(creator, (perCreator.get(creator) ?? 0) + 1);
-        for (const [creator, count] of perCreator) {
-          await tx
-            .update(creators)
-            .set({ totalTokens: sql`greatest(${creators.totalTokens} - ${count}, 0)` })
-            .where(and(eq(creators.chainId, chainId), eq(creators.address, creator)));
-        }
-        await tx
-          .update(scanCursors)
-          .set({ nextBlock: ancestor + 1, updatedAt: new Date() })
-          .where(eq(scanCursors.chainId, chainId));
-        return removed;
-      });
-    },
+    rollback: (chainId: number, ancestor: number, newBranch: BlockRecord[]) =>
+      rollbackChain(db, chainId, ancestor, newBranch),
 
     /** Forgets everything about a chain: only for a restarted development chain whose history is gone. */
-    async resetChain(chainId: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        for (const table of [
-          tokens,
-          pairs,
-          analyses,
-          tokenHistory,
-          tokenHistory5m,
-          tokenHistory1h,
-          creators,
-          blockHashes,
-        ]) {
-          await tx.delete(table).where(eq(table.chainId, chainId));
-        }
-        await tx.delete(scanCursors).where(eq(scanCursors.chainId, chainId));
-      });
-    },
+    resetChain: (chainId: number) => resetChain(db, chainId),
   };
 }
 

@@ -21,4 +21,17 @@ describe('pendingChunks', () => {
   it('handles a single block', () => {
     expect(pendingChunks(7, 7, 100, [])).toEqual([{ from: 7, to: 7 }]);
   });
+  it('skips finished ranges given out of order, overlapping or reaching outside the range', () => {
+    const finished = [
+      { from: 12, to: 14 },
+      { from: 3, to: 5 },
+      { from: 4, to: 6 },
+      { from: 0, to: 1 },
+    ];
+    expect(pendingChunks(1, 13, 3, finished)).toEqual([
+      { from: 2, to: 2 },
+      { from: 7, to: 9 },
+      { from: 10, to: 11 },
+    ]);
+  });
 });

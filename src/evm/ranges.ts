@@ -5,28 +5,30 @@ export interface BlockRange {
   to: number;
 }
 
-/** Splits [from, to] into chunks of `size` blocks, leaving out the blocks covered by `finished`. */
+/**
+ * Splits [from, to] into chunks of `size` blocks, leaving out the blocks covered by `finished`.
+ * Walks the finished ranges in order, so a long replay with many finished ranges costs
+ * O(ranges + chunks), not O(blocks × ranges).
+ */
 export function pendingChunks(
   from: number,
   to: number,
   size: number,
   finished: readonly BlockRange[],
 ): BlockRange[] {
-  const covered = (n: number) => finished.some((r) => r.from <= n && n <= r.to);
+  const covered = [...finished].filter((r) => r.to >= from && r.from <= to);
+  covered.sort((a, b) => a.from - b.from);
   const chunks: BlockRange[] = [];
-  let start: number | undefined;
-  for (let n = from; n <= to; n++) {
-    if (covered(n)) {
-      if (start !== undefined) chunks.push({ from: start, to: n - 1 });
-      start = undefined;
-      continue;
-    }
-    start ??= n;
-    if (n - start + 1 === size) {
-      chunks.push({ from: start, to: n });
-      start = undefined;
-    }
+  const split = (a: number, b: number) => {
+    for (let start = a; start <= b; start += size)
+      chunks.push({ from: start, to: Math.min(start + size - 1, b) });
+  };
+  let next = from;
+  for (const range of covered) {
+    if (range.from > next) split(next, Math.min(range.from - 1, to));
+    next = Math.max(next, range.to + 1);
+    if (next > to) break;
   }
-  if (start !== undefined) chunks.push({ from: start, to });
+  if (next <= to) split(next, to);
   return chunks;
 }
