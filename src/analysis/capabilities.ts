@@ -15,7 +15,7 @@ import {
   walkRecorded,
 } from './capability-layout.ts';
 import type { CodeModel, PathTrace, PathWrite } from './interpreter.ts';
-import { oneWayWrite } from './one-way.ts';
+import { oneWayEntryWrite, oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
@@ -219,7 +219,14 @@ function limitFindings(
     }
     const key = shape ? entryKey(shape) : null;
     if (shape && key !== null && fromCalldata(key) && f.blockers.mappings.has(shape.base)) {
-      const where = f.blockers.mappings.get(shape.base)!;
+      const blocker = f.blockers.mappings.get(shape.base)!;
+      const where = blocker.where;
+      if (oneWayEntryWrite(w.value, w.slot, blocker)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
+        );
+        continue;
+      }
       out.set(
         'limit',
         finding(

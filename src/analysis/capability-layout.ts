@@ -179,8 +179,20 @@ export interface Blockers {
       blocksWhenClear: boolean;
     }
   >;
-  /** Mappings tested with an account key: base → where. */
-  mappings: Map<bigint, string>;
+  /** Mappings tested with an account key: base → how. */
+  mappings: Map<bigint, EntryBlocker>;
+}
+
+/** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
+export interface EntryBlocker {
+  where: string;
+  /**
+   * `flag`: tested as a boolean (`frozen[from]`); `time`: compared with the block time or number
+   * (`lockedUntil[from]`); `amount`: an amount held back (`balance - locked[from] >= value`).
+   */
+  kind: 'flag' | 'time' | 'amount';
+  /** The failing checks on this entry, each with the load it tests: to evaluate a stored value. */
+  checks: { cond: Sym; taken: boolean; load: Node }[];
 }
 
 export function collectBlockers(
@@ -259,7 +271,13 @@ function addBlockers(
       keyName(shape.key) !== null &&
       blocksWhenSet(branch, read.load, timed)
     ) {
-      if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where,
+        kind: timed ? 'time' : 'flag',
+        checks: [],
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
     }
   }
   // An amount held back per account (`balance - locked[from] >= value`): a lock.
@@ -271,7 +289,11 @@ function addBlockers(
     if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
     const key = entryKey(shape);
     if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
-      blockers.mappings.set(shape.base, `${where} (an amount held back per account)`);
+      blockers.mappings.set(shape.base, {
+        where: `${where} (an amount held back per account)`,
+        kind: 'amount',
+        checks: [],
+      });
     }
   }
 }

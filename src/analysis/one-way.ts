@@ -1,11 +1,13 @@
-import type { Blockers } from './capability-layout.ts';
-import { contains, evaluate } from './storage-shapes.ts';
+import type { Blockers, EntryBlocker } from './capability-layout.ts';
+import { contains, evaluate, evaluateWith, sameSym } from './storage-shapes.ts';
 import type { Node, Sym } from './symbolic.ts';
 
 /**
  * One-way switches: a privileged write to a flag transfer() checks, that can only store the value
  * under which the check passes (release(), releaseTokenTransfer(), defrost()). After it, the owner
- * cannot stop holders any more, so it is no limit. Pure.
+ * cannot stop holders any more, so it is no limit. The same holds for one account's entry: an
+ * unfreeze(address) that can only clear `frozen[account]`, a write of zero to the amount held
+ * back from an account. Pure.
  */
 
 const ALL_BITS = (1n << 256n) - 1n;
@@ -55,4 +57,60 @@ export function oneWayWrite(
     if (bit === null) return false;
     return bit === 1n ? !blocker.blocksWhenSet : !blocker.blocksWhenClear;
   });
+}
+
+/** Block times and numbers a time lock is judged at: about now, and far in the future. */
+const PRESENT = { timestamp: 1_800_000_000n, number: 25_000_000n };
+const FUTURE = { timestamp: 1n << 40n, number: 1n << 40n };
+
+/**
+ * The words a write of `value` to `slot` can leave, whatever the slot held before (two
+ * candidates when it keeps some old bits), or null when it depends on something unknown.
+ */
+function storedWords(value: Sym, slot: Sym): bigint[] | null {
+  if (typeof value === 'bigint') return [value];
+  let old: Node | null = null;
+  contains(
+    value,
+    (n) => {
+      if (n.op !== 'sload' || !sameSym(n.args[0]!, slot)) return false;
+      old = n;
+      return true;
+    },
+    60,
+  );
+  if (old === null) return null;
+  const words = [evaluate(value, old, 0n), evaluate(value, old, ALL_BITS)];
+  return words.every((w) => w !== null) ? (words as bigint[]) : null;
+}
+
+/**
+ * Can this write of an account's entry only store values under which every failing check on it
+ * passes? `unfreeze(account)` storing false where transfer fails on true, a release storing zero
+ * as the amount held back or as the time locked until. Anything unknown counts as a limit.
+ */
+export function oneWayEntryWrite(value: Sym, slot: Sym, blocker: EntryBlocker): boolean {
+  const words = storedWords(value, slot);
+  if (words === null) return false;
+  // Nothing held back: the transfer compares the whole balance, as any token does.
+  if (blocker.kind === 'amount') return words.every((w) => w === 0n);
+  if (blocker.checks.length === 0) return false;
+  const times = blocker.kind === 'time' ? [PRESENT, FUTURE] : [PRESENT];
+  return words.every((word) =>
+    times.every((time) =>
+      blocker.checks.every((c) => {
+        const outcome = evaluateWith(c.cond, (n) =>
+          n === c.load
+            ? word
+            : n.op === 'timestamp'
+              ? time.timestamp
+              : n.op === 'number'
+                ? time.number
+                : undefined,
+        );
+        // The failing path took the branch `taken`: the check passes when the outcome differs.
+        return outcome !== null && (outcome !== 0n) !== c.taken;
+      }),
+    ),
+  );
 }
