@@ -12,14 +12,16 @@ import {
   keyName,
   SELECTORS,
   type TokenLayout,
+  TRANSFER_AMOUNT,
   walkRecorded,
 } from './capability-layout.ts';
 import type { CodeModel, PathTrace, PathWrite } from './interpreter.ts';
-import { oneWayEntryWrite, oneWayWrite } from './one-way.ts';
+import { capBlocks, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
   changedBits,
+  comparedReads,
   contains,
   entryKey,
   privilegedBy,
@@ -113,6 +115,8 @@ interface PathFacts {
   blockers: Blockers;
   /** One-way writes seen so far for this function (details), filled by limitFindings. */
   openers: string[];
+  /** Caps written with a value transfer passes: the flipped walk may store a blocking one. */
+  undecided: bigint[];
 }
 
 function balanceFindings(
@@ -177,6 +181,17 @@ function balanceFindings(
   }
 }
 
+/**
+ * A setter that compares its value with the supply (`require(max >= totalSupply / 1000)`) keeps
+ * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop.
+ */
+function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
+  if (layout.totalSupply === null) return false;
+  return t.conditions.some((c) =>
+    comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
+  );
+}
+
 function limitFindings(
   t: PathTrace,
   f: PathFacts,
@@ -187,6 +202,24 @@ function limitFindings(
   for (const w of t.writes) {
     const shape = slotShape(w.slot);
     if (shape?.kind === 'slot') {
+      const cap = f.blockers.caps.get(shape.slot);
+      if (cap) {
+        f.undecided.push(shape.slot);
+        if (!boundedBySupply(t, f.layout) && capBlocks(w.value, shape.slot, cap.checks)) {
+          out.set(
+            'limit',
+            finding(
+              fn,
+              'limit',
+              // A cap on sales stops selling; one on every transfer is an anti-whale limit set
+              // too low, reported as such (a pair exempt from it may still trade).
+              cap.sell ? 'trading-switch' : 'max-tx',
+              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails; ${cap.where}`,
+            ),
+          );
+          return;
+        }
+      }
       const blocker = f.blockers.slots.get(shape.slot);
       if (!blocker) continue;
       const bits = changedBits(w.value, shape.slot);
@@ -282,19 +315,30 @@ export function analyzeCapabilities(
   // No balances to take or make and nothing transfer checks: no function can have an effect
   // (a non-token, or code too odd to read), so none is walked and none is demoted.
   const nothingToFind =
-    layout.balances === null && blockers.slots.size === 0 && blockers.mappings.size === 0;
+    layout.balances === null &&
+    blockers.slots.size === 0 &&
+    blockers.mappings.size === 0 &&
+    blockers.caps.size === 0;
   for (const fn of nothingToFind ? [] : functions) {
     if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector) || budget.left <= 0) continue;
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
+    const undecided: bigint[] = [];
     const judge = (traces: readonly PathTrace[], balances: boolean) => {
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         const guard = privilege(t);
         if (guard === null) continue;
-        const facts: PathFacts = { label: labelOf(fn), guard, layout, blockers, openers };
+        const facts: PathFacts = {
+          label: labelOf(fn),
+          guard,
+          layout,
+          blockers,
+          openers,
+          undecided,
+        };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
         limitFindings(t, facts, out, fn);
       }
@@ -302,7 +346,8 @@ export function analyzeCapabilities(
     judge(result.traces, true);
     // The walk's arguments are concrete: `setTransferable(true)` stores the enabling value too.
     // Walked again with flipped arguments, a setter stores the blocking one; a switch does not.
-    if (!out.has('limit') && openers.length > 0 && fn.arguments !== '' && budget.left > 0) {
+    const pending = openers.length > 0 || undecided.length > 0;
+    if (!out.has('limit') && pending && fn.arguments !== '' && budget.left > 0) {
       judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
     }
     if (!out.has('limit') && openers.length > 0) {

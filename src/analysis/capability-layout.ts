@@ -1,6 +1,6 @@
 import { AbiCoder, ParamType } from 'ethers';
 import { addressFromLabel, splitTypes } from './calldata.ts';
-import type { CallerCheck } from './caller-patterns.ts';
+import { type CallerCheck, unwrap } from './caller-patterns.ts';
 import { type CodeModel, type PathTrace, walk } from './interpreter.ts';
 import {
   asAddress,
@@ -11,7 +11,7 @@ import {
   flagReads,
   slotShape,
 } from './storage-shapes.ts';
-import { isCallerLeaf, type Node, type Sym } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import type { ExtractedFunction } from './types.ts';
 
 /**
@@ -43,7 +43,8 @@ const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) =>
   addressFromLabel(`token-monitor.effect.argument.${i}`),
 );
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
-const AMOUNT = 1000n;
+/** The amount every walk moves, transfer() included: a cap below it stops that transfer. */
+export const TRANSFER_AMOUNT = 1000n;
 /** Steps from a blocking check to the failure it causes (building an Error(string) included). */
 const MAX_FAILURE_DISTANCE = 100;
 const abi = AbiCoder.defaultAbiCoder();
@@ -67,7 +68,7 @@ function value(type: ParamType, index: number, variant: ArgumentVariant): unknow
   if (type.baseType === 'string') return '';
   if (type.baseType === 'bytes') return '0x';
   if (type.baseType.startsWith('bytes')) return `0x${'00'.repeat(Number(type.baseType.slice(5)))}`;
-  return variant === 'default' ? AMOUNT : 0n;
+  return variant === 'default' ? TRANSFER_AMOUNT : 0n;
 }
 
 /** Call data aiming each address argument at its own recognisable address. */
@@ -181,6 +182,11 @@ export interface Blockers {
   >;
   /** Mappings tested with an account key: base → how. */
   mappings: Map<bigint, EntryBlocker>;
+  /**
+   * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
+   * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
+   */
+  caps: Map<bigint, { where: string; checks: EntryBlocker['checks']; sell: boolean }>;
 }
 
 /** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
@@ -201,7 +207,7 @@ export function collectBlockers(
   layout: TokenLayout,
   budget: Budget,
 ): { blockers: Blockers; complete: boolean } {
-  const blockers: Blockers = { slots: new Map(), mappings: new Map() };
+  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
   let complete = byId.has(SELECTORS.transfer);
   for (const [name, selector] of [
     ['transfer', SELECTORS.transfer],
@@ -219,8 +225,11 @@ export function collectBlockers(
         .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
         .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
     );
+    const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
     for (const t of result.traces) {
       if (!isFailure(t)) continue;
+      // A sale: the path proved the recipient is an address the token stores (its pair).
+      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
@@ -230,7 +239,7 @@ export function collectBlockers(
         const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
-        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1);
+        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1, sell);
       }
     }
   }
@@ -238,6 +247,22 @@ export function collectBlockers(
 }
 
 type Branch = PathTrace['conditions'][number];
+
+/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
+function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
+  let cur = cond;
+  let want = taken;
+  while (isNode(cur) && cur.op === 'iszero') {
+    cur = cur.args[0]!;
+    want = !want;
+  }
+  if (!isNode(cur) || cur.args.length !== 2) return false;
+  const proves = (cur.op === 'eq' && want) || ((cur.op === 'sub' || cur.op === 'xor') && !want);
+  if (!proves) return false;
+  const [a, b] = cur.args.map((x) => unwrap(x).core) as [Sym, Sym];
+  const stored = (x: Sym) => isNode(x) && x.op === 'sload';
+  return (a === address && stored(b)) || (b === address && stored(a));
+}
 
 /** The flags, times and per-account amounts one branch on a failing path tests. */
 function addBlockers(
@@ -247,6 +272,7 @@ function addBlockers(
   layout: TokenLayout,
   moved: ReadonlySet<bigint>,
   last: boolean,
+  sell: boolean,
 ): void {
   const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
   for (const read of flagReads(branch.cond)) {
@@ -283,8 +309,15 @@ function addBlockers(
   // An amount held back per account (`balance - locked[from] >= value`): a lock.
   for (const load of last ? comparedReads(branch.cond) : []) {
     const shape = slotShape(load.args[0]!);
-    if (!shape || shape.kind === 'slot' || shape.base === layout.balances || moved.has(shape.base))
+    if (shape?.kind === 'slot') {
+      if (timed || shape.slot === layout.totalSupply) continue;
+      const cap = blockers.caps.get(shape.slot) ?? { where, checks: [], sell: false };
+      cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
+      cap.sell ||= sell;
+      blockers.caps.set(shape.slot, cap);
       continue;
+    }
+    if (!shape || shape.base === layout.balances || moved.has(shape.base)) continue;
     // An allowance is keyed by the holder and the caller; that is the holder's own limit.
     if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
     const key = entryKey(shape);

@@ -111,6 +111,16 @@ export function applyCapabilities(
     const fn = bySelector.get(f.selector);
     if (!fn) continue;
     const existing = out.find((j) => j.fn.selector === f.selector);
+    // A catalogued function of the finding's own family (setMaxTxAmount proven able to stop a
+    // transfer): the proof joins its evidence, no second entry.
+    if (existing?.entry?.family === f.family) {
+      out[out.indexOf(existing)] = {
+        ...existing,
+        verdict: withEvidence(existing.verdict, f.evidence),
+      };
+      claimed.add(`${f.selector}|${f.capability}`);
+      continue;
+    }
     const verdict = existing?.verdict ?? verdictOf(fn);
     const entry = syntheticEntry(fn, f.family, f.capability);
     // An uncatalogued privileged function is replaced by its capability; a catalogued one keeps

@@ -59,9 +59,8 @@ export function oneWayWrite(
   });
 }
 
-/** Block times and numbers a time lock is judged at: about now, and far in the future. */
+/** The block a flag check is judged at, should it also read the time. */
 const PRESENT = { timestamp: 1_800_000_000n, number: 25_000_000n };
-const FUTURE = { timestamp: 1n << 40n, number: 1n << 40n };
 
 /**
  * The words a write of `value` to `slot` can leave, whatever the slot held before (two
@@ -92,25 +91,45 @@ function storedWords(value: Sym, slot: Sym): bigint[] | null {
 export function oneWayEntryWrite(value: Sym, slot: Sym, blocker: EntryBlocker): boolean {
   const words = storedWords(value, slot);
   if (words === null) return false;
-  // Nothing held back: the transfer compares the whole balance, as any token does.
-  if (blocker.kind === 'amount') return words.every((w) => w === 0n);
-  if (blocker.checks.length === 0) return false;
-  const times = blocker.kind === 'time' ? [PRESENT, FUTURE] : [PRESENT];
-  return words.every((word) =>
-    times.every((time) =>
-      blocker.checks.every((c) => {
-        const outcome = evaluateWith(c.cond, (n) =>
-          n === c.load
-            ? word
-            : n.op === 'timestamp'
-              ? time.timestamp
-              : n.op === 'number'
-                ? time.number
-                : undefined,
-        );
-        // The failing path took the branch `taken`: the check passes when the outcome differs.
-        return outcome !== null && (outcome !== 0n) !== c.taken;
+  // Nothing held back, nothing to wait for. Any other amount or time counts: the walk's call
+  // data is concrete, so a `lock(account, until)` storing its argument reads as a constant.
+  if (blocker.kind !== 'flag') return words.every((w) => w === 0n);
+  return blocker.checks.length > 0 && words.every((word) => passes(blocker.checks, word));
+}
+
+type Checks = EntryBlocker['checks'];
+
+/** Does every failing check pass when its load holds `word` (at the present block)? */
+function passes(checks: Checks, word: bigint): boolean {
+  return checks.every((c) => {
+    const outcome = evaluateWith(c.cond, (n) =>
+      n === c.load
+        ? word
+        : n.op === 'timestamp'
+          ? PRESENT.timestamp
+          : n.op === 'number'
+            ? PRESENT.number
+            : undefined,
+    );
+    // The failing path took the branch `taken`: the check passes when the outcome differs.
+    return outcome !== null && (outcome !== 0n) !== c.taken;
+  });
+}
+
+/**
+ * Does this write of a cap on the amount moved (`maxSell`) store a value under which transfer's
+ * own amount fails a check? Proven only: a value that cannot be read, or a cap some amount can
+ * pass (a bounded setter, removeLimits() storing the maximum), stops no holder.
+ */
+export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
+  const words = storedWords(value, slot);
+  return (
+    words !== null &&
+    words.some((word) =>
+      checks.some((c) => {
+        const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
+        return outcome !== null && (outcome !== 0n) === c.taken;
       }),
-    ),
+    )
   );
 }
