@@ -122,14 +122,11 @@ function passes(checks: Checks, word: bigint): boolean {
  * pass (a bounded setter, removeLimits() storing the maximum), stops no holder.
  */
 export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
-  const words = storedWords(value, slot);
-  return (
-    words !== null &&
-    words.some((word) =>
-      checks.some((c) => {
-        const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
-        return outcome !== null && (outcome !== 0n) === c.taken;
-      }),
-    )
+  const words = storedWords(value, slot) ?? [];
+  return words.some((word) =>
+    checks.some((c) => {
+      const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
+      return outcome !== null && (outcome !== 0n) === c.taken;
+    }),
   );
 }
