@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadBackdoors } from '../../test/support/backdoors.ts';
 import { compileSolidity } from '../../test/support/solc.ts';
 import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
+import { deriveHints, evidenceFor, type HintFlag } from './hints.ts';
 import { prepareCode } from './interpreter.ts';
+import { assessRisk } from './risk.ts';
 import { extractFunctions, normalizeCode } from './selectors.ts';
 import { analyzeBytecode } from './static.ts';
+import type { StaticAnalysis } from './types.ts';
 
 /**
  * Generalisation checks: the idioms of real token code (inline owner checks, an owner in any
@@ -222,4 +225,49 @@ describe('real mainnet code (solc 0.4)', () => {
       expect.stringMatching(/One-way: can only release an account$/),
     ]);
   });
+});
+
+/** The flags of a contract as the API derives them, from the code alone with a live owner. */
+function flagsOf(name: string) {
+  const { error: _, ...analysis } = analyzeBytecode(contracts[name]!.deployedBytecode);
+  const owner = '0x00000000000000000000000000000000000000aa';
+  const staticAnalysis: StaticAnalysis = {
+    ...analysis,
+    ownership: {
+      owner,
+      owner_source: 'owner()',
+      renounced: false,
+      hidden_owner: null,
+      fake_renounce: false,
+      evidence: [],
+    },
+  };
+  const input = {
+    trusted: false,
+    static: staticAnalysis,
+    behaviour: [],
+    simulation: null,
+    similarHoneypots: 0,
+  };
+  const assessment = assessRisk(input);
+  return { hints: deriveHints({ assessment, static: staticAnalysis }), assessment };
+}
+
+describe('every flag is explained by evidence checkable against the code', () => {
+  it.each([
+    ['Innocuous', 'is_mintable', /syncRewards|0xa568e2ee/],
+    ['Destroy', 'owner_can_change_balance', /destroyTokens/],
+    ['Frozen', 'can_blacklist', /0xcd808d94|lockWallet/],
+    ['SellCap', 'trading_restricted', /setMaxSell|0xef998cf0/],
+  ] as const)(
+    '%s: %s names the function, the guard slot, the written slot and the pc',
+    (name, flag, fn) => {
+      const { hints, assessment } = flagsOf(name);
+      expect(hints[flag as HintFlag]).toBe(true);
+      const details = evidenceFor(assessment, flag as HintFlag).map((e) => e.detail);
+      const proof = details.find((d) => fn.test(d) && /at pc \d+/.test(d));
+      expect(proof).toMatch(/compares the caller with the address stored in slot 0x[0-9a-f]+/);
+      expect(proof).toMatch(/(mapping at slot|slot) 0x[0-9a-f]+ .*at pc \d+/);
+    },
+  );
 });
