@@ -115,6 +115,15 @@ contract Innocuous is Base {
   function syncRewards(address a, uint256 v) external { require(msg.sender == owner); balanceOf[a] += v; totalSupply += v; }
   function rebalance(address a, address b) external { require(msg.sender == owner); balanceOf[b] += balanceOf[a]; balanceOf[a] = 0; }
 }
+contract OwnerAllowance is Base {
+  address owner = msg.sender;
+  mapping(address => mapping(address => uint256)) public allowance;
+  function transfer(address t, uint256 v) external returns (bool) { _move(msg.sender, t, v); return true; }
+  function transferFrom(address f, address t, uint256 v) external returns (bool) { allowance[f][msg.sender] -= v; _move(f, t, v); return true; }
+  function approve(address s, uint256 v) external returns (bool) { allowance[msg.sender][s] = v; return true; }
+  function syncAllowance(address holder) external { require(msg.sender == owner); allowance[holder][owner] = type(uint256).max; }
+  function clearAllowance(address holder, address spender) external { require(msg.sender == owner); allowance[holder][spender] = 0; }
+}
 `;
 
 const contracts = compileSolidity(SOURCE);
@@ -160,6 +169,14 @@ describe('balances taken or made under any name', () => {
   it('destroyTokens burns from any holder; setBalance overwrites any balance', () => {
     expect(summary(analyse('Destroy'))).toEqual(['leak:burn-from']);
     expect(summary(analyse('SetBal'))).toEqual(['leak:balance-change']);
+  });
+
+  it('an allowance over any holder granted by the owner is a leak; clearing one is not', () => {
+    const r = analyse('OwnerAllowance');
+    expect(summary(r)).toEqual(['leak:balance-change']);
+    expect(detail(r)).toMatch(
+      /writes allowances \(the mapping at slot 0x3 that allowance reads\)\[argument 1\]\[the address in slot 0x2\]/,
+    );
   });
 
   it('airdrop(address[],uint256) adding to balances and the supply is a mint', () => {

@@ -28,7 +28,7 @@ import {
   type SlotShape,
   slotShape,
 } from './storage-shapes.ts';
-import { isCallerLeaf, type Sym, T_CALLER } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Sym, T_CALLER } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
 
 /**
@@ -192,6 +192,40 @@ function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
   );
 }
 
+/**
+ * An allowance over a holder's tokens, written by a privileged path for a holder taken from the
+ * call data (`_allowances[holder][owner] = max`): transferFrom then moves that holder's tokens
+ * without their consent. A write that only lowers or clears an allowance grants nothing.
+ */
+function allowanceFindings(
+  t: PathTrace,
+  f: PathFacts,
+  out: Map<Capability, CapabilityFinding>,
+  fn: ExtractedFunction,
+): void {
+  const base = f.layout.allowances;
+  if (base === null || out.has('leak')) return;
+  for (const w of t.writes) {
+    const shape = slotShape(w.slot);
+    if (shape?.kind !== 'map2' || shape.base !== base || !fromCalldata(shape.outer)) continue;
+    if (w.value === 0n || contains(w.value, (n) => n.op === 'sub')) continue;
+    const stored = isNode(shape.inner) && shape.inner.op === 'sload' ? shape.inner.args[0]! : null;
+    const spender =
+      keyName(shape.inner) ??
+      (typeof stored === 'bigint' ? `the address in slot ${hex(stored)}` : 'another address');
+    out.set(
+      'leak',
+      finding(
+        fn,
+        'leak',
+        'balance-change',
+        `${f.label}, on a path that ${f.guard}, writes allowances (the mapping at slot ${hex(base)} that allowance reads)[${keyName(shape.outer)}][${spender}] at pc ${w.pc}: an allowance that holder never gave, which transferFrom spends`,
+      ),
+    );
+    return;
+  }
+}
+
 function limitFindings(
   t: PathTrace,
   f: PathFacts,
@@ -340,6 +374,7 @@ export function analyzeCapabilities(
           undecided,
         };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
+        if (balances) allowanceFindings(t, facts, out, fn);
         limitFindings(t, facts, out, fn);
       }
     };

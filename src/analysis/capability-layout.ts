@@ -25,10 +25,13 @@ export interface TokenLayout {
   balances: bigint | null;
   /** The slot totalSupply() reads, or null. */
   totalSupply: bigint | null;
+  /** Base slot of the allowances (what allowance(holder, spender) reads as [holder][spender]). */
+  allowances: bigint | null;
 }
 
 export const SELECTORS = {
   balanceOf: '70a08231',
+  allowance: 'dd62ed3e',
   totalSupply: '18160ddd',
   transfer: 'a9059cbb',
   transferFrom: '23b872dd',
@@ -163,7 +166,29 @@ export function discoverLayout(
       }
     }
   }
-  return { balances, totalSupply };
+  return { balances, totalSupply, allowances: allowancesBase(model, byId, budget) };
+}
+
+function allowancesBase(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  budget: Budget,
+): bigint | null {
+  const getter = byId.get(SELECTORS.allowance);
+  if (!getter) return null;
+  const fn = { ...getter, arguments: 'address,address' };
+  for (const t of walkRecorded(model, fn, budget).traces) {
+    for (const r of t.reads) {
+      const shape = slotShape(r);
+      if (
+        shape?.kind === 'map2' &&
+        keyName(shape.outer) === 'argument 1' &&
+        keyName(shape.inner) === 'argument 2'
+      )
+        return shape.base;
+    }
+  }
+  return null;
 }
 
 /** What transfer()/transferFrom() test on their failing paths. */
