@@ -1,3 +1,4 @@
+import { toBeHex } from 'ethers';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
   type CallOutcome,
@@ -9,6 +10,8 @@ import {
   STRANGER,
   simulationVerdict,
 } from './access-control.ts';
+import type { CapabilityReport } from './capabilities.ts';
+import { closedRequirement } from './capability-state.ts';
 import type { Judged } from './capability-verdicts.ts';
 import {
   type GatedFunction,
@@ -169,4 +172,51 @@ function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandi
   const out = new Map<string, StorageCandidate>();
   for (const c of candidates) if (!out.has(c.address)) out.set(c.address, c);
   return [...out.values()];
+}
+
+/**
+ * Judged functions whose capability needs a flag that storage holds the other way for good
+ * (capability-state.ts): demoted to 'other', with the slot, the branch and the stored word as
+ * evidence. Only on a report that walked every function: a write it did not see could reopen.
+ */
+export async function closeByStorage(
+  rpc: RpcClient,
+  input: { address: string; blockTag: string; report: CapabilityReport | null },
+  judged: Judged[],
+): Promise<Judged[]> {
+  const { report } = input;
+  if (!report?.walkedAll) return judged;
+  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  const slots = [...new Set(needs.flatMap((f) => f.requires!.map((r) => r.slot)))];
+  if (slots.length === 0) return judged;
+  const outcomes = await rpc.batch<string>(
+    slots.map((slot) => ({
+      method: 'eth_getStorageAt',
+      params: [input.address, toBeHex(slot, 32), input.blockTag],
+    })),
+  );
+  const storage = new Map<bigint, bigint>();
+  slots.forEach((slot, i) => {
+    const o = outcomes[i]!;
+    if (!o.ok) throw o.error;
+    storage.set(slot, BigInt(o.result));
+  });
+  return judged.map((j) => {
+    const found = needs.find((f) => f.selector === j.fn.selector && f.family === j.entry?.family);
+    const closed = found ? closedRequirement(found.requires!, storage, report.slotWrites) : null;
+    if (!found || !closed || !j.entry) return j;
+    const word = storage.get(closed.slot)!;
+    const detail =
+      `${j.entry.signature}: its ${found.capability} path needs bit ${closed.shift} of slot ` +
+      `0x${closed.slot.toString(16)} to be ${closed.bit} (branch at pc ${closed.pc}); storage holds ` +
+      `${toBeHex(word, 32)} and no function can store that value again: closed for good`;
+    return {
+      ...j,
+      entry: { ...j.entry, family: 'other', risk_level: 'low' },
+      verdict: {
+        ...j.verdict,
+        evidence: [{ kind: 'storage', selector: j.fn.selector, detail }, ...j.verdict.evidence],
+      },
+    };
+  });
 }

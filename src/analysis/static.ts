@@ -7,7 +7,7 @@ import {
   STRANGER,
 } from './access-control.ts';
 import { type CodeModel, prepareCode } from './caller-checks.ts';
-import { analyzeCapabilities } from './capabilities.ts';
+import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
 import { applyCapabilities, type Judged } from './capability-verdicts.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
 import { ownershipInfo, readOwner } from './ownership.ts';
@@ -21,6 +21,7 @@ import {
 import { skeletonHash } from './skeleton.ts';
 import {
   adminFunction,
+  closeByStorage,
   finalFunctions,
   findHiddenOwner,
   privilegedFunction,
@@ -73,6 +74,8 @@ interface CodeAnalysis {
   functions: DispatchedFunction[];
   /** Catalog matches and uncatalogued caller-gated functions, with their bytecode verdicts. */
   judged: Judged[];
+  /** What the code does (capabilities.ts), or null when it never reads the caller. */
+  capabilities: CapabilityReport | null;
 }
 
 const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdict => ({
@@ -170,7 +173,7 @@ function analyzeCode(code: string): CodeAnalysis {
     template: template?.template ?? null,
     error: extraction.error,
   };
-  return { public: analysis, functions: extraction.functions, judged };
+  return { public: analysis, functions: extraction.functions, judged, capabilities };
 }
 
 /**
@@ -211,8 +214,14 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   // Behind a proxy, the implementation's functions answer at the proxy's address; the proxy's own
   // dispatcher (transparent proxies, UUPS hooks) comes first.
   const functions = mergeBySelector(own.functions, implementation?.functions ?? []);
-  const judged = mergeJudged(own.judged, implementation?.judged ?? []);
   const logic = implementation ?? own;
+  // Capabilities the chain's state closed for good are judged on the logic's code and the
+  // address's storage (a proxy's storage is its implementation's state).
+  const judged = await closeByStorage(
+    rpc,
+    { address, blockTag, report: logic.capabilities },
+    mergeJudged(own.judged, implementation?.judged ?? []),
+  );
 
   const reading = await readOwner(rpc, { address, blockTag });
   const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
