@@ -111,11 +111,14 @@ export function analyzeCapabilities(
   const budget: Budget = { left: CAPABILITY_BUDGET };
   const byId = new Map(functions.map((f) => [f.selector, f]));
   const layout = discoverLayout(model, byId, budget);
-  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget);
+  const slotWrites: SlotWrites = new Map();
+  // transfer() may set a flag too (a launch on the first sale): its writes count as writers.
+  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget, (t) =>
+    recordSlotWrites(t, slotWrites),
+  );
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
   const oneWay: CapabilityReport['oneWay'] = [];
-  const slotWrites: SlotWrites = new Map();
   let walkedAll = true;
   // No balances to take or make and nothing transfer checks: no function can have an effect
   // (a non-token, or code too odd to read), so none is walked and none is demoted.

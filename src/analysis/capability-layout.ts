@@ -231,6 +231,8 @@ export function collectBlockers(
   byId: Map<string, ExtractedFunction>,
   layout: TokenLayout,
   budget: Budget,
+  /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
+  onSuccess: (t: PathTrace) => void = () => {},
 ): { blockers: Blockers; complete: boolean } {
   const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
   let complete = byId.has(SELECTORS.transfer);
@@ -243,6 +245,7 @@ export function collectBlockers(
     const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
     const result = walkRecorded(model, { ...fn, arguments: args }, budget);
     complete &&= result.complete;
+    for (const t of result.traces) if (isSuccess(t)) onSuccess(t);
     // Mappings the transfer itself moves amounts in are balances (however many), not locks.
     const moved = new Set(
       result.traces
