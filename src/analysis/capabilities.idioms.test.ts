@@ -228,15 +228,29 @@ describe('limits on holders', () => {
   });
 });
 
+const realEntry = (name: string) => {
+  const e = loadBackdoors().find((x) => x.contract_name === name)!;
+  const { functions } = extractFunctions(e.runtime_bytecode);
+  return analyzeCapabilities(
+    prepareCode(normalizeCode(e.runtime_bytecode)!),
+    functions,
+    (f) => `0x${f.selector}`,
+  );
+};
+
 describe('real mainnet code (solc 0.4)', () => {
-  it('a burnFrom that zeroes the amount held back from the holder is a leak, not a freeze', () => {
-    const e = loadBackdoors().find((x) => x.contract_name === 'GAC')!;
-    const { functions } = extractFunctions(e.runtime_bytecode);
-    const r = analyzeCapabilities(
-      prepareCode(normalizeCode(e.runtime_bytecode)!),
-      functions,
-      (f) => `0x${f.selector}`,
+  it('solc 0.4.11 `if (msg.sender != icoContractAddress) throw;` with the address packed at bits 8..167', () => {
+    const r = realEntry('SunContractToken');
+    const mint = r.findings.find((f) => f.capability === 'mint')!;
+    expect(mint.evidence[0]!.detail).toMatch(
+      /compares the caller with the address stored in slot 0x4 \(bits 8\.\.167\)/,
     );
+    // freezeTransfersUntil(uint256,string): an owner time lock on every transfer.
+    expect(summary(r)).toContain('limit:trading-switch');
+  });
+
+  it('a burnFrom that zeroes the amount held back from the holder is a leak, not a freeze', () => {
+    const r = realEntry('GAC');
     expect(summary(r)).toEqual(['leak:burn-from', 'mint:mint']);
     expect(r.oneWay.map((o) => o.detail)).toEqual([
       expect.stringMatching(/One-way: can only release an account$/),
