@@ -60,7 +60,9 @@ function syntheticEntry(
 /** Can the report decide whether this capability is absent from the function? */
 function decides(report: CapabilityReport, capability: Capability, selector: string): boolean {
   if (!report.conclusive.includes(selector)) return false;
-  if (capability === 'limit') return report.limitsKnown;
+  // A complete walk whose only write to what transfer checks can just let holders through
+  // decides even when transfer's own walk did not complete: the write it saw is a release.
+  if (capability === 'limit') return report.limitsKnown || oneWayDetail(report, selector) !== null;
   return report.layout.balances !== null;
 }
 
