@@ -1,32 +1,30 @@
 import { describeCheck } from './access-control.ts';
 import {
-  type Blockers,
+  allowanceFindings,
+  balanceFindings,
+  limitFindings,
+  type PathFacts,
+} from './capability-findings.ts';
+import {
   type Budget,
   CAPABILITY_BUDGET,
   collectBlockers,
   discoverLayout,
-  fromCalldata,
-  hex,
   isAdminCheck,
   isSuccess,
-  keyName,
   SELECTORS,
   type TokenLayout,
   walkRecorded,
 } from './capability-layout.ts';
-import type { CodeModel, PathTrace, PathWrite } from './interpreter.ts';
-import { oneWayWrite } from './one-way.ts';
 import {
-  asAddress,
-  callerIs,
-  changedBits,
-  contains,
-  entryKey,
-  privilegedBy,
-  type SlotShape,
-  slotShape,
-} from './storage-shapes.ts';
-import { isCallerLeaf, type Sym, T_CALLER } from './symbolic.ts';
+  type FlagRequirement,
+  flagRequirements,
+  recordSlotWrites,
+  type SlotWrites,
+} from './capability-state.ts';
+import type { CodeModel, PathTrace } from './interpreter.ts';
+import { privilegedBy } from './storage-shapes.ts';
+import { T_CALLER } from './symbolic.ts';
 import type { AdminFamily, Evidence, ExtractedFunction } from './types.ts';
 
 /**
@@ -59,6 +57,8 @@ export interface CapabilityFinding {
   capability: Capability;
   family: AdminFamily;
   evidence: Evidence[];
+  /** Flags the path to the effect needed, each with its value (capability-state.ts). */
+  requires?: FlagRequirement[];
 }
 
 export type { TokenLayout } from './capability-layout.ts';
@@ -73,6 +73,10 @@ export interface CapabilityReport {
   limitsKnown: boolean;
   /** Privileged functions whose only limit-like write can just enable transfers. */
   oneWay: { selector: string; detail: string }[];
+  /** What every function can write to each plain slot, on any path that succeeds. */
+  slotWrites: SlotWrites;
+  /** Every state-changing function but the holder's own was walked to the end. */
+  walkedAll: boolean;
   steps: number;
 }
 
@@ -86,167 +90,6 @@ function privilege(t: PathTrace): string | null {
       : `branches on the caller at pc ${c.pc}`;
   }
   return null;
-}
-
-type Grow = 'increase' | 'decrease' | 'set';
-function balanceChange(w: PathWrite): Grow {
-  if (contains(w.value, (n) => n.op === 'sub')) return 'decrease';
-  if (contains(w.value, (n) => n.op === 'add')) return 'increase';
-  return 'set';
-}
-
-/** Did the path read an allowance of `holder` for the caller (a mapping of mappings keyed by both)? */
-function readsAllowance(t: PathTrace, holder: Sym): boolean {
-  const holderAddress = asAddress(holder);
-  return t.reads.some((r) => {
-    const s = slotShape(r);
-    if (s?.kind !== 'map2') return false;
-    const keys = [s.outer, s.inner];
-    return keys.some(isCallerLeaf) && keys.some((k) => asAddress(k) === holderAddress);
-  });
-}
-
-interface PathFacts {
-  label: string;
-  guard: string;
-  layout: TokenLayout;
-  blockers: Blockers;
-  /** One-way writes seen so far for this function (details), filled by limitFindings. */
-  openers: string[];
-}
-
-function balanceFindings(
-  t: PathTrace,
-  f: PathFacts,
-  out: Map<Capability, CapabilityFinding>,
-  fn: ExtractedFunction,
-): void {
-  const { layout } = f;
-  const entries = t.writes
-    .map((w) => ({ w, shape: slotShape(w.slot) }))
-    .filter(
-      (x): x is { w: PathWrite; shape: Extract<SlotShape, { kind: 'map' }> } =>
-        x.shape?.kind === 'map' && x.shape.base === layout.balances,
-    );
-  if (entries.length === 0) return;
-  const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w) }));
-  const base = `balances (the mapping at slot ${hex(layout.balances!)} that balanceOf reads)`;
-  const supply = t.writes.find((w) => {
-    const s = slotShape(w.slot);
-    return s?.kind === 'slot' && s.slot === layout.totalSupply;
-  });
-  const to = changes.find((c) => c.grow === 'increase');
-  // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
-  const moved =
-    to !== undefined &&
-    changes.some(
-      (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
-    );
-  if (to && !moved && !out.has('mint')) {
-    const supplyText = supply
-      ? ` and writes totalSupply (slot ${hex(layout.totalSupply!)}) at pc ${supply.pc}`
-      : ', with no balance taken from anyone';
-    out.set(
-      'mint',
-      finding(
-        fn,
-        'mint',
-        'mint',
-        `${f.label}, on a path that ${f.guard}, adds to ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
-      ),
-    );
-  }
-  for (const c of changes) {
-    if (
-      c.grow === 'increase' ||
-      !fromCalldata(c.shape.key) ||
-      readsAllowance(t, c.shape.key) ||
-      out.has('leak')
-    )
-      continue;
-    if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
-    // Zeroing a new array element or struct member inside the entry (a checkpoint push) takes nothing.
-    if (c.grow === 'set' && c.w.value === 0n && !c.shape.direct) continue;
-    const moved = changes.some((o) => o !== c && o.grow === 'increase');
-    const how = c.grow === 'decrease' ? 'takes from' : 'overwrites';
-    const detail = `${f.label}, on a path that ${f.guard}, ${how} ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} without reading any allowance that holder gave the caller${moved ? ', and credits another account' : ''}`;
-    out.set(
-      'leak',
-      finding(fn, 'leak', moved || c.grow === 'set' ? 'balance-change' : 'burn-from', detail),
-    );
-  }
-}
-
-function limitFindings(
-  t: PathTrace,
-  f: PathFacts,
-  out: Map<Capability, CapabilityFinding>,
-  fn: ExtractedFunction,
-): void {
-  if (out.has('limit')) return;
-  for (const w of t.writes) {
-    const shape = slotShape(w.slot);
-    if (shape?.kind === 'slot') {
-      const blocker = f.blockers.slots.get(shape.slot);
-      if (!blocker) continue;
-      const bits = changedBits(w.value, shape.slot);
-      const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
-      if (shifts.length === 0) continue;
-      if (oneWayWrite(w.value, shape.slot, shifts, blocker)) {
-        f.openers.push(
-          `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a constant under which transfers pass; ${blocker.where}. One-way: can only enable transfers`,
-        );
-        continue;
-      }
-      // A flag that stops transfers when set is a pause; one they need set (tradingOpen,
-      // released) or a time they wait for is a trading switch.
-      const pause = !blocker.timed && blocker.blocksWhenSet;
-      const what = blocker.timed
-        ? 'a time that transfers are checked against'
-        : pause
-          ? 'a flag that stops transfers when set'
-          : 'a flag that transfers need set';
-      out.set(
-        'limit',
-        finding(
-          fn,
-          'limit',
-          pause ? 'pause' : 'trading-switch',
-          `${f.label}, on a path that ${f.guard}, writes ${what} in slot ${hex(shape.slot)} at pc ${w.pc}; ${blocker.where}`,
-        ),
-      );
-      return;
-    }
-    const key = shape ? entryKey(shape) : null;
-    if (shape && key !== null && fromCalldata(key) && f.blockers.mappings.has(shape.base)) {
-      const where = f.blockers.mappings.get(shape.base)!;
-      out.set(
-        'limit',
-        finding(
-          fn,
-          'limit',
-          'blacklist',
-          `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc}; ${where}`,
-        ),
-      );
-      return;
-    }
-  }
-}
-
-function finding(
-  fn: ExtractedFunction,
-  capability: Capability,
-  family: AdminFamily,
-  detail: string,
-): CapabilityFinding {
-  return {
-    selector: fn.selector,
-    arguments: fn.arguments,
-    capability,
-    family,
-    evidence: [{ kind: 'bytecode', selector: fn.selector, detail }],
-  };
 }
 
 const isStateChanging = (f: ExtractedFunction) =>
@@ -268,34 +111,62 @@ export function analyzeCapabilities(
   const budget: Budget = { left: CAPABILITY_BUDGET };
   const byId = new Map(functions.map((f) => [f.selector, f]));
   const layout = discoverLayout(model, byId, budget);
-  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget);
+  const slotWrites: SlotWrites = new Map();
+  // transfer() may set a flag too (a launch on the first sale): its writes count as writers.
+  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget, (t) =>
+    recordSlotWrites(t, slotWrites),
+  );
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
   const oneWay: CapabilityReport['oneWay'] = [];
+  let walkedAll = true;
   // No balances to take or make and nothing transfer checks: no function can have an effect
   // (a non-token, or code too odd to read), so none is walked and none is demoted.
   const nothingToFind =
-    layout.balances === null && blockers.slots.size === 0 && blockers.mappings.size === 0;
+    layout.balances === null &&
+    blockers.slots.size === 0 &&
+    blockers.mappings.size === 0 &&
+    blockers.caps.size === 0;
   for (const fn of nothingToFind ? [] : functions) {
-    if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector) || budget.left <= 0) continue;
+    if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector)) continue;
+    if (budget.left <= 0) {
+      walkedAll = false;
+      continue;
+    }
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
+    else walkedAll = false;
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
+    const undecided: bigint[] = [];
     const judge = (traces: readonly PathTrace[], balances: boolean) => {
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
+        recordSlotWrites(t, slotWrites);
         const guard = privilege(t);
         if (guard === null) continue;
-        const facts: PathFacts = { label: labelOf(fn), guard, layout, blockers, openers };
+        const before = new Set(out.keys());
+        const facts: PathFacts = {
+          label: labelOf(fn),
+          guard,
+          layout,
+          blockers,
+          openers,
+          undecided,
+        };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
+        if (balances) allowanceFindings(t, facts, out, fn);
         limitFindings(t, facts, out, fn);
+        for (const [capability, found] of out) {
+          if (!before.has(capability)) found.requires = flagRequirements(t);
+        }
       }
     };
     judge(result.traces, true);
     // The walk's arguments are concrete: `setTransferable(true)` stores the enabling value too.
     // Walked again with flipped arguments, a setter stores the blocking one; a switch does not.
-    if (!out.has('limit') && openers.length > 0 && fn.arguments !== '' && budget.left > 0) {
+    const pending = openers.length > 0 || undecided.length > 0;
+    if (!out.has('limit') && pending && fn.arguments !== '' && budget.left > 0) {
       judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
     }
     if (!out.has('limit') && openers.length > 0) {
@@ -309,6 +180,8 @@ export function analyzeCapabilities(
     conclusive,
     limitsKnown,
     oneWay,
+    slotWrites,
+    walkedAll: walkedAll && !nothingToFind,
     steps: CAPABILITY_BUDGET - budget.left,
   };
 }

@@ -1,6 +1,6 @@
 import { AbiCoder, ParamType } from 'ethers';
 import { addressFromLabel, splitTypes } from './calldata.ts';
-import type { CallerCheck } from './caller-patterns.ts';
+import { type CallerCheck, unwrap } from './caller-patterns.ts';
 import { type CodeModel, type PathTrace, walk } from './interpreter.ts';
 import {
   asAddress,
@@ -11,7 +11,7 @@ import {
   flagReads,
   slotShape,
 } from './storage-shapes.ts';
-import { isCallerLeaf, type Node, type Sym } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import type { ExtractedFunction } from './types.ts';
 
 /**
@@ -25,10 +25,13 @@ export interface TokenLayout {
   balances: bigint | null;
   /** The slot totalSupply() reads, or null. */
   totalSupply: bigint | null;
+  /** Base slot of the allowances (what allowance(holder, spender) reads as [holder][spender]). */
+  allowances: bigint | null;
 }
 
 export const SELECTORS = {
   balanceOf: '70a08231',
+  allowance: 'dd62ed3e',
   totalSupply: '18160ddd',
   transfer: 'a9059cbb',
   transferFrom: '23b872dd',
@@ -43,7 +46,8 @@ const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) =>
   addressFromLabel(`token-monitor.effect.argument.${i}`),
 );
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
-const AMOUNT = 1000n;
+/** The amount every walk moves, transfer() included: a cap below it stops that transfer. */
+export const TRANSFER_AMOUNT = 1000n;
 /** Steps from a blocking check to the failure it causes (building an Error(string) included). */
 const MAX_FAILURE_DISTANCE = 100;
 const abi = AbiCoder.defaultAbiCoder();
@@ -67,7 +71,7 @@ function value(type: ParamType, index: number, variant: ArgumentVariant): unknow
   if (type.baseType === 'string') return '';
   if (type.baseType === 'bytes') return '0x';
   if (type.baseType.startsWith('bytes')) return `0x${'00'.repeat(Number(type.baseType.slice(5)))}`;
-  return variant === 'default' ? AMOUNT : 0n;
+  return variant === 'default' ? TRANSFER_AMOUNT : 0n;
 }
 
 /** Call data aiming each address argument at its own recognisable address. */
@@ -162,7 +166,29 @@ export function discoverLayout(
       }
     }
   }
-  return { balances, totalSupply };
+  return { balances, totalSupply, allowances: allowancesBase(model, byId, budget) };
+}
+
+function allowancesBase(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  budget: Budget,
+): bigint | null {
+  const getter = byId.get(SELECTORS.allowance);
+  if (!getter) return null;
+  const fn = { ...getter, arguments: 'address,address' };
+  for (const t of walkRecorded(model, fn, budget).traces) {
+    for (const r of t.reads) {
+      const shape = slotShape(r);
+      if (
+        shape?.kind === 'map2' &&
+        keyName(shape.outer) === 'argument 1' &&
+        keyName(shape.inner) === 'argument 2'
+      )
+        return shape.base;
+    }
+  }
+  return null;
 }
 
 /** What transfer()/transferFrom() test on their failing paths. */
@@ -179,8 +205,25 @@ export interface Blockers {
       blocksWhenClear: boolean;
     }
   >;
-  /** Mappings tested with an account key: base → where. */
-  mappings: Map<bigint, string>;
+  /** Mappings tested with an account key: base → how. */
+  mappings: Map<bigint, EntryBlocker>;
+  /**
+   * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
+   * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
+   */
+  caps: Map<bigint, { where: string; checks: EntryBlocker['checks']; sell: boolean }>;
+}
+
+/** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
+export interface EntryBlocker {
+  where: string;
+  /**
+   * `flag`: tested as a boolean (`frozen[from]`); `time`: compared with the block time or number
+   * (`lockedUntil[from]`); `amount`: an amount held back (`balance - locked[from] >= value`).
+   */
+  kind: 'flag' | 'time' | 'amount';
+  /** The failing checks on this entry, each with the load it tests: to evaluate a stored value. */
+  checks: { cond: Sym; taken: boolean; load: Node }[];
 }
 
 export function collectBlockers(
@@ -188,8 +231,10 @@ export function collectBlockers(
   byId: Map<string, ExtractedFunction>,
   layout: TokenLayout,
   budget: Budget,
+  /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
+  onSuccess: (t: PathTrace) => void = () => {},
 ): { blockers: Blockers; complete: boolean } {
-  const blockers: Blockers = { slots: new Map(), mappings: new Map() };
+  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
   let complete = byId.has(SELECTORS.transfer);
   for (const [name, selector] of [
     ['transfer', SELECTORS.transfer],
@@ -200,6 +245,7 @@ export function collectBlockers(
     const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
     const result = walkRecorded(model, { ...fn, arguments: args }, budget);
     complete &&= result.complete;
+    for (const t of result.traces) if (isSuccess(t)) onSuccess(t);
     // Mappings the transfer itself moves amounts in are balances (however many), not locks.
     const moved = new Set(
       result.traces
@@ -207,8 +253,11 @@ export function collectBlockers(
         .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
         .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
     );
+    const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
     for (const t of result.traces) {
       if (!isFailure(t)) continue;
+      // A sale: the path proved the recipient is an address the token stores (its pair).
+      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
@@ -218,7 +267,7 @@ export function collectBlockers(
         const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
-        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1);
+        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1, sell);
       }
     }
   }
@@ -226,6 +275,22 @@ export function collectBlockers(
 }
 
 type Branch = PathTrace['conditions'][number];
+
+/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
+function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
+  let cur = cond;
+  let want = taken;
+  while (isNode(cur) && cur.op === 'iszero') {
+    cur = cur.args[0]!;
+    want = !want;
+  }
+  if (!isNode(cur) || cur.args.length !== 2) return false;
+  const proves = (cur.op === 'eq' && want) || ((cur.op === 'sub' || cur.op === 'xor') && !want);
+  if (!proves) return false;
+  const [a, b] = cur.args.map((x) => unwrap(x).core) as [Sym, Sym];
+  const stored = (x: Sym) => isNode(x) && x.op === 'sload';
+  return (a === address && stored(b)) || (b === address && stored(a));
+}
 
 /** The flags, times and per-account amounts one branch on a failing path tests. */
 function addBlockers(
@@ -235,6 +300,7 @@ function addBlockers(
   layout: TokenLayout,
   moved: ReadonlySet<bigint>,
   last: boolean,
+  sell: boolean,
 ): void {
   const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
   for (const read of flagReads(branch.cond)) {
@@ -259,19 +325,36 @@ function addBlockers(
       keyName(shape.key) !== null &&
       blocksWhenSet(branch, read.load, timed)
     ) {
-      if (!blockers.mappings.has(shape.base)) blockers.mappings.set(shape.base, where);
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where,
+        kind: timed ? 'time' : 'flag',
+        checks: [],
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
     }
   }
   // An amount held back per account (`balance - locked[from] >= value`): a lock.
   for (const load of last ? comparedReads(branch.cond) : []) {
     const shape = slotShape(load.args[0]!);
-    if (!shape || shape.kind === 'slot' || shape.base === layout.balances || moved.has(shape.base))
+    if (shape?.kind === 'slot') {
+      if (timed || shape.slot === layout.totalSupply) continue;
+      const cap = blockers.caps.get(shape.slot) ?? { where, checks: [], sell: false };
+      cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
+      cap.sell ||= sell;
+      blockers.caps.set(shape.slot, cap);
       continue;
+    }
+    if (!shape || shape.base === layout.balances || moved.has(shape.base)) continue;
     // An allowance is keyed by the holder and the caller; that is the holder's own limit.
     if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
     const key = entryKey(shape);
     if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
-      blockers.mappings.set(shape.base, `${where} (an amount held back per account)`);
+      blockers.mappings.set(shape.base, {
+        where: `${where} (an amount held back per account)`,
+        kind: 'amount',
+        checks: [],
+      });
     }
   }
 }

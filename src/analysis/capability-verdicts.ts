@@ -60,7 +60,9 @@ function syntheticEntry(
 /** Can the report decide whether this capability is absent from the function? */
 function decides(report: CapabilityReport, capability: Capability, selector: string): boolean {
   if (!report.conclusive.includes(selector)) return false;
-  if (capability === 'limit') return report.limitsKnown;
+  // A complete walk whose only write to what transfer checks can just let holders through
+  // decides even when transfer's own walk did not complete: the write it saw is a release.
+  if (capability === 'limit') return report.limitsKnown || oneWayDetail(report, selector) !== null;
   return report.layout.balances !== null;
 }
 
@@ -111,6 +113,16 @@ export function applyCapabilities(
     const fn = bySelector.get(f.selector);
     if (!fn) continue;
     const existing = out.find((j) => j.fn.selector === f.selector);
+    // A catalogued function of the finding's own family (setMaxTxAmount proven able to stop a
+    // transfer): the proof joins its evidence, no second entry.
+    if (existing?.entry?.family === f.family) {
+      out[out.indexOf(existing)] = {
+        ...existing,
+        verdict: withEvidence(existing.verdict, f.evidence),
+      };
+      claimed.add(`${f.selector}|${f.capability}`);
+      continue;
+    }
     const verdict = existing?.verdict ?? verdictOf(fn);
     const entry = syntheticEntry(fn, f.family, f.capability);
     // An uncatalogued privileged function is replaced by its capability; a catalogued one keeps

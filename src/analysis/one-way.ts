@@ -1,11 +1,13 @@
-import type { Blockers } from './capability-layout.ts';
-import { contains, evaluate } from './storage-shapes.ts';
+import type { Blockers, EntryBlocker } from './capability-layout.ts';
+import { contains, evaluate, evaluateWith, sameSym } from './storage-shapes.ts';
 import type { Node, Sym } from './symbolic.ts';
 
 /**
  * One-way switches: a privileged write to a flag transfer() checks, that can only store the value
  * under which the check passes (release(), releaseTokenTransfer(), defrost()). After it, the owner
- * cannot stop holders any more, so it is no limit. Pure.
+ * cannot stop holders any more, so it is no limit. The same holds for one account's entry: an
+ * unfreeze(address) that can only clear `frozen[account]`, a write of zero to the amount held
+ * back from an account. Pure.
  */
 
 const ALL_BITS = (1n << 256n) - 1n;
@@ -55,4 +57,76 @@ export function oneWayWrite(
     if (bit === null) return false;
     return bit === 1n ? !blocker.blocksWhenSet : !blocker.blocksWhenClear;
   });
+}
+
+/** The block a flag check is judged at, should it also read the time. */
+const PRESENT = { timestamp: 1_800_000_000n, number: 25_000_000n };
+
+/**
+ * The words a write of `value` to `slot` can leave, whatever the slot held before (two
+ * candidates when it keeps some old bits), or null when it depends on something unknown.
+ */
+function storedWords(value: Sym, slot: Sym): bigint[] | null {
+  if (typeof value === 'bigint') return [value];
+  let old: Node | null = null;
+  contains(
+    value,
+    (n) => {
+      if (n.op !== 'sload' || !sameSym(n.args[0]!, slot)) return false;
+      old = n;
+      return true;
+    },
+    60,
+  );
+  if (old === null) return null;
+  const words = [evaluate(value, old, 0n), evaluate(value, old, ALL_BITS)];
+  return words.every((w) => w !== null) ? (words as bigint[]) : null;
+}
+
+/**
+ * Can this write of an account's entry only store values under which every failing check on it
+ * passes? `unfreeze(account)` storing false where transfer fails on true, a release storing zero
+ * as the amount held back or as the time locked until. Anything unknown counts as a limit.
+ */
+export function oneWayEntryWrite(value: Sym, slot: Sym, blocker: EntryBlocker): boolean {
+  const words = storedWords(value, slot);
+  if (words === null) return false;
+  // Nothing held back, nothing to wait for. Any other amount or time counts: the walk's call
+  // data is concrete, so a `lock(account, until)` storing its argument reads as a constant.
+  if (blocker.kind !== 'flag') return words.every((w) => w === 0n);
+  return blocker.checks.length > 0 && words.every((word) => passes(blocker.checks, word));
+}
+
+type Checks = EntryBlocker['checks'];
+
+/** Does every failing check pass when its load holds `word` (at the present block)? */
+function passes(checks: Checks, word: bigint): boolean {
+  return checks.every((c) => {
+    const outcome = evaluateWith(c.cond, (n) =>
+      n === c.load
+        ? word
+        : n.op === 'timestamp'
+          ? PRESENT.timestamp
+          : n.op === 'number'
+            ? PRESENT.number
+            : undefined,
+    );
+    // The failing path took the branch `taken`: the check passes when the outcome differs.
+    return outcome !== null && (outcome !== 0n) !== c.taken;
+  });
+}
+
+/**
+ * Does this write of a cap on the amount moved (`maxSell`) store a value under which transfer's
+ * own amount fails a check? Proven only: a value that cannot be read, or a cap some amount can
+ * pass (a bounded setter, removeLimits() storing the maximum), stops no holder.
+ */
+export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
+  const words = storedWords(value, slot) ?? [];
+  return words.some((word) =>
+    checks.some((c) => {
+      const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
+      return outcome !== null && (outcome !== 0n) === c.taken;
+    }),
+  );
 }

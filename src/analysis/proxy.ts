@@ -135,7 +135,22 @@ async function resolveHop(
   // A contract that never delegates cannot be a proxy, whatever its storage holds (an
   // implementation may write the EIP-1967 slot into its own storage when used directly).
   if (!hasOpcode(normalizeCode(code) ?? '', DELEGATECALL)) return null;
+  const stored = await readProxySlots(rpc, address, blockTag);
+  return (
+    (await eip1967Hop(rpc, address, stored, blockTag)) ??
+    legacySlotHop(address, stored) ??
+    (await getterHop(rpc, address, blockTag))
+  );
+}
 
+type ProxySlots = Partial<Record<keyof typeof SLOTS, string | null>>;
+
+/** The address each known proxy slot of `address` holds (null for none). */
+async function readProxySlots(
+  rpc: RpcClient,
+  address: string,
+  blockTag: string,
+): Promise<ProxySlots> {
   const slotNames = Object.keys(SLOTS) as (keyof typeof SLOTS)[];
   const outcomes = await rpc.batch<string>(
     slotNames.map((name) => ({
@@ -143,13 +158,22 @@ async function resolveHop(
       params: [address, SLOTS[name], blockTag],
     })),
   );
-  const stored: Partial<Record<keyof typeof SLOTS, string | null>> = {};
+  const stored: ProxySlots = {};
   slotNames.forEach((name, i) => {
     const o = outcomes[i]!;
     if (!o.ok) throw o.error;
     stored[name] = wordToAddress(o.result);
   });
+  return stored;
+}
 
+/** EIP-1967: the implementation slot, else the beacon's implementation. */
+async function eip1967Hop(
+  rpc: RpcClient,
+  address: string,
+  stored: ProxySlots,
+  blockTag: string,
+): Promise<HopResult | null> {
   if (stored.eip1967Implementation) {
     const admin = stored.eip1967Admin ?? null;
     return {
@@ -188,6 +212,11 @@ async function resolveHop(
       };
     }
   }
+  return null;
+}
+
+/** EIP-1822's PROXIABLE slot and OpenZeppelin's legacy (zos) slots. */
+function legacySlotHop(address: string, stored: ProxySlots): HopResult | null {
   if (stored.eip1822Proxiable) {
     return {
       hop: {
@@ -221,6 +250,15 @@ async function resolveHop(
       ],
     };
   }
+  return null;
+}
+
+/** A delegating contract whose implementation() or getImplementation() names another. */
+async function getterHop(
+  rpc: RpcClient,
+  address: string,
+  blockTag: string,
+): Promise<HopResult | null> {
   for (const selector of [SELECTORS.implementation, SELECTORS.getImplementation]) {
     const implementation = await callAddress(rpc, address, selector, blockTag);
     if (implementation && implementation !== address) {

@@ -3,29 +3,14 @@ import type { RpcClient } from '../evm/rpc.ts';
 import {
   type BytecodeVerdict,
   bytecodeVerdict,
-  combineVerdicts,
   functionLabel,
-  probeCalls,
-  probeRequests,
-  type SimulationVerdict,
   STRANGER,
-  simulationVerdict,
 } from './access-control.ts';
 import { type CodeModel, prepareCode } from './caller-checks.ts';
-import { analyzeCapabilities } from './capabilities.ts';
+import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
 import { applyCapabilities, type Judged } from './capability-verdicts.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
-import {
-  type GatedFunction,
-  isDeadAddress,
-  MAX_HIDDEN_CANDIDATES,
-  ownershipInfo,
-  type PrivilegedSlot,
-  proveHiddenOwner,
-  readOwner,
-  type StorageCandidate,
-  storageCandidates,
-} from './ownership.ts';
+import { ownershipInfo, readOwner } from './ownership.ts';
 import { proxyFromCode, resolveProxy } from './proxy.ts';
 import {
   type DispatchedFunction,
@@ -34,17 +19,16 @@ import {
   toExtracted,
 } from './selectors.ts';
 import { skeletonHash } from './skeleton.ts';
+import {
+  adminFunction,
+  closeByStorage,
+  finalFunctions,
+  findHiddenOwner,
+  privilegedFunction,
+  probeJudged,
+} from './static-probes.ts';
 import { identifyTemplate } from './template.ts';
-import type {
-  AccessControl,
-  AdminFunction,
-  CatalogEntry,
-  Evidence,
-  ExtractedFunction,
-  PrivilegedFunction,
-  ProxyInfo,
-  StaticAnalysis,
-} from './types.ts';
+import type { ExtractedFunction, PrivilegedFunction, ProxyInfo, StaticAnalysis } from './types.ts';
 
 /**
  * Static analysis of one contract: functions, admin functions and who can call them, proxy,
@@ -90,6 +74,8 @@ interface CodeAnalysis {
   functions: DispatchedFunction[];
   /** Catalog matches and uncatalogued caller-gated functions, with their bytecode verdicts. */
   judged: Judged[];
+  /** What the code does (capabilities.ts), or null when it never reads the caller. */
+  capabilities: CapabilityReport | null;
 }
 
 const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdict => ({
@@ -187,19 +173,8 @@ function analyzeCode(code: string): CodeAnalysis {
     template: template?.template ?? null,
     error: extraction.error,
   };
-  return { public: analysis, functions: extraction.functions, judged };
+  return { public: analysis, functions: extraction.functions, judged, capabilities };
 }
-
-const adminFunction = (
-  entry: CatalogEntry,
-  access: AccessControl,
-  evidence: Evidence[],
-): AdminFunction => ({ ...entry, access_control: access, evidence });
-const privilegedFunction = (
-  fn: ExtractedFunction,
-  access: AccessControl,
-  evidence: Evidence[],
-): PrivilegedFunction => ({ ...toExtracted(fn), access_control: access, evidence });
 
 /**
  * Everything the code alone tells: functions, catalog matches with bytecode-only access control,
@@ -239,37 +214,18 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   // Behind a proxy, the implementation's functions answer at the proxy's address; the proxy's own
   // dispatcher (transparent proxies, UUPS hooks) comes first.
   const functions = mergeBySelector(own.functions, implementation?.functions ?? []);
-  const judged = mergeJudged(own.judged, implementation?.judged ?? []);
   const logic = implementation ?? own;
+  // Capabilities the chain's state closed for good are judged on the logic's code and the
+  // address's storage (a proxy's storage is its implementation's state).
+  const judged = await closeByStorage(
+    rpc,
+    { address, blockTag, report: logic.capabilities },
+    mergeJudged(own.judged, implementation?.judged ?? []),
+  );
 
   const reading = await readOwner(rpc, { address, blockTag });
   const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
-
-  // Probes: each judged function from a stranger and from the owner, two argument variants each.
-  const requests = judged.flatMap((j) => [
-    ...probeRequests(address, STRANGER, j.fn),
-    ...(ownerAddress ? probeRequests(address, ownerAddress, j.fn) : []),
-  ]);
-  const outcomes = await probeCalls(rpc, requests, blockTag);
-  const perFunction = ownerAddress ? 4 : 2;
-  const simulations: SimulationVerdict[] = judged.map((j, i) => {
-    const o = outcomes.slice(i * perFunction, (i + 1) * perFunction);
-    return simulationVerdict(j.fn, functionLabel(j.fn.selector, j.entry?.signature), {
-      stranger: o.slice(0, 2),
-      owner: ownerAddress ? o.slice(2, 4) : null,
-      ownerAddress,
-      ownerRenounced: ownerAddress !== null && isDeadAddress(ownerAddress),
-    });
-  });
-
-  // Hidden owner: addresses in storage (above all in slots the code compares with the caller),
-  // addresses hard-coded in caller checks, and owner getters that disagree with owner().
-  const privilegedSlots = uniqueSlots(judged.flatMap((j) => j.verdict.checks));
-  const hardcoded = judged
-    .flatMap((j) => j.verdict.checks)
-    .filter((c) => c.kind === 'hardcoded-address' && c.address)
-    .map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
-  const stored = await storageCandidates(rpc, { address, blockTag, privilegedSlots });
+  const probes = await probeJudged(rpc, { address, blockTag, ownerAddress, judged });
   // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
   const excluded = new Set([
     address,
@@ -278,56 +234,8 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     resolution.info.implementation ?? '',
     ...resolution.hops.flatMap((h) => [h.implementation, h.admin ?? '']),
   ]);
-  const disagreeing = reading.others.map((o) => ({
-    address: o.address,
-    source: `${o.source} (which disagrees with ${reading.source})`,
-  }));
-  const candidates = uniqueCandidates([
-    ...disagreeing,
-    ...stored.filter((s) => s.source.includes('compares')),
-    ...hardcoded,
-    ...stored,
-  ])
-    .filter((c) => !excluded.has(c.address) && !isDeadAddress(c.address))
-    .slice(0, MAX_HIDDEN_CANDIDATES);
-  // Functions a stranger cannot call and whose code checks the caller: the test of privilege.
-  // (A stranger's revert alone could be a balance or allowance check that a holder passes.)
-  const gated: GatedFunction[] = [];
-  judged.forEach((j, i) => {
-    if (
-      simulations[i]!.strangerBlocked &&
-      (j.verdict.access === 'owner-only' || j.verdict.access === 'role')
-    ) {
-      gated.push({
-        fn: j.fn,
-        signature: j.entry?.signature,
-        stranger: outcomes.slice(i * perFunction, i * perFunction + 2),
-      });
-    }
-  });
-  const hidden = await proveHiddenOwner(rpc, { address, blockTag, candidates, gated });
-
-  const admin_functions: AdminFunction[] = [];
-  const privileged_functions: PrivilegedFunction[] = [];
-  judged.forEach((j, i) => {
-    const sim = simulations[i]!;
-    let { access, evidence } = combineVerdicts(j.verdict, sim);
-    if (hidden.hidden_owner && hidden.selectors.includes(j.fn.selector)) {
-      evidence = [
-        ...evidence,
-        {
-          kind: 'simulation',
-          selector: j.fn.selector,
-          detail: `also callable by ${hidden.hidden_owner}, a second privileged address held in storage`,
-        },
-      ];
-      if (access === 'unknown' || access === 'none') access = 'owner-only';
-    }
-    if (j.entry) admin_functions.push(adminFunction(j.entry, access, evidence));
-    // An uncatalogued function is privileged when both judgements agree it is gated on the caller.
-    else if (access === 'owner-only' || access === 'role')
-      privileged_functions.push(privilegedFunction(j.fn, access, evidence));
-  });
+  const hidden = await findHiddenOwner(rpc, { address, blockTag, reading, excluded, probes });
+  const { admin_functions, privileged_functions } = finalFunctions(probes, hidden);
 
   const proxy: ProxyInfo = resolution.info.is_proxy ? resolution.info : own.public.proxy;
   return {
@@ -353,21 +261,4 @@ function mergeBySelector<T extends { selector: string }>(
 function mergeJudged(first: readonly Judged[], second: readonly Judged[]): Judged[] {
   const seen = new Set(first.map((j) => j.fn.selector));
   return [...first, ...second.filter((j) => !seen.has(j.fn.selector))];
-}
-
-function uniqueSlots(
-  checks: readonly { kind: string; slot?: string | null; shift?: number }[],
-): PrivilegedSlot[] {
-  const out = new Map<string, PrivilegedSlot>();
-  for (const c of checks) {
-    if (c.kind !== 'stored-address' || !c.slot) continue;
-    out.set(`${c.slot}|${c.shift ?? 0}`, { slot: c.slot, shift: c.shift ?? 0 });
-  }
-  return [...out.values()];
-}
-
-function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandidate[] {
-  const out = new Map<string, StorageCandidate>();
-  for (const c of candidates) if (!out.has(c.address)) out.set(c.address, c);
-  return [...out.values()];
 }

@@ -259,11 +259,21 @@ const BINARY_OPS: Record<string, number> = {
  * The value of `expr` when `target` (a storage read) holds `value`, or null when something else
  * it depends on is unknown. A boolean `and`/`or` with one side known may still be decided.
  */
-export function evaluate(expr: Sym, target: Node, value: bigint, depth = 0): bigint | null {
+export function evaluate(expr: Sym, target: Node, value: bigint): bigint | null {
+  return evaluateWith(expr, (n) => (n === target ? value : undefined));
+}
+
+/** The value of `expr` when every node `known` answers for holds that value (see evaluate). */
+export function evaluateWith(
+  expr: Sym,
+  known: (n: Node) => bigint | undefined,
+  depth = 0,
+): bigint | null {
   if (typeof expr === 'bigint') return expr;
-  if (expr === target) return value;
+  const given = known(expr);
+  if (given !== undefined) return given;
   if (depth > 16) return null;
-  const args = expr.args.map((a) => evaluate(a, target, value, depth + 1));
+  const args = expr.args.map((a) => evaluateWith(a, known, depth + 1));
   if (expr.op === 'iszero')
     return args[0] === null || args[0] === undefined ? null : args[0] === 0n ? 1n : 0n;
   if (expr.op === 'not')
@@ -298,4 +308,15 @@ export function comparedReads(cond: Sym): Node[] {
     60,
   );
   return out;
+}
+
+/** Structural equality of two expressions (bounded): the same slot computed twice is one slot. */
+export function sameSym(a: Sym, b: Sym, depth = 0): boolean {
+  if (a === b) return true;
+  if (typeof a === 'bigint' || typeof b === 'bigint' || depth > 12) return false;
+  return (
+    a.op === b.op &&
+    a.args.length === b.args.length &&
+    a.args.every((x, i) => sameSym(x, b.args[i]!, depth + 1))
+  );
 }

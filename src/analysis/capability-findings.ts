@@ -1,0 +1,262 @@
+import type { Capability, CapabilityFinding } from './capabilities.ts';
+import {
+  type Blockers,
+  fromCalldata,
+  hex,
+  keyName,
+  type TokenLayout,
+  TRANSFER_AMOUNT,
+} from './capability-layout.ts';
+import type { PathTrace, PathWrite } from './interpreter.ts';
+import { capBlocks, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
+import {
+  asAddress,
+  callerIs,
+  changedBits,
+  comparedReads,
+  contains,
+  entryKey,
+  type SlotShape,
+  slotShape,
+} from './storage-shapes.ts';
+import { isCallerLeaf, isNode, type Sym } from './symbolic.ts';
+import type { AdminFamily, ExtractedFunction } from './types.ts';
+
+/**
+ * The effects one privileged path that succeeds has (capabilities.ts): a mint, a leak of a
+ * holder's balance or allowance, a limit on transfers. Each writes at most one finding per
+ * capability into `out`, with the evidence a person can check against the code.
+ */
+
+type Grow = 'increase' | 'decrease' | 'set';
+function balanceChange(w: PathWrite): Grow {
+  if (contains(w.value, (n) => n.op === 'sub')) return 'decrease';
+  if (contains(w.value, (n) => n.op === 'add')) return 'increase';
+  return 'set';
+}
+
+/** Did the path read an allowance of `holder` for the caller (a mapping of mappings keyed by both)? */
+function readsAllowance(t: PathTrace, holder: Sym): boolean {
+  const holderAddress = asAddress(holder);
+  return t.reads.some((r) => {
+    const s = slotShape(r);
+    if (s?.kind !== 'map2') return false;
+    const keys = [s.outer, s.inner];
+    return keys.some(isCallerLeaf) && keys.some((k) => asAddress(k) === holderAddress);
+  });
+}
+
+export interface PathFacts {
+  label: string;
+  guard: string;
+  layout: TokenLayout;
+  blockers: Blockers;
+  /** One-way writes seen so far for this function (details), filled by limitFindings. */
+  openers: string[];
+  /** Caps written with a value transfer passes: the flipped walk may store a blocking one. */
+  undecided: bigint[];
+}
+
+export function balanceFindings(
+  t: PathTrace,
+  f: PathFacts,
+  out: Map<Capability, CapabilityFinding>,
+  fn: ExtractedFunction,
+): void {
+  const { layout } = f;
+  const entries = t.writes
+    .map((w) => ({ w, shape: slotShape(w.slot) }))
+    .filter(
+      (x): x is { w: PathWrite; shape: Extract<SlotShape, { kind: 'map' }> } =>
+        x.shape?.kind === 'map' && x.shape.base === layout.balances,
+    );
+  if (entries.length === 0) return;
+  const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w) }));
+  const base = `balances (the mapping at slot ${hex(layout.balances!)} that balanceOf reads)`;
+  const supply = t.writes.find((w) => {
+    const s = slotShape(w.slot);
+    return s?.kind === 'slot' && s.slot === layout.totalSupply;
+  });
+  const to = changes.find((c) => c.grow === 'increase');
+  // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
+  const moved =
+    to !== undefined &&
+    changes.some(
+      (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
+    );
+  if (to && !moved && !out.has('mint')) {
+    const supplyText = supply
+      ? ` and writes totalSupply (slot ${hex(layout.totalSupply!)}) at pc ${supply.pc}`
+      : ', with no balance taken from anyone';
+    out.set(
+      'mint',
+      finding(
+        fn,
+        'mint',
+        'mint',
+        `${f.label}, on a path that ${f.guard}, adds to ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
+      ),
+    );
+  }
+  for (const c of changes) {
+    if (
+      c.grow === 'increase' ||
+      !fromCalldata(c.shape.key) ||
+      readsAllowance(t, c.shape.key) ||
+      out.has('leak')
+    )
+      continue;
+    if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
+    // Zeroing a new array element or struct member inside the entry (a checkpoint push) takes nothing.
+    if (c.grow === 'set' && c.w.value === 0n && !c.shape.direct) continue;
+    const moved = changes.some((o) => o !== c && o.grow === 'increase');
+    const how = c.grow === 'decrease' ? 'takes from' : 'overwrites';
+    const detail = `${f.label}, on a path that ${f.guard}, ${how} ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} without reading any allowance that holder gave the caller${moved ? ', and credits another account' : ''}`;
+    out.set(
+      'leak',
+      finding(fn, 'leak', moved || c.grow === 'set' ? 'balance-change' : 'burn-from', detail),
+    );
+  }
+}
+
+/**
+ * A setter that compares its value with the supply (`require(max >= totalSupply / 1000)`) keeps
+ * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop.
+ */
+function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
+  if (layout.totalSupply === null) return false;
+  return t.conditions.some((c) =>
+    comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
+  );
+}
+
+/**
+ * An allowance over a holder's tokens, written by a privileged path for a holder taken from the
+ * call data (`_allowances[holder][owner] = max`): transferFrom then moves that holder's tokens
+ * without their consent. A write that only lowers or clears an allowance grants nothing.
+ */
+export function allowanceFindings(
+  t: PathTrace,
+  f: PathFacts,
+  out: Map<Capability, CapabilityFinding>,
+  fn: ExtractedFunction,
+): void {
+  const base = f.layout.allowances;
+  if (base === null || out.has('leak')) return;
+  for (const w of t.writes) {
+    const shape = slotShape(w.slot);
+    if (shape?.kind !== 'map2' || shape.base !== base || !fromCalldata(shape.outer)) continue;
+    if (w.value === 0n || contains(w.value, (n) => n.op === 'sub')) continue;
+    const stored = isNode(shape.inner) && shape.inner.op === 'sload' ? shape.inner.args[0]! : null;
+    const spender =
+      keyName(shape.inner) ??
+      (typeof stored === 'bigint' ? `the address in slot ${hex(stored)}` : 'another address');
+    out.set(
+      'leak',
+      finding(
+        fn,
+        'leak',
+        'balance-change',
+        `${f.label}, on a path that ${f.guard}, writes allowances (the mapping at slot ${hex(base)} that allowance reads)[${keyName(shape.outer)}][${spender}] at pc ${w.pc}: an allowance that holder never gave, which transferFrom spends`,
+      ),
+    );
+    return;
+  }
+}
+
+export function limitFindings(
+  t: PathTrace,
+  f: PathFacts,
+  out: Map<Capability, CapabilityFinding>,
+  fn: ExtractedFunction,
+): void {
+  if (out.has('limit')) return;
+  for (const w of t.writes) {
+    const shape = slotShape(w.slot);
+    if (shape?.kind === 'slot') {
+      const cap = f.blockers.caps.get(shape.slot);
+      if (cap) {
+        f.undecided.push(shape.slot);
+        if (!boundedBySupply(t, f.layout) && capBlocks(w.value, shape.slot, cap.checks)) {
+          out.set(
+            'limit',
+            finding(
+              fn,
+              'limit',
+              // A cap on sales stops selling; one on every transfer is an anti-whale limit set
+              // too low, reported as such (a pair exempt from it may still trade).
+              cap.sell ? 'trading-switch' : 'max-tx',
+              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails; ${cap.where}`,
+            ),
+          );
+          return;
+        }
+      }
+      const blocker = f.blockers.slots.get(shape.slot);
+      if (!blocker) continue;
+      const bits = changedBits(w.value, shape.slot);
+      const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
+      if (shifts.length === 0) continue;
+      if (oneWayWrite(w.value, shape.slot, shifts, blocker)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a constant under which transfers pass; ${blocker.where}. One-way: can only enable transfers`,
+        );
+        continue;
+      }
+      // A flag that stops transfers when set is a pause; one they need set (tradingOpen,
+      // released) or a time they wait for is a trading switch.
+      const pause = !blocker.timed && blocker.blocksWhenSet;
+      const what = blocker.timed
+        ? 'a time that transfers are checked against'
+        : pause
+          ? 'a flag that stops transfers when set'
+          : 'a flag that transfers need set';
+      out.set(
+        'limit',
+        finding(
+          fn,
+          'limit',
+          pause ? 'pause' : 'trading-switch',
+          `${f.label}, on a path that ${f.guard}, writes ${what} in slot ${hex(shape.slot)} at pc ${w.pc}; ${blocker.where}`,
+        ),
+      );
+      return;
+    }
+    const key = shape ? entryKey(shape) : null;
+    if (shape && key !== null && fromCalldata(key) && f.blockers.mappings.has(shape.base)) {
+      const blocker = f.blockers.mappings.get(shape.base)!;
+      const where = blocker.where;
+      if (oneWayEntryWrite(w.value, w.slot, blocker)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
+        );
+        continue;
+      }
+      out.set(
+        'limit',
+        finding(
+          fn,
+          'limit',
+          'blacklist',
+          `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc}; ${where}`,
+        ),
+      );
+      return;
+    }
+  }
+}
+
+function finding(
+  fn: ExtractedFunction,
+  capability: Capability,
+  family: AdminFamily,
+  detail: string,
+): CapabilityFinding {
+  return {
+    selector: fn.selector,
+    arguments: fn.arguments,
+    capability,
+    family,
+    evidence: [{ kind: 'bytecode', selector: fn.selector, detail }],
+  };
+}
