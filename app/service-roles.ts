@@ -23,6 +23,7 @@ import {
   type HistoryMaintenance,
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
+import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createReplayProcessor } from '../workers/replay-detect.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
@@ -89,6 +90,31 @@ export function startStageWorkers(
     dex: s.dexRepo,
     onChanged: s.tokenChanged,
   });
+  // Simulate and risk run in the job that routes to them (workers/pipeline.ts chainStages).
+  const risk = createRiskProcessor({
+    chains,
+    analyses,
+    tokens,
+    creators,
+    events,
+    logger,
+    producer,
+    onChanged: s.tokenChanged,
+    liquidity: createLiquidityInput(tokens),
+  });
+  const simulate = createSimulateProcessor({
+    chains,
+    analyses,
+    tokens,
+    producer: chainStages(producer, { risk }),
+    logger,
+  });
+  const selectors = createSelectorsProcessor({
+    chains,
+    analyses,
+    producer: chainStages(producer, { simulate }),
+    logger,
+  });
   return startWorkers({
     connection,
     prefix: keys.prefix,
@@ -114,19 +140,9 @@ export function startStageWorkers(
         logger,
         onChanged: s.tokenChanged,
       }),
-      selectors: createSelectorsProcessor({ chains, analyses, producer, logger }),
-      simulate: createSimulateProcessor({ chains, analyses, tokens, producer, logger }),
-      risk: createRiskProcessor({
-        chains,
-        analyses,
-        tokens,
-        creators,
-        events,
-        logger,
-        producer,
-        onChanged: s.tokenChanged,
-        liquidity: createLiquidityInput(tokens),
-      }),
+      selectors,
+      simulate,
+      risk,
       accounts: createAccountsProcessor({
         accounts: s.accounts,
         logger,

@@ -43,6 +43,10 @@ export const CONTRACT_NAMES = [
   'DisguisedBalanceToken',
   // A staking pool: totalSupply and balanceOf without the transfer surface (not a token).
   'StakingPool',
+  // Placed by state override at a contract to read many of its storage slots in one eth_call.
+  'SlotReader',
+  // Placed by state override at a sender to make many eth_calls from it in one eth_call.
+  'CallBundle',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

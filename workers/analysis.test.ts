@@ -323,9 +323,10 @@ describe('analysis pipeline on the corpus', () => {
           run: 'initial',
         })),
       );
+      // The selectors job runs simulate and risk too (workers/pipeline.ts chainStages).
       await eventually(
         async () =>
-          (await queues[2]!.getJobCounts('completed')).completed! >= corpus.length
+          (await queues[0]!.getJobCounts('completed')).completed! >= corpus.length
             ? true
             : undefined,
         PIPELINE_TIMEOUT_MS,

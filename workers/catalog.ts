@@ -90,16 +90,18 @@ export const jobCatalog = {
     jobId: (d: TokenStageData) =>
       `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
   },
+  /** Its job also runs simulate and risk (workers/pipeline.ts chainStages): their concurrency too. */
   selectors: {
     schema: tokenStage,
     options: retrying(8, SECOND),
-    concurrency: 4,
+    concurrency: 16,
     jobId: tokenStageId('selectors'),
   },
+  /** Its job also runs risk (workers/pipeline.ts chainStages): risk's concurrency too. */
   simulate: {
     schema: tokenStage,
     options: retrying(8, SECOND),
-    concurrency: 4,
+    concurrency: 12,
     jobId: tokenStageId('simulate'),
   },
   risk: {

@@ -1,6 +1,6 @@
 import { type Pass, type PassTrigger, passFor } from '../src/run-key.ts';
 import type { JobData, JobInput, QueueName } from './catalog.ts';
-import type { Producer } from './queues.ts';
+import { inProcessProducer, type Producer } from './queues.ts';
 
 /**
  * The pipeline's map: every stage, what it consumes, and what it may enqueue next under which
@@ -21,6 +21,11 @@ import type { Producer } from './queues.ts';
  *
  * Loop-breaking rule: a pass started by the DEX stage (reason 'liquidity') or by the refresh
  * cadence ('refresh') ends at risk; only 'pipeline' and 'manual' passes continue to dex.
+ *
+ * Hops: simulate and risk run in the job of the stage before them (`chainStages`), so one job
+ * does selectors → simulate → risk (or simulate → risk for a pass that starts at simulate). Each
+ * stage still routes its outcome through this map; only the transport differs. Their queues stay
+ * the entries of passes started there (first liquidity and `resimulate` start at simulate).
  *
  * Ordering: a processor routes its outcome before the write that would make a retry forget it
  * (the DEX stage routes first liquidity before its commit), so a crash in between repeats the
@@ -156,6 +161,22 @@ export async function routeOutcome<S extends RoutedStage>(
     if (data.length === 1) await producer.enqueue(queue, data[0]!);
     else await producer.enqueueBulk(queue, data);
   }
+}
+
+/** The stages that run in the job of the stage that routes to them, not as jobs of their own. */
+export const SAME_JOB_STAGES = ['simulate', 'risk'] as const satisfies readonly QueueName[];
+type SameJobStage = (typeof SAME_JOB_STAGES)[number];
+
+/**
+ * The producer a stage routes with, running the same-job stages among `processors` in process:
+ * a hop costs Redis round trips and a worker pick-up, and the stages of one pass share nothing a
+ * queue would protect (each writes upserts; a failure retries the job, and the stages with it).
+ */
+export function chainStages(
+  producer: Producer,
+  processors: { [N in SameJobStage]?: (data: JobData<N>) => Promise<unknown> },
+): Producer {
+  return inProcessProducer(producer, processors);
 }
 
 /** Starts a pass of `stage` over tokens from outside the pipeline (API, CLI, scheduler). */

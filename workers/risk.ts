@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { CreatorRepository } from '../db/repositories/creators.ts';
-import type { TokenRepository } from '../db/repositories/tokens.ts';
+import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import type { BehaviourReport } from '../src/analysis/behaviour.ts';
 import { deriveHints } from '../src/analysis/hints.ts';
 import { assessRisk, type CreatorInput, type LiquidityInput } from '../src/analysis/risk.ts';
 import type { SimulationReport } from '../src/analysis/simulation.ts';
 import { isTrusted } from '../src/analysis/trust.ts';
-import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
 import type { JobData } from './catalog.ts';
@@ -35,7 +35,7 @@ export interface RiskDeps {
   events: EventPublisher;
   logger: Logger;
   /** Liquidity level and lock, when the DEX stage knows them. */
-  liquidity?: (chainId: number, address: string) => Promise<LiquidityInput | null>;
+  liquidity?: (chainId: number, address: string, row?: TokenRow) => Promise<LiquidityInput | null>;
   /** Hands the pass on to the DEX stage (the last stage: workers/pipeline.ts). */
   producer?: Producer;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
@@ -50,8 +50,10 @@ export function createLiquidityInput(tokens: TokenRepository) {
   return async function liquidityOf(
     chainId: number,
     address: string,
+    /** The token's row when the caller has just read it (one query fewer). */
+    known?: TokenRow,
   ): Promise<LiquidityInput | null> {
-    const row = await tokens.get(chainId, address);
+    const row = known ?? (await tokens.get(chainId, address));
     if (!row || row.currentLiquidityUsd === null) return null;
     const lock = (row.liquidityLock ?? {}) as {
       locked_pct?: number | null;
@@ -75,27 +77,105 @@ interface PassDetails {
   behaviour?: BehaviourReport | null;
 }
 
+/** Everything the score is made from, read for one pass. */
+async function riskInputs(deps: RiskDeps, data: JobData<'risk'>) {
+  const key = { chainId: data.chainId, address: data.address, run: data.run };
+  const row = await deps.analyses.get(key);
+  const details = (row?.details ?? {}) as PassDetails;
+  const analysis = details.static ?? null;
+  const token = await deps.tokens.get(data.chainId, data.address);
+  const creator: CreatorInput | null = token?.creator
+    ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
+    : null;
+  const similarHoneypots = analysis
+    ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
+        chainId: data.chainId,
+        address: data.address,
+      })
+    : 0;
+  const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
+  return { key, details, analysis, token, creator, similarHoneypots, liquidity };
+}
+
+type Inputs = Awaited<ReturnType<typeof riskInputs>>;
+
+/**
+ * `token.updated` when the score or level changed, or the taxes moved (a tax change matters to
+ * holders even when the score stays put: the "tax raised" alert reads it).
+ */
+async function announceUpdate(
+  deps: RiskDeps,
+  inputs: Inputs,
+  assessment: RiskAssessment,
+  hints: SecurityHints & { explorer: { verified: boolean | null } },
+): Promise<boolean> {
+  const { token, details } = inputs;
+  const changed =
+    token !== undefined &&
+    (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
+  const previousSim = (token?.tradingSimulation ?? null) as {
+    buy_tax_pct?: number | null;
+    sell_tax_pct?: number | null;
+  } | null;
+  const taxesMoved =
+    details.simulation !== undefined &&
+    previousSim !== null &&
+    (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct ||
+      previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
+  if (!token || !(changed || taxesMoved)) return changed;
+  const after = {
+    ...token,
+    currentRiskScore: assessment.score,
+    currentRiskLevel: assessment.level,
+    isHoneypot: assessment.level === 'honeypot',
+    securityHints: hints,
+    tradingSimulation: details.simulation ?? token.tradingSimulation,
+    riskUpdatedAt: new Date(),
+  };
+  const previous = {
+    current_risk_score: token.currentRiskScore,
+    current_risk_level: token.currentRiskLevel,
+    current_liquidity_usd: toNumber(token.currentLiquidityUsd),
+    price_usd: toNumber(token.priceUsd),
+  };
+  const changes = [...(changed ? ['risk'] : []), ...(taxesMoved ? ['taxes'] : [])];
+  await deps.events.publish({
+    type: 'token.updated',
+    data: tokenUpdatedData(after, { source: 'risk', changes, previous }),
+  });
+  return changed;
+}
+
+/** The "honeypot detected" alert, when the token becomes a honeypot. */
+async function announceHoneypot(
+  deps: RiskDeps,
+  data: JobData<'risk'>,
+  inputs: Inputs,
+  assessment: RiskAssessment,
+): Promise<void> {
+  if (!inputs.token || assessment.level !== 'honeypot' || inputs.token.isHoneypot === true) return;
+  const reason = assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
+  await deps.events.publish({
+    type: 'alert',
+    data: {
+      contract_address: data.address,
+      chain_id: data.chainId,
+      type: 'honeypot',
+      message: HONEYPOT_ALERT_MESSAGE,
+      alert_key: null,
+      bucket_at: null,
+      details: { reason, risk_score: assessment.score },
+    },
+  });
+}
+
 export function createRiskProcessor(deps: RiskDeps) {
   return async function processRisk(
     data: JobData<'risk'>,
   ): Promise<{ score: number; level: string; changed: boolean }> {
     const chain = chainOf(deps.chains, data.chainId);
-    const key = { chainId: data.chainId, address: data.address, run: data.run };
-    const row = await deps.analyses.get(key);
-    const details = (row?.details ?? {}) as PassDetails;
-    const analysis = details.static ?? null;
-    const token = await deps.tokens.get(data.chainId, data.address);
-
-    const creator: CreatorInput | null = token?.creator
-      ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
-      : null;
-    const similarHoneypots = analysis
-      ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
-          chainId: data.chainId,
-          address: data.address,
-        })
-      : 0;
-    const liquidity = (await deps.liquidity?.(data.chainId, data.address)) ?? null;
+    const inputs = await riskInputs(deps, data);
+    const { key, details, analysis, token, creator, similarHoneypots, liquidity } = inputs;
     const behaviour = details.behaviour?.findings ?? [];
     const assessment = assessRisk({
       trusted: isTrusted(chain.config, data.address),
@@ -117,58 +197,8 @@ export function createRiskProcessor(deps: RiskDeps) {
       explorer: { verified },
     };
     const isHoneypot = assessment.level === 'honeypot';
-
-    const changed =
-      token !== undefined &&
-      (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
-    // A tax change matters to holders even when the score stays put (the "tax raised" alert reads it).
-    const previousSim = (token?.tradingSimulation ?? null) as {
-      buy_tax_pct?: number | null;
-      sell_tax_pct?: number | null;
-    } | null;
-    const taxesMoved =
-      details.simulation !== undefined &&
-      previousSim !== null &&
-      (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct ||
-        previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
-    if (token && (changed || taxesMoved)) {
-      const after = {
-        ...token,
-        currentRiskScore: assessment.score,
-        currentRiskLevel: assessment.level,
-        isHoneypot,
-        securityHints: hints,
-        tradingSimulation: details.simulation ?? token.tradingSimulation,
-        riskUpdatedAt: new Date(),
-      };
-      const previous = {
-        current_risk_score: token.currentRiskScore,
-        current_risk_level: token.currentRiskLevel,
-        current_liquidity_usd: toNumber(token.currentLiquidityUsd),
-        price_usd: toNumber(token.priceUsd),
-      };
-      const changes = [...(changed ? ['risk'] : []), ...(taxesMoved ? ['taxes'] : [])];
-      await deps.events.publish({
-        type: 'token.updated',
-        data: tokenUpdatedData(after, { source: 'risk', changes, previous }),
-      });
-    }
-    if (token && isHoneypot && token.isHoneypot !== true) {
-      const reason =
-        assessment.risk_factors.find((f) => f.code === 'honeypot')?.message ?? 'honeypot';
-      await deps.events.publish({
-        type: 'alert',
-        data: {
-          contract_address: data.address,
-          chain_id: data.chainId,
-          type: 'honeypot',
-          message: HONEYPOT_ALERT_MESSAGE,
-          alert_key: null,
-          bucket_at: null,
-          details: { reason, risk_score: assessment.score },
-        },
-      });
-    }
+    const changed = await announceUpdate(deps, inputs, assessment, hints);
+    await announceHoneypot(deps, data, inputs, assessment);
     await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, {
       creator_reputation: creator,
       similar_honeypots: similarHoneypots,

@@ -4,6 +4,8 @@ import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
+import { createCoalescingRpc } from '../src/evm/coalesce.ts';
+import type { RpcClient } from '../src/evm/rpc.ts';
 import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
@@ -34,6 +36,16 @@ export type SelectorsResult =
 
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
+  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce.ts); one per client,
+  // so that a node found to refuse state overrides is remembered.
+  const folded = new WeakMap<RpcClient, RpcClient>();
+  const foldedOf = (rpc: RpcClient) => {
+    const known = folded.get(rpc);
+    if (known) return known;
+    const client = createCoalescingRpc(rpc);
+    folded.set(rpc, client);
+    return client;
+  };
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
@@ -49,7 +61,7 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       return { status: 'no-code' };
     }
     const analysis = await analyze(
-      { rpc: chain.rpc, reader: chain.reader },
+      { rpc: foldedOf(chain.rpc), reader: chain.reader },
       { chainId: data.chainId, address: data.address, code },
     );
     const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;

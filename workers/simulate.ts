@@ -108,6 +108,9 @@ export function createSimulateProcessor(deps: SimulateDeps) {
         catalogued,
         callers: privilegedCallers(analysis, token),
         amountIn: amountsFor(pool.nativeReserve)[0]!,
+        // Only tokens with an uncatalogued function gated on its caller are probed; an analysis
+        // made before caller checks were walked has no such list, and everything is probed.
+        ...(analysis.privileged_functions ? { gated } : {}),
       });
     }
     const simulation: SimulationReport = report;

@@ -54,7 +54,175 @@ contract TradeSimulator {
         uint256 sellEthReceived;
     }
 
+    /// One V2 DEX to look for the token's pool in.
+    struct Dex {
+        address factory;
+        address router;
+    }
+
+    /// The deepest pool found (index into the DEX list; found = false when none has liquidity).
+    struct PoolFound {
+        bool found;
+        uint256 dex;
+        address pair;
+        uint256 nativeReserve;
+        uint256 tokenReserve;
+    }
+
+    /// One amount's run: `ran` is false when the simulation reverted as a whole (`failure` holds
+    /// the revert data), which is an answer about the token, not a node failure.
+    struct Run {
+        uint256 amountIn;
+        bool ran;
+        Result result;
+        bytes failure;
+    }
+
+    /// The whole honeypot test in one eth_call: the pool, every amount, and the max-tx limit.
+    struct Test {
+        PoolFound pool;
+        Run[] runs;
+        /// The largest buy that still succeeds when a larger one fails (0 when no limit shows).
+        uint256 maxTxAmountIn;
+        /// The pair's gross token output at that amount (what a limit is compared with).
+        uint256 maxTxAmountOut;
+    }
+
+    /// Where and what one run trades.
+    struct Market {
+        address router;
+        address token;
+        address pair;
+        address weth;
+        uint256 transferBps;
+    }
+
+    /// Carries one amount's result out of a sub-call whose state changes are thrown away.
+    error Simulated(Result r);
+
     receive() external payable {}
+
+    /// Finds the token's deepest pool against `weth` over `dexes`, then simulates at each of
+    /// `fractionsBps` of its native reserve (without zeros or repeats), each from the same state,
+    /// and bisects a max-tx limit in at most `bisectionSteps` more runs when a larger buy fails.
+    function test(
+        address token,
+        address weth,
+        Dex[] calldata dexes,
+        uint256[] calldata fractionsBps,
+        uint256 transferBps,
+        uint256 bisectionSteps
+    ) external payable returns (Test memory t) {
+        t.pool = findPool(token, weth, dexes);
+        if (!t.pool.found) return t;
+        Market memory m = Market(dexes[t.pool.dex].router, token, t.pool.pair, weth, transferBps);
+        uint256[] memory amounts = _amounts(t.pool.nativeReserve, fractionsBps);
+        t.runs = new Run[](amounts.length);
+        for (uint256 i = 0; i < amounts.length; i++) {
+            t.runs[i] = _isolated(m, amounts[i]);
+        }
+        (t.maxTxAmountIn, t.maxTxAmountOut) = _bisectMaxTx(t.runs, m, bisectionSteps);
+    }
+
+    /// Simulates at `amountIn` and reverts with the result, so that the next run starts afresh.
+    function simulateAndUndo(address router, address token, address pair, address weth, uint256 amountIn, uint256 transferBps)
+        external
+    {
+        Result memory r;
+        _buy(r, router, token, weth, amountIn);
+        if (r.buy.ok) {
+            _transfer(r, token, amountIn, transferBps);
+            _sell(r, router, token, pair, weth);
+        }
+        revert Simulated(r);
+    }
+
+    /// The deepest pool over `dexes` whose router has code and whose pair holds both reserves.
+    /// A factory or pair without code, or answering garbage, offers no pool (never a revert).
+    function findPool(address token, address weth, Dex[] calldata dexes) public view returns (PoolFound memory best) {
+        for (uint256 i = 0; i < dexes.length; i++) {
+            if (dexes[i].router.code.length == 0) continue;
+            (bool ok, address pair) = _readAddress(dexes[i].factory, abi.encodeWithSelector(0xe6a43905, token, weth));
+            if (!ok || pair == address(0)) continue;
+            (bool reservesOk, bytes memory reserves) = pair.staticcall(abi.encodeWithSelector(0x0902f1ac));
+            (bool token0Ok, address token0) = _readAddress(pair, abi.encodeWithSelector(0x0dfe1681));
+            if (!reservesOk || reserves.length < 96 || !token0Ok) continue;
+            (uint256 r0, uint256 r1) = abi.decode(reserves, (uint256, uint256));
+            (r0, r1) = (r0 & type(uint112).max, r1 & type(uint112).max);
+            (uint256 native, uint256 own) = token0 == token ? (r1, r0) : (r0, r1);
+            if (native == 0 || own == 0 || native <= best.nativeReserve) continue;
+            best = PoolFound(true, i, pair, native, own);
+        }
+    }
+
+    function _amounts(uint256 reserve, uint256[] calldata fractionsBps) private pure returns (uint256[] memory out) {
+        out = new uint256[](fractionsBps.length);
+        uint256 n = 0;
+        for (uint256 i = 0; i < fractionsBps.length; i++) {
+            uint256 a = (reserve * fractionsBps[i]) / BPS;
+            bool seen = a == 0;
+            for (uint256 j = 0; j < n && !seen; j++) seen = out[j] == a;
+            if (!seen) out[n++] = a;
+        }
+        assembly {
+            mstore(out, n)
+        }
+    }
+
+    function _isolated(Market memory m, uint256 amountIn) private returns (Run memory run) {
+        run.amountIn = amountIn;
+        try this.simulateAndUndo(m.router, m.token, m.pair, m.weth, amountIn, m.transferBps) {}
+        catch (bytes memory data) {
+            if (data.length >= 4 && bytes4(data) == Simulated.selector) {
+                // Skip the selector: what follows is the ABI-encoded Result.
+                bytes memory payload;
+                assembly {
+                    payload := add(data, 4)
+                    mstore(payload, sub(mload(data), 4))
+                }
+                run.result = abi.decode(payload, (Result));
+                run.ran = true;
+            } else {
+                run.failure = data;
+            }
+        }
+    }
+
+    /// Bisection between the largest buy that succeeded and the smallest that failed. Limits
+    /// bind large buys only: a failure below a success is something else (no limit).
+    function _bisectMaxTx(Run[] memory runs, Market memory m, uint256 steps)
+        private
+        returns (uint256 amountIn, uint256 amountOut)
+    {
+        (bool anyOk, bool anyFailed, uint256 low, uint256 lowOut, uint256 high) = (false, false, 0, 0, 0);
+        for (uint256 i = 0; i < runs.length; i++) {
+            if (!runs[i].ran) continue;
+            if (runs[i].result.buy.ok) {
+                if (!anyOk || runs[i].amountIn > low) (low, lowOut) = (runs[i].amountIn, runs[i].result.buyExpected);
+                anyOk = true;
+            } else {
+                if (!anyFailed || runs[i].amountIn < high) high = runs[i].amountIn;
+                anyFailed = true;
+            }
+        }
+        if (!anyOk || !anyFailed || high < low) return (0, 0);
+        for (uint256 i = 0; i < steps && high - low > 1; i++) {
+            uint256 mid = (low + high) / 2;
+            Run memory probe = _isolated(m, mid);
+            if (probe.ran && probe.result.buy.ok) (low, lowOut) = (mid, probe.result.buyExpected);
+            else high = mid;
+        }
+        return (low, lowOut);
+    }
+
+    /// An address answer, or ok = false for a revert, a short answer or a word that is no address.
+    function _readAddress(address target, bytes memory data) private view returns (bool, address) {
+        (bool ok, bytes memory ret) = target.staticcall(data);
+        if (!ok || ret.length < 32) return (false, address(0));
+        uint256 word = abi.decode(ret, (uint256));
+        if (word > type(uint160).max) return (false, address(0));
+        return (true, address(uint160(word)));
+    }
 
     /// Buys `token` for `amountIn` native currency, sends `transferBps` of the holding to a fresh
     /// address, then sells everything left back through `router`.

@@ -2,6 +2,7 @@ import { type FunctionFragment, Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { type CorpusToken, deployCorpusToken } from '../../test/support/token-corpus.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
 import {
@@ -50,10 +51,12 @@ async function probe(
   callers: { address: string; role: 'owner' | 'creator' }[] = [
     { address: chain.account, role: 'owner' },
   ],
+  options: { gated?: ReadonlySet<string>; rpc?: RpcClient } = {},
 ): Promise<BehaviourReport> {
   const token = deployed.get(kind)!;
   const pool = (await findPool(rpc, chain.chainConfig(), token.address))!;
-  return probeAdminBehaviour(rpc, {
+  return probeAdminBehaviour(options.rpc ?? rpc, {
+    ...(options.gated ? { gated: options.gated } : {}),
     token: token.address,
     pool,
     functions: functionsOf(KINDS[kind]!),
@@ -74,6 +77,24 @@ afterAll(async () => {
 });
 
 describe('probeAdminBehaviour', () => {
+  it('spends no call on a token none of whose candidates is gated on its caller', async () => {
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const counted = createRpcClient({ urls: [proxy.url] });
+      const ungated = await probe('disguised-mint', undefined, { gated: new Set(), rpc: counted });
+      expect(ungated.probed).toEqual([]);
+      expect(ungated.findings).toEqual([]);
+      expect(ungated.skipped.length).toBeGreaterThan(0);
+      expect(proxy.calls.size).toBe(0);
+      // The same token with its disguised mint among the gated functions is probed and caught.
+      const gated = new Set(ungated.skipped);
+      const report = await probe('disguised-mint', undefined, { gated, rpc: counted });
+      expect(report.findings.map((f) => f.family)).toContain('mint');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it.each([
     ['disguised-mint', 'mint', 'syncEmission(address,uint256)'],
     ['disguised-blacklist', 'blacklist', 'updateHolderTier(address,bool)'],

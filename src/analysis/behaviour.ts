@@ -10,20 +10,14 @@ import {
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
-  decodeRawResult,
-  decodeRevert,
-  freshAddress,
-  type Pool,
-  type RawResult,
-  TRANSFER_BPS,
-} from './simulation.ts';
-import type {
-  AdminFamily,
-  AdminFunction,
-  Evidence,
-  ExtractedFunction,
-  FunctionRisk,
-} from './types.ts';
+  type BehaviourFinding,
+  classifyEffect,
+  type PrivilegedCaller,
+  type ProbeOutcome,
+  splitFlat,
+} from './behaviour-effects.ts';
+import { decodeRawResult, freshAddress, type Pool, TRANSFER_BPS } from './simulation.ts';
+import type { ExtractedFunction } from './types.ts';
 
 /**
  * Behaviour probes: what a function *does*, whatever it is called. Admin functions with innocent
@@ -45,8 +39,6 @@ import type {
 export const MAX_PROBED_FUNCTIONS = 24;
 /** Argument values: first 99 (a small fee in percent or basis points, a visible mint), then 7. */
 export const PROBE_VALUES = [99n, 7n] as const;
-/** A tax difference at or above this (percentage points) is an effect, not rounding. */
-export const TAX_EFFECT_PP = 0.1;
 const PROBE_GAS = 20_000_000;
 /** Argument types the probe can fill meaningfully. */
 const SIMPLE_TYPE = /^(address|bool|u?int\d{0,3}|bytes32)(\[\])?$/;
@@ -77,22 +69,14 @@ const probeInterface = new Interface(probeArtifact.abi);
 const TRADER_SALT = id('token-monitor.admin-probe.trader');
 const TRADER_INIT_CODE_HASH = keccak256(loadArtifact('TradeSimulator').bytecode);
 
-export type CallerRole = 'owner' | 'hidden-owner' | 'creator' | 'proxy-admin';
-
-export interface PrivilegedCaller {
-  address: string;
-  role: CallerRole;
-}
-
-export interface BehaviourFinding {
-  selector: string;
-  arguments: string;
-  family: AdminFamily;
-  caller: string;
-  caller_role: CallerRole;
-  /** What was observed, in words. */
-  detail: string;
-}
+export {
+  type BehaviourFinding,
+  type CallerRole,
+  classifyEffect,
+  findingToAdminFunction,
+  type PrivilegedCaller,
+  TAX_EFFECT_PP,
+} from './behaviour-effects.ts';
 
 export interface BehaviourReport {
   /** Selectors probed. */
@@ -100,18 +84,6 @@ export interface BehaviourReport {
   /** Candidates left out (over the cap, or arguments the probe cannot fill). */
   skipped: string[];
   findings: BehaviourFinding[];
-}
-
-interface ProbeOutcome {
-  trader: string;
-  before: RawResult;
-  adminOk: boolean;
-  adminError: string;
-  balanceBefore: bigint;
-  balanceAfter: bigint;
-  supplyBefore: bigint;
-  supplyAfter: bigint;
-  after: RawResult;
 }
 
 /** The trader AdminProbe creates when placed at `caller` (CREATE2: known before the call). */
@@ -144,14 +116,6 @@ export function probeCandidates(
     else candidates.push(f);
   }
   return { candidates, skipped };
-}
-
-function splitFlat(args: string): string[] | null {
-  if (args.includes('(')) return null;
-  return args
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0);
 }
 
 function argumentValue(type: string, trader: string, value: bigint): unknown {
@@ -226,109 +190,6 @@ function decodeOutcome(data: string): ProbeOutcome {
   };
 }
 
-const taxPct = (expected: bigint, got: bigint) =>
-  expected > 0n ? Number(((expected - got) * 10_000n) / expected) / 100 : null;
-const sellTax = (r: RawResult) => (r.sell.ok ? taxPct(r.sellAmount, r.sellPairReceived) : null);
-const buyTax = (r: RawResult) => (r.buy.ok ? taxPct(r.buyExpected, r.buyReceived) : null);
-const sellWorks = (r: RawResult) => r.buy.ok && r.sell.ok;
-
-/**
- * The effect of one candidate call compared with the control run (pure). Returns the family and
- * what was seen, or null when the call changed nothing observable.
- */
-export function classifyEffect(
-  control: ProbeOutcome,
-  probe: ProbeOutcome,
-  f: ExtractedFunction,
-  value: bigint,
-): { family: AdminFamily; detail: string } | null {
-  if (!probe.adminOk) return null;
-  const namesAddress = (splitFlat(f.arguments) ?? []).some((t) => t.startsWith('address'));
-  const delta = probe.balanceAfter - probe.balanceBefore;
-  const supplyDelta = probe.supplyAfter - probe.supplyBefore;
-  if (delta !== 0n) {
-    const seen = `the trader's balance went from ${probe.balanceBefore} to ${probe.balanceAfter} and the supply changed by ${supplyDelta}`;
-    // Set to exactly the argument from a non-zero balance: a balance rewrite, not a mint.
-    if (
-      probe.balanceAfter === value &&
-      probe.balanceBefore !== 0n &&
-      probe.balanceBefore + value !== value
-    )
-      return { family: 'balance-change', detail: `${seen} (set to the argument)` };
-    if (delta > 0n && supplyDelta === delta)
-      return { family: 'mint', detail: `${seen} (new tokens)` };
-    if (delta < 0n) return { family: 'burn-from', detail: `${seen} (taken from the holder)` };
-    return { family: 'balance-change', detail: seen };
-  }
-  if (!control.after.buy.ok && probe.after.buy.ok)
-    return {
-      family: 'trading-switch',
-      detail: 'a buy that reverted without the call succeeds after it',
-    };
-  const blockedBuy = control.after.buy.ok && !probe.after.buy.ok;
-  const blockedSell = sellWorks(control.after) && probe.after.buy.ok && !probe.after.sell.ok;
-  if (blockedBuy || blockedSell) {
-    const what = blockedBuy
-      ? `a buy that works without the call reverts after it (${decodeRevert(probe.after.buy.revertData)})`
-      : `a sell that works without the call reverts after it (${decodeRevert(probe.after.sell.revertData)})`;
-    return namesAddress
-      ? { family: 'blacklist', detail: `${what}, for the address named in the call` }
-      : { family: 'pause', detail: `${what}, for everyone` };
-  }
-  const taxes = [
-    ['buy', buyTax(control.after), buyTax(probe.after)],
-    ['sell', sellTax(control.after), sellTax(probe.after)],
-  ] as const;
-  for (const [side, was, now] of taxes) {
-    if (was === null || now === null || Math.abs(was - now) < TAX_EFFECT_PP) continue;
-    const detail = `the ${side} tax went from ${was}% to ${now}%`;
-    return namesAddress && now === 0
-      ? { family: 'fee-exclusion', detail }
-      : { family: 'fee', detail };
-  }
-  return null;
-}
-
-const FAMILY_RISK: Record<AdminFamily, FunctionRisk> = {
-  mint: 'high',
-  'burn-from': 'critical',
-  blacklist: 'high',
-  whitelist: 'medium',
-  pause: 'high',
-  fee: 'high',
-  'max-tx': 'medium',
-  'trading-switch': 'high',
-  'fee-exclusion': 'low',
-  'router-pair': 'medium',
-  withdraw: 'medium',
-  upgrade: 'critical',
-  'ownership-transfer': 'low',
-  renounce: 'low',
-  'balance-change': 'critical',
-  other: 'low',
-};
-
-/** A finding as an admin function, so that risk and hints treat it like a catalogued one. */
-export function findingToAdminFunction(f: BehaviourFinding): AdminFunction {
-  const evidence: Evidence[] = [
-    {
-      kind: 'simulation',
-      selector: f.selector,
-      detail: `0x${f.selector}(${f.arguments}) called by the ${f.caller_role} ${f.caller}: ${f.detail}; the same call from a stranger reverted`,
-    },
-  ];
-  return {
-    name: `0x${f.selector}`,
-    signature: `0x${f.selector}(${f.arguments})`,
-    selector: f.selector,
-    family: f.family,
-    risk_level: FAMILY_RISK[f.family],
-    description: `unnamed admin function found by behaviour (${f.family})`,
-    access_control: f.caller_role === 'owner' ? 'owner-only' : 'role',
-    evidence,
-  };
-}
-
 export interface BehaviourInput {
   token: string;
   pool: Pool;
@@ -337,6 +198,12 @@ export interface BehaviourInput {
   catalogued: ReadonlySet<string>;
   callers: readonly PrivilegedCaller[];
   amountIn: bigint;
+  /**
+   * Selectors the static analysis found gated on the caller. When given, a token none of whose
+   * candidates is among them is not probed: a finding needs a stranger's call refused, and its
+   * probes would be calls spent to learn nothing.
+   */
+  gated?: ReadonlySet<string>;
 }
 
 async function runProbes(
@@ -359,64 +226,42 @@ export async function probeAdminBehaviour(
 ): Promise<BehaviourReport> {
   const { candidates, skipped } = probeCandidates(input.functions, input.catalogued);
   const callers = dedupeCallers(input.callers);
+  const gated = input.gated;
+  if (gated && !candidates.some((f) => gated.has(f.selector)))
+    return {
+      probed: [],
+      skipped: [...candidates.map((f) => f.selector), ...skipped],
+      findings: [],
+    };
   const report: BehaviourReport = {
     probed: candidates.map((f) => f.selector),
     skipped,
     findings: [],
   };
   if (candidates.length === 0 || callers.length === 0) return report;
-  const noop = '0x';
-  const controls = await runProbes(
-    rpc,
-    callers.map((c) => probeRequest(input.pool, input.token, c.address, input.amountIn, noop)),
-  );
-
+  const probe = (caller: string, adminCall: string) =>
+    probeRequest(input.pool, input.token, caller, input.amountIn, adminCall);
+  // The control runs (no candidate call) travel with the first round's probes.
+  let controls: (ProbeOutcome | null)[] | undefined;
   let pending = candidates;
   for (const value of PROBE_VALUES) {
     if (pending.length === 0) break;
     const jobs = pending.flatMap((f) => callers.map((c, ci) => ({ f, c, ci })));
-    const outcomes = await runProbes(
-      rpc,
-      jobs.map(({ f, c }) =>
-        probeRequest(
-          input.pool,
-          input.token,
-          c.address,
-          input.amountIn,
-          candidateCalldata(f, traderAddress(c.address), value),
-        ),
-      ),
+    const requests = jobs.map(({ f, c }) =>
+      probe(c.address, candidateCalldata(f, traderAddress(c.address), value)),
     );
-    const found = new Map<string, BehaviourFinding>();
-    const accepted = new Set<string>();
-    jobs.forEach(({ f, c, ci }, i) => {
-      const outcome = outcomes[i];
-      const control = controls[ci];
-      if (!outcome || !control) return;
-      if (outcome.adminOk) accepted.add(f.selector);
-      if (found.has(f.selector)) return;
-      const effect = classifyEffect(control, outcome, f, value);
-      if (effect)
-        found.set(f.selector, {
-          selector: f.selector,
-          arguments: f.arguments,
-          family: effect.family,
-          caller: c.address,
-          caller_role: c.role,
-          detail: `with (${describeArgs(f, value)}) ${effect.detail}`,
-        });
-    });
+    const first = controls ? [] : callers.map((c) => probe(c.address, '0x'));
+    const answers = await runProbes(rpc, [...first, ...requests]);
+    controls ??= answers.splice(0, first.length);
+    const { found, accepted } = readRound(jobs, answers, controls, value);
     // A privilege only if a stranger making the same call is refused.
     const suspects = [...found.values()];
     const stranger = freshAddress();
     const strangerOutcomes = await runProbes(
       rpc,
       suspects.map((s) =>
-        probeRequest(
-          input.pool,
-          input.token,
+        probe(
           stranger,
-          input.amountIn,
           candidateCalldata(
             candidates.find((f) => f.selector === s.selector)!,
             traderAddress(stranger),
@@ -432,6 +277,35 @@ export async function probeAdminBehaviour(
     pending = pending.filter((f) => !accepted.has(f.selector));
   }
   return report;
+}
+
+/** One round's effects: the first finding per function, and the functions some caller could call. */
+function readRound(
+  jobs: { f: ExtractedFunction; c: PrivilegedCaller; ci: number }[],
+  outcomes: (ProbeOutcome | null)[],
+  controls: (ProbeOutcome | null)[],
+  value: bigint,
+): { found: Map<string, BehaviourFinding>; accepted: Set<string> } {
+  const found = new Map<string, BehaviourFinding>();
+  const accepted = new Set<string>();
+  jobs.forEach(({ f, c, ci }, i) => {
+    const outcome = outcomes[i];
+    const control = controls[ci];
+    if (!outcome || !control) return;
+    if (outcome.adminOk) accepted.add(f.selector);
+    if (found.has(f.selector)) return;
+    const effect = classifyEffect(control, outcome, f, value);
+    if (effect)
+      found.set(f.selector, {
+        selector: f.selector,
+        arguments: f.arguments,
+        family: effect.family,
+        caller: c.address,
+        caller_role: c.role,
+        detail: `with (${describeArgs(f, value)}) ${effect.detail}`,
+      });
+  });
+  return { found, accepted };
 }
 
 function dedupeCallers(callers: readonly PrivilegedCaller[]): PrivilegedCaller[] {

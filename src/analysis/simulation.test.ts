@@ -1,6 +1,7 @@
 import { AbiCoder } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { type CorpusToken, deployCorpusToken, MAX_TX } from '../../test/support/token-corpus.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';
 import {
@@ -124,6 +125,20 @@ describe('simulateTrading', () => {
     expect(max).toBeLessThanOrEqual(MAX_TX);
     // Ten bisection steps over one decade of amounts: within 2 % of the real limit.
     expect(Number(max)).toBeGreaterThan(Number(MAX_TX) * 0.98);
+  });
+
+  it('runs the whole test — pool, every amount, the max-tx bisection — in one eth_call', async () => {
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const counted = createRpcClient({ urls: [proxy.url] });
+      const token = tokens.get('max-tx')!.address;
+      const { report } = await simulateTrading(counted, { chain: chain.chainConfig(), token });
+      expect(report.max_tx_amount).not.toBeNull();
+      expect(report.amounts.length).toBeGreaterThan(1);
+      expect([...proxy.calls]).toEqual([['eth_call', 1]]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("says 'no liquidity' without a pool", async () => {

@@ -1,25 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { AbiCoder, getAddress, Interface, type Result } from 'ethers';
+import { getAddress, Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import type { ChainConfig } from '../config/chains.ts';
-import type { RpcClient, RpcOutcome } from '../evm/rpc.ts';
+import { type RpcClient, RpcError } from '../evm/rpc.ts';
+import {
+  decodeRawResult,
+  decodeRevert,
+  failedAmount,
+  type RawResult,
+  toSimulationAmount,
+} from './simulation-codec.ts';
 import type { SimulationAmount, TradingSimulation } from './types.ts';
 
+export {
+  decodeRawResult,
+  decodeRevert,
+  type RawResult,
+  type RawStep,
+  toSimulationAmount,
+} from './simulation-codec.ts';
+
 /**
- * The honeypot test (docs/risk-model.md). The TradeSimulator's runtime code is placed at a fresh address
- * with an eth_call state override (code + native balance): no transaction is ever sent, and any
- * node that honours the override parameter (geth, erigon, reth, anvil, …) can run it. At several
- * amounts, small and large relative to the pool's native reserve, it buys through the main V2
- * pair's router, transfers part to a fresh address, and sells the rest back; one call per amount
- * returns every step's outcome, so a revert in one step still reports the others.
+ * The honeypot test (docs/risk-model.md). The TradeSimulator's runtime code is placed at a fresh
+ * address with an eth_call state override (code + native balance): no transaction is ever sent,
+ * and any node that honours the override parameter (geth, erigon, reth, anvil, …) can run it.
+ * ONE eth_call does the whole test: the simulator finds the token's deepest V2 pool against the
+ * wrapped native token over the configured DEXes, then, at several amounts small and large
+ * relative to the pool's native reserve, buys through the pair's router, transfers part to a
+ * fresh address and sells the rest back — each amount in a sub-call whose state is thrown away,
+ * so every amount starts from the chain's state — and bisects a max-tx limit the same way.
+ * Every step's outcome comes back, so a revert in one step still reports the others.
  */
 
 /** Buy amounts, in basis points of the pool's wrapped-native reserve: small to large. */
 export const AMOUNT_FRACTIONS_BPS = [10, 100, 1_000, 5_000] as const;
 /** Share of the bought tokens sent to a fresh address (the transfer-tax probe). */
 export const TRANSFER_BPS = 1_000n;
-/** Gas for one simulation call; a buy, a transfer and a sell of even a heavy token use < 2 M. */
+/** Gas for one single-amount simulation call; a buy, a transfer and a sell of even a heavy token use < 2 M. */
 export const SIMULATION_GAS = 15_000_000;
+/**
+ * Gas for the whole test (pool search, four amounts, up to ten bisection runs): each run uses
+ * < 2 M, and 30 M stays within the eth_call gas cap of common nodes (geth: 50 M, anvil: the block
+ * gas limit).
+ */
+export const TEST_GAS = 30_000_000;
+/** The simulator's native balance: more than any buy it makes (half a pool's reserve at most). */
+const SIMULATOR_BALANCE = 2n ** 128n;
 /** Bisection steps refining the largest buy that still succeeds, when a larger one fails. */
 export const MAX_TX_BISECTION_STEPS = 10;
 /** A token is a honeypot at or above this sell tax (docs/risk-model.md). */
@@ -32,18 +58,8 @@ export const ERRORS = {
 } as const;
 
 const BPS = 10_000n;
-const PCT_SCALE = 100n; // taxes are reported with two decimals
-const ZERO = `0x${'0'.repeat(40)}`;
-const coder = AbiCoder.defaultAbiCoder();
 const simulatorArtifact = loadArtifact('TradeSimulator');
 export const simulatorInterface = new Interface(simulatorArtifact.abi);
-const pairInterface = new Interface([
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
-  'function token0() view returns (address)',
-]);
-const factoryInterface = new Interface([
-  'function getPair(address, address) view returns (address)',
-]);
 
 export interface Pool {
   dex: string;
@@ -54,27 +70,6 @@ export interface Pool {
   weth: string;
   nativeReserve: bigint;
   tokenReserve: bigint;
-}
-
-/** What the TradeSimulator reports for one amount (raw, as decoded). */
-export interface RawStep {
-  ok: boolean;
-  revertData: string;
-  gasUsed: bigint;
-}
-
-export interface RawResult {
-  buy: RawStep;
-  buyExpected: bigint;
-  buyReceived: bigint;
-  transfer: RawStep;
-  transferSent: bigint;
-  transferReceived: bigint;
-  sell: RawStep;
-  sellAmount: bigint;
-  sellPairReceived: bigint;
-  sellExpectedEth: bigint;
-  sellEthReceived: bigint;
 }
 
 /** TradingSimulation plus where and how it was measured. */
@@ -94,181 +89,105 @@ export interface SimulationReport extends TradingSimulation {
 }
 
 export const lower = (a: string) => a.toLowerCase();
-/** `lost` as a percentage of `of`, two decimals, clamped to 0–100 (reflection bonuses read as 0). */
-const pct = (lost: bigint, of: bigint): number | null => {
-  if (of <= 0n) return null;
-  const clamped = lost < 0n ? 0n : lost > of ? of : lost;
-  // Rounded to the nearest hundredth: a 3 % fee taken with floor division reads 3, not 2.99.
-  return Number((clamped * 100n * PCT_SCALE + of / 2n) / of) / Number(PCT_SCALE);
-};
-
-/** Error(string), Panic(uint256), a custom error's selector, or "no reason". */
-export function decodeRevert(data: string): string {
-  const hex = data.startsWith('0x') ? data.slice(2) : data;
-  if (hex.length === 0) return 'reverted without a reason';
-  const selector = hex.slice(0, 8);
-  try {
-    if (selector === '08c379a0') return String(coder.decode(['string'], `0x${hex.slice(8)}`)[0]);
-    if (selector === '4e487b71')
-      return `panic 0x${(coder.decode(['uint256'], `0x${hex.slice(8)}`)[0] as bigint).toString(16)}`;
-  } catch {
-    // fall through: malformed payload
-  }
-  return `custom error 0x${selector}`;
-}
-
-const step = (s: Result): RawStep => ({
-  ok: Boolean(s[0]),
-  revertData: String(s[1]),
-  gasUsed: BigInt(s[2]),
-});
-
-export function decodeRawResult(r: Result): RawResult {
-  return {
-    buy: step(r[0] as Result),
-    buyExpected: BigInt(r[1]),
-    buyReceived: BigInt(r[2]),
-    transfer: step(r[3] as Result),
-    transferSent: BigInt(r[4]),
-    transferReceived: BigInt(r[5]),
-    sell: step(r[6] as Result),
-    sellAmount: BigInt(r[7]),
-    sellPairReceived: BigInt(r[8]),
-    sellExpectedEth: BigInt(r[9]),
-    sellEthReceived: BigInt(r[10]),
-  };
-}
-
-/**
- * Sell tax: the larger of what the pair did not receive (exact for fee-on-transfer tokens) and
- * the native currency short of the router's quote (catches fees swapped back inside the sell).
- * The quote-based figure can only understate a plain fee (the price curve is concave).
- */
-function sellTaxPct(r: RawResult): number | null {
-  const byTokens = pct(r.sellAmount - r.sellPairReceived, r.sellAmount);
-  const byNative = pct(r.sellExpectedEth - r.sellEthReceived, r.sellExpectedEth);
-  if (byTokens === null) return byNative;
-  return byNative === null ? byTokens : Math.max(byTokens, byNative);
-}
-
-/** One amount's outcome as the API reports it. */
-export function toSimulationAmount(amountIn: bigint, r: RawResult): SimulationAmount {
-  const buyOk = r.buy.ok;
-  const transferRan = buyOk && r.transferSent > 0n;
-  const sellRan = buyOk && r.sellAmount > 0n;
-  let error: string | null = null;
-  if (!buyOk) error = `buy reverted: ${decodeRevert(r.buy.revertData)}`;
-  else if (!r.sell.ok) error = `sell reverted: ${decodeRevert(r.sell.revertData)}`;
-  else if (transferRan && !r.transfer.ok)
-    error = `transfer reverted: ${decodeRevert(r.transfer.revertData)}`;
-  return {
-    amount_in_wei: amountIn.toString(),
-    buy_ok: buyOk,
-    sell_ok: buyOk && r.sell.ok,
-    transfer_ok: transferRan && r.transfer.ok,
-    buy_tax_pct: buyOk ? pct(r.buyExpected - r.buyReceived, r.buyExpected) : null,
-    sell_tax_pct: sellRan && r.sell.ok ? sellTaxPct(r) : null,
-    transfer_tax_pct:
-      transferRan && r.transfer.ok
-        ? pct(r.transferSent - r.transferReceived, r.transferSent)
-        : null,
-    gas_buy: Number(r.buy.gasUsed),
-    gas_sell: sellRan ? Number(r.sell.gasUsed) : null,
-    gas_transfer: transferRan ? Number(r.transfer.gasUsed) : null,
-    error,
-  };
-}
-
 /** A fresh address nobody holds a key for: the simulator's home for one run. */
 export function freshAddress(): string {
   return `0x${randomBytes(20).toString('hex')}`;
 }
 
-/** A call's answer; null for a revert (an answer about the contract); node failures throw. */
-function callResult(outcome: RpcOutcome<string>): string | null {
-  if (!outcome.ok) {
-    if (outcome.error.kind === 'revert') return null;
-    throw outcome.error;
-  }
-  return outcome.result;
+/** The V2 DEXes the simulator can trade on: those with a router, in configured order. */
+const tradableDexes = (chain: ChainConfig) =>
+  chain.dexes.filter((d) => d.kind === 'v2' && d.router);
+
+/** The simulator placed by state override at `at`, rich enough for any buy it makes. */
+const simulatorOverride = (at: string) => ({
+  [at]: {
+    code: simulatorArtifact.deployedBytecode,
+    balance: `0x${SIMULATOR_BALANCE.toString(16)}`,
+  },
+});
+
+/** The simulator's PoolFound (found, DEX index, pair, reserves) as a Pool, or null. */
+function poolFrom(chain: ChainConfig, dexes: ChainConfig['dexes'], found: Result): Pool | null {
+  const dex = dexes[Number(found[1])];
+  if (!found[0] || !dex) return null;
+  return {
+    dex: dex.name,
+    factory: dex.factory,
+    router: lower(dex.router!),
+    pair: lower(String(found[2])),
+    weth: lower(chain.wrappedNative),
+    nativeReserve: BigInt(found[3]),
+    tokenReserve: BigInt(found[4]),
+  };
 }
 
-/** An ABI answer decoded, or null when it is not one: a factory or pair without code answers
- * '0x', a contract that is no DEX answers anything. Either is "no pool here", never a failure. */
-function decodeOrNull(decode: () => unknown[]): unknown[] | null {
-  try {
-    return decode();
-  } catch {
-    return null;
-  }
+/** The eth_call request of the whole honeypot test of `token` (pool, amounts, max-tx). */
+export function testRequest(chain: ChainConfig, token: string, at: string = freshAddress()) {
+  const dexes = tradableDexes(chain).map((d) => [d.factory, d.router!]);
+  const data = simulatorInterface.encodeFunctionData('test', [
+    token,
+    lower(chain.wrappedNative),
+    dexes,
+    AMOUNT_FRACTIONS_BPS,
+    TRANSFER_BPS,
+    MAX_TX_BISECTION_STEPS,
+  ]);
+  const call = { to: at, from: freshAddress(), data, gas: `0x${TEST_GAS.toString(16)}` };
+  return { method: 'eth_call', params: [call, 'latest', simulatorOverride(at)] };
+}
+
+/** What the one test call answered: the pool, each amount's outcome, the max-tx limit. */
+export interface TestAnswer {
+  pool: Pool | null;
+  outcomes: AmountOutcome[];
+  maxTx: { amountOut: bigint; amountIn: bigint } | null;
+}
+
+/** Decodes the simulator's `test` answer (pure). */
+export function decodeTest(chain: ChainConfig, data: string): TestAnswer {
+  const t = simulatorInterface.decodeFunctionResult('test', data)[0] as Result;
+  const pool = poolFrom(chain, tradableDexes(chain), t[0] as Result);
+  if (!pool) return { pool: null, outcomes: [], maxTx: null };
+  const outcomes = (t[1] as Result).map((run: Result): AmountOutcome => {
+    const amountIn = BigInt(run[0]);
+    if (run[1]) return { amountIn, raw: decodeRawResult(run[2] as Result) };
+    return { amountIn, error: `simulation call reverted: ${decodeRevert(String(run[3]))}` };
+  });
+  const maxTxIn = BigInt(t[2]);
+  // A limit's amount is never 0 (amounts are positive): 0 says no limit showed.
+  const maxTx = maxTxIn > 0n ? { amountIn: maxTxIn, amountOut: BigInt(t[3]) } : null;
+  return { pool, outcomes, maxTx };
 }
 
 /**
  * The token's deepest V2 pool against the wrapped native token, over the chain's configured V2
- * DEXes that have a router. null when no pair exists or none holds reserves — including when a
- * configured factory has no code or answers garbage (a misconfigured or missing DEX is "no
- * liquidity": retrying cannot fix it). Node failures still throw, so the job is retried.
+ * DEXes that have a router (one eth_call of the simulator's view). null when no pair exists or
+ * none holds reserves — including when a configured factory has no code or answers garbage (a
+ * misconfigured or missing DEX is "no liquidity": retrying cannot fix it). Node failures throw.
  */
 export async function findPool(
   rpc: RpcClient,
   chain: ChainConfig,
   token: string,
 ): Promise<Pool | null> {
-  const weth = lower(chain.wrappedNative);
-  const dexes = chain.dexes.filter((d) => d.kind === 'v2' && d.router);
-  const pools: Pool[] = [];
-  for (const dex of dexes) {
-    const getPair = factoryInterface.encodeFunctionData('getPair', [token, weth]);
-    const [pairOutcome, routerOutcome] = await rpc.batch<string>([
-      { method: 'eth_call', params: [{ to: dex.factory, data: getPair }, 'latest'] },
-      { method: 'eth_getCode', params: [dex.router, 'latest'] },
-    ]);
-    // A router without code cannot trade the pool: every simulated buy would revert and read as
-    // "not buyable". That DEX offers no pool to simulate, like a factory without code.
-    if (callResult(routerOutcome!) === '0x') continue;
-    const pairData = callResult(pairOutcome!);
-    if (!pairData) continue;
-    const decodedPair = decodeOrNull(() =>
-      factoryInterface.decodeFunctionResult('getPair', pairData),
-    );
-    if (!decodedPair) continue;
-    const pair = lower(String(decodedPair[0]));
-    if (pair === ZERO) continue;
-    const [reserves, token0] = await rpc.batch<string>([
-      {
-        method: 'eth_call',
-        params: [{ to: pair, data: pairInterface.encodeFunctionData('getReserves') }, 'latest'],
-      },
-      {
-        method: 'eth_call',
-        params: [{ to: pair, data: pairInterface.encodeFunctionData('token0') }, 'latest'],
-      },
-    ]);
-    if (!reserves!.ok || !token0!.ok) continue;
-    const decodedReserves = decodeOrNull(() =>
-      pairInterface.decodeFunctionResult('getReserves', reserves!.result),
-    );
-    const decodedToken0 = decodeOrNull(() =>
-      pairInterface.decodeFunctionResult('token0', token0!.result),
-    );
-    if (!decodedReserves || !decodedToken0) continue;
-    const [r0, r1] = decodedReserves as [bigint, bigint];
-    const tokenIsToken0 = lower(String(decodedToken0[0])) === lower(token);
-    const pool: Pool = {
-      dex: dex.name,
-      factory: dex.factory,
-      router: lower(dex.router!),
-      pair,
-      weth,
-      nativeReserve: BigInt(tokenIsToken0 ? r1 : r0),
-      tokenReserve: BigInt(tokenIsToken0 ? r0 : r1),
-    };
-    if (pool.nativeReserve > 0n && pool.tokenReserve > 0n) pools.push(pool);
-  }
-  pools.sort((a, b) =>
-    b.nativeReserve > a.nativeReserve ? 1 : b.nativeReserve < a.nativeReserve ? -1 : 0,
+  const dexes = tradableDexes(chain);
+  if (dexes.length === 0) return null;
+  const at = freshAddress();
+  const data = simulatorInterface.encodeFunctionData('findPool', [
+    lower(token),
+    lower(chain.wrappedNative),
+    dexes.map((d) => [d.factory, d.router!]),
+  ]);
+  const answer = await rpc.request<string>('eth_call', [
+    { to: at, data, gas: `0x${TEST_GAS.toString(16)}` },
+    'latest',
+    simulatorOverride(at),
+  ]);
+  return poolFrom(
+    chain,
+    dexes,
+    simulatorInterface.decodeFunctionResult('findPool', answer)[0] as Result,
   );
-  return pools[0] ?? null;
 }
 
 /** Buy amounts for a pool: the fractions of its native reserve, without zeros or repeats. */
@@ -321,59 +240,10 @@ export type AmountOutcome =
   | { amountIn: bigint; raw: RawResult }
   | { amountIn: bigint; error: string };
 
-/** Runs the simulator at each amount (one JSON-RPC batch). A call that reverts as a whole is an outcome, not a throw. */
-export async function runSimulations(
-  rpc: RpcClient,
-  pool: Pool,
-  token: string,
-  amounts: bigint[],
-): Promise<AmountOutcome[]> {
-  const outcomes = await rpc.batch<string>(amounts.map((a) => simulationRequest(pool, token, a)));
-  return outcomes.map((o, i) => {
-    const amountIn = amounts[i]!;
-    if (!o.ok) {
-      // Transient failures fail the job (it is retried); a revert of the whole call is an answer.
-      if (o.error.kind !== 'revert') throw o.error;
-      return { amountIn, error: `simulation call reverted: ${o.error.message}` };
-    }
-    const decoded = simulatorInterface.decodeFunctionResult('simulate', o.result)[0] as Result;
-    return { amountIn, raw: decodeRawResult(decoded) };
-  });
-}
-
 const maxOf = (xs: (number | null)[]): number | null => {
   const present = xs.filter((x): x is number => x !== null);
   return present.length === 0 ? null : Math.max(...present);
 };
-
-/**
- * The largest buy that succeeds when a larger one fails (a max-tx or max-wallet limit): found by
- * bisection between the largest success and the smallest failure. Returns the pair's gross token
- * output at that amount (what the limit is compared with), or null when no limit shows.
- */
-async function detectMaxTx(
-  rpc: RpcClient,
-  pool: Pool,
-  token: string,
-  outcomes: AmountOutcome[],
-): Promise<{ amountOut: bigint; amountIn: bigint } | null> {
-  const decoded = outcomes.filter((o): o is { amountIn: bigint; raw: RawResult } => 'raw' in o);
-  const ok = decoded.filter((o) => o.raw.buy.ok);
-  const failed = decoded.filter((o) => !o.raw.buy.ok);
-  if (ok.length === 0 || failed.length === 0) return null;
-  let low = ok.reduce((a, b) => (b.amountIn > a.amountIn ? b : a));
-  let high = failed.reduce((a, b) => (b.amountIn < a.amountIn ? b : a)).amountIn;
-  // Limits bind large buys only: a failure below a success is something else (not a limit).
-  if (high < low.amountIn) return null;
-  for (let i = 0; i < MAX_TX_BISECTION_STEPS && high - low.amountIn > 1n; i++) {
-    const mid = (low.amountIn + high) / 2n;
-    const [probe] = await runSimulations(rpc, pool, token, [mid]);
-    if (probe && 'raw' in probe && probe.raw.buy.ok)
-      low = probe as { amountIn: bigint; raw: RawResult };
-    else high = mid;
-  }
-  return { amountOut: low.raw.buyExpected, amountIn: low.amountIn };
-}
 
 export interface SimulateInput {
   chain: ChainConfig;
@@ -415,21 +285,7 @@ export function summarize(
   maxTx: { amountOut: bigint } | null,
 ): SimulationReport {
   const amounts: SimulationAmount[] = outcomes.map((o) =>
-    'raw' in o
-      ? toSimulationAmount(o.amountIn, o.raw)
-      : {
-          amount_in_wei: o.amountIn.toString(),
-          buy_ok: false,
-          sell_ok: false,
-          transfer_ok: false,
-          buy_tax_pct: null,
-          sell_tax_pct: null,
-          transfer_tax_pct: null,
-          gas_buy: null,
-          gas_sell: null,
-          gas_transfer: null,
-          error: o.error,
-        },
+    'raw' in o ? toSimulationAmount(o.amountIn, o.raw) : failedAmount(o.amountIn, o.error),
   );
   const ran = outcomes
     .map((o, i) => ({ o, a: amounts[i]! }))
@@ -482,9 +338,16 @@ export async function simulateTrading(
     return { report: emptyReport(ERRORS.wrappedNative, now), pool: null };
   if (!input.chain.dexes.some((d) => d.kind === 'v2' && d.router))
     return { report: emptyReport(ERRORS.noRouter, now), pool: null };
-  const pool = await findPool(rpc, input.chain, token);
+  const request = testRequest(input.chain, token);
+  let answer: string;
+  try {
+    answer = await rpc.request<string>(request.method, request.params);
+  } catch (error) {
+    // Transient failures fail the job (it is retried); a revert of the whole call is an answer.
+    if (!(error instanceof RpcError) || error.kind !== 'revert') throw error;
+    return { report: emptyReport(`simulation call reverted: ${error.message}`, now), pool: null };
+  }
+  const { pool, outcomes, maxTx } = decodeTest(input.chain, answer);
   if (!pool) return { report: emptyReport(ERRORS.noLiquidity, now), pool: null };
-  const outcomes = await runSimulations(rpc, pool, token, amountsFor(pool.nativeReserve));
-  const maxTx = await detectMaxTx(rpc, pool, token, outcomes);
   return { report: summarize(outcomes, pool, now, maxTx), pool };
 }

@@ -51,9 +51,9 @@ function traceProblem(block: RpcBlockHeader, traces: BlockTraces): string | unde
   return undefined;
 }
 
-export function createChainReader(rpc: RpcClient): ChainReader {
+/** eth_getBlockReceipts, else one eth_getTransactionReceipt per transaction (remembered). */
+function createReceiptReader(rpc: RpcClient) {
   let blockReceipts: boolean | undefined;
-  let traceMethod: TraceMethod | undefined;
 
   async function perTransactionReceipts(block: RpcBlockHeader): Promise<RpcReceipt[]> {
     const full =
@@ -77,6 +77,93 @@ export function createChainReader(rpc: RpcClient): ChainReader {
     });
   }
 
+  const read = async (block: RpcBlockHeader): Promise<RpcReceipt[]> => {
+    if (block.transactions && block.transactions.length === 0) return [];
+    if (blockReceipts !== false) {
+      try {
+        const expected = txHashes(block);
+        const receipts = await rpc.request<RpcReceipt[] | null>(
+          'eth_getBlockReceipts',
+          [block.hash],
+          {
+            // Every receipt must belong to the block asked for.
+            validate: (answer) =>
+              answer &&
+              (answer.some((r) => !same(r.blockHash, block.hash)) ||
+                (expected && answer.length !== expected.length))
+                ? `answered for another block than ${block.hash}`
+                : undefined,
+          },
+        );
+        if (receipts) {
+          blockReceipts = true;
+          return receipts;
+        }
+      } catch (error) {
+        if (
+          !(error instanceof RpcError) ||
+          (error.kind !== 'unsupported' && error.kind !== 'invalid-request')
+        )
+          throw error;
+        blockReceipts = false;
+      }
+    }
+    return perTransactionReceipts(block);
+  };
+  return { read, known: () => blockReceipts };
+}
+
+/** debug_traceBlockByNumber (callTracer), else trace_block, else none (remembered). */
+function createTraceReader(rpc: RpcClient) {
+  let traceMethod: TraceMethod | undefined;
+  const read = async (block: RpcBlockHeader): Promise<BlockTraces> => {
+    if (block.transactions && block.transactions.length === 0) return { kind: 'none' };
+    const number = toQuantity(fromQuantity(block.number));
+    if (traceMethod === undefined || traceMethod === 'callTracer') {
+      try {
+        const traces = await rpc.request<TxCallTrace[]>(
+          'debug_traceBlockByNumber',
+          [number, { tracer: 'callTracer' }],
+          {
+            validate: (answer) => traceProblem(block, { kind: 'callTracer', traces: answer }),
+          },
+        );
+        traceMethod = 'callTracer';
+        return { kind: 'callTracer', traces };
+      } catch (error) {
+        if (
+          !(error instanceof RpcError) ||
+          (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
+          traceMethod === 'callTracer'
+        )
+          throw error;
+      }
+    }
+    if (traceMethod === undefined || traceMethod === 'parity') {
+      try {
+        const traces = await rpc.request<ParityTrace[]>('trace_block', [number], {
+          validate: (answer) => traceProblem(block, { kind: 'parity', traces: answer }),
+        });
+        traceMethod = 'parity';
+        return { kind: 'parity', traces };
+      } catch (error) {
+        if (
+          !(error instanceof RpcError) ||
+          (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
+          traceMethod === 'parity'
+        )
+          throw error;
+      }
+    }
+    traceMethod = 'none';
+    return { kind: 'none' };
+  };
+  return { read, method: () => traceMethod };
+}
+
+export function createChainReader(rpc: RpcClient): ChainReader {
+  const receiptReader = createReceiptReader(rpc);
+  const traceReader = createTraceReader(rpc);
   return {
     async blockNumber() {
       return fromQuantity(await rpc.request<string>('eth_blockNumber'));
@@ -97,84 +184,11 @@ export function createChainReader(rpc: RpcClient): ChainReader {
             : undefined,
       });
     },
-    async receipts(block) {
-      if (block.transactions && block.transactions.length === 0) return [];
-      if (blockReceipts !== false) {
-        try {
-          const expected = txHashes(block);
-          const receipts = await rpc.request<RpcReceipt[] | null>(
-            'eth_getBlockReceipts',
-            [block.hash],
-            {
-              // Every receipt must belong to the block asked for.
-              validate: (answer) =>
-                answer &&
-                (answer.some((r) => !same(r.blockHash, block.hash)) ||
-                  (expected && answer.length !== expected.length))
-                  ? `answered for another block than ${block.hash}`
-                  : undefined,
-            },
-          );
-          if (receipts) {
-            blockReceipts = true;
-            return receipts;
-          }
-        } catch (error) {
-          if (
-            !(error instanceof RpcError) ||
-            (error.kind !== 'unsupported' && error.kind !== 'invalid-request')
-          )
-            throw error;
-          blockReceipts = false;
-        }
-      }
-      return perTransactionReceipts(block);
-    },
-    async traces(block) {
-      if (block.transactions && block.transactions.length === 0) return { kind: 'none' };
-      const number = toQuantity(fromQuantity(block.number));
-      if (traceMethod === undefined || traceMethod === 'callTracer') {
-        try {
-          const traces = await rpc.request<TxCallTrace[]>(
-            'debug_traceBlockByNumber',
-            [number, { tracer: 'callTracer' }],
-            {
-              validate: (answer) => traceProblem(block, { kind: 'callTracer', traces: answer }),
-            },
-          );
-          traceMethod = 'callTracer';
-          return { kind: 'callTracer', traces };
-        } catch (error) {
-          if (
-            !(error instanceof RpcError) ||
-            (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
-            traceMethod === 'callTracer'
-          )
-            throw error;
-        }
-      }
-      if (traceMethod === undefined || traceMethod === 'parity') {
-        try {
-          const traces = await rpc.request<ParityTrace[]>('trace_block', [number], {
-            validate: (answer) => traceProblem(block, { kind: 'parity', traces: answer }),
-          });
-          traceMethod = 'parity';
-          return { kind: 'parity', traces };
-        } catch (error) {
-          if (
-            !(error instanceof RpcError) ||
-            (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
-            traceMethod === 'parity'
-          )
-            throw error;
-        }
-      }
-      traceMethod = 'none';
-      return { kind: 'none' };
-    },
+    receipts: receiptReader.read,
+    traces: traceReader.read,
     code(address, blockTag) {
       return rpc.request<string>('eth_getCode', [address, tag(blockTag)]);
     },
-    capabilities: () => ({ blockReceipts, traces: traceMethod }),
+    capabilities: () => ({ blockReceipts: receiptReader.known(), traces: traceReader.method() }),
   };
 }

@@ -1,0 +1,127 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { startService } from '../../app/service.ts';
+import { createDb } from '../../db/client.ts';
+import { createTokenRepository } from '../../db/repositories/tokens.ts';
+import { tokens } from '../../db/schema.ts';
+import { silentLogger } from '../../infra/logger.ts';
+import { createRedis } from '../../infra/redis.ts';
+import { passFor } from '../../src/run-key.ts';
+import type { TestChain } from '../../test/support/chain.ts';
+import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
+import type { CorpusToken } from '../../test/support/token-corpus.ts';
+import { createProducer } from '../../workers/queues.ts';
+import { progress } from '../report.ts';
+
+/**
+ * The analysis pipeline as the worker role runs it (BullMQ, Postgres, Redis), for the analysis
+ * and accuracy suites: the tokens recorded as detected, their passes started at the selectors
+ * stage, and the wait until every token's stage is risk.
+ */
+
+const PIPELINE_TIMEOUT_MS = 30 * 60_000;
+
+export type Row = typeof tokens.$inferSelect;
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+export async function pool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+/**
+ * Records the tokens as detected, enqueues the selectors stage for all, and waits for risk. A
+ * detected token's pass goes on to the DEX stage, whose first sight of liquidity simulates and
+ * scores the token again (workers/pipeline.ts); `analysisOnly` starts passes that end at risk
+ * (the refresh cadence's reason), so that only the analysis stages run: what the in-process
+ * baseline does.
+ */
+export async function runPipeline(
+  chain: TestChain,
+  corpus: CorpusToken[],
+  options: { rpcUrl?: string; analysisOnly?: boolean } = {},
+): Promise<{ seconds: number; rows: Map<string, Row> }> {
+  const { rpcUrl } = options;
+  const pass = passFor(
+    options.analysisOnly ? { kind: 'scheduled-refresh', bucketMs: 0 } : { kind: 'detected' },
+  );
+  const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
+  const db = createDb(database.url, { max: 2 });
+  try {
+    const repo = createTokenRepository(db.db);
+    for (const t of corpus) {
+      await repo.upsertDetected({
+        chainId: chain.anvil.chainId,
+        address: t.address,
+        name: t.kind,
+        symbol: 'C',
+        decimals: 18,
+        totalSupply: '0',
+        creationTxHash: null,
+        creator: chain.account,
+        creatorIsContract: false,
+        txOrigin: chain.account,
+        creationBlockNumber: null,
+        creationBlockHash: null,
+        creationTimestamp: new Date(),
+        creationGasUsed: null,
+        detectionSource: 'submitted',
+      });
+    }
+    const service = await startService({
+      roles: new Set(['worker']),
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      redisPrefix: redis.prefix,
+      chains: [chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {})],
+      knownChainIds: new Set([chain.anvil.chainId]),
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      poolMax: database.embedded ? 1 : 10,
+    });
+    const connection = createRedis(redis.url, 'producer');
+    const producer = createProducer(connection, redis.prefix);
+    const started = performance.now();
+    await producer.enqueueBulk(
+      'selectors',
+      corpus.map((t) => ({
+        chainId: chain.anvil.chainId,
+        address: t.address,
+        ...pass,
+      })),
+    );
+    let done = 0;
+    let lastReport = 0;
+    while (done < corpus.length) {
+      if (performance.now() - started > PIPELINE_TIMEOUT_MS)
+        throw new Error(`pipeline: ${done}/${corpus.length} after ${PIPELINE_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+      const [row] = await db.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(tokens)
+        .where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.stage, 'risk')));
+      done = row?.n ?? 0;
+      if (done - lastReport >= 100) {
+        lastReport = done;
+        progress(`pipeline: ${done}/${corpus.length} tokens through risk`);
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await service.stop();
+    await producer.close();
+    connection.disconnect();
+    const rows = await db.db.select().from(tokens).where(eq(tokens.chainId, chain.anvil.chainId));
+    return { seconds, rows: new Map(rows.map((r) => [r.address, r])) };
+  } finally {
+    await db.close();
+    await Promise.all([database.drop(), redis.cleanup()]);
+  }
+}

@@ -1,0 +1,200 @@
+import { Interface, type Result } from 'ethers';
+import { loadArtifact } from '../../contracts/artifacts.ts';
+import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rpc.ts';
+
+/**
+ * Fewer JSON-RPC calls for the same reads. A client wrapper whose `batch` folds, by eth_call
+ * state override (the same node feature the honeypot test relies on):
+ *
+ * - eth_getStorageAt of several slots of one contract → ONE eth_call to that contract with the
+ *   SlotReader's code put in place of its own (an override of the code keeps the storage);
+ * - plain eth_calls from one sender (same block, no value, no override) → ONE eth_call of the
+ *   CallBundle placed at that sender and called from it, so that every call still carries the
+ *   sender as msg.sender and tx.origin, sees the chain's state (each runs in a sub-call that is
+ *   reverted), and gets the gas it asked for (a call the bundle cannot fund is sent alone).
+ *
+ * Answers are what the plain requests would answer: one outcome per request, in order, a revert
+ * an answer with its revert data. What differs, and is accepted: during the bundle the sender's
+ * account has code (it accepts payments and unknown calls as an EOA does, but a contract that
+ * refuses callers with code would see one), and a call without a sender is made from a fixed
+ * address instead of the zero address. A node that refuses state
+ * overrides is asked plainly from then on. A call that halts exceptionally (all its gas used,
+ * no revert data) is sent alone, so that its error is the node's own.
+ */
+
+/** Gas of one folded eth_call: the common default cap (anvil: the block gas limit). */
+export const COALESCED_GAS = 30_000_000;
+/** Gas of a folded call that named none (a plain eth_call would get the node's cap). */
+const DEFAULT_CALL_GAS = 5_000_000;
+/** What a separate eth_call spends before its code runs (intrinsic cost), which a sub-call does not. */
+const INTRINSIC_GAS = 21_000n;
+/** The sender of folded calls that named none (a plain eth_call's is the zero address). */
+const NO_SENDER = '0x000000000000000000000000000000000000c0a1';
+const WORD = 64;
+
+const slotReader = loadArtifact('SlotReader').deployedBytecode;
+const bundleArtifact = loadArtifact('CallBundle');
+const bundle = new Interface(bundleArtifact.abi);
+
+/** A request's place in the batch and what it folds into. */
+type Fold =
+  | { kind: 'slots'; key: string; address: string; tag: unknown; entries: number[] }
+  | { kind: 'calls'; key: string; sender: string; tag: unknown; entries: number[] };
+
+interface PlainCall {
+  from?: string;
+  to: string;
+  data: string;
+  gas?: string;
+}
+
+/** A plain eth_call: a target, call data, maybe a sender and gas, nothing else. */
+function plainCall(request: RpcRequest): PlainCall | null {
+  if (request.method !== 'eth_call' || request.params.length !== 2) return null;
+  const call = request.params[0] as Record<string, unknown> | null;
+  if (!call || typeof call.to !== 'string' || typeof call.data !== 'string') return null;
+  const allowed = new Set(['from', 'to', 'data', 'gas']);
+  if (Object.keys(call).some((k) => !allowed.has(k))) return null;
+  // A call to the sender itself would run the bundle's code, not the target's.
+  if (typeof call.from === 'string' && call.from.toLowerCase() === call.to.toLowerCase())
+    return null;
+  return call as unknown as PlainCall;
+}
+
+/** Groups the requests that fold; everything else stays as it is. */
+function planFolds(requests: readonly RpcRequest[]): Fold[] {
+  const folds = new Map<string, Fold>();
+  requests.forEach((r, i) => {
+    if (r.method === 'eth_getStorageAt' && r.params.length === 3) {
+      const address = String(r.params[0]).toLowerCase();
+      const key = `slots:${address}:${JSON.stringify(r.params[2])}`;
+      const fold = folds.get(key) ?? { kind: 'slots', key, address, tag: r.params[2], entries: [] };
+      fold.entries.push(i);
+      folds.set(key, fold);
+      return;
+    }
+    const call = plainCall(r);
+    if (!call) return;
+    const sender = (call.from ?? NO_SENDER).toLowerCase();
+    const key = `calls:${sender}:${JSON.stringify(r.params[1])}`;
+    const fold = folds.get(key) ?? { kind: 'calls', key, sender, tag: r.params[1], entries: [] };
+    fold.entries.push(i);
+    folds.set(key, fold);
+  });
+  // One request alone gains nothing from folding.
+  return [...folds.values()].filter((f) => f.entries.length > 1);
+}
+
+const word = (hex: string) => BigInt(hex).toString(16).padStart(WORD, '0');
+
+/** The gas a folded call's sub-call gets: what it asked for, less what a separate call spends first. */
+function callGas(call: PlainCall): bigint {
+  const asked = call.gas === undefined ? BigInt(DEFAULT_CALL_GAS) : BigInt(call.gas);
+  return asked > INTRINSIC_GAS ? asked - INTRINSIC_GAS : 0n;
+}
+
+function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest {
+  const gas = `0x${COALESCED_GAS.toString(16)}`;
+  if (fold.kind === 'slots') {
+    const data = `0x${fold.entries.map((i) => word(String(requests[i]!.params[1]))).join('')}`;
+    return {
+      method: 'eth_call',
+      params: [{ to: fold.address, data, gas }, fold.tag, { [fold.address]: { code: slotReader } }],
+    };
+  }
+  const calls = fold.entries.map((i) => {
+    const c = plainCall(requests[i]!)!;
+    return [c.to, callGas(c), c.data];
+  });
+  return {
+    method: 'eth_call',
+    params: [
+      {
+        from: fold.sender,
+        to: fold.sender,
+        data: bundle.encodeFunctionData('callAll', [calls]),
+        gas,
+      },
+      fold.tag,
+      { [fold.sender]: { code: bundleArtifact.deployedBytecode } },
+    ],
+  };
+}
+
+/** The folded answer split back into one outcome per request (undefined: send it alone). */
+function unfold(
+  fold: Fold,
+  requests: readonly RpcRequest[],
+  answer: string,
+): (RpcOutcome<unknown> | undefined)[] {
+  const gasOf = (k: number) => callGas(plainCall(requests[fold.entries[k]!]!)!);
+  const hex = answer.startsWith('0x') ? answer.slice(2) : answer;
+  if (fold.kind === 'slots') {
+    if (hex.length !== fold.entries.length * WORD)
+      throw new RpcError('bad-response', 'slot reader answered the wrong number of words');
+    return fold.entries.map((_, k) => ({
+      ok: true,
+      result: `0x${hex.slice(k * WORD, (k + 1) * WORD)}`,
+    }));
+  }
+  const answers = bundle.decodeFunctionResult('callAll', answer)[0] as Result;
+  return fold.entries.map((_, k) => {
+    const a = answers[k] as Result;
+    if (!a[0]) return undefined;
+    const data = String(a[2]);
+    // All its gas used and no revert data: an exceptional halt (an INVALID opcode, out of gas),
+    // which a node words in its own way (the reason some callers read): sent alone.
+    if (!a[1] && data === '0x' && BigInt(a[3]) >= gasOf(k)) return undefined;
+    return a[1]
+      ? { ok: true, result: data }
+      : { ok: false, error: new RpcError('revert', 'execution reverted', 3, data) };
+  });
+}
+
+/** Errors that say the node does not take the override parameter (or our use of it). */
+const refusesOverrides = (error: RpcError) =>
+  error.kind === 'unsupported' || error.kind === 'invalid-request';
+
+export function createCoalescingRpc(rpc: RpcClient): RpcClient {
+  let overrides = true;
+
+  async function batch<T>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]> {
+    const folds = overrides ? planFolds(requests) : [];
+    if (folds.length === 0) return rpc.batch<T>(requests);
+    const folded = new Set(folds.flatMap((f) => f.entries));
+    const alone = requests.map((_, i) => i).filter((i) => !folded.has(i));
+    const sent = [
+      ...folds.map((f) => foldedRequest(f, requests)),
+      ...alone.map((i) => requests[i]!),
+    ];
+    const answers = await rpc.batch<string>(sent);
+    const out: (RpcOutcome<unknown> | undefined)[] = requests.map(() => undefined);
+    alone.forEach((i, k) => {
+      out[i] = answers[folds.length + k];
+    });
+    folds.forEach((fold, f) => {
+      const answer = answers[f]!;
+      if (answer.ok) {
+        unfold(fold, requests, answer.result).forEach((o, k) => {
+          out[fold.entries[k]!] = o;
+        });
+        return;
+      }
+      if (refusesOverrides(answer.error)) overrides = false;
+      // A node failure is every folded request's failure; a refusal or a revert of the fold
+      // itself (never an answer about the target) sends the requests alone.
+      if (answer.error.retryable && answer.error.kind !== 'revert')
+        for (const i of fold.entries) out[i] = answer;
+    });
+    const retry = out.map((o, i) => (o ? -1 : i)).filter((i) => i >= 0);
+    if (retry.length > 0) {
+      const again = await rpc.batch(retry.map((i) => requests[i]!));
+      retry.forEach((i, k) => {
+        out[i] = again[k];
+      });
+    }
+    return out as RpcOutcome<T>[];
+  }
+
+  return { urls: rpc.urls, request: rpc.request.bind(rpc), batch };
+}
