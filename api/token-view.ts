@@ -10,6 +10,7 @@ import {
   tokenKey,
 } from '../db/repositories/tokens.ts';
 import type { AccessControl, FunctionRisk } from '../src/analysis/types.ts';
+import { isoOrNull } from '../src/time.ts';
 import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
 import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
 import {
@@ -37,8 +38,6 @@ export const DETAIL_HISTORY_LIMIT = 100;
 /** Scored analyses in the complete object, newest first. */
 export const ANALYSES_LIMIT = 10;
 
-const iso = (value: Date | null) => value?.toISOString() ?? null;
-
 export function toListItem(row: TokenListRow) {
   return {
     contract_address: row.address,
@@ -64,7 +63,7 @@ export function toDetail(row: TokenRow) {
     creation_tx_hash: row.creationTxHash,
     creation_block_number: row.creationBlockNumber,
     creation_block_hash: row.creationBlockHash,
-    creation_timestamp: iso(row.creationTimestamp),
+    creation_timestamp: isoOrNull(row.creationTimestamp),
     creation_gas_used: row.creationGasUsed,
     detection_source: row.detectionSource,
     bytecode_hash: row.bytecodeHash,
@@ -265,7 +264,7 @@ export function shapeComplete(
   nowMs: number,
 ): ShapedComplete {
   const { admin_functions, ...hints } = record.token.security_hints;
-  // Spread first, so that the keys keep the document's order.
+  // Spread first, so that the keys keep the contract's order (docs/api.md).
   const shaped: ShapedComplete = {
     ...record.token,
     security_hints: include.adminFunctions ? { ...hints, admin_functions } : hints,

@@ -16,6 +16,7 @@ import {
 } from '../src/accounts/credentials.ts';
 import type { AppConfig } from '../src/config/env.ts';
 import { DAY_MS, effectivePlan, PAYMENT_GRACE_DAYS, type Plan, planState } from '../src/plans.ts';
+import { isoOrNull } from '../src/time.ts';
 import {
   type CliIo,
   email,
@@ -43,9 +44,9 @@ function describeUser(user: UserRow, now: Date) {
     plan: user.plan,
     effective_plan: effectivePlan(user, now),
     plan_state: planState(user, now),
-    trial_ends_at: user.trialEndsAt?.toISOString() ?? null,
-    payment_failed_at: user.paymentFailedAt?.toISOString() ?? null,
-    downgraded_at: user.downgradedAt?.toISOString() ?? null,
+    trial_ends_at: isoOrNull(user.trialEndsAt),
+    payment_failed_at: isoOrNull(user.paymentFailedAt),
+    downgraded_at: isoOrNull(user.downgradedAt),
   };
 }
 

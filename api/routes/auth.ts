@@ -18,6 +18,7 @@ import {
   PRO_KEY_FEATURES,
   planState,
 } from '../../src/plans.ts';
+import { isoOrNull } from '../../src/time.ts';
 import { type Auth, type JwtConfig, principalOf, signToken } from '../auth.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import type { Clock, Limits } from '../rate-limit.ts';
@@ -38,7 +39,7 @@ const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;
 const MAX_KEY_EXPIRY_DAYS = 3_650;
 const DEFAULT_KEY_NAME = 'Default PRO key';
-/** The key object's plan, as the interface document writes it. */
+/** The key object's plan, as the API contract writes it (docs/api.md). */
 const KEY_PLAN = 'pro';
 /** Per client address, on signup and signin. */
 export const ANONYMOUS_LIMITS: Limits = { perMinute: 20, perHour: 200, perDay: 2_000 };
@@ -75,7 +76,7 @@ const generateBody = z.strictObject({
     .optional()
     .describe('default: no expiry'),
 });
-/** Any `svc_pro_<hex>` (the document fixes no length), or the masked form exactly as listed. */
+/** Any `svc_pro_<hex>` (the contract fixes no length), or the masked form exactly as listed. */
 const ANY_KEY_PATTERN = /^svc_pro_[0-9a-f]{1,128}$/;
 const revokeParams = z.object({
   apiKey: z
@@ -87,8 +88,6 @@ const revokeParams = z.object({
     ),
 });
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
 export function toUser(user: UserRow, now: Date) {
   const plan = effectivePlan(user, now);
   return {
@@ -96,9 +95,9 @@ export function toUser(user: UserRow, now: Date) {
     email: user.email,
     plan,
     plan_state: planState(user, now),
-    trial_ends_at: iso(user.trialEndsAt),
-    payment_failed_at: iso(user.paymentFailedAt),
-    downgraded_at: iso(user.downgradedAt),
+    trial_ends_at: isoOrNull(user.trialEndsAt),
+    payment_failed_at: isoOrNull(user.paymentFailedAt),
+    downgraded_at: isoOrNull(user.downgradedAt),
     features: PLAN_FEATURES[plan],
     created_at: user.createdAt.toISOString(),
   };
@@ -188,7 +187,7 @@ function signRoutes(deps: AuthRouterDeps): RouteSpec[] {
             id: user.id,
             email: user.email,
             plan: effectivePlan(user, now),
-            trial_ends_at: iso(user.trialEndsAt),
+            trial_ends_at: isoOrNull(user.trialEndsAt),
           },
         };
       },
@@ -251,7 +250,7 @@ function meAndGenerateRoutes(deps: AuthRouterDeps, jwtOnly: RequestHandler): Rou
           features: [...PRO_KEY_FEATURES],
           status: 'active',
           created_at: row.createdAt.toISOString(),
-          expires_at: iso(row.expiresAt),
+          expires_at: isoOrNull(row.expiresAt),
         };
       },
     }),
@@ -286,12 +285,12 @@ function keyRoutes(deps: AuthRouterDeps, jwtOnly: RequestHandler): RouteSpec[] {
             plan: KEY_PLAN,
             status: 'active' as const,
             created_at: k.createdAt.toISOString(),
-            last_used: iso(lastUsed),
+            last_used: isoOrNull(lastUsed),
             usage_stats: {
               requests_today: u?.requestsToday ?? 0,
               requests_this_month: u?.requestsThisMonth ?? 0,
               total_requests: k.totalRequests + (u?.unflushed ?? 0),
-              last_used: iso(lastUsed),
+              last_used: isoOrNull(lastUsed),
             },
           };
         });

@@ -368,7 +368,7 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const db = createDb(database.url, { max: database.embedded ? 1 : 10 });
   const producerConnection = createRedis(redis.url, 'producer');
-  const general = createRedis(redis.url, 'commands');
+  const commandRedis = createRedis(redis.url, 'commands');
   const producer = createProducer(producerConnection, redis.prefix);
   try {
     progress(`deploying ${count} tokens with a V2 pool and a swap each`);
@@ -381,14 +381,14 @@ export async function dexRefresh(options: { tokens?: number } = {}): Promise<Ben
       tokens,
       producer,
       dex: createDexRepository(db.db),
-      events: createEventPublisher(general, keySpace(redis.prefix).events),
+      events: createEventPublisher(commandRedis, keySpace(redis.prefix).events),
       baseBucket: bucketStart(Date.now()),
     });
     return dexRows(count, withMulticall, withoutMulticall);
   } finally {
     await producer.close();
     producerConnection.disconnect();
-    general.disconnect();
+    commandRedis.disconnect();
     await db.close();
     await Promise.all([anvil.stop(), database.drop(), redis.cleanup()]);
   }

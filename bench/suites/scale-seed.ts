@@ -111,7 +111,7 @@ async function copyRows(
   return count;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const isoAt = (ms: number) => new Date(ms).toISOString();
 
 /** One COPY line per token [from, to): spread over the year, 95 % scored, 20 % liquid. */
 function* tokenRows(shape: ScaleShape, from: number, to: number, nowMs: number) {
@@ -141,7 +141,7 @@ function* tokenRows(shape: ScaleShape, from: number, to: number, nowMs: number) 
       creator,
       'f',
       Math.floor(detected / 2_000),
-      iso(detected),
+      isoAt(detected),
       'receipt',
       'dex',
       score,
@@ -150,8 +150,8 @@ function* tokenRows(shape: ScaleShape, from: number, to: number, nowMs: number) 
       liquidity ?? '\\N',
       active ? 't' : 'f',
       liquidity ? (random() * 0.01).toFixed(12) : '\\N',
-      iso(detected),
-      scored ? iso(detected + 5_000) : '\\N',
+      isoAt(detected),
+      scored ? isoAt(detected + 5_000) : '\\N',
     ].join('\t')}\n`;
   }
 }
@@ -238,8 +238,8 @@ export async function seedCreators(
         total - scams,
         scams,
         Math.floor(random() * 101),
-        iso(nowMs - YEAR_MS),
-        iso(nowMs),
+        isoAt(nowMs - YEAR_MS),
+        isoAt(nowMs),
       ].join('\t')}\n`;
     }
   }
@@ -283,7 +283,7 @@ export async function seedHistory(
         for (let t = aligned; t < tier.to; t += tier.step) {
           price *= 1 + (random() - 0.5) * 0.02;
           const liquidity = 10_000 + random() * 100_000;
-          yield `${scaleChain(i)}\t${scaleAddress(i)}\t${iso(t)}\t${Math.floor(random() * 101)}\t${price.toFixed(15)}\t${liquidity.toFixed(2)}\t${(liquidity / 10).toFixed(2)}\t${(price * 1e9).toFixed(2)}\n`;
+          yield `${scaleChain(i)}\t${scaleAddress(i)}\t${isoAt(t)}\t${Math.floor(random() * 101)}\t${price.toFixed(15)}\t${liquidity.toFixed(2)}\t${(liquidity / 10).toFixed(2)}\t${(price * 1e9).toFixed(2)}\n`;
         }
       }
     }

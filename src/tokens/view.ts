@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AdminFunction } from '../analysis/types.ts';
+import { isoOrNull } from '../time.ts';
 import { dataQualityScore, type QualityInput } from './quality.ts';
 
 /**
@@ -257,11 +258,11 @@ export function qualityInputOf(t: StoredToken): QualityInput {
   return {
     creationTxHash: t.creationTxHash,
     creationBlockNumber: t.creationBlockNumber,
-    creationTimestamp: t.creationTimestamp?.toISOString() ?? null,
+    creationTimestamp: isoOrNull(t.creationTimestamp),
     // The selectors stage writes the skeleton hash with the static analysis.
     codeAnalysed: t.skeletonHash !== null,
     simulated: sim !== null && (sim.error ?? null) === null && sim.simulated_at !== undefined,
-    dexUpdatedAt: t.dexUpdatedAt?.toISOString() ?? null,
+    dexUpdatedAt: isoOrNull(t.dexUpdatedAt),
     refreshTier: t.refreshTier,
   };
 }
