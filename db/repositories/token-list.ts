@@ -130,7 +130,7 @@ export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
  * the planner's estimate. An exact count of a million-row match costs a scan of a million index
  * entries on every page (over 100 ms), while the first page itself reads 20 entries.
  */
-export const EXACT_TOTAL_LIMIT = 10_000;
+export const EXACT_TOTAL_LIMIT = 1_000;
 
 /** Nulls (not yet scored, no liquidity) last in both directions; detection time and address break ties. */
 function listOrder(query: TokenListQuery): SQL[] {
