@@ -140,6 +140,11 @@ export const tokens = pgTable(
     index('tokens_liquid_list_idx')
       .on(t.detectedAt.desc().nullsLast(), t.address.desc())
       .where(sql`current_liquidity_usd > 0`),
+    // The three filters a dashboard combines most (chain, risk level, some liquidity): one index
+    // range for the page and for the capped count, instead of a bitmap of every liquid token.
+    index('tokens_liquid_chain_risk_list_idx')
+      .on(t.chainId, t.currentRiskLevel, t.detectedAt.desc().nullsLast(), t.address.desc())
+      .where(sql`current_liquidity_usd > 0`),
     index('tokens_traded_list_idx')
       .on(t.detectedAt.desc().nullsLast(), t.address.desc())
       .where(sql`is_actively_traded`),

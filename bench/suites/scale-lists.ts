@@ -135,7 +135,7 @@ async function timeRepository(
   for (let i = 0; i < samples; i++) {
     const query = { ...kind.query, page: 1 + (i % 5) };
     const t = performance.now();
-    await (kind.pro ? repository.list(query) : repository.listItems(query));
+    await (kind.pro ? repository.listSummaries(query) : repository.listItems(query));
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
@@ -278,7 +278,7 @@ async function explainQueries(
   };
   for (const kind of LIST_KINDS) {
     await explain(`${kind.pro ? 'PRO list' : 'list'}: ${kind.name}`, () =>
-      kind.pro ? tokens.list(kind.query) : tokens.listItems(kind.query),
+      kind.pro ? tokens.listSummaries(kind.query) : tokens.listItems(kind.query),
     );
   }
   const i = activeIndex(shape, 1);

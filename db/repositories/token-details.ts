@@ -37,36 +37,48 @@ const HISTORY_COLUMNS = sql.raw(
 );
 
 /**
- * The tiers never overlap in what a reader sees: raw snapshots from `raw_from` on (the rollup
- * watermark or 24 h ago, whichever is earlier, so a lagging rollup hides nothing), 5 min rollups
- * below that down to 7 days ago, 1 h rollups below that. Without a watermark (no maintenance has
- * run) every raw snapshot is shown.
+ * Where each tier starts, read first and passed to the history query as constants: the tiers never
+ * overlap in what a reader sees: raw snapshots from `raw_from` on (the rollup watermark or 24 h
+ * ago, whichever is earlier, so a lagging rollup hides nothing), 5 min rollups below that down to
+ * 7 days ago (`five_from`), 1 h rollups below that. Without a watermark (no maintenance has run)
+ * every raw snapshot is shown.
  */
-export function historiesQuery(keys: readonly TokenKey[], limit: number): SQL {
+export const HISTORY_CUT_QUERY = sql`
+  select least(coalesce((select rolled_up_until from history_maintenance where name = 'rollup'), '-infinity'::timestamptz),
+               now() - interval '24 hours')::text as raw_from,
+         (now() - interval '7 days')::text as five_from`;
+
+export interface HistoryCut {
+  raw_from: string;
+  five_from: string;
+}
+
+/**
+ * Bounds given as values, not computed in the statement: the planner then prunes the day
+ * partitions at plan time (a handful instead of every partition of three tables; planning every
+ * partition took 10 ms at 30 days, the read itself under 1 ms).
+ */
+export function historiesQuery(keys: readonly TokenKey[], limit: number, cut: HistoryCut): SQL {
   const values = sql.join(
     keys.map((k) => sql`(${k.chainId}::int, ${k.address}::text)`),
     sql`, `,
   );
+  const rawFrom = sql`${cut.raw_from}::timestamptz`;
+  const fiveFrom = sql`${cut.five_from}::timestamptz`;
   const tier = (
     table: string,
     range: SQL,
   ) => sql`(select ${HISTORY_COLUMNS} from ${sql.raw(table)} h
       where h.chain_id = k.chain_id and h.address = k.address and ${range} order by h.bucket_at desc limit ${limit})`;
   return sql`
-    with cut as (
-      select least(coalesce((select rolled_up_until from history_maintenance where name = 'rollup'), '-infinity'::timestamptz),
-                   now() - interval '24 hours') as raw_from,
-             now() - interval '7 days' as five_from
-    )
     select k.chain_id, k.address, t.* from (values ${values}) as k(chain_id, address)
-    cross join cut
     cross join lateral (
       select * from (
-        ${tier('token_history', sql`h.bucket_at >= cut.raw_from`)}
+        ${tier('token_history', sql`h.bucket_at >= ${rawFrom}`)}
         union all
-        ${tier('token_history_5m', sql`h.bucket_at < cut.raw_from and h.bucket_at >= cut.five_from`)}
+        ${tier('token_history_5m', sql`h.bucket_at < ${rawFrom} and h.bucket_at >= ${fiveFrom}`)}
         union all
-        ${tier('token_history_1h', sql`h.bucket_at < least(cut.raw_from, cut.five_from)`)}
+        ${tier('token_history_1h', sql`h.bucket_at < least(${rawFrom}, ${fiveFrom})`)}
       ) u order by u.bucket_at desc limit ${limit}
     ) t
     order by k.chain_id, k.address, t.bucket_at desc`;
@@ -99,7 +111,8 @@ export function detailQueries(db: Database) {
     async histories(keys: readonly TokenKey[], limit: number): Promise<Map<string, HistoryRow[]>> {
       const result = new Map<string, HistoryRow[]>(keys.map((k) => [tokenKey(k), []]));
       if (keys.length === 0) return result;
-      const rows = await db.execute<Record<string, unknown>>(historiesQuery(keys, limit));
+      const [cut] = await db.execute<{ raw_from: string; five_from: string }>(HISTORY_CUT_QUERY);
+      const rows = await db.execute<Record<string, unknown>>(historiesQuery(keys, limit, cut!));
       for (const r of rows) {
         const row: HistoryRow = {
           chainId: Number(r.chain_id),

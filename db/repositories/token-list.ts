@@ -13,6 +13,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { Database } from '../client.ts';
 import { tokens } from '../schema.ts';
@@ -125,12 +126,30 @@ const LIST_COLUMNS = {
 };
 export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
 
+/** The columns of a PRO list summary (its quality score and last update included). */
+const SUMMARY_COLUMNS = {
+  chainId: tokens.chainId,
+  address: tokens.address,
+  currentRiskScore: tokens.currentRiskScore,
+  currentLiquidityUsd: tokens.currentLiquidityUsd,
+  creationTxHash: tokens.creationTxHash,
+  creationBlockNumber: tokens.creationBlockNumber,
+  creationTimestamp: tokens.creationTimestamp,
+  skeletonHash: tokens.skeletonHash,
+  tradingSimulation: tokens.tradingSimulation,
+  dexUpdatedAt: tokens.dexUpdatedAt,
+  refreshTier: tokens.refreshTier,
+  updatedAt: tokens.updatedAt,
+  riskUpdatedAt: tokens.riskUpdatedAt,
+};
+export type TokenSummaryRow = Pick<TokenRow, keyof typeof SUMMARY_COLUMNS>;
+
 /**
  * Totals are exact when the planner expects at most EXACT_TOTAL_LIMIT matching rows; above it,
  * the planner's estimate. An exact count of a million-row match costs a scan of a million index
  * entries on every page (over 100 ms), while the first page itself reads 20 entries.
  */
-export const EXACT_TOTAL_LIMIT = 10_000;
+export const EXACT_TOTAL_LIMIT = 1_000;
 
 /** Nulls (not yet scored, no liquidity) last in both directions; detection time and address break ties. */
 function listOrder(query: TokenListQuery): SQL[] {
@@ -185,37 +204,40 @@ async function total(db: Database, query: TokenListQuery): Promise<number> {
   return exact <= EXACT_TOTAL_LIMIT ? exact : Math.max(estimate, exact);
 }
 
+/** One page of a select from tokens: the list's filters, order, limit and offset. */
+function pageOf<T extends PgSelect>(select: T, query: TokenListQuery) {
+  return select
+    .where(listConditions(query))
+    .orderBy(...listOrder(query))
+    .limit(query.limit)
+    .offset(query.offset ?? (query.page - 1) * query.limit);
+}
+
 /** The filtered, sorted token list: a page, a page of list items, or every match in batches. */
 export function listQueries(db: Database) {
   return {
     /** The page and the total (exact up to EXACT_TOTAL_LIMIT), two queries in parallel. */
-    async list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
-      const [items, n] = await Promise.all([
-        db
-          .select()
-          .from(tokens)
-          .where(listConditions(query))
-          .orderBy(...listOrder(query))
-          .limit(query.limit)
-          .offset(query.offset ?? (query.page - 1) * query.limit),
+    list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
+      return Promise.all([
+        pageOf(db.select().from(tokens).$dynamic(), query),
         total(db, query),
-      ]);
-      return { items, total: n };
+      ]).then(([items, n]) => ({ items, total: n }));
     },
 
     /** The list with only the list-item columns: a third of the columns to read and map. */
-    async listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
-      const [items, n] = await Promise.all([
-        db
-          .select(LIST_COLUMNS)
-          .from(tokens)
-          .where(listConditions(query))
-          .orderBy(...listOrder(query))
-          .limit(query.limit)
-          .offset(query.offset ?? (query.page - 1) * query.limit),
+    listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
+      return Promise.all([
+        pageOf(db.select(LIST_COLUMNS).from(tokens).$dynamic(), query),
         total(db, query),
-      ]);
-      return { items, total: n };
+      ]).then(([items, n]) => ({ items, total: n }));
+    },
+
+    /** The list with only what a PRO list summary shows. */
+    listSummaries(query: TokenListQuery): Promise<{ items: TokenSummaryRow[]; total: number }> {
+      return Promise.all([
+        pageOf(db.select(SUMMARY_COLUMNS).from(tokens).$dynamic(), query),
+        total(db, query),
+      ]).then(([items, n]) => ({ items, total: n }));
     },
 
     /**

@@ -42,17 +42,19 @@ describe('token list at scale', () => {
         (g) => `0x${g.toString(16).padStart(40, '0')}`,
       ),
     );
+    // Nine tenths match: above the exact limit, so the planner's estimate, never below the limit.
     const dry = await tokens.listItems({ page: 1, limit: 1, hasLiquidity: false });
-    expect(dry.total).toBe(N - Math.floor(N / 10));
+    expect(dry.total).toBeGreaterThan(EXACT_TOTAL_LIMIT);
+    expect(dry.total).toBeLessThanOrEqual(N);
     const traded = await tokens.listItems({
       page: 2,
-      limit: 50,
+      limit: 10,
       isActivelyTraded: true,
       chainId: 1,
     });
     expect(traded.total).toBe(Math.floor(N / 100));
-    // Every traded token (g % 100 = 0) is even, so on chain 1: page 2 is full.
-    expect(traded.items).toHaveLength(50);
+    // Every traded token (g % 100 = 0) is even, so on chain 1: page 2 holds the rest.
+    expect(traded.items).toHaveLength(Math.floor(N / 100) - 10);
     expect(traded.items.every((t) => t.isActivelyTraded && t.chainId === 1)).toBe(true);
   });
 
@@ -61,11 +63,11 @@ describe('token list at scale', () => {
     const pepe = await tokens.listItems({ page: 1, limit: 100, q: 'epe' });
     expect(pepe.total).toBe(Math.floor(N / 1000));
     expect(pepe.items.every((t) => t.name?.startsWith('Pepe '))).toBe(true);
-    const prefix = `0x${'0'.repeat(36)}27`;
+    const prefix = `0x${'0'.repeat(37)}5`;
     const byAddress = await tokens.listItems({ page: 1, limit: 100, q: prefix });
     expect(byAddress.items.map((t) => t.address).every((a) => a.startsWith(prefix))).toBe(true);
-    // 0x…27xx: 256 tokens match the prefix; the page holds 100.
-    expect(byAddress.total).toBe(256);
+    // 0x…5xx: tokens 0x500 (1280) up to N match the prefix; the page holds 100.
+    expect(byAddress.total).toBe(N - 0x500 + 1);
     expect(byAddress.items).toHaveLength(100);
   });
 

@@ -20,6 +20,7 @@ export {
   type TokenListQuery,
   type TokenListRow,
   type TokenSortField,
+  type TokenSummaryRow,
 } from './token-list.ts';
 
 export type TokenRow = typeof tokens.$inferSelect;

@@ -253,7 +253,25 @@ export function isHoneypotOf(t: StoredToken): boolean | null {
   );
 }
 
-export function qualityInputOf(t: StoredToken): QualityInput {
+/** The columns a PRO list summary reads: the list selects only these. */
+export type SummarySource = Pick<
+  StoredToken,
+  | 'chainId'
+  | 'address'
+  | 'currentRiskScore'
+  | 'currentLiquidityUsd'
+  | 'creationTxHash'
+  | 'creationBlockNumber'
+  | 'creationTimestamp'
+  | 'skeletonHash'
+  | 'tradingSimulation'
+  | 'dexUpdatedAt'
+  | 'refreshTier'
+  | 'updatedAt'
+  | 'riskUpdatedAt'
+>;
+
+export function qualityInputOf(t: SummarySource): QualityInput {
   const sim = parsed(storedSimulation, t.tradingSimulation);
   return {
     creationTxHash: t.creationTxHash,
@@ -268,7 +286,7 @@ export function qualityInputOf(t: StoredToken): QualityInput {
 }
 
 /** The newest write of any stage to the token. */
-export function lastUpdatedOf(t: StoredToken): string {
+export function lastUpdatedOf(t: SummarySource): string {
   const times = [t.updatedAt, t.dexUpdatedAt, t.riskUpdatedAt]
     .filter((d): d is Date => d !== null)
     .map((d) => d.getTime());
@@ -276,7 +294,7 @@ export function lastUpdatedOf(t: StoredToken): string {
 }
 
 /** The summary token of the PRO list (and the keys every event carries). */
-export function tokenSummary(t: StoredToken, nowMs: number) {
+export function tokenSummary(t: SummarySource, nowMs: number) {
   return {
     contract_address: t.address,
     chain_id: t.chainId,

@@ -1,0 +1,2 @@
+CREATE INDEX "tokens_liquid_chain_risk_list_idx" ON "tokens" USING btree ("chain_id","current_risk_level","detected_at" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE current_liquidity_usd > 0;--> statement-breakpoint
+CREATE STATISTICS IF NOT EXISTS "tokens_list_filters_stats" (dependencies, mcv) ON "chain_id", "current_risk_level", "is_actively_traded", ("current_liquidity_usd" > 0) FROM "tokens";
