@@ -17,6 +17,7 @@ import {
   contains,
   entryKey,
   type SlotShape,
+  sameSym,
   slotShape,
 } from './storage-shapes.ts';
 import { isCallerLeaf, isNode, type Sym } from './symbolic.ts';
@@ -29,7 +30,35 @@ import type { AdminFamily, ExtractedFunction } from './types.ts';
  */
 
 type Grow = 'increase' | 'decrease' | 'set';
-function balanceChange(w: PathWrite): Grow {
+type MapShape = Extract<SlotShape, { kind: 'map' }>;
+
+/** Is `x` a read of the very entry `w` writes (the old balance the write starts from)? */
+function readsEntry(x: Sym | undefined, w: PathWrite, shape: MapShape): boolean {
+  if (!isNode(x) || x.op !== 'sload') return false;
+  if (sameSym(x.args[0]!, w.slot)) return true;
+  const read = slotShape(x.args[0]!);
+  return (
+    read?.kind === 'map' &&
+    read.direct === true &&
+    shape.direct === true &&
+    read.base === shape.base &&
+    sameSym(read.key, shape.key)
+  );
+}
+
+function balanceChange(w: PathWrite, shape: MapShape): Grow {
+  // `balance + amount` credits and `balance - amount` debits whatever the amount is made of: a
+  // vesting release credits `balances[to] + (due - released)`, a subtraction inside the amount.
+  // An amount computed from the same balance (`balance + (target - balance)`) sets it instead.
+  const v = w.value;
+  if (isNode(v) && v.args.length === 2 && (v.op === 'add' || v.op === 'sub')) {
+    const [a, b] = v.args as [Sym, Sym];
+    const [old, amount] = readsEntry(a, w, shape) ? [a, b] : v.op === 'add' ? [b, a] : [null, b];
+    if (old !== null && readsEntry(old, w, shape)) {
+      if (contains(amount, (n) => readsEntry(n, w, shape))) return 'set';
+      return v.op === 'add' ? 'increase' : 'decrease';
+    }
+  }
   if (contains(w.value, (n) => n.op === 'sub')) return 'decrease';
   if (contains(w.value, (n) => n.op === 'add')) return 'increase';
   return 'set';
@@ -71,7 +100,7 @@ export function balanceFindings(
         x.shape?.kind === 'map' && x.shape.base === layout.balances,
     );
   if (entries.length === 0) return;
-  const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w) }));
+  const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w, e.shape) }));
   const base = `balances (the mapping at slot ${hex(layout.balances!)} that balanceOf reads)`;
   const supply = t.writes.find((w) => {
     const s = slotShape(w.slot);

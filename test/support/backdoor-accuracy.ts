@@ -3,7 +3,7 @@ import { addressFromLabel } from '../../src/analysis/calldata.ts';
 import { deriveHints } from '../../src/analysis/hints.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { analyzeStatic } from '../../src/analysis/static.ts';
-import type { SecurityHints } from '../../src/analysis/types.ts';
+import type { RiskFactor, SecurityHints } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
@@ -38,6 +38,8 @@ export interface EntryResult {
   hints: SecurityHints | null;
   observed: Record<CapabilityLabel, boolean>;
   observedLabels: Record<StudyLabel, boolean>;
+  /** The risk factors behind the flags (code and evidence), for explaining each miss. */
+  factors: RiskFactor[];
   ms: number;
 }
 
@@ -176,6 +178,7 @@ export async function runDevelopmentSet(
         hints: null,
         observed: NONE,
         observedLabels: NO_LABELS,
+        factors: [],
         ms: 0,
       });
       continue;
@@ -200,6 +203,7 @@ export async function runDevelopmentSet(
       hints,
       observed: capabilitiesOf(hints),
       observedLabels: labelsOf(hints),
+      factors: assessment.risk_factors,
       ms: performance.now() - started,
     });
     onProgress?.(out.length);
