@@ -12,7 +12,7 @@ import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
 import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
-import { startTestChain, type TestChain } from '../test/support/chain.ts';
+import { startTestChain, type TestChain, waitMined } from '../test/support/chain.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -403,5 +403,31 @@ describe('analysis pipeline on the corpus', () => {
     expect(passes.length).toBeLessThanOrEqual(3);
     // The re-run reused the initial pass's static analysis.
     for (const p of passes) expect((p.details as { static?: unknown }).static).toBeDefined();
+  });
+
+  it('announces a tax change with token.updated even when the score stays put', async () => {
+    const taxed = corpus.find((t) => t.kind === 'tax')!;
+    const raisedSellBps = 1_500;
+    const eventsBefore = (await streamEvents()).length;
+    const fees = chain.contract('TaxToken', taxed.address);
+    await waitMined(chain.provider, fees.getFunction('setFees')(500, raisedSellBps));
+    await service.resimulate(chain.anvil.chainId, taxed.address, 'refresh');
+    const announced = await eventually(
+      async () =>
+        (await streamEvents())
+          .slice(eventsBefore)
+          .find(
+            (e) =>
+              e.type === 'token.updated' &&
+              e.data.contract_address === taxed.address &&
+              (e.data.changes as string[]).includes('taxes'),
+          ),
+      60_000,
+      'token.updated for the raised tax',
+    );
+    const sim = announced.data.trading_simulation as TradingSimulation;
+    expect(Math.abs(sim.sell_tax_pct! - raisedSellBps / 100)).toBeLessThanOrEqual(
+      TAX_TOLERANCE_PCT,
+    );
   });
 });

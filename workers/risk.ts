@@ -15,6 +15,7 @@ import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
+import type { Taxes } from './simulate.ts';
 
 /**
  * The risk stage: the pass's static analysis, simulation and behaviour findings, the creator's
@@ -75,6 +76,8 @@ interface PassDetails {
   explorer?: { verified: boolean | null };
   simulation?: SimulationReport;
   behaviour?: BehaviourReport | null;
+  /** The taxes of the token's simulation before this pass (workers/simulate.ts). */
+  previous_taxes?: Taxes | null;
 }
 
 /** Everything the score is made from, read for one pass. */
@@ -113,15 +116,14 @@ async function announceUpdate(
   const changed =
     token !== undefined &&
     (token.currentRiskScore !== assessment.score || token.currentRiskLevel !== assessment.level);
-  const previousSim = (token?.tradingSimulation ?? null) as {
-    buy_tax_pct?: number | null;
-    sell_tax_pct?: number | null;
-  } | null;
+  // The simulation before this pass (the simulate stage recorded its taxes before it replaced
+  // the token's): comparing with the token's column would compare the new simulation with itself.
+  const previousSim = details.previous_taxes ?? null;
   const taxesMoved =
     details.simulation !== undefined &&
     previousSim !== null &&
-    (previousSim.buy_tax_pct !== details.simulation.buy_tax_pct ||
-      previousSim.sell_tax_pct !== details.simulation.sell_tax_pct);
+    (previousSim.buy_tax_pct !== (details.simulation.buy_tax_pct ?? null) ||
+      previousSim.sell_tax_pct !== (details.simulation.sell_tax_pct ?? null));
   if (!token || !(changed || taxesMoved)) return changed;
   const after = {
     ...token,

@@ -67,6 +67,29 @@ export function privilegedCallers(
   return callers;
 }
 
+/** A simulation's taxes, what the risk stage compares to announce a change. */
+export interface Taxes {
+  buy_tax_pct: number | null;
+  sell_tax_pct: number | null;
+}
+
+/**
+ * The taxes of the simulation before this pass, which the write below replaces on the token: the
+ * risk stage compares with them. A retried pass keeps what its first attempt recorded (by then
+ * the token already holds this pass's own simulation). Null when the token had none.
+ */
+function previousTaxes(
+  own: { details: unknown } | undefined,
+  token: { tradingSimulation: unknown } | undefined,
+): Taxes | null {
+  const recorded = (own?.details as { previous_taxes?: Taxes | null } | undefined)?.previous_taxes;
+  if (recorded !== undefined) return recorded;
+  const sim = token?.tradingSimulation as Partial<Taxes> | null | undefined;
+  return sim
+    ? { buy_tax_pct: sim.buy_tax_pct ?? null, sell_tax_pct: sim.sell_tax_pct ?? null }
+    : null;
+}
+
 export function createSimulateProcessor(deps: SimulateDeps) {
   return async function processSimulate(
     data: JobData<'simulate'>,
@@ -119,6 +142,7 @@ export function createSimulateProcessor(deps: SimulateDeps) {
       reason: data.reason,
       simulation,
       behaviour,
+      previous_taxes: previousTaxes(own, token),
     });
     await routeOutcome(deps.producer, 'simulate', data, {});
     deps.logger.debug(

@@ -1,5 +1,5 @@
 import { id, toBeHex } from 'ethers';
-import type { RpcClient } from '../evm/rpc.ts';
+import type { RpcClient, RpcRequest } from '../evm/rpc.ts';
 import {
   type CallOutcome,
   functionLabel,
@@ -62,16 +62,20 @@ export function decodeAddress(word: unknown): string | null {
 
 const toAddress = (n: bigint) => `0x${n.toString(16).padStart(40, '0')}`;
 
+/** What readOwner asks: owner(), getOwner() and the EIP-1967 admin slot (they depend on nothing). */
+export function ownerRequests(address: string, blockTag = 'latest'): RpcRequest[] {
+  return [
+    { method: 'eth_call', params: [{ to: address, data: OWNER_SELECTOR }, blockTag] },
+    { method: 'eth_call', params: [{ to: address, data: GET_OWNER_SELECTOR }, blockTag] },
+    { method: 'eth_getStorageAt', params: [address, SLOTS.eip1967Admin, blockTag] },
+  ];
+}
+
 export async function readOwner(
   rpc: RpcClient,
   input: { address: string; blockTag?: string },
 ): Promise<OwnerReading> {
-  const blockTag = input.blockTag ?? 'latest';
-  const outcomes = await rpc.batch<string>([
-    { method: 'eth_call', params: [{ to: input.address, data: OWNER_SELECTOR }, blockTag] },
-    { method: 'eth_call', params: [{ to: input.address, data: GET_OWNER_SELECTOR }, blockTag] },
-    { method: 'eth_getStorageAt', params: [input.address, SLOTS.eip1967Admin, blockTag] },
-  ]);
+  const outcomes = await rpc.batch<string>(ownerRequests(input.address, input.blockTag));
   // A contract without owner() reverts or halts: that is an answer. Anything else is a node failure.
   for (const o of outcomes)
     if (!o.ok && !isExecutionFailure(o.error) && o.error.kind !== 'invalid-request') throw o.error;
@@ -128,16 +132,9 @@ export interface PrivilegedSlot {
   shift: number;
 }
 
-/**
- * Addresses held in storage that might be privileged: the slots the code compares with the caller
- * first (the strongest hint), then the first SCANNED_SLOTS slots.
- */
-export async function storageCandidates(
-  rpc: RpcClient,
-  input: { address: string; blockTag?: string; privilegedSlots: readonly PrivilegedSlot[] },
-): Promise<StorageCandidate[]> {
-  const blockTag = input.blockTag ?? 'latest';
-  const compared = input.privilegedSlots.map((p) => ({
+/** The slots storageCandidates reads: those compared with the caller, then the first scanned. */
+function candidateSlots(privilegedSlots: readonly PrivilegedSlot[]) {
+  const compared = privilegedSlots.map((p) => ({
     slot: toBeHex(BigInt(p.slot), 32),
     shift: p.shift,
     compared: true,
@@ -147,9 +144,32 @@ export async function storageCandidates(
     shift: 0,
     compared: false,
   }));
-  const slots = [...compared, ...scanned];
+  return [...compared, ...scanned];
+}
+
+/** What storageCandidates asks (it depends only on the code's caller checks). */
+export function candidateSlotRequests(
+  address: string,
+  blockTag = 'latest',
+  privilegedSlots: readonly PrivilegedSlot[] = [],
+): RpcRequest[] {
+  return candidateSlots(privilegedSlots).map((s) => ({
+    method: 'eth_getStorageAt',
+    params: [address, s.slot, blockTag],
+  }));
+}
+
+/**
+ * Addresses held in storage that might be privileged: the slots the code compares with the caller
+ * first (the strongest hint), then the first SCANNED_SLOTS slots.
+ */
+export async function storageCandidates(
+  rpc: RpcClient,
+  input: { address: string; blockTag?: string; privilegedSlots: readonly PrivilegedSlot[] },
+): Promise<StorageCandidate[]> {
+  const slots = candidateSlots(input.privilegedSlots);
   const outcomes = await rpc.batch<string>(
-    slots.map((s) => ({ method: 'eth_getStorageAt', params: [input.address, s.slot, blockTag] })),
+    candidateSlotRequests(input.address, input.blockTag, input.privilegedSlots),
   );
   const out: StorageCandidate[] = [];
   slots.forEach((s, i) => {

@@ -1,6 +1,6 @@
 import { id, toBeHex } from 'ethers';
 import { hasOpcode, isEip1167 } from '../evm/bytecode.ts';
-import type { RpcClient } from '../evm/rpc.ts';
+import type { RpcClient, RpcRequest } from '../evm/rpc.ts';
 import { isExecutionFailure } from './access-control.ts';
 import { normalizeCode } from './selectors.ts';
 import type { Evidence, ProxyInfo, ProxyKind } from './types.ts';
@@ -134,7 +134,7 @@ async function resolveHop(
   }
   // A contract that never delegates cannot be a proxy, whatever its storage holds (an
   // implementation may write the EIP-1967 slot into its own storage when used directly).
-  if (!hasOpcode(normalizeCode(code) ?? '', DELEGATECALL)) return null;
+  if (!delegates(code)) return null;
   const stored = await readProxySlots(rpc, address, blockTag);
   return (
     (await eip1967Hop(rpc, address, stored, blockTag)) ??
@@ -145,6 +145,20 @@ async function resolveHop(
 
 type ProxySlots = Partial<Record<keyof typeof SLOTS, string | null>>;
 
+/**
+ * What resolveProxy asks first of `address` whose runtime code is `code`: its known proxy slots,
+ * or nothing when the code is an EIP-1167 clone or never delegates (neither reads the slots).
+ */
+export function proxySlotRequests(address: string, blockTag: string, code?: string): RpcRequest[] {
+  if (code !== undefined && (eip1167Implementation(code) || !delegates(code))) return [];
+  return Object.values(SLOTS).map((slot) => ({
+    method: 'eth_getStorageAt',
+    params: [address, slot, blockTag],
+  }));
+}
+
+const delegates = (code: string) => hasOpcode(normalizeCode(code) ?? '', DELEGATECALL);
+
 /** The address each known proxy slot of `address` holds (null for none). */
 async function readProxySlots(
   rpc: RpcClient,
@@ -152,12 +166,7 @@ async function readProxySlots(
   blockTag: string,
 ): Promise<ProxySlots> {
   const slotNames = Object.keys(SLOTS) as (keyof typeof SLOTS)[];
-  const outcomes = await rpc.batch<string>(
-    slotNames.map((name) => ({
-      method: 'eth_getStorageAt',
-      params: [address, SLOTS[name], blockTag],
-    })),
-  );
+  const outcomes = await rpc.batch<string>(proxySlotRequests(address, blockTag));
   const stored: ProxySlots = {};
   slotNames.forEach((name, i) => {
     const o = outcomes[i]!;

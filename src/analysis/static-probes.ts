@@ -1,5 +1,5 @@
 import { toBeHex } from 'ethers';
-import type { RpcClient } from '../evm/rpc.ts';
+import type { RpcClient, RpcRequest } from '../evm/rpc.ts';
 import {
   type CallOutcome,
   combineVerdicts,
@@ -102,7 +102,7 @@ export async function findHiddenOwner(
 ): Promise<HiddenOwnerResult> {
   const { address, blockTag, reading, excluded, probes } = input;
   const checks = probes.judged.flatMap((j) => j.verdict.checks);
-  const privilegedSlots = uniqueSlots(checks);
+  const privilegedSlots = privilegedSlotsOf(probes.judged);
   const hardcoded = checks
     .filter((c) => c.kind === 'hardcoded-address' && c.address)
     .map((c) => ({ address: c.address!, source: 'the code (compared with the caller)' }));
@@ -157,9 +157,9 @@ export function finalFunctions(
   return { admin_functions, privileged_functions };
 }
 
-function uniqueSlots(
-  checks: readonly { kind: string; slot?: string | null; shift?: number }[],
-): PrivilegedSlot[] {
+/** The storage slots the judged functions' code compares with the caller, once each. */
+export function privilegedSlotsOf(judged: readonly Judged[]): PrivilegedSlot[] {
+  const checks = judged.flatMap((j) => j.verdict.checks);
   const out = new Map<string, PrivilegedSlot>();
   for (const c of checks) {
     if (c.kind !== 'stored-address' || !c.slot) continue;
@@ -172,6 +172,24 @@ function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandi
   const out = new Map<string, StorageCandidate>();
   for (const c of candidates) if (!out.has(c.address)) out.set(c.address, c);
   return [...out.values()];
+}
+
+function closingSlots(report: CapabilityReport | null): bigint[] {
+  if (!report?.walkedAll) return [];
+  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  return [...new Set(needs.flatMap((f) => f.requires!.map((r) => r.slot)))];
+}
+
+/** What closeByStorage asks: the slots whose flags the report's capabilities need. */
+export function closingSlotRequests(input: {
+  address: string;
+  blockTag: string;
+  report: CapabilityReport | null;
+}): RpcRequest[] {
+  return closingSlots(input.report).map((slot) => ({
+    method: 'eth_getStorageAt',
+    params: [input.address, toBeHex(slot, 32), input.blockTag],
+  }));
 }
 
 /**
@@ -187,14 +205,9 @@ export async function closeByStorage(
   const { report } = input;
   if (!report?.walkedAll) return judged;
   const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
-  const slots = [...new Set(needs.flatMap((f) => f.requires!.map((r) => r.slot)))];
+  const slots = closingSlots(report);
   if (slots.length === 0) return judged;
-  const outcomes = await rpc.batch<string>(
-    slots.map((slot) => ({
-      method: 'eth_getStorageAt',
-      params: [input.address, toBeHex(slot, 32), input.blockTag],
-    })),
-  );
+  const outcomes = await rpc.batch<string>(closingSlotRequests(input));
   const storage = new Map<bigint, bigint>();
   slots.forEach((slot, i) => {
     const o = outcomes[i]!;

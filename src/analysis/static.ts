@@ -1,4 +1,5 @@
 import type { ChainReader } from '../evm/chain-reader.ts';
+import { prefetch } from '../evm/prefetch.ts';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
   type BytecodeVerdict,
@@ -10,8 +11,8 @@ import { type CodeModel, prepareCode } from './caller-checks.ts';
 import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
 import { applyCapabilities, type Judged } from './capability-verdicts.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
-import { ownershipInfo, readOwner } from './ownership.ts';
-import { proxyFromCode, resolveProxy } from './proxy.ts';
+import { candidateSlotRequests, ownerRequests, ownershipInfo, readOwner } from './ownership.ts';
+import { proxyFromCode, proxySlotRequests, resolveProxy } from './proxy.ts';
 import {
   type DispatchedFunction,
   extractFunctions,
@@ -22,9 +23,11 @@ import { skeletonHash } from './skeleton.ts';
 import {
   adminFunction,
   closeByStorage,
+  closingSlotRequests,
   finalFunctions,
   findHiddenOwner,
   privilegedFunction,
+  privilegedSlotsOf,
   probeJudged,
 } from './static-probes.ts';
 import { identifyTemplate } from './template.ts';
@@ -202,10 +205,19 @@ export interface StaticInput {
  * propagate (the stage retries); reverts are answers.
  */
 export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promise<StaticAnalysis> {
-  const { rpc } = deps;
   const address = input.address.toLowerCase();
   const blockTag = input.blockTag ?? 'latest';
   const own = analyzeCode(input.code);
+  // The reads that depend only on the address and its own code, asked together: behind a
+  // coalescing client (src/evm/coalesce.ts) its storage reads are one eth_call and the owner
+  // getters another, instead of one batch per step. Behind a proxy, the implementation's code
+  // may ask for more, which the later steps ask then.
+  const rpc = await prefetch(deps.rpc, [
+    ...proxySlotRequests(address, blockTag, input.code),
+    ...closingSlotRequests({ address, blockTag, report: own.capabilities }),
+    ...ownerRequests(address, blockTag),
+    ...candidateSlotRequests(address, blockTag, privilegedSlotsOf(own.judged)),
+  ]);
   const resolution = await resolveProxy(rpc, { address, code: input.code, blockTag });
   const implementation = resolution.implementationCode
     ? analyzeCode(resolution.implementationCode)
