@@ -203,18 +203,19 @@ export async function assembleComplete(
   keys: readonly TokenKey[],
   nowMs = Date.now(),
 ): Promise<CompleteRecord[]> {
-  const rows = await tokens.getMany(keys);
+  // The rows and everything keyed by the token itself in one parallel step (an unknown key finds
+  // no analyses and no history); only the creators wait for the rows that name them.
+  const [rows, analyses, admin, histories] = await Promise.all([
+    tokens.getMany(keys),
+    tokens.recentAnalyses(keys, ANALYSES_LIMIT),
+    tokens.latestAdminFunctions(keys),
+    tokens.histories(keys, DETAIL_HISTORY_LIMIT),
+  ]);
   if (rows.length === 0) return [];
-  const present = rows.map((r) => ({ chainId: r.chainId, address: r.address }));
   const creatorKeys = rows
     .filter((r) => r.creator)
     .map((r) => ({ chainId: r.chainId, address: r.creator! }));
-  const [analyses, admin, creators, histories] = await Promise.all([
-    tokens.recentAnalyses(present, ANALYSES_LIMIT),
-    tokens.latestAdminFunctions(present),
-    tokens.creatorsOf(creatorKeys),
-    tokens.histories(present, DETAIL_HISTORY_LIMIT),
-  ]);
+  const creators = await tokens.creatorsOf(creatorKeys);
   return rows.map((row) => {
     const key = tokenKey({ chainId: row.chainId, address: row.address });
     const creator = row.creator

@@ -2,6 +2,8 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
+  EXACT_TOTAL_LIMIT,
+  type ListCursor,
   TOKEN_SORT_FIELDS,
   type TokenListQuery,
   type TokenRepository,
@@ -45,7 +47,24 @@ const timeParam = z
   .transform((v) => new Date(v))
   .refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
 
-/** The list filters of the general and the PRO list. */
+/** `<detected_at to the microsecond>|<address>`, base64url: the position after which a page starts. */
+const CURSOR_PATTERN =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}:\d{2}|Z))\|(0x[0-9a-f]{40})$/;
+export const encodeCursor = (c: ListCursor) =>
+  Buffer.from(`${c.detectedAt}|${c.address}`).toString('base64url');
+const cursorParam = z
+  .string()
+  .max(200)
+  .transform((value, ctx): ListCursor => {
+    const match = CURSOR_PATTERN.exec(Buffer.from(value, 'base64url').toString('utf8'));
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: 'must be a cursor from X-Next-Cursor' });
+      return z.NEVER;
+    }
+    return { detectedAt: match[1]!, address: match[4]! };
+  });
+
+/** The filters, order and pagination of the general list. */
 export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
   return z
     .object({
@@ -82,6 +101,11 @@ export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
         .enum(SORT_VALUES, `must be one of ${SORT_VALUES.join(', ')}`)
         .optional()
         .describe('a field, descending with a leading "-" (default -detected_at); nulls last'),
+      cursor: cursorParam
+        .optional()
+        .describe(
+          'keyset pagination in the default order: the X-Next-Cursor header of the previous page; the page after it, as fast at any depth (page must be 1, sort absent or -detected_at)',
+        ),
     })
     .refine(
       (q) =>
@@ -96,6 +120,14 @@ export function tokenFilterSchema(knownChainIds: ReadonlySet<number>) {
     .refine((q) => !q.created_after || !q.created_before || q.created_after < q.created_before, {
       message: 'must be before created_before',
       path: ['created_after'],
+    })
+    .refine((q) => !q.cursor || q.page === 1, {
+      message: 'must be 1 with a cursor',
+      path: ['page'],
+    })
+    .refine((q) => !q.cursor || q.sort === undefined || q.sort === '-detected_at', {
+      message: 'must be -detected_at (or absent) with a cursor',
+      path: ['sort'],
     });
 }
 
@@ -127,6 +159,7 @@ export function toListQuery(filters: TokenFilters): TokenListQuery {
     createdAfter: filters.created_after,
     createdBefore: filters.created_before,
     q: filters.q,
+    after: filters.cursor,
     sort: {
       field: sort.replace(/^-/, '') as TokenSortField,
       direction: sort.startsWith('-') ? 'desc' : 'asc',
@@ -146,10 +179,61 @@ export interface TokensRouterDeps {
 
 export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
   const guard: RequestHandler[] = [deps.auth.authenticate()];
-  const chainId = chainIdParam(deps.knownChainIds);
-  const listQuery = tokenFilterSchema(deps.knownChainIds);
+  return [listRoute(deps, guard), detailRoute(deps, guard), refreshRoute(deps, guard)];
+}
+
+/**
+ * One page of the general list as cached: the next page's cursor (empty when this page is not
+ * full), a newline, the JSON body. The cursor goes out in a header, so the body keeps its shape.
+ */
+async function listPage(deps: TokensRouterDeps, filters: TokenFilters, showRisk: boolean) {
+  const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
+  const cached = await deps.listCache.get(cacheKey);
+  if (cached.body === undefined) {
+    const { items, total } = await deps.tokens.listItems(toListQuery(filters));
+    const mapped = items.map((row) => (showRisk ? toListItem(row) : withoutRisk(toListItem(row))));
+    const last = items.at(-1);
+    const next =
+      last && items.length === filters.limit
+        ? encodeCursor({ detectedAt: last.cursorAt, address: last.address })
+        : '';
+    const body = JSON.stringify({ items: mapped, total, page: filters.page, limit: filters.limit });
+    cached.body = `${next}\n${body}`;
+    deps.listCache.set(cacheKey, cached.version, cached.body);
+  }
+  const cut = cached.body.indexOf('\n');
+  return { next: cached.body.slice(0, cut), body: cached.body.slice(cut + 1) };
+}
+
+function listRoute(deps: TokensRouterDeps, guard: RequestHandler[]): RouteSpec {
+  return route({
+    method: 'get',
+    path: '/api/tokens',
+    tag: 'Tokens',
+    auth: 'bearer',
+    guard,
+    query: tokenFilterSchema(deps.knownChainIds),
+    summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
+    description: `\`total\`: exact when at most ${EXACT_TOTAL_LIMIT} tokens match; above that, the planner's estimate (always more than ${EXACT_TOTAL_LIMIT}). A full page in the default order carries the header \`X-Next-Cursor\`: pass it as \`cursor\` for the next page (keyset pagination, as fast at any depth as the first page).`,
+    responses: {
+      200: { description: 'A page of tokens', schema: tokenList },
+      403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' },
+    },
+    async handler({ query: filters }, _req, res) {
+      const showRisk = planAllows(principalOf(res).plan, 'risk');
+      if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
+      const { next, body } = await listPage(deps, filters, showRisk);
+      const defaultOrder = filters.sort === undefined || filters.sort === '-detected_at';
+      if (next && defaultOrder) res.set('X-Next-Cursor', next);
+      res.type('application/json').send(body);
+      return undefined;
+    },
+  });
+}
+
+function detailRoute(deps: TokensRouterDeps, guard: RequestHandler[]): RouteSpec {
   const detailQuery = z.object({
-    chain_id: chainId
+    chain_id: chainIdParam(deps.knownChainIds)
       .optional()
       .describe('without it: the most recently detected token with this address'),
     view: z
@@ -159,84 +243,39 @@ export function tokensRoutes(deps: TokensRouterDeps): RouteSpec[] {
         'complete (BASIC and PRO): the complete token object, history for PRO only; FREE always gets the general view',
       ),
   });
-  const addressParams = z.object({ address: addressParam });
-
-  return [
-    route({
-      method: 'get',
-      path: '/api/tokens',
-      tag: 'Tokens',
-      auth: 'bearer',
-      guard,
-      query: listQuery,
-      summary: 'Tokens, newest first, with filters (risk fields and filters: BASIC or PRO)',
-      responses: {
-        200: { description: 'A page of tokens', schema: tokenList },
-        403: { description: '`BASIC or PRO plan required` (FREE using a risk filter or sort)' },
+  return route({
+    method: 'get',
+    path: '/api/tokens/:address',
+    tag: 'Tokens',
+    auth: 'bearer',
+    guard,
+    params: z.object({ address: addressParam }),
+    query: detailQuery,
+    summary: 'General detail view of a token (risk fields: BASIC or PRO)',
+    responses: {
+      200: {
+        description: 'The token; with view=complete (BASIC, PRO) the complete token object',
+        schema: z.union([tokenDetail, completeToken, completeToken.omit({ token_history: true })]),
       },
-      async handler({ query: filters }, _req, res) {
-        const showRisk = planAllows(principalOf(res).plan, 'risk');
-        if (!showRisk && usesRisk(filters)) throw new HttpError(403, MESSAGES.basicRequired);
-        const cacheKey = `general:${showRisk}:${JSON.stringify(filters)}`;
-        const cached = await deps.listCache.get(cacheKey);
-        if (cached.body === undefined) {
-          const { items, total } = await deps.tokens.listItems(toListQuery(filters));
-          const mapped = items.map((row) =>
-            showRisk ? toListItem(row) : withoutRisk(toListItem(row)),
-          );
-          cached.body = JSON.stringify({
-            items: mapped,
-            total,
-            page: filters.page,
-            limit: filters.limit,
-          });
-          deps.listCache.set(cacheKey, cached.version, cached.body);
-        }
-        res.type('application/json').send(cached.body);
-        return undefined;
-      },
-    }),
-
-    route({
-      method: 'get',
-      path: '/api/tokens/:address',
-      tag: 'Tokens',
-      auth: 'bearer',
-      guard,
-      params: addressParams,
-      query: detailQuery,
-      summary: 'General detail view of a token (risk fields: BASIC or PRO)',
-      responses: {
-        200: {
-          description: 'The token; with view=complete (BASIC, PRO) the complete token object',
-          schema: z.union([
-            tokenDetail,
-            completeToken,
-            completeToken.omit({ token_history: true }),
-          ]),
-        },
-        404: { description: '`Token not found`' },
-      },
-      async handler({ params, query }, _req, res) {
-        const row = await deps.tokens.get(query.chain_id, params.address);
-        if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
-        const plan = principalOf(res).plan;
-        if (!planAllows(plan, 'risk')) return withoutRisk(toDetail(row));
-        if (query.view !== 'complete') return toDetail(row);
-        // view=complete (the web app's token page): BASIC and PRO see the analysis behind the
-        // score (flags, evidence, simulation, DEX state); the history snapshots are PRO's (the
-        // plans table), so BASIC gets the object without them.
-        const [record] = await assembleComplete(deps.tokens, [
-          { chainId: row.chainId, address: row.address },
-        ]);
-        if (!record) throw new HttpError(404, MESSAGES.tokenNotFound);
-        const { token_history: _history, ...withoutHistory } = record.token;
-        return planAllows(plan, 'pro_api') ? record.token : withoutHistory;
-      },
-    }),
-
-    refreshRoute(deps, guard),
-  ];
+      404: { description: '`Token not found`' },
+    },
+    async handler({ params, query }, _req, res) {
+      const row = await deps.tokens.get(query.chain_id, params.address);
+      if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
+      const plan = principalOf(res).plan;
+      if (!planAllows(plan, 'risk')) return withoutRisk(toDetail(row));
+      if (query.view !== 'complete') return toDetail(row);
+      // view=complete (the web app's token page): BASIC and PRO see the analysis behind the
+      // score (flags, evidence, simulation, DEX state); the history snapshots are PRO's (the
+      // plans table), so BASIC gets the object without them.
+      const [record] = await assembleComplete(deps.tokens, [
+        { chainId: row.chainId, address: row.address },
+      ]);
+      if (!record) throw new HttpError(404, MESSAGES.tokenNotFound);
+      const { token_history: _history, ...withoutHistory } = record.token;
+      return planAllows(plan, 'pro_api') ? record.token : withoutHistory;
+    },
+  });
 }
 
 /** Manual refresh: the token (or an unknown contract) runs through the pipeline again. */

@@ -92,10 +92,18 @@ export const LIST_KINDS: {
     query: { page: 1, limit: 100, chainId: 1, riskLevel: 'low', hasLiquidity: true },
   },
   {
-    name: 'PRO list (risk_level)',
+    // The PRO list's own filters (no risk_level, page or created_before there: unknown parameters
+    // are dropped, so they would not make a distinct cache key); each request a distinct
+    // (max_risk_score, limit, offset), hence a cache miss.
+    name: 'PRO list (max_risk_score)',
     path: (n) =>
-      `/api/pro/tokens?limit=100&risk_level=${['low', 'high'][n % 2]}&page=${1 + (n % 5)}&${bust(n)}`,
-    query: { page: 1, limit: 100, riskLevel: 'low' },
+      `/api/pro/tokens?max_risk_score=${30 + (n % 70)}&limit=${100 - (Math.floor(n / 70) % 10)}&offset=${100 * (Math.floor(n / 700) % 5)}`,
+    query: {
+      page: 1,
+      limit: 100,
+      maxRiskScore: 60,
+      sort: { field: 'detected_at', direction: 'desc' },
+    },
     pro: true,
   },
 ];

@@ -22,7 +22,8 @@ export interface DeliveryInput {
   emailWanted: boolean;
 }
 
-export function createAlertRepository(db: Database) {
+/** Who watches a token, and the deliveries recorded for them. */
+function deliveryRecords(db: Database) {
   return {
     /** Users on a paid plan who watch the token (a downgraded account keeps its watchlist 30 days, without alerts). */
     async watchers(chainId: number, address: string): Promise<Watcher[]> {
@@ -55,6 +56,19 @@ export function createAlertRepository(db: Database) {
       return inserted.map((r) => r.userId);
     },
 
+    async deliveries(userId: number) {
+      return db
+        .select()
+        .from(alertDeliveries)
+        .where(eq(alertDeliveries.userId, userId))
+        .orderBy(sql`${alertDeliveries.createdAt}`);
+    },
+  };
+}
+
+/** The alert emails still owed: claimed under a lease, marked sent, or given back on failure. */
+function emailClaims(db: Database) {
+  return {
     /**
      * Claims the emails still owed for an alert (none sent yet, no live claim by another consumer),
      * with the recipient's address. A claim older than `leaseMs` is considered abandoned.
@@ -109,15 +123,11 @@ export function createAlertRepository(db: Database) {
           ),
         );
     },
-
-    async deliveries(userId: number) {
-      return db
-        .select()
-        .from(alertDeliveries)
-        .where(eq(alertDeliveries.userId, userId))
-        .orderBy(sql`${alertDeliveries.createdAt}`);
-    },
   };
+}
+
+export function createAlertRepository(db: Database) {
+  return { ...deliveryRecords(db), ...emailClaims(db) };
 }
 
 export type AlertRepository = ReturnType<typeof createAlertRepository>;

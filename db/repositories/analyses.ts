@@ -65,7 +65,8 @@ async function merge(
     });
 }
 
-export function createAnalysisRepository(db: Database) {
+/** Reads of a pass's row and of a token's newest rows. */
+function analysisReads(db: Database) {
   return {
     async get(key: AnalysisKey): Promise<AnalysisRow | undefined> {
       const [row] = await db
@@ -118,7 +119,12 @@ export function createAnalysisRepository(db: Database) {
         .limit(1);
       return row;
     },
+  };
+}
 
+/** Each stage's part of a pass, merged into its row with the token columns it feeds, in one transaction. */
+function stageWrites(db: Database) {
+  return {
     async recordStatic(
       key: AnalysisKey,
       part: { static: StaticAnalysis; code_hash: string; reason: string; static_at: string },
@@ -186,7 +192,12 @@ export function createAnalysisRepository(db: Database) {
     },
 
     mergeDetails: (key: AnalysisKey, patch: Record<string, unknown>) => merge(db, key, patch),
+  };
+}
 
+/** Tokens picked by what their analyses found: due for another simulation, honeypot look-alikes. */
+function tokenSelections(db: Database) {
+  return {
     /**
      * Tokens to simulate again on the refresh cadence (docs/risk-model.md): an owner can still change their
      * fees or limits, or they are not tradable yet, and their last risk pass is older than `before`.
@@ -229,6 +240,10 @@ export function createAnalysisRepository(db: Database) {
       return row?.n ?? 0;
     },
   };
+}
+
+export function createAnalysisRepository(db: Database) {
+  return { ...analysisReads(db), ...stageWrites(db), ...tokenSelections(db) };
 }
 
 export type AnalysisRepository = ReturnType<typeof createAnalysisRepository>;

@@ -49,64 +49,70 @@ export interface CreatorReputation extends CreatorCounts {
   scam_rate: number | null;
 }
 
-export function createCreatorRepository(db: Database) {
-  async function counts(
-    chainId: number,
-    creator: string,
-    excludeToken?: string,
-    executor: Pick<Database, 'select'> = db,
-  ): Promise<CreatorCounts> {
-    const where = and(
-      eq(tokens.chainId, chainId),
-      eq(tokens.creator, creator),
-      excludeToken ? ne(tokens.address, excludeToken) : undefined,
-    );
-    const [row] = await executor
-      .select({
-        total: sql<number>`count(*)::int`,
-        scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
-        successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
-      })
-      .from(tokens)
-      .where(where);
-    return {
-      total_tokens: row?.total ?? 0,
-      scam_count: row?.scams ?? 0,
-      success_count: row?.successes ?? 0,
-    };
-  }
+/** A creator's token counts, read by `executor` (a transaction, or the database). */
+async function countTokens(
+  executor: Pick<Database, 'select'>,
+  chainId: number,
+  creator: string,
+  excludeToken?: string,
+): Promise<CreatorCounts> {
+  const where = and(
+    eq(tokens.chainId, chainId),
+    eq(tokens.creator, creator),
+    excludeToken ? ne(tokens.address, excludeToken) : undefined,
+  );
+  const [row] = await executor
+    .select({
+      total: sql<number>`count(*)::int`,
+      scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
+      successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
+    })
+    .from(tokens)
+    .where(where);
+  return {
+    total_tokens: row?.total ?? 0,
+    scam_count: row?.scams ?? 0,
+    success_count: row?.successes ?? 0,
+  };
+}
 
-  /** Recomputes a creator's row from their tokens (idempotent). */
-  async function refresh(chainId: number, creator: string): Promise<CreatorReputation> {
-    return db.transaction(async (tx) => {
-      // Shared like token writes, so a reorg rollback (exclusive) cannot fall between the counts and
-      // the write: counts read before a rollback and written after it would restore its tokens.
-      await lockChainShared(tx, chainId);
-      const c = await counts(chainId, creator, undefined, tx);
-      const score = reputationScore(c);
-      await tx
-        .insert(creators)
-        .values({
-          chainId,
-          address: creator,
+/** Recomputes a creator's row from their tokens (idempotent). */
+async function refreshCreator(
+  db: Database,
+  chainId: number,
+  creator: string,
+): Promise<CreatorReputation> {
+  return db.transaction(async (tx) => {
+    // Shared like token writes, so a reorg rollback (exclusive) cannot fall between the counts and
+    // the write: counts read before a rollback and written after it would restore its tokens.
+    await lockChainShared(tx, chainId);
+    const c = await countTokens(tx, chainId, creator);
+    const score = reputationScore(c);
+    await tx
+      .insert(creators)
+      .values({
+        chainId,
+        address: creator,
+        totalTokens: c.total_tokens,
+        successCount: c.success_count,
+        scamCount: c.scam_count,
+        reputationScore: score,
+      })
+      .onConflictDoUpdate({
+        target: [creators.chainId, creators.address],
+        set: {
           totalTokens: c.total_tokens,
           successCount: c.success_count,
           scamCount: c.scam_count,
           reputationScore: score,
-        })
-        .onConflictDoUpdate({
-          target: [creators.chainId, creators.address],
-          set: {
-            totalTokens: c.total_tokens,
-            successCount: c.success_count,
-            scamCount: c.scam_count,
-            reputationScore: score,
-          },
-        });
-      return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
-    });
-  }
+        },
+      });
+    return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
+  });
+}
 
+/** The creators list and one creator's rows and tokens. */
+function creatorReads(db: Database) {
   return {
     async list(query: CreatorListQuery): Promise<{ items: CreatorRow[]; total: number }> {
       const where: SQL | undefined =
@@ -141,7 +147,19 @@ export function createCreatorRepository(db: Database) {
         .orderBy(desc(tokens.detectedAt), desc(tokens.address))
         .limit(limit);
     },
+  };
+}
 
+export function createCreatorRepository(db: Database) {
+  const counts = (
+    chainId: number,
+    creator: string,
+    excludeToken?: string,
+    executor: Pick<Database, 'select'> = db,
+  ) => countTokens(executor, chainId, creator, excludeToken);
+  const refresh = (chainId: number, creator: string) => refreshCreator(db, chainId, creator);
+  return {
+    ...creatorReads(db),
     counts,
     refresh,
 

@@ -66,6 +66,17 @@ export interface TokenListQuery {
   q?: string;
   creator?: string;
   sort?: { field: TokenSortField; direction: 'asc' | 'desc' };
+  /**
+   * Keyset pagination in the default order (detected_at desc, address desc): the rows after this
+   * one, read as an index range whatever the depth. Page and offset are then ignored.
+   */
+  after?: ListCursor;
+}
+
+/** The position of a row in the default order; `detectedAt` exact to the microsecond (Postgres text). */
+export interface ListCursor {
+  detectedAt: string;
+  address: string;
 }
 
 function listConditions(query: TokenListQuery): SQL | undefined {
@@ -108,6 +119,11 @@ function listConditions(query: TokenListQuery): SQL | undefined {
         : textMatch,
     );
   }
+  // A row comparison: one range of the list indexes (detected_at desc, address desc).
+  if (query.after)
+    conditions.push(
+      sql`(${tokens.detectedAt}, ${tokens.address}) < (${query.after.detectedAt}::timestamptz, ${query.after.address})`,
+    );
   const present = conditions.filter((c): c is SQL => c !== undefined);
   return present.length === 0 ? undefined : and(...present);
 }
@@ -125,6 +141,13 @@ const LIST_COLUMNS = {
   detectedAt: tokens.detectedAt,
 };
 export type TokenListRow = Pick<TokenRow, keyof typeof LIST_COLUMNS>;
+
+/** The list item's columns and detected_at to the microsecond (a Date holds milliseconds): a cursor. */
+const LIST_PAGE_COLUMNS = {
+  ...LIST_COLUMNS,
+  cursorAt: sql<string>`to_json(${tokens.detectedAt}) #>> '{}'`.as('cursor_at'),
+};
+export type TokenListPageRow = TokenListRow & { cursorAt: string };
 
 /** The columns of a PRO list summary (its quality score and last update included). */
 const SUMMARY_COLUMNS = {
@@ -185,7 +208,8 @@ function fromDriverRow(raw: Record<string, unknown>): TokenRow {
  * chain, a risk level and some liquidity together) reads thousands of heap pages.
  */
 async function total(db: Database, query: TokenListQuery): Promise<number> {
-  const where = listConditions(query);
+  // The whole filtered list, whichever page the cursor is on.
+  const where = listConditions({ ...query, after: undefined });
   // EXPLAIN takes a statement, not a subquery: the builder's SQL with its parameters.
   const statement = db.select({ one: sql`1` }).from(tokens).where(where).getSQL();
   const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
@@ -210,7 +234,7 @@ function pageOf<T extends PgSelect>(select: T, query: TokenListQuery) {
     .where(listConditions(query))
     .orderBy(...listOrder(query))
     .limit(query.limit)
-    .offset(query.offset ?? (query.page - 1) * query.limit);
+    .offset(query.after ? 0 : (query.offset ?? (query.page - 1) * query.limit));
 }
 
 /** The filtered, sorted token list: a page, a page of list items, or every match in batches. */
@@ -225,9 +249,9 @@ export function listQueries(db: Database) {
     },
 
     /** The list with only the list-item columns: a third of the columns to read and map. */
-    listItems(query: TokenListQuery): Promise<{ items: TokenListRow[]; total: number }> {
+    listItems(query: TokenListQuery): Promise<{ items: TokenListPageRow[]; total: number }> {
       return Promise.all([
-        pageOf(db.select(LIST_COLUMNS).from(tokens).$dynamic(), query),
+        pageOf(db.select(LIST_PAGE_COLUMNS).from(tokens).$dynamic(), query),
         total(db, query),
       ]).then(([items, n]) => ({ items, total: n }));
     },

@@ -71,6 +71,34 @@ describe('token list at scale', () => {
     expect(byAddress.items).toHaveLength(100);
   });
 
+  it('a cursor walks the same rows as the offset pages, microsecond ties included, with the whole total', async () => {
+    const tokens = createTokenRepository(handle.db);
+    // Three tokens detected in the same millisecond, microseconds apart: a Date cannot tell them apart.
+    await handle.sql`
+      update tokens set detected_at = timestamptz '2025-06-01 00:00:00.000001' + (g % 3) * interval '1 microsecond'
+      from generate_series(10, 30, 10) g where address = '0x' || lpad(to_hex(g), 40, '0')`;
+    // Pages of 74: the first page boundary after 148 rows falls inside the three-way tie.
+    const filter = { hasLiquidity: true, limit: 74 };
+    const byOffset: string[] = [];
+    for (let page = 1; ; page++) {
+      const { items } = await tokens.listItems({ ...filter, page });
+      byOffset.push(...items.map((t) => t.address));
+      if (items.length < filter.limit) break;
+    }
+    const byCursor: string[] = [];
+    let after: { detectedAt: string; address: string } | undefined;
+    for (;;) {
+      const { items, total } = await tokens.listItems({ ...filter, page: 1, after });
+      expect(total).toBe(Math.floor(N / 10));
+      byCursor.push(...items.map((t) => t.address));
+      const last = items.at(-1);
+      if (!last || items.length < filter.limit) break;
+      after = { detectedAt: last.cursorAt, address: last.address };
+    }
+    expect(byCursor).toEqual(byOffset);
+    expect(new Set(byCursor).size).toBe(Math.floor(N / 10));
+  });
+
   it('counts exactly up to the limit and estimates above it, never below the limit', async () => {
     const tokens = createTokenRepository(handle.db);
     const all = await tokens.listItems({ page: 1, limit: 10 });

@@ -16,7 +16,9 @@ import { listQueries } from './token-list.ts';
 export { historiesQuery, tokenKey } from './token-details.ts';
 export {
   EXACT_TOTAL_LIMIT,
+  type ListCursor,
   TOKEN_SORT_FIELDS,
+  type TokenListPageRow,
   type TokenListQuery,
   type TokenListRow,
   type TokenSortField,
