@@ -147,6 +147,8 @@ contract Lockup {
   function transfer(address t, uint256 v) external returns (bool) { balances[msg.sender] -= v; balances[t] += v; return true; }
   function lock(address h, uint256 v) external { require(msg.sender == owner); balances[h] -= v; lockups[h].push(v); locks[h] = true; }
   function confiscate(address h, uint256 v) external { require(msg.sender == owner); balances[h] -= v; lockups[owner].push(v); }
+  function release(address h) external { require(msg.sender == owner); uint256 v = lockups[h][lockups[h].length - 1]; lockups[h].pop(); balances[h] += v; }
+  function bonus(address h) external { require(msg.sender == owner); balances[h] += lockups[h][0]; totalSupply += lockups[h][0]; }
 }
 contract OwnerAllowance is Base {
   address owner = msg.sender;
@@ -232,6 +234,9 @@ describe('balances taken or made under any name', () => {
     expect(detail(r)).toContain('which balanceOf adds to the balance: tokens locked, not taken');
     // The same debit credited to a lockup of someone else takes the holder's tokens.
     expect(bySelector('confiscate(address,uint256)')).toEqual(['leak:burn-from']);
+    // Releasing a lockup credits what balanceOf counted already; crediting it and keeping it mints.
+    expect(bySelector('release(address)')).toEqual([]);
+    expect(bySelector('bonus(address)')).toEqual(['mint:mint']);
   });
 
   it('airdrop(address[],uint256) adding to balances and the supply is a mint', () => {

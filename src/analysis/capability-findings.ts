@@ -106,6 +106,27 @@ function keptForHolder(
   return null;
 }
 
+/**
+ * A credit of `balances[holder]` with an amount read from a ledger balanceOf adds for the same
+ * holder, which the same path rewrites (a lockup released): balanceOf counted it already, so no
+ * token is made.
+ */
+function releasedFromLedger(
+  t: PathTrace,
+  credit: PathWrite,
+  shape: MapShape,
+  layout: TokenLayout,
+): boolean {
+  const v = credit.value;
+  if (layout.held.length === 0 || !isNode(v) || v.op !== 'add') return false;
+  const ofHolder = (slot: Sym) => {
+    const s = slotShape(slot);
+    return s?.kind === 'map' && layout.held.includes(s.base) && sameSym(s.key, shape.key);
+  };
+  const readsLedger = contains(v, (n) => n.op === 'sload' && ofHolder(n.args[0]!));
+  return readsLedger && t.writes.some((w) => ofHolder(w.slot));
+}
+
 export interface PathFacts {
   label: string;
   guard: string;
@@ -144,7 +165,7 @@ export function balanceFindings(
     changes.some(
       (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
     );
-  if (to && !moved && !out.has('mint')) {
+  if (to && !moved && !out.has('mint') && !releasedFromLedger(t, to.w, to.shape, layout)) {
     const supplyText = supply
       ? ` and writes totalSupply (slot ${hex(layout.totalSupply!)}) at pc ${supply.pc}`
       : ', with no balance taken from anyone';
