@@ -1,3 +1,4 @@
+import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { loadBackdoors } from '../../test/support/backdoors.ts';
 import { compileSolidity } from '../../test/support/solc.ts';
@@ -132,6 +133,23 @@ contract Seize is Base {
   function transfer(address t, uint256 v) external returns (bool) { _move(msg.sender, t, v); return true; }
   function settle(address from, uint256 v, uint256 fee) external { require(msg.sender == owner); balanceOf[from] -= v - fee; balanceOf[owner] += v - fee; }
 }
+contract Lockup {
+  address owner = msg.sender;
+  mapping(address => bool) public locks;
+  mapping(address => uint256) internal balances;
+  mapping(address => uint256[]) internal lockups;
+  uint256 public totalSupply;
+  function balanceOf(address h) external view returns (uint256) {
+    uint256 locked = 0;
+    if (locks[h]) { for (uint256 i = 0; i < lockups[h].length; i++) locked += lockups[h][i]; }
+    return balances[h] + locked;
+  }
+  function transfer(address t, uint256 v) external returns (bool) { balances[msg.sender] -= v; balances[t] += v; return true; }
+  function lock(address h, uint256 v) external { require(msg.sender == owner); balances[h] -= v; lockups[h].push(v); locks[h] = true; }
+  function confiscate(address h, uint256 v) external { require(msg.sender == owner); balances[h] -= v; lockups[owner].push(v); }
+  function release(address h) external { require(msg.sender == owner); uint256 v = lockups[h][lockups[h].length - 1]; lockups[h].pop(); balances[h] += v; }
+  function bonus(address h) external { require(msg.sender == owner); balances[h] += lockups[h][0]; totalSupply += lockups[h][0]; }
+}
 contract OwnerAllowance is Base {
   address owner = msg.sender;
   mapping(address => mapping(address => uint256)) public allowance;
@@ -202,6 +220,23 @@ describe('balances taken or made under any name', () => {
     const r = analyse('Seize');
     expect(summary(r)).toEqual(['leak:balance-change']);
     expect(detail(r)).toMatch(/takes from balances .*\[argument 1\].*and credits another account/);
+  });
+
+  it('balanceOf adding lockups after testing a lock flag: a lock into the same holder is no leak', () => {
+    const r = analyse('Lockup');
+    // balances is the mapping balanceOf reads on every path, not the `locks[h]` flag read first.
+    expect(r.layout.balances).toBe(2n);
+    const bySelector = (signature: string) =>
+      r.findings
+        .filter((f) => f.selector === id(signature).slice(2, 10))
+        .map((f) => `${f.capability}:${f.family}`);
+    expect(bySelector('lock(address,uint256)')).toEqual(['limit:blacklist']);
+    expect(detail(r)).toContain('which balanceOf adds to the balance: tokens locked, not taken');
+    // The same debit credited to a lockup of someone else takes the holder's tokens.
+    expect(bySelector('confiscate(address,uint256)')).toEqual(['leak:burn-from']);
+    // Releasing a lockup credits what balanceOf counted already; crediting it and keeping it mints.
+    expect(bySelector('release(address)')).toEqual([]);
+    expect(bySelector('bonus(address)')).toEqual(['mint:mint']);
   });
 
   it('airdrop(address[],uint256) adding to balances and the supply is a mint', () => {

@@ -75,6 +75,58 @@ function readsAllowance(t: PathTrace, holder: Sym): boolean {
   });
 }
 
+/**
+ * A debit of `balances[holder]` whose amount the same path stores for the same holder in another
+ * mapping balanceOf adds to the balance (a lockup record): the write that keeps it, or null.
+ */
+function keptForHolder(
+  t: PathTrace,
+  debit: PathWrite,
+  shape: MapShape,
+  layout: TokenLayout,
+): { base: bigint; pc: number } | null {
+  const v = debit.value;
+  if (
+    layout.held.length === 0 ||
+    !isNode(v) ||
+    v.op !== 'sub' ||
+    !readsEntry(v.args[0], debit, shape)
+  )
+    return null;
+  const amount = v.args[1]!;
+  for (const w of t.writes) {
+    const s = slotShape(w.slot);
+    if (s?.kind !== 'map' || !layout.held.includes(s.base) || !sameSym(s.key, shape.key)) continue;
+    const stores =
+      typeof amount === 'bigint'
+        ? w.value === amount && amount !== 0n
+        : contains(w.value, (n) => sameSym(n, amount));
+    if (stores) return { base: s.base, pc: w.pc };
+  }
+  return null;
+}
+
+/**
+ * A credit of `balances[holder]` with an amount read from a ledger balanceOf adds for the same
+ * holder, which the same path rewrites (a lockup released): balanceOf counted it already, so no
+ * token is made.
+ */
+function releasedFromLedger(
+  t: PathTrace,
+  credit: PathWrite,
+  shape: MapShape,
+  layout: TokenLayout,
+): boolean {
+  const v = credit.value;
+  if (layout.held.length === 0 || !isNode(v) || v.op !== 'add') return false;
+  const ofHolder = (slot: Sym) => {
+    const s = slotShape(slot);
+    return s?.kind === 'map' && layout.held.includes(s.base) && sameSym(s.key, shape.key);
+  };
+  const readsLedger = contains(v, (n) => n.op === 'sload' && ofHolder(n.args[0]!));
+  return readsLedger && t.writes.some((w) => ofHolder(w.slot));
+}
+
 export interface PathFacts {
   label: string;
   guard: string;
@@ -113,7 +165,7 @@ export function balanceFindings(
     changes.some(
       (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
     );
-  if (to && !moved && !out.has('mint')) {
+  if (to && !moved && !out.has('mint') && !releasedFromLedger(t, to.w, to.shape, layout)) {
     const supplyText = supply
       ? ` and writes totalSupply (slot ${hex(layout.totalSupply!)}) at pc ${supply.pc}`
       : ', with no balance taken from anyone';
@@ -138,6 +190,21 @@ export function balanceFindings(
     if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
     // Zeroing a new array element or struct member inside the entry (a checkpoint push) takes nothing.
     if (c.grow === 'set' && c.w.value === 0n && !c.shape.direct) continue;
+    const kept = keptForHolder(t, c.w, c.shape, layout);
+    if (kept !== null) {
+      // A lock, not a take: balanceOf still counts the amount, transfer cannot spend it.
+      if (!out.has('limit'))
+        out.set(
+          'limit',
+          finding(
+            fn,
+            'limit',
+            'blacklist',
+            `${f.label}, on a path that ${f.guard}, takes from ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} and puts the amount in the mapping at slot ${hex(kept.base)} for the same holder at pc ${kept.pc}, which balanceOf adds to the balance: tokens locked, not taken`,
+          ),
+        );
+      continue;
+    }
     const moved = changes.some((o) => o !== c && o.grow === 'increase');
     const how = c.grow === 'decrease' ? 'takes from' : 'overwrites';
     const detail = `${f.label}, on a path that ${f.guard}, ${how} ${base}[${keyName(c.shape.key)}] at pc ${c.w.pc} without reading any allowance that holder gave the caller${moved ? ', and credits another account' : ''}`;

@@ -27,6 +27,8 @@ export interface TokenLayout {
   totalSupply: bigint | null;
   /** Base slot of the allowances (what allowance(holder, spender) reads as [holder][spender]). */
   allowances: bigint | null;
+  /** Other per-holder mappings balanceOf adds to the balance (locked or vesting amounts). */
+  held: bigint[];
 }
 
 export const SELECTORS = {
@@ -141,21 +143,11 @@ export function discoverLayout(
   byId: Map<string, ExtractedFunction>,
   budget: Budget,
 ): TokenLayout {
-  let balances: bigint | null = null;
   let totalSupply: bigint | null = null;
   const balanceOf = byId.get(SELECTORS.balanceOf);
-  if (balanceOf) {
-    for (const t of walkRecorded(model, { ...balanceOf, arguments: 'address' }, budget).traces) {
-      for (const r of t.reads) {
-        const shape = slotShape(r);
-        if (shape?.kind === 'map' && keyName(shape.key) === 'argument 1') {
-          balances = shape.base;
-          break;
-        }
-      }
-      if (balances !== null) break;
-    }
-  }
+  const { balances, held } = balanceOf
+    ? balancesBase(model, balanceOf, budget)
+    : { balances: null, held: [] };
   const supply = byId.get(SELECTORS.totalSupply);
   if (supply) {
     for (const t of walkRecorded(model, supply, budget).traces) {
@@ -166,7 +158,41 @@ export function discoverLayout(
       }
     }
   }
-  return { balances, totalSupply, allowances: allowancesBase(model, byId, budget) };
+  return { balances, totalSupply, allowances: allowancesBase(model, byId, budget), held };
+}
+
+/**
+ * The mapping balanceOf(holder) reads keyed by the holder. A balanceOf that adds locked amounts
+ * (`balances[h] + sum(lockups[h])` when `locks[h]`) reads more than one: a mapping only branched
+ * on as a flag is not the balances, nor one read on some paths only; the balances mapping is
+ * read on every path. Failing that, the first one read.
+ */
+function balancesBase(model: CodeModel, balanceOf: ExtractedFunction, budget: Budget) {
+  let first: bigint | null = null;
+  let common: bigint[] | null = null;
+  const all = new Set<bigint>();
+  for (const t of walkRecorded(model, { ...balanceOf, arguments: 'address' }, budget).traces) {
+    if (t.end !== 'return') continue;
+    const flagBases = new Set(
+      t.conditions.flatMap((c) =>
+        flagReads(c.cond).flatMap((f) => {
+          const shape = slotShape(f.load.args[0]!);
+          return shape?.kind === 'map' ? [shape.base] : [];
+        }),
+      ),
+    );
+    const read: bigint[] = [];
+    for (const r of t.reads) {
+      const shape = slotShape(r);
+      if (shape?.kind !== 'map' || keyName(shape.key) !== 'argument 1') continue;
+      first ??= shape.base;
+      if (!flagBases.has(shape.base) && !read.includes(shape.base)) read.push(shape.base);
+    }
+    for (const b of read) all.add(b);
+    common = common === null ? read : common.filter((b) => read.includes(b));
+  }
+  const balances = common?.[0] ?? first;
+  return { balances, held: [...all].filter((b) => b !== balances) };
 }
 
 function allowancesBase(
