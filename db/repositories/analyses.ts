@@ -65,6 +65,16 @@ async function merge(
     });
 }
 
+/** What the selectors stage records of a pass. */
+interface StaticPart {
+  static: StaticAnalysis;
+  code_hash: string;
+  reason: string;
+  static_at: string;
+  /** The explorer's answer about verified source, asked with the code analysis. */
+  explorer?: { verified: boolean | null; checked_at: string };
+}
+
 export function createAnalysisRepository(db: Database) {
   return {
     async get(key: AnalysisKey): Promise<AnalysisRow | undefined> {
@@ -119,11 +129,7 @@ export function createAnalysisRepository(db: Database) {
       return row;
     },
 
-    async recordStatic(
-      key: AnalysisKey,
-      part: { static: StaticAnalysis; code_hash: string; reason: string; static_at: string },
-      columns: StaticColumns,
-    ): Promise<void> {
+    async recordStatic(key: AnalysisKey, part: StaticPart, columns: StaticColumns): Promise<void> {
       await db.transaction(async (tx) => {
         await merge(tx, key, { run: key.run, ...part });
         await tx

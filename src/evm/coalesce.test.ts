@@ -77,6 +77,56 @@ describe('createCoalescingRpc', () => {
     }
   });
 
+  it('folds the calls of several senders into one eth_call, each with its own msg.sender', async () => {
+    const mint = token.encodeFunctionData('mint', [STRANGER, 7n]);
+    const requests = [
+      call(STRANGER, mint),
+      slot(0),
+      call(chain.account, mint),
+      call(STRANGER, token.encodeFunctionData('owner')),
+      call(chain.account, token.encodeFunctionData('totalSupply')),
+      call(undefined, token.encodeFunctionData('owner')),
+      slot(1),
+    ];
+    const expected = await createRpcClient({ urls: [chain.anvil.rpcUrl] }).batch(requests);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = createCoalescingRpc(createRpcClient({ urls: [proxy.url] }), {
+        acrossSenders: true,
+      });
+      const answers = await folded.batch(requests);
+      expect(answers.map(seen)).toEqual(expected.map(seen));
+      // Only the owner may mint: the hub kept each call's sender.
+      expect(answers.map((a) => a.ok)).toEqual([false, true, true, true, true, true, true]);
+      // The slots in one call, the calls of three senders in another.
+      expect(proxy.calls.get('eth_call')).toBe(2);
+      expect(proxy.calls.get('eth_getStorageAt')).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps apart the senders that another call targets (their code would be the bundle)', async () => {
+    const supply = token.encodeFunctionData('totalSupply');
+    const requests = [
+      call(STRANGER, supply),
+      call(chain.account, supply),
+      { method: 'eth_call', params: [{ from: STRANGER, to: chain.account, data: '0x' }, 'latest'] },
+    ];
+    const expected = await createRpcClient({ urls: [chain.anvil.rpcUrl] }).batch(requests);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = createCoalescingRpc(createRpcClient({ urls: [proxy.url] }), {
+        acrossSenders: true,
+      });
+      expect((await folded.batch(requests)).map(seen)).toEqual(expected.map(seen));
+      // The stranger's two calls in its own bundle, the account's call alone.
+      expect(proxy.calls.get('eth_call')).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('pays the sender as an EOA is paid, and leaves an exceptional halt to the node', async () => {
     // Sends 1 wei to the caller and reverts if that fails; and a bare INVALID opcode.
     const payer = '0x00000000000000000000000000000000000baee1';

@@ -13,6 +13,11 @@ import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rp
  *   sender as msg.sender and tx.origin, sees the chain's state (each runs in a sub-call that is
  *   reverted), and gets the gas it asked for (a call the bundle cannot fund is sent alone).
  *
+ * - with `acrossSenders`, the calls of several senders (same block) → ONE eth_call of the
+ *   CallBundle placed at a hub address, which calls each sender's own CallBundle: every call
+ *   still carries its sender as msg.sender, but tx.origin is the hub's for all of them. Only for
+ *   callers that know the targets never read ORIGIN (nor delegate to code that might).
+ *
  * Answers are what the plain requests would answer: one outcome per request, in order, a revert
  * an answer with its revert data. What differs, and is accepted: during the bundle the sender's
  * account has code (it accepts payments and unknown calls as an EOA does, but a contract that
@@ -30,6 +35,14 @@ const DEFAULT_CALL_GAS = 5_000_000;
 const INTRINSIC_GAS = 21_000n;
 /** The sender of folded calls that named none (a plain eth_call's is the zero address). */
 const NO_SENDER = '0x000000000000000000000000000000000000c0a1';
+/** Where the bundle of bundles runs when calls of several senders fold into one eth_call. */
+const HUB = '0x000000000000000000000000000000000000c0a2';
+/**
+ * Gas each sender's bundle gets inside the hub: room for a call of the default gas and the
+ * bundle's own reserve; a later sender whose share is no longer left is not made (its calls are
+ * then sent alone), as a call the bundle cannot fund is.
+ */
+const SENDER_GAS = Math.floor((COALESCED_GAS * 2) / 3);
 const WORD = 64;
 
 const slotReader = loadArtifact('SlotReader').deployedBytecode;
@@ -37,9 +50,11 @@ const bundleArtifact = loadArtifact('CallBundle');
 const bundle = new Interface(bundleArtifact.abi);
 
 /** A request's place in the batch and what it folds into. */
+type CallsFold = { kind: 'calls'; key: string; sender: string; tag: unknown; entries: number[] };
 type Fold =
   | { kind: 'slots'; key: string; address: string; tag: unknown; entries: number[] }
-  | { kind: 'calls'; key: string; sender: string; tag: unknown; entries: number[] };
+  | CallsFold
+  | { kind: 'senders'; key: string; tag: unknown; groups: CallsFold[]; entries: number[] };
 
 interface PlainCall {
   from?: string;
@@ -61,8 +76,38 @@ function plainCall(request: RpcRequest): PlainCall | null {
   return call as unknown as PlainCall;
 }
 
+/**
+ * The calls of every sender at one block as one fold, unless a call targets one of the senders
+ * (or the hub), whose code the fold replaces.
+ */
+function acrossSenders(requests: readonly RpcRequest[], folds: Fold[]): Fold[] {
+  const byTag = new Map<string, CallsFold[]>();
+  for (const f of folds)
+    if (f.kind === 'calls')
+      byTag.set(JSON.stringify(f.tag), [...(byTag.get(JSON.stringify(f.tag)) ?? []), f]);
+  const merged = new Set<Fold>();
+  const out: Fold[] = [];
+  for (const [tag, groups] of byTag) {
+    if (groups.length < 2) continue;
+    const senders = new Set([HUB, ...groups.map((g) => g.sender)]);
+    const targets = groups.flatMap((g) =>
+      g.entries.map((i) => plainCall(requests[i]!)!.to.toLowerCase()),
+    );
+    if (targets.some((t) => senders.has(t))) continue;
+    for (const g of groups) merged.add(g);
+    out.push({
+      kind: 'senders',
+      key: `senders:${tag}`,
+      tag: groups[0]!.tag,
+      groups,
+      entries: groups.flatMap((g) => g.entries),
+    });
+  }
+  return [...folds.filter((f) => !merged.has(f)), ...out];
+}
+
 /** Groups the requests that fold; everything else stays as it is. */
-function planFolds(requests: readonly RpcRequest[]): Fold[] {
+function planFolds(requests: readonly RpcRequest[], senders: boolean): Fold[] {
   const folds = new Map<string, Fold>();
   requests.forEach((r, i) => {
     if (r.method === 'eth_getStorageAt' && r.params.length === 3) {
@@ -81,8 +126,9 @@ function planFolds(requests: readonly RpcRequest[]): Fold[] {
     fold.entries.push(i);
     folds.set(key, fold);
   });
+  const planned = senders ? acrossSenders(requests, [...folds.values()]) : [...folds.values()];
   // One request alone gains nothing from folding.
-  return [...folds.values()].filter((f) => f.entries.length > 1);
+  return planned.filter((f) => f.entries.length > 1);
 }
 
 const word = (hex: string) => BigInt(hex).toString(16).padStart(WORD, '0');
@@ -102,23 +148,36 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
       params: [{ to: fold.address, data, gas }, fold.tag, { [fold.address]: { code: slotReader } }],
     };
   }
+  const code = { code: bundleArtifact.deployedBytecode };
+  if (fold.kind === 'senders') {
+    // The hub calls each sender's bundle, which makes that sender's calls.
+    const inner = fold.groups.map((g) => [g.sender, SENDER_GAS, bundleCall(g, requests)]);
+    return {
+      method: 'eth_call',
+      params: [
+        { from: HUB, to: HUB, data: bundle.encodeFunctionData('callAll', [inner]), gas },
+        fold.tag,
+        Object.fromEntries([HUB, ...fold.groups.map((g) => g.sender)].map((a) => [a, code])),
+      ],
+    };
+  }
+  return {
+    method: 'eth_call',
+    params: [
+      { from: fold.sender, to: fold.sender, data: bundleCall(fold, requests), gas },
+      fold.tag,
+      { [fold.sender]: code },
+    ],
+  };
+}
+
+/** The CallBundle's callAll of one sender's calls. */
+function bundleCall(fold: CallsFold, requests: readonly RpcRequest[]): string {
   const calls = fold.entries.map((i) => {
     const c = plainCall(requests[i]!)!;
     return [c.to, callGas(c), c.data];
   });
-  return {
-    method: 'eth_call',
-    params: [
-      {
-        from: fold.sender,
-        to: fold.sender,
-        data: bundle.encodeFunctionData('callAll', [calls]),
-        gas,
-      },
-      fold.tag,
-      { [fold.sender]: { code: bundleArtifact.deployedBytecode } },
-    ],
-  };
+  return bundle.encodeFunctionData('callAll', [calls]);
 }
 
 /** The folded answer split back into one outcome per request (undefined: send it alone). */
@@ -138,6 +197,13 @@ function unfold(
     }));
   }
   const answers = bundle.decodeFunctionResult('callAll', answer)[0] as Result;
+  if (fold.kind === 'senders')
+    return fold.groups.flatMap((g, k) => {
+      const a = answers[k] as Result;
+      // A sender's bundle not made (or failed, which it never should): its calls go alone.
+      if (!a[0] || !a[1]) return g.entries.map(() => undefined);
+      return unfold(g, requests, String(a[2]));
+    });
   return fold.entries.map((_, k) => {
     const a = answers[k] as Result;
     if (!a[0]) return undefined;
@@ -155,11 +221,16 @@ function unfold(
 const refusesOverrides = (error: RpcError) =>
   error.kind === 'unsupported' || error.kind === 'invalid-request';
 
-export function createCoalescingRpc(rpc: RpcClient): RpcClient {
+export interface CoalescingOptions {
+  /** Fold the calls of several senders into one eth_call (tx.origin is then not the sender). */
+  acrossSenders?: boolean;
+}
+
+export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions = {}): RpcClient {
   let overrides = true;
 
   async function batch<T>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]> {
-    const folds = overrides ? planFolds(requests) : [];
+    const folds = overrides ? planFolds(requests, options.acrossSenders ?? false) : [];
     if (folds.length === 0) return rpc.batch<T>(requests);
     const folded = new Set(folds.flatMap((f) => f.entries));
     const alone = requests.map((_, i) => i).filter((i) => !folded.has(i));
