@@ -1,5 +1,6 @@
 import { hasOpcode } from '../evm/bytecode.ts';
 import type { ChainReader } from '../evm/chain-reader.ts';
+import { withCode } from '../evm/coalesce.ts';
 import { prefetch } from '../evm/prefetch.ts';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
@@ -223,7 +224,10 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   // getters another, instead of one batch per step. Behind a proxy, the implementation's code
   // may ask for more, which the later steps ask then.
   const sendersApart = ORIGIN_SENSITIVE.some((op) => hasOpcode(input.code, op));
-  const base = deps.acrossSenders && !sendersApart ? deps.acrossSenders : deps.rpc;
+  // Knowing the code, a coalescing client reads its slots in the same eth_call as its getters.
+  const base = withCode(deps.acrossSenders && !sendersApart ? deps.acrossSenders : deps.rpc, {
+    [address]: input.code,
+  });
   const rpc = await prefetch(base, [
     ...proxySlotRequests(address, blockTag, input.code),
     ...closingSlotRequests({ address, blockTag, report: own.capabilities }),

@@ -1,6 +1,7 @@
 import { Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rpc.ts';
+import { windowOverrides, windowRead } from './slot-window.ts';
 
 /**
  * Fewer JSON-RPC calls for the same reads. A client wrapper whose `batch` folds, by eth_call
@@ -50,7 +51,16 @@ const bundleArtifact = loadArtifact('CallBundle');
 const bundle = new Interface(bundleArtifact.abi);
 
 /** A request's place in the batch and what it folds into. */
-type CallsFold = { kind: 'calls'; key: string; sender: string; tag: unknown; entries: number[] };
+type CallsFold = {
+  kind: 'calls';
+  key: string;
+  sender: string;
+  tag: unknown;
+  /** Its calls and, with a window, the slot reads of the window's contract (read last). */
+  entries: number[];
+  /** The contract whose slots ride along through the SlotWindow, and its own code. */
+  window?: { address: string; code: string };
+};
 type Fold =
   | { kind: 'slots'; key: string; address: string; tag: unknown; entries: number[] }
   | CallsFold
@@ -90,9 +100,7 @@ function acrossSenders(requests: readonly RpcRequest[], folds: Fold[]): Fold[] {
   for (const [tag, groups] of byTag) {
     if (groups.length < 2) continue;
     const senders = new Set([HUB, ...groups.map((g) => g.sender)]);
-    const targets = groups.flatMap((g) =>
-      g.entries.map((i) => plainCall(requests[i]!)!.to.toLowerCase()),
-    );
+    const targets = groups.flatMap((g) => callsOf(g, requests).map((c) => c.to.toLowerCase()));
     if (targets.some((t) => senders.has(t))) continue;
     for (const g of groups) merged.add(g);
     out.push({
@@ -107,7 +115,11 @@ function acrossSenders(requests: readonly RpcRequest[], folds: Fold[]): Fold[] {
 }
 
 /** Groups the requests that fold; everything else stays as it is. */
-function planFolds(requests: readonly RpcRequest[], senders: boolean): Fold[] {
+function planFolds(
+  requests: readonly RpcRequest[],
+  senders: boolean,
+  codes: ReadonlyMap<string, string>,
+): Fold[] {
   const folds = new Map<string, Fold>();
   requests.forEach((r, i) => {
     if (r.method === 'eth_getStorageAt' && r.params.length === 3) {
@@ -126,7 +138,8 @@ function planFolds(requests: readonly RpcRequest[], senders: boolean): Fold[] {
     fold.entries.push(i);
     folds.set(key, fold);
   });
-  const planned = senders ? acrossSenders(requests, [...folds.values()]) : [...folds.values()];
+  const windowed = throughWindows(requests, [...folds.values()], codes);
+  const planned = senders ? acrossSenders(requests, windowed) : windowed;
   // One request alone gains nothing from folding.
   return planned.filter((f) => f.entries.length > 1);
 }
@@ -149,6 +162,8 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
     };
   }
   const code = { code: bundleArtifact.deployedBytecode };
+  const windows = (g: CallsFold) =>
+    g.window ? windowOverrides(g.window.address, g.window.code) : {};
   if (fold.kind === 'senders') {
     // The hub calls each sender's bundle, which makes that sender's calls.
     const inner = fold.groups.map((g) => [g.sender, SENDER_GAS, bundleCall(g, requests)]);
@@ -157,7 +172,10 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
       params: [
         { from: HUB, to: HUB, data: bundle.encodeFunctionData('callAll', [inner]), gas },
         fold.tag,
-        Object.fromEntries([HUB, ...fold.groups.map((g) => g.sender)].map((a) => [a, code])),
+        Object.assign(
+          Object.fromEntries([HUB, ...fold.groups.map((g) => g.sender)].map((a) => [a, code])),
+          ...fold.groups.map(windows),
+        ),
       ],
     };
   }
@@ -166,17 +184,54 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
     params: [
       { from: fold.sender, to: fold.sender, data: bundleCall(fold, requests), gas },
       fold.tag,
-      { [fold.sender]: code },
+      { [fold.sender]: code, ...windows(fold) },
     ],
   };
 }
 
+/** A calls fold's plain calls (its slot reads through a window left out). */
+function callsOf(fold: CallsFold, requests: readonly RpcRequest[]): PlainCall[] {
+  return fold.entries.map((i) => plainCall(requests[i]!)).filter((c) => c !== null);
+}
+
+/** A calls fold's slot reads, in order. */
+const slotsOf = (fold: CallsFold, requests: readonly RpcRequest[]) =>
+  fold.entries.filter((i) => requests[i]!.method === 'eth_getStorageAt');
+
+/**
+ * A contract's slot reads folded into a bundle that calls that contract, where its code is
+ * known: one eth_call for both (slot-window.ts). The slots are read after the calls.
+ */
+function throughWindows(
+  requests: readonly RpcRequest[],
+  folds: Fold[],
+  codes: ReadonlyMap<string, string>,
+): Fold[] {
+  const out = [...folds];
+  for (const slots of folds) {
+    if (slots.kind !== 'slots' || !codes.has(slots.address)) continue;
+    const host = out.find(
+      (f): f is CallsFold =>
+        f.kind === 'calls' &&
+        !f.window &&
+        JSON.stringify(f.tag) === JSON.stringify(slots.tag) &&
+        callsOf(f, requests).some((c) => c.to.toLowerCase() === slots.address),
+    );
+    if (!host) continue;
+    host.window = { address: slots.address, code: codes.get(slots.address)! };
+    host.entries = [...host.entries, ...slots.entries];
+    out.splice(out.indexOf(slots), 1);
+  }
+  return out;
+}
+
 /** The CallBundle's callAll of one sender's calls. */
 function bundleCall(fold: CallsFold, requests: readonly RpcRequest[]): string {
-  const calls = fold.entries.map((i) => {
-    const c = plainCall(requests[i]!)!;
-    return [c.to, callGas(c), c.data];
-  });
+  const calls: unknown[][] = callsOf(fold, requests).map((c) => [c.to, callGas(c), c.data]);
+  if (fold.window) {
+    const slots = slotsOf(fold, requests).map((i) => String(requests[i]!.params[1]));
+    calls.push([fold.window.address, BigInt(DEFAULT_CALL_GAS), windowRead(slots)]);
+  }
   return bundle.encodeFunctionData('callAll', [calls]);
 }
 
@@ -186,7 +241,6 @@ function unfold(
   requests: readonly RpcRequest[],
   answer: string,
 ): (RpcOutcome<unknown> | undefined)[] {
-  const gasOf = (k: number) => callGas(plainCall(requests[fold.entries[k]!]!)!);
   const hex = answer.startsWith('0x') ? answer.slice(2) : answer;
   if (fold.kind === 'slots') {
     if (hex.length !== fold.entries.length * WORD)
@@ -204,17 +258,28 @@ function unfold(
       if (!a[0] || !a[1]) return g.entries.map(() => undefined);
       return unfold(g, requests, String(a[2]));
     });
-  return fold.entries.map((_, k) => {
+  const calls = callsOf(fold, requests);
+  const outcomes = calls.map((c, k): RpcOutcome<unknown> | undefined => {
     const a = answers[k] as Result;
     if (!a[0]) return undefined;
     const data = String(a[2]);
     // All its gas used and no revert data: an exceptional halt (an INVALID opcode, out of gas),
     // which a node words in its own way (the reason some callers read): sent alone.
-    if (!a[1] && data === '0x' && BigInt(a[3]) >= gasOf(k)) return undefined;
+    if (!a[1] && data === '0x' && BigInt(a[3]) >= callGas(c)) return undefined;
     return a[1]
       ? { ok: true, result: data }
       : { ok: false, error: new RpcError('revert', 'execution reverted', 3, data) };
   });
+  const slots = slotsOf(fold, requests);
+  const read = slots.length > 0 ? (answers[calls.length] as Result) : null;
+  const words = read?.[0] && read[1] ? String(read[2]).slice(2) : '';
+  // The slots after the calls (entries list the calls first); a read not made is sent alone.
+  const slotOutcomes = slots.map((_, k): RpcOutcome<unknown> | undefined =>
+    words.length === slots.length * WORD
+      ? { ok: true, result: `0x${words.slice(k * WORD, (k + 1) * WORD)}` }
+      : undefined,
+  );
+  return [...outcomes, ...slotOutcomes];
 }
 
 /** Errors that say the node does not take the override parameter (or our use of it). */
@@ -226,11 +291,33 @@ export interface CoalescingOptions {
   acrossSenders?: boolean;
 }
 
+const KNOWING = Symbol('coalesce.knowing');
+type Knowing = RpcClient & { [KNOWING]?: (codes: ReadonlyMap<string, string>) => RpcClient };
+
+/**
+ * The coalescing `client` told the runtime code of some contracts: their slot reads may then
+ * ride in the same eth_call as calls to them (slot-window.ts). Any other client is returned as is.
+ */
+export function withCode(client: RpcClient, codes: Record<string, string>): RpcClient {
+  const knowing = (client as Knowing)[KNOWING];
+  if (!knowing) return client;
+  return knowing(new Map(Object.entries(codes).map(([a, c]) => [a.toLowerCase(), c])));
+}
+
 export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions = {}): RpcClient {
   let overrides = true;
+  const clientKnowing = (codes: ReadonlyMap<string, string>): Knowing => ({
+    urls: rpc.urls,
+    request: rpc.request.bind(rpc),
+    batch: (requests) => batch(requests, codes),
+    [KNOWING]: (more) => clientKnowing(new Map([...codes, ...more])),
+  });
 
-  async function batch<T>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]> {
-    const folds = overrides ? planFolds(requests, options.acrossSenders ?? false) : [];
+  async function batch<T>(
+    requests: RpcRequest[],
+    codes: ReadonlyMap<string, string>,
+  ): Promise<RpcOutcome<T>[]> {
+    const folds = overrides ? planFolds(requests, options.acrossSenders ?? false, codes) : [];
     if (folds.length === 0) return rpc.batch<T>(requests);
     const folded = new Set(folds.flatMap((f) => f.entries));
     const alone = requests.map((_, i) => i).filter((i) => !folded.has(i));
@@ -267,5 +354,5 @@ export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions =
     return out as RpcOutcome<T>[];
   }
 
-  return { urls: rpc.urls, request: rpc.request.bind(rpc), batch };
+  return clientKnowing(new Map());
 }
