@@ -47,6 +47,8 @@ export const CONTRACT_NAMES = [
   'SlotReader',
   // Placed by state override at a sender to make many eth_calls from it in one eth_call.
   'CallBundle',
+  // Placed by state override at a contract: reads its slots and, for any other call, runs its code.
+  'SlotWindow',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];

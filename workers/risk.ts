@@ -83,19 +83,24 @@ interface PassDetails {
 /** Everything the score is made from, read for one pass. */
 async function riskInputs(deps: RiskDeps, data: JobData<'risk'>) {
   const key = { chainId: data.chainId, address: data.address, run: data.run };
-  const row = await deps.analyses.get(key);
+  // Independent reads side by side: a job waits for two round trips instead of four.
+  const [row, token] = await Promise.all([
+    deps.analyses.get(key),
+    deps.tokens.get(data.chainId, data.address),
+  ]);
   const details = (row?.details ?? {}) as PassDetails;
   const analysis = details.static ?? null;
-  const token = await deps.tokens.get(data.chainId, data.address);
-  const creator: CreatorInput | null = token?.creator
-    ? await deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
-    : null;
-  const similarHoneypots = analysis
-    ? await deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
-        chainId: data.chainId,
-        address: data.address,
-      })
-    : 0;
+  const [creator, similarHoneypots]: [CreatorInput | null, number] = await Promise.all([
+    token?.creator
+      ? deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
+      : null,
+    analysis
+      ? deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
+          chainId: data.chainId,
+          address: data.address,
+        })
+      : 0,
+  ]);
   const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
   return { key, details, analysis, token, creator, similarHoneypots, liquidity };
 }

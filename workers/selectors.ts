@@ -38,13 +38,16 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
   // The static analysis's reads, folded into few eth_calls (src/evm/coalesce.ts); one per client,
   // so that a node found to refuse state overrides is remembered.
-  const folded = new WeakMap<RpcClient, RpcClient>();
+  const folded = new WeakMap<RpcClient, { rpc: RpcClient; acrossSenders: RpcClient }>();
   const foldedOf = (rpc: RpcClient) => {
     const known = folded.get(rpc);
     if (known) return known;
-    const client = createCoalescingRpc(rpc);
-    folded.set(rpc, client);
-    return client;
+    const clients = {
+      rpc: createCoalescingRpc(rpc),
+      acrossSenders: createCoalescingRpc(rpc, { acrossSenders: true }),
+    };
+    folded.set(rpc, clients);
+    return clients;
   };
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
@@ -61,10 +64,19 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       return { status: 'no-code' };
     }
     const analysis = await analyze(
-      { rpc: foldedOf(chain.rpc), reader: chain.reader },
+      { ...foldedOf(chain.rpc), reader: chain.reader },
       { chainId: data.chainId, address: data.address, code },
     );
     const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
+    // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
+    // Asked before the write, so that the pass's row is written once.
+    const { explorerApiUrl, explorerApiKey } = chain.config;
+    const verified = explorerApiUrl
+      ? await (deps.verifiedSource ?? verifiedSource)(
+          { url: explorerApiUrl, apiKey: explorerApiKey },
+          data.address,
+        )
+      : false;
     await deps.analyses.recordStatic(
       key,
       {
@@ -72,6 +84,7 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
         code_hash: keccak256(code),
         reason: data.reason,
         static_at: new Date().toISOString(),
+        explorer: { verified, checked_at: new Date().toISOString() },
       },
       {
         isProxy: analysis.proxy.is_proxy,
@@ -81,17 +94,6 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
         ownerAddress: owner,
       },
     );
-    // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
-    const { explorerApiUrl, explorerApiKey } = chain.config;
-    const verified = explorerApiUrl
-      ? await (deps.verifiedSource ?? verifiedSource)(
-          { url: explorerApiUrl, apiKey: explorerApiKey },
-          data.address,
-        )
-      : false;
-    await deps.analyses.mergeDetails(key, {
-      explorer: { verified, checked_at: new Date().toISOString() },
-    });
     await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
     deps.logger.debug(
       {

@@ -53,6 +53,7 @@ async function inProcess(
   const rpc = createRpcClient({ urls: [rpcUrl] });
   const reader = createChainReader(rpc);
   const folded = createCoalescingRpc(rpc);
+  const acrossSenders = createCoalescingRpc(rpc, { acrossSenders: true });
   const config = chain.chainConfig();
   const perToken: number[] = [];
   const started = performance.now();
@@ -61,7 +62,7 @@ async function inProcess(
     const code = await reader.code(t.address, 'latest');
     // As the selectors stage does: its reads folded into few eth_calls.
     const analysis = await analyzeStatic(
-      { rpc: folded, reader },
+      { rpc: folded, acrossSenders, reader },
       { chainId: chain.anvil.chainId, address: t.address, code },
     );
     const { report, pool: p } = await simulateTrading(rpc, { chain: config, token: t.address });

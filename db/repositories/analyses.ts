@@ -65,6 +65,16 @@ async function merge(
     });
 }
 
+/** What the selectors stage records of a pass. */
+interface StaticPart {
+  static: StaticAnalysis;
+  code_hash: string;
+  reason: string;
+  static_at: string;
+  /** The explorer's answer about verified source, asked with the code analysis. */
+  explorer?: { verified: boolean | null; checked_at: string };
+}
+
 /** Reads of a pass's row and of a token's newest rows. */
 function analysisReads(db: Database) {
   return {
@@ -125,11 +135,7 @@ function analysisReads(db: Database) {
 /** Each stage's part of a pass, merged into its row with the token columns it feeds, in one transaction. */
 function stageWrites(db: Database) {
   return {
-    async recordStatic(
-      key: AnalysisKey,
-      part: { static: StaticAnalysis; code_hash: string; reason: string; static_at: string },
-      columns: StaticColumns,
-    ): Promise<void> {
+    async recordStatic(key: AnalysisKey, part: StaticPart, columns: StaticColumns): Promise<void> {
       await db.transaction(async (tx) => {
         await merge(tx, key, { run: key.run, ...part });
         await tx

@@ -49,6 +49,38 @@ export interface CreatorReputation extends CreatorCounts {
   scam_rate: number | null;
 }
 
+const reputationOf = (chainId: number, creator: string, c: CreatorCounts): CreatorReputation => ({
+  address: creator,
+  chain_id: chainId,
+  ...c,
+  reputation_score: reputationScore(c),
+  ...rates(c),
+});
+
+/** Whether the creator's row already holds these numbers. */
+async function storedAlready(
+  tx: Pick<Database, 'select'>,
+  chainId: number,
+  creator: string,
+  r: CreatorCounts & { reputation_score: number },
+): Promise<boolean> {
+  const [stored] = await tx
+    .select({
+      total: creators.totalTokens,
+      successes: creators.successCount,
+      scams: creators.scamCount,
+      score: creators.reputationScore,
+    })
+    .from(creators)
+    .where(and(eq(creators.chainId, chainId), eq(creators.address, creator)));
+  return (
+    stored?.total === r.total_tokens &&
+    stored.successes === r.success_count &&
+    stored.scams === r.scam_count &&
+    stored.score === r.reputation_score
+  );
+}
+
 /** A creator's token counts, read by `executor` (a transaction, or the database). */
 async function countTokens(
   executor: Pick<Database, 'select'>,
@@ -87,7 +119,11 @@ async function refreshCreator(
     // the write: counts read before a rollback and written after it would restore its tokens.
     await lockChainShared(tx, chainId);
     const c = await countTokens(tx, chainId, creator);
-    const score = reputationScore(c);
+    const result = reputationOf(chainId, creator, c);
+    const score = result.reputation_score;
+    // Unchanged numbers are not written: an upsert would lock the creator's row until commit,
+    // and the risk jobs of one prolific creator's tokens would wait on each other for nothing.
+    if (await storedAlready(tx, chainId, creator, result)) return result;
     await tx
       .insert(creators)
       .values({
@@ -107,7 +143,7 @@ async function refreshCreator(
           reputationScore: score,
         },
       });
-    return { address: creator, chain_id: chainId, ...c, reputation_score: score, ...rates(c) };
+    return result;
   });
 }
 
@@ -169,14 +205,7 @@ export function createCreatorRepository(db: Database) {
       creator: string,
       token: string,
     ): Promise<CreatorReputation> {
-      const c = await counts(chainId, creator, token);
-      return {
-        address: creator,
-        chain_id: chainId,
-        ...c,
-        reputation_score: reputationScore(c),
-        ...rates(c),
-      };
+      return reputationOf(chainId, creator, await counts(chainId, creator, token));
     },
 
     /**

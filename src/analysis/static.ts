@@ -1,4 +1,6 @@
+import { hasOpcode } from '../evm/bytecode.ts';
 import type { ChainReader } from '../evm/chain-reader.ts';
+import { withCode } from '../evm/coalesce.ts';
 import { prefetch } from '../evm/prefetch.ts';
 import type { RpcClient } from '../evm/rpc.ts';
 import {
@@ -191,7 +193,16 @@ export function analyzeBytecode(code: string): BytecodeAnalysis {
 export interface StaticDeps {
   rpc: RpcClient;
   reader: ChainReader;
+  /**
+   * The same node through a client that may fold the calls of several senders into one eth_call
+   * (src/evm/coalesce.ts `acrossSenders`), where tx.origin is not the sender: used only for a
+   * contract whose code never reads ORIGIN and never runs other code as its own.
+   */
+  acrossSenders?: RpcClient;
 }
+
+/** ORIGIN, CALLCODE, DELEGATECALL: code that reads tx.origin, or may run code that does. */
+const ORIGIN_SENSITIVE = [0x32, 0xf2, 0xf4];
 
 export interface StaticInput {
   chainId: number;
@@ -212,7 +223,12 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   // coalescing client (src/evm/coalesce.ts) its storage reads are one eth_call and the owner
   // getters another, instead of one batch per step. Behind a proxy, the implementation's code
   // may ask for more, which the later steps ask then.
-  const rpc = await prefetch(deps.rpc, [
+  const sendersApart = ORIGIN_SENSITIVE.some((op) => hasOpcode(input.code, op));
+  // Knowing the code, a coalescing client reads its slots in the same eth_call as its getters.
+  const base = withCode(deps.acrossSenders && !sendersApart ? deps.acrossSenders : deps.rpc, {
+    [address]: input.code,
+  });
+  const rpc = await prefetch(base, [
     ...proxySlotRequests(address, blockTag, input.code),
     ...closingSlotRequests({ address, blockTag, report: own.capabilities }),
     ...ownerRequests(address, blockTag),

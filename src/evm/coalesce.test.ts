@@ -4,7 +4,7 @@ import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/fault-proxy.ts';
-import { createCoalescingRpc } from './coalesce.ts';
+import { createCoalescingRpc, withCode } from './coalesce.ts';
 import { createRpcClient, type RpcOutcome, type RpcRequest } from './rpc.ts';
 
 /** Folded reads on real Anvil answer exactly what the plain requests answer, in fewer calls. */
@@ -72,6 +72,83 @@ describe('createCoalescingRpc', () => {
       // Slots of one contract, calls of the stranger, of the owner and of no sender: four calls.
       expect(proxy.calls.get('eth_call')).toBe(4);
       expect(proxy.calls.get('eth_getStorageAt')).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('folds the calls of several senders into one eth_call, each with its own msg.sender', async () => {
+    const mint = token.encodeFunctionData('mint', [STRANGER, 7n]);
+    const requests = [
+      call(STRANGER, mint),
+      slot(0),
+      call(chain.account, mint),
+      call(STRANGER, token.encodeFunctionData('owner')),
+      call(chain.account, token.encodeFunctionData('totalSupply')),
+      call(undefined, token.encodeFunctionData('owner')),
+      slot(1),
+    ];
+    const expected = await createRpcClient({ urls: [chain.anvil.rpcUrl] }).batch(requests);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = createCoalescingRpc(createRpcClient({ urls: [proxy.url] }), {
+        acrossSenders: true,
+      });
+      const answers = await folded.batch(requests);
+      expect(answers.map(seen)).toEqual(expected.map(seen));
+      // Only the owner may mint: the hub kept each call's sender.
+      expect(answers.map((a) => a.ok)).toEqual([false, true, true, true, true, true, true]);
+      // The slots in one call, the calls of three senders in another.
+      expect(proxy.calls.get('eth_call')).toBe(2);
+      expect(proxy.calls.get('eth_getStorageAt')).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('reads the slots of a contract whose code it was told in the same eth_call as calls to it', async () => {
+    const mint = token.encodeFunctionData('mint', [STRANGER, 7n]);
+    const requests = [
+      slot(0),
+      call(undefined, token.encodeFunctionData('owner')),
+      slot(5),
+      call(undefined, token.encodeFunctionData('totalSupply')),
+      call(undefined, mint),
+      slot(2),
+    ];
+    const plain = createRpcClient({ urls: [chain.anvil.rpcUrl] });
+    const expected = await plain.batch(requests);
+    const code = await plain.request<string>('eth_getCode', [address, 'latest']);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = withCode(createCoalescingRpc(createRpcClient({ urls: [proxy.url] })), {
+        [address]: code,
+      });
+      expect((await folded.batch(requests)).map(seen)).toEqual(expected.map(seen));
+      // The contract's own code answered the calls (the mint reverts, as plainly) beside its slots.
+      expect(proxy.calls.get('eth_call')).toBe(1);
+      expect(proxy.calls.get('eth_getStorageAt')).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps apart the senders that another call targets (their code would be the bundle)', async () => {
+    const supply = token.encodeFunctionData('totalSupply');
+    const requests = [
+      call(STRANGER, supply),
+      call(chain.account, supply),
+      { method: 'eth_call', params: [{ from: STRANGER, to: chain.account, data: '0x' }, 'latest'] },
+    ];
+    const expected = await createRpcClient({ urls: [chain.anvil.rpcUrl] }).batch(requests);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = createCoalescingRpc(createRpcClient({ urls: [proxy.url] }), {
+        acrossSenders: true,
+      });
+      expect((await folded.batch(requests)).map(seen)).toEqual(expected.map(seen));
+      // The stranger's two calls in its own bundle, the account's call alone.
+      expect(proxy.calls.get('eth_call')).toBe(2);
     } finally {
       await proxy.close();
     }

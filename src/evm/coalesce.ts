@@ -1,6 +1,7 @@
 import { Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rpc.ts';
+import { windowOverrides, windowRead } from './slot-window.ts';
 
 /**
  * Fewer JSON-RPC calls for the same reads. A client wrapper whose `batch` folds, by eth_call
@@ -12,6 +13,11 @@ import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rp
  *   CallBundle placed at that sender and called from it, so that every call still carries the
  *   sender as msg.sender and tx.origin, sees the chain's state (each runs in a sub-call that is
  *   reverted), and gets the gas it asked for (a call the bundle cannot fund is sent alone).
+ *
+ * - with `acrossSenders`, the calls of several senders (same block) → ONE eth_call of the
+ *   CallBundle placed at a hub address, which calls each sender's own CallBundle: every call
+ *   still carries its sender as msg.sender, but tx.origin is the hub's for all of them. Only for
+ *   callers that know the targets never read ORIGIN (nor delegate to code that might).
  *
  * Answers are what the plain requests would answer: one outcome per request, in order, a revert
  * an answer with its revert data. What differs, and is accepted: during the bundle the sender's
@@ -30,6 +36,14 @@ const DEFAULT_CALL_GAS = 5_000_000;
 const INTRINSIC_GAS = 21_000n;
 /** The sender of folded calls that named none (a plain eth_call's is the zero address). */
 const NO_SENDER = '0x000000000000000000000000000000000000c0a1';
+/** Where the bundle of bundles runs when calls of several senders fold into one eth_call. */
+const HUB = '0x000000000000000000000000000000000000c0a2';
+/**
+ * Gas each sender's bundle gets inside the hub: room for a call of the default gas and the
+ * bundle's own reserve; a later sender whose share is no longer left is not made (its calls are
+ * then sent alone), as a call the bundle cannot fund is.
+ */
+const SENDER_GAS = Math.floor((COALESCED_GAS * 2) / 3);
 const WORD = 64;
 
 const slotReader = loadArtifact('SlotReader').deployedBytecode;
@@ -37,9 +51,20 @@ const bundleArtifact = loadArtifact('CallBundle');
 const bundle = new Interface(bundleArtifact.abi);
 
 /** A request's place in the batch and what it folds into. */
+type CallsFold = {
+  kind: 'calls';
+  key: string;
+  sender: string;
+  tag: unknown;
+  /** Its calls and, with a window, the slot reads of the window's contract (read last). */
+  entries: number[];
+  /** The contract whose slots ride along through the SlotWindow, and its own code. */
+  window?: { address: string; code: string };
+};
 type Fold =
   | { kind: 'slots'; key: string; address: string; tag: unknown; entries: number[] }
-  | { kind: 'calls'; key: string; sender: string; tag: unknown; entries: number[] };
+  | CallsFold
+  | { kind: 'senders'; key: string; tag: unknown; groups: CallsFold[]; entries: number[] };
 
 interface PlainCall {
   from?: string;
@@ -61,8 +86,40 @@ function plainCall(request: RpcRequest): PlainCall | null {
   return call as unknown as PlainCall;
 }
 
+/**
+ * The calls of every sender at one block as one fold, unless a call targets one of the senders
+ * (or the hub), whose code the fold replaces.
+ */
+function acrossSenders(requests: readonly RpcRequest[], folds: Fold[]): Fold[] {
+  const byTag = new Map<string, CallsFold[]>();
+  for (const f of folds)
+    if (f.kind === 'calls')
+      byTag.set(JSON.stringify(f.tag), [...(byTag.get(JSON.stringify(f.tag)) ?? []), f]);
+  const merged = new Set<Fold>();
+  const out: Fold[] = [];
+  for (const [tag, groups] of byTag) {
+    if (groups.length < 2) continue;
+    const senders = new Set([HUB, ...groups.map((g) => g.sender)]);
+    const targets = groups.flatMap((g) => callsOf(g, requests).map((c) => c.to.toLowerCase()));
+    if (targets.some((t) => senders.has(t))) continue;
+    for (const g of groups) merged.add(g);
+    out.push({
+      kind: 'senders',
+      key: `senders:${tag}`,
+      tag: groups[0]!.tag,
+      groups,
+      entries: groups.flatMap((g) => g.entries),
+    });
+  }
+  return [...folds.filter((f) => !merged.has(f)), ...out];
+}
+
 /** Groups the requests that fold; everything else stays as it is. */
-function planFolds(requests: readonly RpcRequest[]): Fold[] {
+function planFolds(
+  requests: readonly RpcRequest[],
+  senders: boolean,
+  codes: ReadonlyMap<string, string>,
+): Fold[] {
   const folds = new Map<string, Fold>();
   requests.forEach((r, i) => {
     if (r.method === 'eth_getStorageAt' && r.params.length === 3) {
@@ -81,8 +138,10 @@ function planFolds(requests: readonly RpcRequest[]): Fold[] {
     fold.entries.push(i);
     folds.set(key, fold);
   });
+  const windowed = throughWindows(requests, [...folds.values()], codes);
+  const planned = senders ? acrossSenders(requests, windowed) : windowed;
   // One request alone gains nothing from folding.
-  return [...folds.values()].filter((f) => f.entries.length > 1);
+  return planned.filter((f) => f.entries.length > 1);
 }
 
 const word = (hex: string) => BigInt(hex).toString(16).padStart(WORD, '0');
@@ -102,23 +161,78 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
       params: [{ to: fold.address, data, gas }, fold.tag, { [fold.address]: { code: slotReader } }],
     };
   }
-  const calls = fold.entries.map((i) => {
-    const c = plainCall(requests[i]!)!;
-    return [c.to, callGas(c), c.data];
-  });
+  const code = { code: bundleArtifact.deployedBytecode };
+  const windows = (g: CallsFold) =>
+    g.window ? windowOverrides(g.window.address, g.window.code) : {};
+  if (fold.kind === 'senders') {
+    // The hub calls each sender's bundle, which makes that sender's calls.
+    const inner = fold.groups.map((g) => [g.sender, SENDER_GAS, bundleCall(g, requests)]);
+    return {
+      method: 'eth_call',
+      params: [
+        { from: HUB, to: HUB, data: bundle.encodeFunctionData('callAll', [inner]), gas },
+        fold.tag,
+        Object.assign(
+          Object.fromEntries([HUB, ...fold.groups.map((g) => g.sender)].map((a) => [a, code])),
+          ...fold.groups.map(windows),
+        ),
+      ],
+    };
+  }
   return {
     method: 'eth_call',
     params: [
-      {
-        from: fold.sender,
-        to: fold.sender,
-        data: bundle.encodeFunctionData('callAll', [calls]),
-        gas,
-      },
+      { from: fold.sender, to: fold.sender, data: bundleCall(fold, requests), gas },
       fold.tag,
-      { [fold.sender]: { code: bundleArtifact.deployedBytecode } },
+      { [fold.sender]: code, ...windows(fold) },
     ],
   };
+}
+
+/** A calls fold's plain calls (its slot reads through a window left out). */
+function callsOf(fold: CallsFold, requests: readonly RpcRequest[]): PlainCall[] {
+  return fold.entries.map((i) => plainCall(requests[i]!)).filter((c) => c !== null);
+}
+
+/** A calls fold's slot reads, in order. */
+const slotsOf = (fold: CallsFold, requests: readonly RpcRequest[]) =>
+  fold.entries.filter((i) => requests[i]!.method === 'eth_getStorageAt');
+
+/**
+ * A contract's slot reads folded into a bundle that calls that contract, where its code is
+ * known: one eth_call for both (slot-window.ts). The slots are read after the calls.
+ */
+function throughWindows(
+  requests: readonly RpcRequest[],
+  folds: Fold[],
+  codes: ReadonlyMap<string, string>,
+): Fold[] {
+  const out = [...folds];
+  for (const slots of folds) {
+    if (slots.kind !== 'slots' || !codes.has(slots.address)) continue;
+    const host = out.find(
+      (f): f is CallsFold =>
+        f.kind === 'calls' &&
+        !f.window &&
+        JSON.stringify(f.tag) === JSON.stringify(slots.tag) &&
+        callsOf(f, requests).some((c) => c.to.toLowerCase() === slots.address),
+    );
+    if (!host) continue;
+    host.window = { address: slots.address, code: codes.get(slots.address)! };
+    host.entries = [...host.entries, ...slots.entries];
+    out.splice(out.indexOf(slots), 1);
+  }
+  return out;
+}
+
+/** The CallBundle's callAll of one sender's calls. */
+function bundleCall(fold: CallsFold, requests: readonly RpcRequest[]): string {
+  const calls: unknown[][] = callsOf(fold, requests).map((c) => [c.to, callGas(c), c.data]);
+  if (fold.window) {
+    const slots = slotsOf(fold, requests).map((i) => String(requests[i]!.params[1]));
+    calls.push([fold.window.address, BigInt(DEFAULT_CALL_GAS), windowRead(slots)]);
+  }
+  return bundle.encodeFunctionData('callAll', [calls]);
 }
 
 /** The folded answer split back into one outcome per request (undefined: send it alone). */
@@ -127,7 +241,6 @@ function unfold(
   requests: readonly RpcRequest[],
   answer: string,
 ): (RpcOutcome<unknown> | undefined)[] {
-  const gasOf = (k: number) => callGas(plainCall(requests[fold.entries[k]!]!)!);
   const hex = answer.startsWith('0x') ? answer.slice(2) : answer;
   if (fold.kind === 'slots') {
     if (hex.length !== fold.entries.length * WORD)
@@ -138,28 +251,73 @@ function unfold(
     }));
   }
   const answers = bundle.decodeFunctionResult('callAll', answer)[0] as Result;
-  return fold.entries.map((_, k) => {
+  if (fold.kind === 'senders')
+    return fold.groups.flatMap((g, k) => {
+      const a = answers[k] as Result;
+      // A sender's bundle not made (or failed, which it never should): its calls go alone.
+      if (!a[0] || !a[1]) return g.entries.map(() => undefined);
+      return unfold(g, requests, String(a[2]));
+    });
+  const calls = callsOf(fold, requests);
+  const outcomes = calls.map((c, k): RpcOutcome<unknown> | undefined => {
     const a = answers[k] as Result;
     if (!a[0]) return undefined;
     const data = String(a[2]);
     // All its gas used and no revert data: an exceptional halt (an INVALID opcode, out of gas),
     // which a node words in its own way (the reason some callers read): sent alone.
-    if (!a[1] && data === '0x' && BigInt(a[3]) >= gasOf(k)) return undefined;
+    if (!a[1] && data === '0x' && BigInt(a[3]) >= callGas(c)) return undefined;
     return a[1]
       ? { ok: true, result: data }
       : { ok: false, error: new RpcError('revert', 'execution reverted', 3, data) };
   });
+  const slots = slotsOf(fold, requests);
+  const read = slots.length > 0 ? (answers[calls.length] as Result) : null;
+  const words = read?.[0] && read[1] ? String(read[2]).slice(2) : '';
+  // The slots after the calls (entries list the calls first); a read not made is sent alone.
+  const slotOutcomes = slots.map((_, k): RpcOutcome<unknown> | undefined =>
+    words.length === slots.length * WORD
+      ? { ok: true, result: `0x${words.slice(k * WORD, (k + 1) * WORD)}` }
+      : undefined,
+  );
+  return [...outcomes, ...slotOutcomes];
 }
 
 /** Errors that say the node does not take the override parameter (or our use of it). */
 const refusesOverrides = (error: RpcError) =>
   error.kind === 'unsupported' || error.kind === 'invalid-request';
 
-export function createCoalescingRpc(rpc: RpcClient): RpcClient {
-  let overrides = true;
+export interface CoalescingOptions {
+  /** Fold the calls of several senders into one eth_call (tx.origin is then not the sender). */
+  acrossSenders?: boolean;
+}
 
-  async function batch<T>(requests: RpcRequest[]): Promise<RpcOutcome<T>[]> {
-    const folds = overrides ? planFolds(requests) : [];
+const KNOWING = Symbol('coalesce.knowing');
+type Knowing = RpcClient & { [KNOWING]?: (codes: ReadonlyMap<string, string>) => RpcClient };
+
+/**
+ * The coalescing `client` told the runtime code of some contracts: their slot reads may then
+ * ride in the same eth_call as calls to them (slot-window.ts). Any other client is returned as is.
+ */
+export function withCode(client: RpcClient, codes: Record<string, string>): RpcClient {
+  const knowing = (client as Knowing)[KNOWING];
+  if (!knowing) return client;
+  return knowing(new Map(Object.entries(codes).map(([a, c]) => [a.toLowerCase(), c])));
+}
+
+export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions = {}): RpcClient {
+  let overrides = true;
+  const clientKnowing = (codes: ReadonlyMap<string, string>): Knowing => ({
+    urls: rpc.urls,
+    request: rpc.request.bind(rpc),
+    batch: (requests) => batch(requests, codes),
+    [KNOWING]: (more) => clientKnowing(new Map([...codes, ...more])),
+  });
+
+  async function batch<T>(
+    requests: RpcRequest[],
+    codes: ReadonlyMap<string, string>,
+  ): Promise<RpcOutcome<T>[]> {
+    const folds = overrides ? planFolds(requests, options.acrossSenders ?? false, codes) : [];
     if (folds.length === 0) return rpc.batch<T>(requests);
     const folded = new Set(folds.flatMap((f) => f.entries));
     const alone = requests.map((_, i) => i).filter((i) => !folded.has(i));
@@ -196,5 +354,5 @@ export function createCoalescingRpc(rpc: RpcClient): RpcClient {
     return out as RpcOutcome<T>[];
   }
 
-  return { urls: rpc.urls, request: rpc.request.bind(rpc), batch };
+  return clientKnowing(new Map());
 }
