@@ -11,7 +11,7 @@ import { analyses, creators, tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { HINT_SOURCES, type HintFlag } from '../src/analysis/hints.ts';
-import type { RiskFactor, TradingSimulation } from '../src/analysis/types.ts';
+import { type RiskFactor, riskLevelOf, type TradingSimulation } from '../src/analysis/types.ts';
 import { startTestChain, type TestChain, waitMined } from '../test/support/chain.ts';
 import {
   createTestDatabase,
@@ -236,17 +236,25 @@ describe('analysis pipeline on the corpus', () => {
     expect(checked).toBeGreaterThan(corpus.length / 2);
   });
 
-  it('levels: honeypots 91+, honest tokens low, capability-only tokens never honeypot', () => {
+  it('levels: honeypots 91+, honest tokens low, capability-only tokens never honeypot', async () => {
     for (const t of corpus) {
       const row = rows.get(t.address)!;
       if (t.truth.honeypot) expect([t.kind, row.currentRiskLevel]).toEqual([t.kind, 'honeypot']);
       else expect(row.currentRiskLevel, t.kind).not.toBe('honeypot');
     }
     for (const kind of ['simple', 'renounced', 'bytes32', 'fixed-tax']) {
-      expect([
-        kind,
-        rows.get(corpus.find((t) => t.kind === kind)!.address)!.currentRiskLevel,
-      ]).toEqual([kind, 'low']);
+      const address = corpus.find((t) => t.kind === kind)!.address;
+      // One account deploys the whole corpus, honeypots included, so whether the creator's record
+      // already holds a honeypot when an honest token is scored depends on the order of the
+      // passes. The token's own code and trades must score low; only that factor may add.
+      const factors = await latestFactors(address);
+      const byCreator = factors
+        .filter((f) => f.code === 'creator-reputation')
+        .reduce((sum, f) => sum + f.points, 0);
+      const score = rows.get(address)!.currentRiskScore!;
+      expect([kind, riskLevelOf(score - byCreator)]).toEqual([kind, 'low']);
+      if (byCreator <= 0)
+        expect([kind, rows.get(address)!.currentRiskLevel]).toEqual([kind, 'low']);
     }
     // The wrapped native token is on the trust list: low, whatever it can do.
     expect(rows.get(chain.uniswap.weth.toLowerCase())?.currentRiskLevel).toBe('low');

@@ -8,15 +8,13 @@ import type { AccessControl } from './types.ts';
 
 /**
  * Robustness on real code: every one of the 2,000 mainnet token contracts of
- * test/fixtures/mainnet-tokens.ndjson.gz goes through the bytecode stages without a crash, a hang or an unbounded time;
- * a sample is placed on Anvil (anvil_setCode, empty storage) and analysed as a user would submit it.
+ * test/fixtures/mainnet-tokens.ndjson.gz goes through the bytecode stages without a crash or a hang
+ * (the walks' step budgets bound the work; the test's timeout catches a hang; speed is measured by
+ * `npm run bench`, never asserted on a shared machine's clock); a sample is placed on Anvil (anvil_setCode, empty storage) and analysed as a user would submit it.
  */
 
-/** Generous: the slowest contract takes a few hundred ms on a loaded 2-core machine. */
-const MAX_MS_PER_CONTRACT = 2_000;
 const WARM_UP = 20;
 const SAMPLE_EVERY = 40; // 2,000 / 40 = 50 contracts on Anvil
-const MAX_STATIC_MS = 15_000;
 const ACCESS: readonly AccessControl[] = ['owner-only', 'role', 'none', 'unknown'];
 
 let corpus: CorpusContract[];
@@ -25,9 +23,9 @@ beforeAll(() => {
 });
 
 describe('mainnet corpus', () => {
-  it('analyzeBytecode handles all 2,000 contracts, each within the bound', () => {
+  it('analyzeBytecode handles all 2,000 contracts', () => {
     expect(corpus.length).toBe(2_000);
-    // Warm-up (JIT, evmole's WebAssembly): the bound is about steady-state work, not start-up.
+    // Warm-up (JIT, evmole's WebAssembly): the logged times are about steady-state work.
     for (const c of corpus.slice(0, WARM_UP)) analyzeBytecode(c.runtime_bytecode);
     const times: { address: string; ms: number }[] = [];
     let withAdmin = 0;
@@ -51,7 +49,6 @@ describe('mainnet corpus', () => {
       `analyzeBytecode over ${times.length} contracts: ${(total / 1000).toFixed(1)} s, ${(times.length / (total / 1000)).toFixed(0)} contracts/s; ` +
         `slowest ${times[0]!.address} ${times[0]!.ms.toFixed(0)} ms, p99 ${times[Math.floor(times.length / 100)]!.ms.toFixed(0)} ms; ${withAdmin} with admin functions`,
     );
-    expect(times[0]!.ms).toBeLessThan(MAX_MS_PER_CONTRACT);
     // Real tokens have admin functions: the catalog must find them in a good share of the corpus.
     expect(withAdmin).toBeGreaterThan(corpus.length / 4);
   }, 600_000);
@@ -99,7 +96,6 @@ describe('mainnet corpus', () => {
       console.log(
         `analyzeStatic on ${sample.length} mainnet contracts on Anvil: slowest ${slowest.address} ${slowest.ms.toFixed(0)} ms`,
       );
-      expect(slowest.ms).toBeLessThan(MAX_STATIC_MS);
     }, 600_000);
   });
 });
