@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { startService } from '../../app/service.ts';
 import { createDb } from '../../db/client.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { tokens } from '../../db/schema.ts';
-import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { passFor } from '../../src/run-key.ts';
 import type { TestChain } from '../../test/support/chain.ts';
+import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import type { CorpusToken } from '../../test/support/token-corpus.ts';
 import { createProducer } from '../../workers/queues.ts';
@@ -75,17 +74,12 @@ export async function runPipeline(
         detectionSource: 'submitted',
       });
     }
-    const service = await startService({
-      roles: new Set(['worker']),
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      redisPrefix: redis.prefix,
-      chains: [chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {})],
-      knownChainIds: new Set([chain.anvil.chainId]),
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      poolMax: database.embedded ? 1 : 10,
+    const service = await startTestService({
+      roles: ['worker'],
+      database,
+      redis,
+      chain: chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {}),
+      poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
     });
     const connection = createRedis(redis.url, 'producer');
     const producer = createProducer(connection, redis.prefix);

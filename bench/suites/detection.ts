@@ -10,11 +10,9 @@ import {
 } from 'ethers';
 import WebSocket from 'ws';
 import { issueDemoKey } from '../../app/operator.ts';
-import { startService } from '../../app/service.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
-import { silentLogger } from '../../infra/logger.ts';
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
@@ -22,6 +20,7 @@ import { findDeployments } from '../../src/evm/deployments.ts';
 import { subscribeNewHeads } from '../../src/evm/heads.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
+import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -145,17 +144,12 @@ async function pipelineSeconds(
   };
   const db = createDb(database.url, { max: 2 });
   const started = performance.now();
-  const service = await startService({
-    roles: new Set(['worker', 'scanner']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [chain],
-    knownChainIds: new Set([LOCAL_CHAIN_ID]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 10,
+  const service = await startTestService({
+    roles: ['worker', 'scanner'],
+    database,
+    redis,
+    chain,
+    poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
   });
   let done = 0;
   while (done < deployments) {
@@ -246,17 +240,12 @@ export async function detectionLatency(options: { deployments: number }): Promis
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, blockTime: 1 });
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   const chain = latencyChain(anvil);
-  const service = await startService({
-    roles: new Set(['worker', 'scanner', 'api']),
-    databaseUrl: database.url,
-    redisUrl: redis.url,
-    redisPrefix: redis.prefix,
-    chains: [chain],
-    knownChainIds: new Set([LOCAL_CHAIN_ID]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 10,
+  const service = await startTestService({
+    roles: ['worker', 'scanner', 'api'],
+    database,
+    redis,
+    chain,
+    poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
   });
   // When each block reached us: the latency's starting point is the block, not our transaction.
   const blockSeen = new Map<number, number>();

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { ContractFactory, type InterfaceAbi, JsonRpcProvider, NonceManager, Wallet } from 'ethers';
-import { startService } from '../../app/service.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
@@ -9,6 +8,7 @@ import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -100,17 +100,12 @@ async function timedReplay(
   const database = await createTestDatabase();
   const db = createDb(database.url, { max: 2 });
   const connection = createRedis(env.redis.url, 'producer');
-  const service = await startService({
-    roles: new Set(live ? ['worker', 'scanner'] : ['worker']),
-    databaseUrl: database.url,
-    redisUrl: env.redis.url,
-    redisPrefix: prefix,
-    chains: [env.chain],
-    knownChainIds: new Set([LOCAL_CHAIN_ID]),
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger,
-    poolMax: database.embedded ? 1 : 10,
+  const service = await startTestService({
+    roles: live ? ['worker', 'scanner'] : ['worker'],
+    database,
+    redis: { ...env.redis, prefix },
+    chain: env.chain,
+    poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
   });
   let deploying = live;
   const traffic = (async () => {

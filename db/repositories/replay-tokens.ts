@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { blockHashes, creators, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
-import type { DetectedToken, UpsertOutcome } from './tokens.ts';
+import { type DetectedToken, KEEP_FIRST_CREATION, type UpsertOutcome } from './tokens.ts';
 
 /**
  * The replay's token writes, a batch at a time: what `upsertDetected` and `markAnnounced`
@@ -12,10 +12,6 @@ import type { DetectedToken, UpsertOutcome } from './tokens.ts';
  * Same rules: creation data fills gaps and never overwrites, a creator's count moves only for
  * rows that are new, and tokens of a block the scanner has since replaced are refused.
  */
-
-/** Creation data fills gaps but never overwrites what an earlier sighting recorded. */
-const keepFirst = (column: string) =>
-  sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
 
 /** Block numbers whose recorded hash differs from the one the tokens were detected in. */
 async function orphanedBlocks(
@@ -72,16 +68,7 @@ export function createReplayTokenWriter(db: Database) {
                 .values(rows)
                 .onConflictDoUpdate({
                   target: [tokens.chainId, tokens.address],
-                  set: {
-                    creationTxHash: keepFirst('creation_tx_hash'),
-                    creator: keepFirst('creator'),
-                    creatorIsContract: keepFirst('creator_is_contract'),
-                    txOrigin: keepFirst('tx_origin'),
-                    creationBlockNumber: keepFirst('creation_block_number'),
-                    creationBlockHash: keepFirst('creation_block_hash'),
-                    creationTimestamp: keepFirst('creation_timestamp'),
-                    creationGasUsed: keepFirst('creation_gas_used'),
-                  },
+                  set: KEEP_FIRST_CREATION,
                 })
                 // xmax = 0 only for a freshly inserted row version: tells insert from update.
                 .returning({ ...getTableColumns(tokens), inserted: sql<boolean>`(xmax = 0)` });

@@ -104,6 +104,18 @@ export function advancedStage(to: Stage) {
 const keepFirst = (column: string) =>
   sql.raw(`coalesce("tokens"."${column}", excluded."${column}")`);
 
+/** The conflict update of every detection write: a second sighting adds only missing creation data. */
+export const KEEP_FIRST_CREATION = {
+  creationTxHash: keepFirst('creation_tx_hash'),
+  creator: keepFirst('creator'),
+  creatorIsContract: keepFirst('creator_is_contract'),
+  txOrigin: keepFirst('tx_origin'),
+  creationBlockNumber: keepFirst('creation_block_number'),
+  creationBlockHash: keepFirst('creation_block_hash'),
+  creationTimestamp: keepFirst('creation_timestamp'),
+  creationGasUsed: keepFirst('creation_gas_used'),
+};
+
 /** Recording what the scanner and users submit: tokens and pairs, refused when orphaned. */
 function detectionWrites(db: Database) {
   return {
@@ -120,16 +132,7 @@ function detectionWrites(db: Database) {
           .values(token)
           .onConflictDoUpdate({
             target: [tokens.chainId, tokens.address],
-            set: {
-              creationTxHash: keepFirst('creation_tx_hash'),
-              creator: keepFirst('creator'),
-              creatorIsContract: keepFirst('creator_is_contract'),
-              txOrigin: keepFirst('tx_origin'),
-              creationBlockNumber: keepFirst('creation_block_number'),
-              creationBlockHash: keepFirst('creation_block_hash'),
-              creationTimestamp: keepFirst('creation_timestamp'),
-              creationGasUsed: keepFirst('creation_gas_used'),
-            },
+            set: KEEP_FIRST_CREATION,
           })
           // xmax = 0 only for a freshly inserted row version: tells insert from update in one round trip.
           .returning({ ...getTableColumns(tokens), inserted: sql<boolean>`(xmax = 0)` });

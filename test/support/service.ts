@@ -10,6 +10,8 @@ import type { TestDatabase, TestRedis } from './services.ts';
 
 /** Pool size on a real Postgres; an embedded PGlite serves one connection at a time. */
 const TEST_POOL_MAX = 4;
+/** Benchmarks measure a worker's throughput, so they give it a production-sized pool. */
+export const BENCH_POOL_MAX = 10;
 
 export interface TestServiceOptions extends Partial<Omit<ServiceOptions, 'roles'>> {
   roles: Role[];
