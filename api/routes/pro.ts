@@ -125,15 +125,16 @@ async function listTokens(ctx: ProContext, query: ProListQuery, res: Response): 
   const nowMs = Date.now();
   let listed: Record<string, unknown>[];
   let total: number;
+  let hasMore: boolean;
   let items: { chainId: number; address: string }[];
   if (!query.fields && !query.include_history) {
     // Summaries read a quarter of the columns: no JSON documents but the simulation's.
     const page = await tokens.listSummaries(listQuery);
-    ({ items, total } = page);
+    ({ items, total, hasMore } = page);
     listed = page.items.map((row) => tokenSummary(row, nowMs));
   } else {
     const page = await tokens.list(listQuery);
-    ({ items, total } = page);
+    ({ items, total, hasMore } = page);
     const keys = items.map((r) => ({ chainId: r.chainId, address: r.address }));
     const { found } = await loadComplete(keys);
     const fields = query.fields ? new Set<string>([...ALWAYS_LISTED, ...query.fields]) : undefined;
@@ -160,7 +161,7 @@ async function listTokens(ctx: ProContext, query: ProListQuery, res: Response): 
       total,
       limit: query.limit,
       offset: query.offset,
-      has_more: query.offset + items.length < total,
+      has_more: hasMore,
     },
   });
   deps.listCache.set(cacheKey, cached.version, body);

@@ -233,35 +233,56 @@ function pageOf<T extends PgSelect>(select: T, query: TokenListQuery) {
   return select
     .where(listConditions(query))
     .orderBy(...listOrder(query))
-    .limit(query.limit)
+    .limit(query.limit + 1)
     .offset(query.after ? 0 : (query.offset ?? (query.page - 1) * query.limit));
+}
+
+export interface ListPage<Row> {
+  items: Row[];
+  total: number;
+  /** Whether rows follow this page: read, never derived from `total`, which may be an estimate. */
+  hasMore: boolean;
+}
+
+/** The page (one row more than asked, to know whether more follow) and the total, in parallel. */
+async function pageAndTotal<Row>(
+  db: Database,
+  page: Promise<Row[]>,
+  query: TokenListQuery,
+): Promise<ListPage<Row>> {
+  const [rows, n] = await Promise.all([page, total(db, query)]);
+  const items = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const before = query.after ? 0 : (query.offset ?? (query.page - 1) * query.limit);
+  // An estimate can fall short of the rows a page has just seen: never report fewer.
+  const seen = items.length > 0 ? before + items.length + (hasMore ? 1 : 0) : 0;
+  return { items, hasMore, total: Math.max(n, seen) };
 }
 
 /** The filtered, sorted token list: a page, a page of list items, or every match in batches. */
 export function listQueries(db: Database) {
   return {
-    /** The page and the total (exact up to EXACT_TOTAL_LIMIT), two queries in parallel. */
-    list(query: TokenListQuery): Promise<{ items: TokenRow[]; total: number }> {
-      return Promise.all([
-        pageOf(db.select().from(tokens).$dynamic(), query),
-        total(db, query),
-      ]).then(([items, n]) => ({ items, total: n }));
+    /** The page, whether more follow, and the total (exact up to EXACT_TOTAL_LIMIT). */
+    list(query: TokenListQuery): Promise<ListPage<TokenRow>> {
+      return pageAndTotal(db, pageOf(db.select().from(tokens).$dynamic(), query), query);
     },
 
     /** The list with only the list-item columns: a third of the columns to read and map. */
-    listItems(query: TokenListQuery): Promise<{ items: TokenListPageRow[]; total: number }> {
-      return Promise.all([
+    listItems(query: TokenListQuery): Promise<ListPage<TokenListPageRow>> {
+      return pageAndTotal(
+        db,
         pageOf(db.select(LIST_PAGE_COLUMNS).from(tokens).$dynamic(), query),
-        total(db, query),
-      ]).then(([items, n]) => ({ items, total: n }));
+        query,
+      );
     },
 
     /** The list with only what a PRO list summary shows. */
-    listSummaries(query: TokenListQuery): Promise<{ items: TokenSummaryRow[]; total: number }> {
-      return Promise.all([
+    listSummaries(query: TokenListQuery): Promise<ListPage<TokenSummaryRow>> {
+      return pageAndTotal(
+        db,
         pageOf(db.select(SUMMARY_COLUMNS).from(tokens).$dynamic(), query),
-        total(db, query),
-      ]).then(([items, n]) => ({ items, total: n }));
+        query,
+      );
     },
 
     /**

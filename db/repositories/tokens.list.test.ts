@@ -109,4 +109,14 @@ describe('token list at scale', () => {
     // Chain 56 holds the odd tokens, none of them liquid.
     expect(under.total).toBe(N / 2);
   });
+
+  it('knows whether rows follow a page from the rows, not from an estimated total', async () => {
+    const tokens = createTokenRepository(handle.db);
+    const beforeLast = await tokens.listItems({ page: 1, limit: 10, offset: N - 15 });
+    expect([beforeLast.items.length, beforeLast.hasMore]).toEqual([10, true]);
+    const last = await tokens.listItems({ page: 1, limit: 10, offset: N - 5 });
+    expect([last.items.length, last.hasMore]).toEqual([5, false]);
+    // Whatever the planner estimated, the total is never below the rows already seen.
+    expect(last.total).toBeGreaterThanOrEqual(N);
+  });
 });
