@@ -15,7 +15,8 @@ import { websocketFanout } from './suites/websocket.ts';
 /**
  * `npm run bench`: every suite, a table on stdout, and bench/results.json.
  * `npm run bench -- --quick` for a short run; `-- --only detection,dex` for some suites;
- * `-- --results /tmp/r.json` to write elsewhere.
+ * `-- --results /tmp/r.json` to write elsewhere; `-- --only scale --reuse` keeps the seeded
+ * million tokens between runs (bench/suites/scale-reuse.ts).
  */
 
 const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
@@ -51,6 +52,7 @@ const parameters = {
     history_days: 30,
     fanout_tokens: quick ? 10_000 : 100_000,
     samples: quick ? 60 : 200,
+    reused_seed: process.argv.includes('--reuse'),
   },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
 };
@@ -105,6 +107,7 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
         historyDays: parameters.scale.history_days,
         fanoutTokens: parameters.scale.fanout_tokens,
         samples: parameters.scale.samples,
+        reuse: parameters.scale.reused_seed,
       }),
   ],
   [

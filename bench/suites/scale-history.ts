@@ -23,6 +23,8 @@ export interface ScaleOptions {
   historyDays: number;
   fanoutTokens: number;
   samples: number;
+  /** Keep the seeded database between runs (bench/suites/scale-reuse.ts); its rows say so. */
+  reuse?: boolean;
 }
 
 export async function bytesOf(

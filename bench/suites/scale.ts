@@ -27,6 +27,7 @@ import {
   listRows,
   measureLists,
 } from './scale-lists.ts';
+import { reusableDatabase } from './scale-reuse.ts';
 import { type ScaleShape, seedCreators, seedHistory, seedTokens } from './scale-seed.ts';
 
 export type { ScaleOptions } from './scale-history.ts';
@@ -46,8 +47,9 @@ type Handle = ReturnType<typeof createDb>;
 
 /** A PRO user with raised limits, and the API role in a process of its own. */
 async function startProApi(handle: Handle, database: TestDatabase, redis: TestRedis) {
+  // The prefix is the run's own: a reused database already holds earlier runs' accounts.
   const key = await createProAccount(createAccountRepository(handle.db), {
-    email: 'scale@bench.test',
+    email: `scale-${redis.prefix}@bench.test`,
     keyName: 'bench',
     limits: RAISED_LIMITS,
   });
@@ -112,7 +114,59 @@ async function seedRest(
   return { historyRows, sizes, rows };
 }
 
+/**
+ * `--reuse`: the lists and the detail at the full size on a database kept between runs (seeded on
+ * the first); no tenth-size baseline, retention or fan-out. Every row's note says the data was reused.
+ */
+async function scaleOnReusedData(options: ScaleOptions, shape: ScaleShape): Promise<BenchRow[]> {
+  const [database, redis] = await Promise.all([
+    reusableDatabase(shape, options.historyDays),
+    createTestRedis(),
+  ]);
+  const handle = createDb(database.url, { max: 4 });
+  let child: Awaited<ReturnType<typeof startServer>>['child'] | undefined;
+  try {
+    let nowMs = database.seededAt;
+    if (nowMs === undefined) {
+      nowMs = Date.now();
+      const history = createHistoryRepository(handle.db);
+      await history.maintain(new Date(nowMs));
+      progress(`scale --reuse: seeding ${options.tokens} tokens once, kept for later runs`);
+      await seedCreators(handle.sql, shape, nowMs);
+      await seedTokens(handle.sql, shape, 0, Math.round(options.tokens / 10), nowMs);
+      await seedRest(handle, history, shape, options, nowMs);
+      await database.markSeeded(nowMs);
+    }
+    const started = await startProApi(handle, database, redis);
+    child = started.child;
+    progress(`scale --reuse: data seeded at ${new Date(nowMs).toISOString()}, reused`);
+    const large = await measureLists(
+      started.api,
+      createTokenRepository(handle.db),
+      10_000,
+      options.samples,
+    );
+    await explainQueries(handle.sql, shape, EXPLAIN_PATH);
+    const rows = [
+      ...listRows(large, undefined, 0, options.tokens),
+      ...(await deepPageAndDetailRows(started.api, large, shape, options.samples)),
+    ];
+    const reused = `REUSED seeded database (seeded ${new Date(nowMs).toISOString()})`;
+    return rows.map((row) => ({ ...row, note: row.note ? `${row.note}; ${reused}` : reused }));
+  } finally {
+    if (child) await stopServer(child);
+    await handle.close();
+    await redis.cleanup();
+  }
+}
+
 export async function scaleGrowth(options: ScaleOptions): Promise<BenchRow[]> {
+  if (options.reuse)
+    return scaleOnReusedData(options, {
+      tokens: options.tokens,
+      activeTokens: options.activeTokens,
+      creators: Math.round(options.tokens / 5),
+    });
   const [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
   if (database.embedded)
     throw new Error(
