@@ -203,30 +203,21 @@ export async function assembleComplete(
   keys: readonly TokenKey[],
   nowMs = Date.now(),
 ): Promise<CompleteRecord[]> {
-  // The rows and everything keyed by the token itself in one parallel step (an unknown key finds
-  // no analyses and no history); only the creators wait for the rows that name them.
-  const [rows, analyses, admin, histories] = await Promise.all([
-    tokens.getMany(keys),
-    tokens.recentAnalyses(keys, ANALYSES_LIMIT),
-    tokens.latestAdminFunctions(keys),
+  // Three reads in one parallel step (an unknown key finds no analyses and no history): the rows
+  // with their creators (joined), the analyses with the admin functions, the history.
+  const [rows, { recent, admin }, histories] = await Promise.all([
+    tokens.rowsWithCreators(keys),
+    tokens.analysesOf(keys, ANALYSES_LIMIT),
     tokens.histories(keys, DETAIL_HISTORY_LIMIT),
   ]);
-  if (rows.length === 0) return [];
-  const creatorKeys = rows
-    .filter((r) => r.creator)
-    .map((r) => ({ chainId: r.chainId, address: r.creator! }));
-  const creators = await tokens.creatorsOf(creatorKeys);
-  return rows.map((row) => {
+  return rows.map(({ row, creator }) => {
     const key = tokenKey({ chainId: row.chainId, address: row.address });
-    const creator = row.creator
-      ? creators.get(tokenKey({ chainId: row.chainId, address: row.creator }))
-      : undefined;
     const token = toComplete(
       {
         row,
-        analyses: analyses.get(key) ?? [],
+        analyses: recent.get(key) ?? [],
         adminFunctions: admin.get(key),
-        creator,
+        creator: creator ?? undefined,
         history: histories.get(key) ?? [],
       },
       nowMs,

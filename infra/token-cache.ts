@@ -27,6 +27,10 @@ export interface CacheKey {
 export interface TokenCache<T> {
   /** Cached values (hits) and the versions to store misses under. */
   get(keys: readonly CacheKey[]): Promise<{ hits: Map<string, T>; versions: Map<string, string> }>;
+  /**
+   * Held in this process at once; the Redis write settles later (callers need not wait for it,
+   * but must handle its rejection).
+   */
   set(entries: { key: CacheKey; version: string; value: T }[]): Promise<void>;
 }
 
@@ -79,48 +83,75 @@ export function createTokenCache<T>(redis: Redis, prefix: string): TokenCache<T>
     if (local.size >= LOCAL_MAX_ENTRIES) local.clear();
     local.set(key, { v, d, at: Date.now() });
   };
+  /** Keeps the entries whose stored version is the current one. */
+  const accept = (
+    keys: readonly CacheKey[],
+    replies: (string | null)[],
+    versions: Map<string, string>,
+    hits: Map<string, T>,
+  ) => {
+    keys.forEach((k, i) => {
+      const raw = replies[i];
+      if (!raw) return;
+      const entry = JSON.parse(raw) as { v: string; d: T };
+      if (entry.v !== versions.get(id(k))) return;
+      hits.set(id(k), entry.d);
+      remember(id(k), entry.v, entry.d);
+    });
+  };
   return {
     async get(keys) {
       const hits = new Map<string, T>();
       const versions = new Map<string, string>();
       if (keys.length === 0) return { hits, versions };
-      // One round trip for the versions; the data only for what this process does not hold.
-      const current = await redis.mget(...keys.map((k) => tokenVersionKey(prefix, k)));
-      const remote: CacheKey[] = [];
+      // One round trip: the versions, and the data of the tokens this process holds nothing of
+      // (whatever their version, it has to come from Redis). A token held locally costs its data
+      // only when its version moved (a second round trip, for those alone).
+      const cold = keys.filter((k) => !local.has(id(k)));
+      const pipeline = redis.pipeline().mget(...keys.map((k) => tokenVersionKey(prefix, k)));
+      if (cold.length > 0) pipeline.mget(...cold.map(dataKey));
+      const replies = (await pipeline.exec()) ?? [];
+      for (const [error] of replies) if (error) throw error;
+      const current = replies[0]![1] as (string | null)[];
+      const stale: CacheKey[] = [];
       keys.forEach((k, i) => {
         const version = current[i] ?? '0';
         versions.set(id(k), version);
         const held = local.get(id(k));
         if (held && held.v === version && Date.now() - held.at < TOKEN_CACHE_TTL_SECONDS * 1000)
           hits.set(id(k), held.d);
-        else remote.push(k);
+        else if (held) stale.push(k);
       });
-      if (remote.length > 0) {
-        const replies = await redis.mget(...remote.map(dataKey));
-        remote.forEach((k, i) => {
-          const raw = replies[i];
-          if (!raw) return;
-          const entry = JSON.parse(raw) as { v: string; d: T };
-          if (entry.v !== versions.get(id(k))) return;
-          hits.set(id(k), entry.d);
-          remember(id(k), entry.v, entry.d);
-        });
-      }
+      if (cold.length > 0) accept(cold, replies[1]![1] as (string | null)[], versions, hits);
+      if (stale.length > 0) accept(stale, await redis.mget(...stale.map(dataKey)), versions, hits);
       return { hits, versions };
     },
-    async set(entries) {
-      if (entries.length === 0) return;
-      const pipeline = redis.pipeline();
-      for (const e of entries) {
-        pipeline.set(
-          dataKey(e.key),
-          JSON.stringify({ v: e.version, d: e.value }),
-          'EX',
-          TOKEN_CACHE_TTL_SECONDS,
-        );
-        remember(id(e.key), e.version, e.value);
-      }
-      await pipeline.exec();
+    set(entries) {
+      if (entries.length === 0) return Promise.resolve();
+      // Held in the process at once (the next request here sees it); serialized and written to
+      // Redis after the current turn of the event loop, so the answer is not kept waiting for it.
+      for (const e of entries) remember(id(e.key), e.version, e.value);
+      return new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          try {
+            const pipeline = redis.pipeline();
+            for (const e of entries)
+              pipeline.set(
+                dataKey(e.key),
+                JSON.stringify({ v: e.version, d: e.value }),
+                'EX',
+                TOKEN_CACHE_TTL_SECONDS,
+              );
+            pipeline.exec().then((replies) => {
+              const failed = replies?.find(([error]) => error);
+              if (failed) reject(failed[0]);
+              else resolve();
+            }, reject);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
     },
   };
 }

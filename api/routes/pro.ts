@@ -55,8 +55,15 @@ export interface ProContext {
   loadComplete: ReturnType<typeof createCompleteLoader>;
 }
 
-/** Complete records from the cache, the misses from Postgres. */
-function createCompleteLoader(tokens: TokenRepository, cache: TokenCache<CompleteRecord>) {
+/**
+ * Complete records from the cache, the misses from Postgres. The cache write of the misses is not
+ * waited for (the records are already held in this process); a failed write is logged.
+ */
+function createCompleteLoader(
+  tokens: TokenRepository,
+  cache: TokenCache<CompleteRecord>,
+  logger: Logger,
+) {
   return async function loadComplete(keys: TokenKey[]) {
     const { hits, versions } = await cache.get(keys);
     const misses = keys.filter((k) => !hits.has(tokenKey(k)));
@@ -67,7 +74,11 @@ function createCompleteLoader(tokens: TokenRepository, cache: TokenCache<Complet
         found.set(tokenKey(key), value);
         return { key, version: versions.get(tokenKey(key)) ?? '0', value };
       });
-      await cache.set(fresh);
+      cache
+        .set(fresh)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, tokens: fresh.length }, 'token cache write failed'),
+        );
     }
     return { found, hits: hits.size, versions };
   };
@@ -339,7 +350,7 @@ export function proRoutes(deps: ProRouterDeps): RouteSpec[] {
     deps,
     guard,
     chainId: chainIdParam(deps.knownChainIds),
-    loadComplete: createCompleteLoader(deps.tokens, deps.cache),
+    loadComplete: createCompleteLoader(deps.tokens, deps.cache, deps.logger),
   };
   return [
     detailRoute(ctx),
