@@ -140,16 +140,12 @@ async function scaleOnReusedData(options: ScaleOptions, shape: ScaleShape): Prom
     const started = await startProApi(handle, database, redis);
     child = started.child;
     progress(`scale --reuse: data seeded at ${new Date(nowMs).toISOString()}, reused`);
-    const large = await measureLists(
-      started.api,
-      createTokenRepository(handle.db),
-      10_000,
-      options.samples,
-    );
+    const repository = createTokenRepository(handle.db);
+    const large = await measureLists(started.api, repository, 10_000, options.samples);
     await explainQueries(handle.sql, shape, EXPLAIN_PATH);
     const rows = [
       ...listRows(large, undefined, 0, options.tokens),
-      ...(await deepPageAndDetailRows(started.api, large, shape, options.samples)),
+      ...(await deepPageAndDetailRows(started.api, repository, large, shape, options.samples)),
     ];
     const reused = `REUSED seeded database (seeded ${new Date(nowMs).toISOString()})`;
     return rows.map((row) => ({ ...row, note: row.note ? `${row.note}; ${reused}` : reused }));
@@ -210,7 +206,7 @@ export async function scaleGrowth(options: ScaleOptions): Promise<BenchRow[]> {
     const rows: BenchRow[] = [
       ...seeded.rows,
       ...listRows(large, small, tenth, options.tokens),
-      ...(await deepPageAndDetailRows(started.api, large, shape, options.samples)),
+      ...(await deepPageAndDetailRows(started.api, repository, large, shape, options.samples)),
     ];
     progress('scale: EXPLAIN of each query');
     await explainQueries(handle.sql, shape, EXPLAIN_PATH);
