@@ -43,6 +43,25 @@ describe('bench:report', () => {
     expect(full).toContain('| not a headline \\| piped | 0.5 |  |  | a note |');
   });
 
+  it('names the run of each suite when the suites ran on different days or hosts', () => {
+    const other = { cpus: 4, cpu_model: 'Other CPU', memory_gib: 16, node: 'v22.0.0' };
+    const twoRuns: BenchResults = {
+      ...sample,
+      results: [...sample.results, { suite: 'scale', metric: 'm', value: 1, unit: 'ms' }],
+      suites: {
+        api: { status: 'ok', finished_at: '2026-01-01T00:00:00.000Z', seconds: 1, machine: other },
+        scale: { status: 'ok', finished_at: '2026-01-02T00:00:00.000Z', seconds: 1 },
+      },
+    };
+    const full = renderResults(twoRuns);
+    expect(full).toContain(
+      '### api\n\n_The run of 2026-01-01 on 4 × Other CPU, 16 GiB, Node v22.0.0._',
+    );
+    expect(full).toContain('### scale\n\n_The run of 2026-01-02, host not recorded._');
+    expect(full).not.toContain('Test CPU');
+    expect(renderSummary(twoRuns)).toContain("each suite's run (date and host) is named");
+  });
+
   it('replaces only what lies between the markers, and refuses a file without them', () => {
     const text = 'before\n<!-- m -->\nold\n<!-- /m -->\nafter\n';
     expect(replaceBetweenMarkers(text, 'm', 'new')).toBe(

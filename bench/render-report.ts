@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { BenchRow } from './report.ts';
+import type { BenchMachine, BenchRow, SuiteOutcome } from './report.ts';
 
 /**
  * `npm run bench:report`: renders the README's benchmark summary and the tables of
@@ -11,9 +11,11 @@ import type { BenchRow } from './report.ts';
 
 export interface BenchResults {
   generated_at: string;
-  machine: { cpus: number; cpu_model: string; memory_gib: number; node: string };
+  machine: BenchMachine;
   parameters: Record<string, unknown>;
   results: BenchRow[];
+  /** Each suite's outcome, with the date and host of its run (files before them have none). */
+  suites?: Record<string, SuiteOutcome>;
   notes?: string;
 }
 
@@ -68,13 +70,32 @@ const noteOf = (row: BenchRow) => cell(row.note ?? '');
 const baselineOf = (row: BenchRow) =>
   row.baseline ? `${cell(row.baseline.metric)}: ${decimal.format(row.baseline.value)}` : '';
 
-function provenance(results: BenchResults): string {
-  const m = results.machine;
-  const when = results.generated_at.slice(0, 10);
+const SOURCE = `Rendered from \`${RESULTS}\` by \`npm run bench:report\``;
+const describeMachine = (m: BenchMachine) =>
+  `${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}`;
+
+/**
+ * When and where a suite ran. Suites are re-run one at a time, so the file's own date and host
+ * describe only the newest run; a suite's outcome carries its own (a file written before outcomes
+ * existed has one run for everything).
+ */
+function runOf(results: BenchResults, suite: string): string {
+  if (!results.suites)
+    return `run of ${results.generated_at.slice(0, 10)} on ${describeMachine(results.machine)}`;
+  const group = results.results.find((r) => r.suite === suite)?.group ?? suite;
+  const outcome = results.suites[group];
+  if (!outcome) return 'run date and host not recorded';
+  const when = outcome.finished_at.slice(0, 10);
+  return outcome.machine
+    ? `run of ${when} on ${describeMachine(outcome.machine)}`
+    : `run of ${when}, host not recorded`;
+}
+
+function provenance(results: BenchResults, suite?: string): string {
   const notes = results.notes ? ` (${results.notes})` : '';
-  const machine = `${m.cpus} × ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}`;
-  const source = `Rendered from \`${RESULTS}\` by \`npm run bench:report\``;
-  return `_${source}: run of ${when} on ${machine}${notes}._`;
+  if (suite) return `_${SOURCE}: ${runOf(results, suite)}${notes}._`;
+  if (!results.suites) return `_${SOURCE}: ${runOf(results, '')}${notes}._`;
+  return `_${SOURCE}; each suite's run (date and host) is named in [docs/benchmarks.md](docs/benchmarks.md#results)${notes}._`;
 }
 
 export function renderSummary(results: BenchResults): string {
@@ -102,6 +123,7 @@ export function renderResults(results: BenchResults): string {
     return [
       `### ${suite}`,
       '',
+      ...(results.suites ? [`_The ${runOf(results, suite)}._`, ''] : []),
       ...(parameters ? [`Parameters: \`${JSON.stringify(parameters)}\``, ''] : []),
       '| metric | value | baseline in the same run | ratio | note |',
       '|---|---|---|---|---|',
@@ -111,7 +133,8 @@ export function renderResults(results: BenchResults): string {
       ),
     ].join('\n');
   });
-  return [provenance(results), '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
+  const header = results.suites ? `_${SOURCE}; each suite names its run._` : provenance(results);
+  return [header, '', ...sections.flatMap((s) => [s, ''])].join('\n').trimEnd();
 }
 
 /** Precision, recall and F1 per capability and study label, per set (docs/risk-model.md). */
@@ -157,7 +180,7 @@ export function renderAccuracy(results: BenchResults): string {
     '',
     `Analysis per token in process (analyzeStatic + score), p99: ${p99}.`,
     '',
-    provenance(results),
+    provenance(results, 'accuracy'),
   ].join('\n');
 }
 

@@ -16,11 +16,20 @@ export interface BenchRow {
 }
 
 /** How each suite of a run ended; a failed suite keeps the rows of the others. */
+/** The host a benchmark ran on (each suite records its own: suites of one file may differ). */
+export interface BenchMachine {
+  cpus: number;
+  cpu_model: string;
+  memory_gib: number;
+  node: string;
+}
+
 export interface SuiteOutcome {
   status: 'ok' | 'failed';
   finished_at: string;
   seconds: number;
   error?: string;
+  machine?: BenchMachine;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -54,7 +63,7 @@ export function printTable(rows: BenchRow[]) {
 
 interface ResultsFile {
   generated_at: string;
-  machine: Record<string, unknown>;
+  machine: BenchMachine;
   parameters: Record<string, unknown>;
   results: BenchRow[];
   suites?: Record<string, SuiteOutcome>;
@@ -85,7 +94,7 @@ export function recordSuite(
   parameters: unknown,
   outcome: SuiteOutcome,
 ) {
-  const machine = {
+  const machine: BenchMachine = {
     cpus: cpus().length,
     cpu_model: cpus()[0]?.model ?? 'unknown',
     memory_gib: round(totalmem() / 2 ** 30, 1),
@@ -98,7 +107,7 @@ export function recordSuite(
     machine,
     parameters: { ...(previous?.parameters ?? {}), [group]: parameters },
     results: [...kept, ...rows.map((row) => ({ ...row, group }))],
-    suites: { ...(previous?.suites ?? {}), [group]: outcome },
+    suites: { ...(previous?.suites ?? {}), [group]: { ...outcome, machine } },
   };
   const temporary = `${path}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
