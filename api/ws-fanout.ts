@@ -66,6 +66,8 @@ export function textFrame(payload: Buffer): Buffer {
 interface SubscriptionClass {
   subscription: Subscription;
   members: Set<FanoutMember>;
+  /** The members as a plain array for the write loop, rebuilt after a join or leave. */
+  list: FanoutMember[] | undefined;
 }
 
 export interface Fanout {
@@ -103,8 +105,25 @@ export function createFanout(): Fanout {
     if (key === undefined) return;
     classOf.delete(member);
     const group = classes.get(key);
-    group?.members.delete(member);
-    if (group && group.members.size === 0) classes.delete(key);
+    if (!group) return;
+    group.members.delete(member);
+    group.list = undefined;
+    if (group.members.size === 0) classes.delete(key);
+  }
+
+  /** Writes `payload` to every open member that keeps up; the others are reported slow. */
+  function send(group: SubscriptionClass, payload: Buffer) {
+    group.list ??= [...group.members];
+    const list = group.list;
+    for (let i = 0; i < list.length; i++) {
+      const member = list[i]!;
+      if (!member.isOpen()) continue;
+      if (member.wire.writableLength > MAX_UNSENT_BYTES) {
+        member.onSlow();
+        continue;
+      }
+      member.wire.write(payload);
+    }
   }
 
   return {
@@ -113,10 +132,11 @@ export function createFanout(): Fanout {
       const key = keyOf(subscription);
       let group = classes.get(key);
       if (!group) {
-        group = { subscription, members: new Set() };
+        group = { subscription, members: new Set(), list: undefined };
         classes.set(key, group);
       }
       group.members.add(member);
+      group.list = undefined;
       classOf.set(member, key);
     },
     leave,
@@ -126,15 +146,7 @@ export function createFanout(): Fanout {
       for (const group of classes.values()) {
         const wanted = frames.filter((_, i) => matches(group.subscription, events[i]!));
         if (wanted.length === 0) continue;
-        const payload = wanted.length === 1 ? wanted[0]! : Buffer.concat(wanted);
-        for (const member of group.members) {
-          if (!member.isOpen()) continue;
-          if (member.wire.writableLength > MAX_UNSENT_BYTES) {
-            member.onSlow();
-            continue;
-          }
-          member.wire.write(payload);
-        }
+        send(group, wanted.length === 1 ? wanted[0]! : Buffer.concat(wanted));
       }
     },
     classCount: () => classes.size,
