@@ -133,9 +133,9 @@ function connect(index: number): Promise<void> {
     let upgraded = false;
     let rest: Buffer | null = null;
     // Called with READ_BUFFER holding `nread` new bytes: consumed (or copied) before returning.
-    const onRead = (nread: number, into: Buffer) => {
+    const take = (nread: number) => {
       const now = Date.now();
-      const chunk = into.subarray(0, nread);
+      const chunk = READ_BUFFER.subarray(0, nread);
       let buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
       if (!upgraded) {
         const end = buffer.indexOf('\r\n\r\n');
@@ -159,7 +159,13 @@ function connect(index: number): Promise<void> {
       port: Number(target.port),
       host: target.hostname,
       noDelay: true,
-      onread: { buffer: READ_BUFFER, callback: onRead },
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (nread) => {
+          take(nread);
+          return true; // keep reading
+        },
+      },
     });
     socket.once('connect', () => socket.write(handshake(index)));
     socket.once('error', reject);
