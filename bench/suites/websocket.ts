@@ -189,7 +189,7 @@ interface Measured {
   steady: SteadyMeasure;
   /** The same steady phase through the bare fan-out process (the floor on this machine). */
   bare: SteadyMeasure;
-  burst: Phase & { waits: number[] };
+  burst: Phase & { waits: number[]; cpu: CpuShare };
 }
 
 type SteadyMeasure = Phase & { buckets: [number, number][]; cpu: CpuShare };
@@ -239,7 +239,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
       metric: `burst of ${options.burst} events: the last client has them all after`,
       value: round(burst.waits[burst.waits.length - 1] ?? Number.NaN, 0),
       unit: 'ms',
-      note: `median client ${round(percentile(burst.waits, 50), 0)} ms; ${burst.delivered}/${burst.expected} deliveries`,
+      note: `median client ${round(percentile(burst.waits, 50), 0)} ms; ${burst.delivered}/${burst.expected} deliveries; CPU of one core: API process ${pct(burst.cpu.api)}, client processes ${pct(burst.cpu.clients)}; load average ${round(burst.cpu.loadAverage, 1)}`,
     },
   ];
 }
@@ -277,9 +277,11 @@ async function steadyPhase(
 async function burstPhase(
   options: WebsocketOptions,
   publisher: Publisher,
+  api: ChildProcess,
   children: ChildProcess[],
 ): Promise<Measured['burst']> {
   progress(`websocket: burst of ${options.burst} events`);
+  const cpu = cpuMeter(api, children);
   const startedAt = await publisher.burst(options.burst);
   const expected = options.burst * options.clients;
   const reports = await reportsWhen(
@@ -290,6 +292,7 @@ async function burstPhase(
   return {
     delivered: reports.reduce((s, r) => s + r.burst, 0),
     expected,
+    cpu: cpu(),
     // Each client reports when (epoch ms) its last burst event arrived.
     waits: reports
       .flatMap((r) => r.lastBurst)
@@ -368,7 +371,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     const publisher = createPublisher(redis);
     try {
       const steady = await steadyPhase(options, publisher, api, children);
-      const burst = await burstPhase(options, publisher, children);
+      const burst = await burstPhase(options, publisher, api, children);
       await stopClients(children.splice(0));
       const bare = bothSides(bareBefore, await barePhase(options, redis, credentials));
       return fanoutRows(options, { idle, connected, connectSeconds, steady, bare, burst });

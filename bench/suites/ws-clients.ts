@@ -17,7 +17,7 @@ const MAX_MS = 120_000;
 /** One read's worth; a burst's chunks are larger than a steady event's frame. */
 const READ_BUFFER_BYTES = 256 * 1024;
 /** How long the process sleeps between reads of every socket with data (0: wait in epoll). */
-const POLL_MS = Number(process.env.WS_CLIENT_POLL_MS ?? 1);
+const POLL_MS = Number(process.env.BENCH_WS_CLIENT_POLL_MS ?? 1);
 const CONNECT_CONCURRENCY = 50;
 const OPCODE_TEXT = 0x1;
 const OPCODE_PING = 0x9;
