@@ -225,7 +225,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         value: round(perDelivery(bare), 2),
         ratio: perDelivery(steady) / perDelivery(bare),
       },
-      note: 'user + system CPU time of the process over the steady phase (until every delivery is in) per delivery: what one more client costs, less sensitive than latency to the shared machine',
+      note: `user + system CPU time of the process over the steady phase (until every delivery is in) per delivery: what one more client costs, less sensitive than latency to the shared machine; in the kernel (system time, mostly the socket writes): API process ${pct(steady.cpu.apiSystemSeconds / steady.cpu.apiSeconds)}, bare process ${pct(bare.cpu.apiSystemSeconds / bare.cpu.apiSeconds)}`,
     },
     {
       suite: SUITE,
@@ -316,6 +316,7 @@ function bothSides(before: SteadyMeasure, after: SteadyMeasure): SteadyMeasure {
       api: mean((c) => c.api),
       clients: mean((c) => c.clients),
       apiSeconds: before.cpu.apiSeconds + after.cpu.apiSeconds,
+      apiSystemSeconds: before.cpu.apiSystemSeconds + after.cpu.apiSystemSeconds,
       loadAverage: mean((c) => c.loadAverage),
     },
   };
