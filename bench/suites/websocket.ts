@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
@@ -213,7 +213,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         value: bareP99,
         ratio: steadyP99 / bareP99,
       },
-      note: `baseline: a bare Node process following the same stream and writing each frame to every socket, run before and after the API (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
+      note: `baseline: a bare Node process following the same stream and writing each frame to every socket, run before and after the API (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}; host ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     },
     {
       suite: SUITE,
