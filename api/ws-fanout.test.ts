@@ -28,7 +28,7 @@ function member(options: { unsent?: number; open?: boolean } = {}) {
       },
       writableLength: options.unsent ?? 0,
     },
-    isOpen: () => options.open ?? true,
+    socket: { readyState: (options.open ?? true) ? 1 : 2 },
     onSlow: () => {
       slow++;
     },

@@ -48,8 +48,10 @@ export function startBareServer(redis: { url: string; prefix: string }): Promise
   server: ChildProcess;
   port: number;
 }> {
+  // BENCH_API_CPU_PROF=<dir> profiles the bare process too, to compare it with the API process.
+  const profile = process.env.BENCH_API_CPU_PROF;
   const server = fork(BARE_SERVER_SCRIPT, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   server.send({ type: 'start', redisUrl: redis.url, streamKey: keySpace(redis.prefix).events });
