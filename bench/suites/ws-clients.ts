@@ -18,6 +18,8 @@ const MAX_MS = 120_000;
 const READ_BUFFER_BYTES = 256 * 1024;
 /** How long the process sleeps between reads of every socket with data (0: wait in epoll). */
 const POLL_MS = Number(process.env.BENCH_WS_CLIENT_POLL_MS ?? 1);
+/** A turn that read this much found a backlog: the next one starts without sleeping. */
+const BUSY_TURN_BYTES = 256 * 1024;
 const CONNECT_CONCURRENCY = 50;
 const OPCODE_TEXT = 0x1;
 const OPCODE_PING = 0x9;
@@ -47,6 +49,8 @@ let lastBurst = new Float64Array(0);
 const sockets: Socket[] = [];
 /** Every socket's reads land here; each is consumed before the next read (one thread). */
 const READ_BUFFER = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+/** Bytes read since the last turn of pollInBatches. */
+let bytesThisTurn = 0;
 
 /** Whether `marker` is written in buffer[from - marker.length, from), not before `start`. */
 function endsWith(buffer: Buffer, start: number, from: number, marker: Buffer): boolean {
@@ -135,6 +139,7 @@ function connect(index: number): Promise<void> {
     // Called with READ_BUFFER holding `nread` new bytes: consumed (or copied) before returning.
     const take = (nread: number) => {
       const now = Date.now();
+      bytesThisTurn += nread;
       const chunk = READ_BUFFER.subarray(0, nread);
       let buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
       if (!upgraded) {
@@ -190,15 +195,17 @@ async function main(start: Start) {
  * Reads in batches: between turns of the event loop the process sleeps what is left of POLL_MS,
  * then reads every socket that has data meanwhile. Waiting in epoll instead, it would be woken
  * (and the server's write would pay for waking it, across cores) for each socket the server
- * writes, one at a time. A turn that took POLL_MS or more (a burst) goes on without sleeping. A
- * message waits at most POLL_MS more before it is read, and that wait counts in its latency.
+ * writes, one at a time. A turn that took POLL_MS or more, or read BUSY_TURN_BYTES or more (a
+ * burst: more is surely waiting), goes on without sleeping. A message waits at most POLL_MS more
+ * before it is read, and that wait counts in its latency.
  */
 function pollInBatches() {
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
   let awake = performance.now();
   const turn = () => {
     const rest = POLL_MS - (performance.now() - awake);
-    if (rest > 0) Atomics.wait(sleeper, 0, 0, rest);
+    if (rest > 0 && bytesThisTurn < BUSY_TURN_BYTES) Atomics.wait(sleeper, 0, 0, rest);
+    bytesThisTurn = 0;
     awake = performance.now();
     setImmediate(turn);
   };
