@@ -28,7 +28,7 @@ function member(options: { unsent?: number; open?: boolean } = {}) {
       },
       writableLength: options.unsent ?? 0,
     },
-    isOpen: () => options.open ?? true,
+    socket: { readyState: (options.open ?? true) ? 1 : 2 },
     onSlow: () => {
       slow++;
     },
@@ -113,5 +113,39 @@ describe('WebSocket fan-out', () => {
     fanout.leave(a.m);
     expect(fanout.memberCount()).toBe(0);
     expect(fanout.classCount()).toBe(0);
+  });
+
+  it('keeps stream order per member across batches, and a member dropped as slow mid-batch gets nothing more', () => {
+    const fanout = createFanout();
+    const first = member();
+    const laggard = { ...member(), unsent: 0 };
+    const lagging: FanoutMember = {
+      ...laggard.m,
+      wire: {
+        write: laggard.m.wire.write,
+        get writableLength() {
+          return laggard.unsent;
+        },
+      },
+      // What the broadcaster does with a slow member: it leaves the fan-out (api/ws-registry.ts).
+      onSlow: () => fanout.leave(lagging),
+    };
+    const last = member();
+    fanout.join(first.m, {});
+    fanout.join(lagging, {});
+    fanout.join(last.m, {});
+    const ids = (writes: Buffer[]) =>
+      writes.flatMap((w) => payloads(w)).map((p) => (JSON.parse(p) as EventMessage).id);
+    fanout.publish([event('1-0', 1), event('1-1', 1)]);
+    laggard.unsent = MAX_UNSENT_BYTES + 1;
+    fanout.publish([event('2-0', 1)]);
+    laggard.unsent = 0;
+    fanout.publish([event('3-0', 1), event('3-1', 1), event('3-2', 1)]);
+    for (const kept of [first, last]) {
+      expect(kept.writes).toHaveLength(3);
+      expect(ids(kept.writes)).toEqual(['1-0', '1-1', '2-0', '3-0', '3-1', '3-2']);
+    }
+    expect(ids(laggard.writes)).toEqual(['1-0', '1-1']);
+    expect(fanout.memberCount()).toBe(2);
   });
 });

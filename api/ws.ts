@@ -162,7 +162,7 @@ export function createBroadcaster(deps: BroadcasterDeps): Broadcaster {
     };
     client.member = {
       wire: wire as Duplex & FanoutMember['wire'],
-      isOpen: () => socket.readyState === socket.OPEN,
+      socket,
       onSlow: () => registry.dropSlow(client),
     };
     registry.add(client, since !== null);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../../db/client.ts';
@@ -189,7 +189,7 @@ interface Measured {
   steady: SteadyMeasure;
   /** The same steady phase through the bare fan-out process (the floor on this machine). */
   bare: SteadyMeasure;
-  burst: Phase & { waits: number[] };
+  burst: Phase & { waits: number[]; cpu: CpuShare };
 }
 
 type SteadyMeasure = Phase & { buckets: [number, number][]; cpu: CpuShare };
@@ -213,7 +213,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         value: bareP99,
         ratio: steadyP99 / bareP99,
       },
-      note: `baseline: a bare Node process following the same stream and writing each frame to every socket, run before and after the API (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}`,
+      note: `baseline: a bare Node process following the same stream and writing each frame to every socket, run before and after the API (p50 ${histogramPercentile(bare.buckets, 50)} ms, ${bare.delivered}/${bare.expected} deliveries, CPU ${pct(bare.cpu.api)}); p50 ${histogramPercentile(steady.buckets, 50)} ms; ${steady.delivered}/${steady.expected} deliveries; target ≤ 250 ms: ${steadyP99 <= 250 ? 'met' : 'missed'}; clients in ${CLIENT_PROCESSES} processes of their own; CPU of one core: API process ${pct(steady.cpu.api)}, client processes ${pct(steady.cpu.clients)}; load average ${round(steady.cpu.loadAverage, 1)}; host ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     },
     {
       suite: SUITE,
@@ -225,7 +225,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
         value: round(perDelivery(bare), 2),
         ratio: perDelivery(steady) / perDelivery(bare),
       },
-      note: 'user + system CPU time of the process over the steady phase (until every delivery is in) per delivery: what one more client costs, less sensitive than latency to the shared machine',
+      note: `user + system CPU time of the process over the steady phase (until every delivery is in) per delivery: what one more client costs, less sensitive than latency to the shared machine; in the kernel (system time, mostly the socket writes): API process ${pct(steady.cpu.apiSystemSeconds / steady.cpu.apiSeconds)}, bare process ${pct(bare.cpu.apiSystemSeconds / bare.cpu.apiSeconds)}`,
     },
     {
       suite: SUITE,
@@ -239,7 +239,7 @@ function fanoutRows(options: WebsocketOptions, m: Measured): BenchRow[] {
       metric: `burst of ${options.burst} events: the last client has them all after`,
       value: round(burst.waits[burst.waits.length - 1] ?? Number.NaN, 0),
       unit: 'ms',
-      note: `median client ${round(percentile(burst.waits, 50), 0)} ms; ${burst.delivered}/${burst.expected} deliveries`,
+      note: `median client ${round(percentile(burst.waits, 50), 0)} ms; ${burst.delivered}/${burst.expected} deliveries; CPU of one core: API process ${pct(burst.cpu.api)}, client processes ${pct(burst.cpu.clients)}; load average ${round(burst.cpu.loadAverage, 1)}`,
     },
   ];
 }
@@ -277,9 +277,11 @@ async function steadyPhase(
 async function burstPhase(
   options: WebsocketOptions,
   publisher: Publisher,
+  api: ChildProcess,
   children: ChildProcess[],
 ): Promise<Measured['burst']> {
   progress(`websocket: burst of ${options.burst} events`);
+  const cpu = cpuMeter(api, children);
   const startedAt = await publisher.burst(options.burst);
   const expected = options.burst * options.clients;
   const reports = await reportsWhen(
@@ -290,6 +292,7 @@ async function burstPhase(
   return {
     delivered: reports.reduce((s, r) => s + r.burst, 0),
     expected,
+    cpu: cpu(),
     // Each client reports when (epoch ms) its last burst event arrived.
     waits: reports
       .flatMap((r) => r.lastBurst)
@@ -313,6 +316,7 @@ function bothSides(before: SteadyMeasure, after: SteadyMeasure): SteadyMeasure {
       api: mean((c) => c.api),
       clients: mean((c) => c.clients),
       apiSeconds: before.cpu.apiSeconds + after.cpu.apiSeconds,
+      apiSystemSeconds: before.cpu.apiSystemSeconds + after.cpu.apiSystemSeconds,
       loadAverage: mean((c) => c.loadAverage),
     },
   };
@@ -368,7 +372,7 @@ export async function websocketFanout(options: WebsocketOptions): Promise<BenchR
     const publisher = createPublisher(redis);
     try {
       const steady = await steadyPhase(options, publisher, api, children);
-      const burst = await burstPhase(options, publisher, children);
+      const burst = await burstPhase(options, publisher, api, children);
       await stopClients(children.splice(0));
       const bare = bothSides(bareBefore, await barePhase(options, redis, credentials));
       return fanoutRows(options, { idle, connected, connectSeconds, steady, bare, burst });

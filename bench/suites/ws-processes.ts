@@ -48,8 +48,10 @@ export function startBareServer(redis: { url: string; prefix: string }): Promise
   server: ChildProcess;
   port: number;
 }> {
+  // BENCH_API_CPU_PROF=<dir> profiles the bare process too, to compare it with the API process.
+  const profile = process.env.BENCH_API_CPU_PROF;
   const server = fork(BARE_SERVER_SCRIPT, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   server.send({ type: 'start', redisUrl: redis.url, streamKey: keySpace(redis.prefix).events });
@@ -122,14 +124,21 @@ export async function stopApi(api: ChildProcess) {
   clearTimeout(timer);
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU seconds a process has used so far, from /proc (Linux): user + system, and system alone (in
+ * the kernel: for a fan-out, mostly the socket writes); NaN elsewhere.
+ */
+function cpuSeconds(pid: number | undefined): { total: number; system: number } {
   try {
     // Fields after the command name: state is the 3rd field, utime the 14th, stime the 15th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    const [user, system] = [Number(fields[11]), Number(fields[12])];
+    return {
+      total: (user + system) / CLOCK_TICKS_PER_SECOND,
+      system: system / CLOCK_TICKS_PER_SECOND,
+    };
   } catch {
-    return Number.NaN;
+    return { total: Number.NaN, system: Number.NaN };
   }
 }
 
@@ -139,19 +148,23 @@ export interface CpuShare {
   clients: number;
   /** CPU seconds the API (or bare) process used over the window. */
   apiSeconds: number;
+  /** Of those, the seconds spent in the kernel. */
+  apiSystemSeconds: number;
   loadAverage: number;
 }
 
 export function cpuMeter(api: ChildProcess, children: ChildProcess[]): () => CpuShare {
-  const clientsCpu = () => children.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
+  const clientsCpu = () => children.reduce((sum, child) => sum + cpuSeconds(child.pid).total, 0);
   const started = performance.now();
   const [api0, clients0] = [cpuSeconds(api.pid), clientsCpu()];
   return () => {
     const seconds = (performance.now() - started) / 1000;
-    const apiSeconds = cpuSeconds(api.pid) - api0;
+    const apiNow = cpuSeconds(api.pid);
+    const apiSeconds = apiNow.total - api0.total;
     return {
       api: apiSeconds / seconds,
       apiSeconds,
+      apiSystemSeconds: apiNow.system - api0.system,
       clients: (clientsCpu() - clients0) / seconds,
       loadAverage: loadavg()[0]!,
     };
