@@ -195,9 +195,10 @@ export async function replayRange(
   );
   if (retried > 0)
     deps.logger.info({ chain: chainId, batches: retried }, 'replay: failed batches retried');
+  // The previous runs' batches, merged into their union (read and rewritten in one step).
   const finished = await patiently(
     'read progress',
-    () => deps.ranges.finishedRanges(chainId),
+    () => deps.ranges.compact(chainId),
     deps.logger,
   );
   const chunks = pendingChunks(from, to, deps.chunkSize ?? DEFAULT_BATCH_BLOCKS, finished);
@@ -241,8 +242,16 @@ export async function replayRange(
     return { status: 'failed', error: (error as Error).message, at: { from, to } };
   }
   // Whatever was detected is handed off, also when the replay stops early; if that fails, the
-  // next run of the command hands the same tokens off.
+  // next run of the command hands the same tokens off (and merges this run's batches).
   await handOff().catch(warnHandOff);
+  await deps.ranges
+    .compact(chainId)
+    .catch((error: unknown) =>
+      deps.logger.warn(
+        { err: (error as Error).message, chain: chainId },
+        'replay: compaction failed',
+      ),
+    );
   if ('failed' in outcome) return { status: 'failed', error: outcome.failed, at: outcome.at };
   if (outcome.done < total) return { status: 'interrupted', done: outcome.done, total };
   const seconds = (performance.now() - started) / 1000;

@@ -1,4 +1,5 @@
 import { and, asc, between, eq, gt } from 'drizzle-orm';
+import { mergeRanges } from '../../src/evm/ranges.ts';
 import type { Database } from '../client.ts';
 import { replayRanges, tokens } from '../schema.ts';
 
@@ -18,6 +19,27 @@ export function createReplayRepository(db: Database) {
         .insert(replayRanges)
         .values(ranges.map((r) => ({ chainId, fromBlock: r.from, toBlock: r.to })))
         .onConflictDoNothing();
+    },
+    /**
+     * Rewrites the chain's finished ranges as their union and returns it (each batch is recorded as
+     * a row of its own, so a long replay leaves thousands). In one transaction: a range recorded concurrently
+     * by another replay is either read and merged or left as its own row, never lost; duplicates
+     * of a merged row are ignored.
+     */
+    async compact(chainId: number): Promise<{ from: number; to: number }[]> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(replayRanges)
+          .where(eq(replayRanges.chainId, chainId))
+          .returning();
+        const merged = mergeRanges(rows.map((r) => ({ from: r.fromBlock, to: r.toBlock })));
+        if (merged.length > 0)
+          await tx
+            .insert(replayRanges)
+            .values(merged.map((r) => ({ chainId, fromBlock: r.from, toBlock: r.to })))
+            .onConflictDoNothing();
+        return merged;
+      });
     },
     async forget(chainId: number): Promise<void> {
       await db.delete(replayRanges).where(eq(replayRanges.chainId, chainId));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pendingChunks } from './ranges.ts';
+import { mergeRanges, pendingChunks } from './ranges.ts';
 
 describe('pendingChunks', () => {
   it('splits a range into chunks of the given size', () => {
@@ -33,5 +33,36 @@ describe('pendingChunks', () => {
       { from: 7, to: 9 },
       { from: 10, to: 11 },
     ]);
+  });
+});
+
+describe('mergeRanges', () => {
+  it('joins adjacent and overlapping ranges, in any order, and keeps gaps', () => {
+    const batches = [
+      { from: 200, to: 299 },
+      { from: 0, to: 99 },
+      { from: 100, to: 199 },
+      { from: 150, to: 160 },
+      { from: 400, to: 499 },
+      { from: 450, to: 520 },
+    ];
+    expect(mergeRanges(batches)).toEqual([
+      { from: 0, to: 299 },
+      { from: 400, to: 520 },
+    ]);
+  });
+  it('covers exactly the blocks its input covers', () => {
+    const input = [
+      { from: 5, to: 5 },
+      { from: 7, to: 9 },
+      { from: 6, to: 6 },
+      { from: 20, to: 30 },
+    ];
+    expect(mergeRanges(input)).toEqual([
+      { from: 5, to: 9 },
+      { from: 20, to: 30 },
+    ]);
+    expect(pendingChunks(0, 40, 100, mergeRanges(input))).toEqual(pendingChunks(0, 40, 100, input));
+    expect(mergeRanges([])).toEqual([]);
   });
 });

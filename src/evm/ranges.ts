@@ -32,3 +32,19 @@ export function pendingChunks(
   if (next <= to) split(next, to);
   return chunks;
 }
+
+/**
+ * The union of `ranges` as the fewest ranges, in order: overlapping and adjacent ranges (one ends
+ * at block n, the next starts at n + 1) become one. A replay records each finished batch as a
+ * range of its own; merged, a chain's record stays a handful of rows however long it replays.
+ */
+export function mergeRanges(ranges: readonly BlockRange[]): BlockRange[] {
+  const sorted = [...ranges].sort((a, b) => a.from - b.from || a.to - b.to);
+  const merged: BlockRange[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last && range.from <= last.to + 1) last.to = Math.max(last.to, range.to);
+    else merged.push({ from: range.from, to: range.to });
+  }
+  return merged;
+}
