@@ -180,4 +180,38 @@ describe('replay', () => {
     expect(after.map((r) => r.address).sort()).toEqual(before.map((r) => r.address).sort());
     for (const [address, count] of await announcedCounts()) expect(count, address).toBe(1);
   });
+  it('told to stop, takes back the batches no worker has started instead of waiting for them', async () => {
+    await createReplayRepository(handle.db).forget(31337);
+    const connection = createRedis(redis.url, 'producer');
+    // A key space of its own: the batches' job ids must not exist from the runs above.
+    const producer = createProducer(connection, `${redis.prefix}stop`);
+    const chains = createChainRuntimes(
+      [chain.chainConfig({ finalityDepth: FINALITY })],
+      silentLogger,
+    );
+    let asked = 0;
+    try {
+      // No worker runs: without the withdrawal this replay would wait for its batches for ever.
+      const result = await replayRange(
+        {
+          chain: chains.get(31337)!,
+          producer,
+          ranges: createReplayRepository(handle.db),
+          logger: silentLogger,
+          chunkSize: 2,
+          batchesInFlight: 4,
+          shouldStop: () => asked++ > 0, // the first batches are queued, then Ctrl-C
+        },
+        0,
+        lastDeployBlock,
+      );
+      expect(result).toMatchObject({ status: 'interrupted', done: 0 });
+      const counts = await producer.queue('replay').getJobCounts('waiting', 'delayed', 'active');
+      expect(counts).toEqual({ waiting: 0, delayed: 0, active: 0 });
+      expect(await handle.db.select().from(replayRanges)).toEqual([]);
+    } finally {
+      await producer.close();
+      connection.disconnect();
+    }
+  });
 });

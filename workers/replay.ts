@@ -116,6 +116,22 @@ async function topUp(
   for (const [i, id] of ids.entries()) inFlight.set(id, batch[i]!);
 }
 
+/** States of a job that no worker has taken yet: withdrawing it loses nothing. */
+const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+/**
+ * Told to stop: the batches no worker has started are taken back out of the queue (the next run
+ * queues them again), so a stop waits only for the batches being worked, not for the whole
+ * window. A job a worker takes meanwhile is locked and cannot be removed: it is waited for.
+ */
+async function withdrawNotStarted(deps: ReplayDeps, inFlight: Map<string, BlockRange>) {
+  const queue = deps.producer.queue('replay');
+  for (const id of [...inFlight.keys()]) {
+    if (!NOT_STARTED.has(await queue.getJobState(id))) continue;
+    if ((await queue.remove(id)) === 1) inFlight.delete(id);
+  }
+}
+
 /**
  * Keeps BATCHES_IN_FLIGHT jobs queued and reports the finished ones. The next batches are queued
  * before the finished ones are recorded, so the workers never wait for the bookkeeping.
@@ -128,8 +144,14 @@ async function runBatches(
   const inFlight = new Map<string, BlockRange>();
   const pending = [...chunks];
   let done = 0;
+  let withdrawn = false;
   await topUp(deps, inFlight, pending);
   while (inFlight.size > 0) {
+    if (!withdrawn && deps.shouldStop?.()) {
+      withdrawn = true;
+      await patiently('withdraw batches', () => withdrawNotStarted(deps, inFlight), deps.logger);
+      if (inFlight.size === 0) break;
+    }
     const ids = [...inFlight.keys()];
     const states = await patiently(
       'wait for jobs',
