@@ -21,7 +21,7 @@ export interface BenchResults {
 
 /** The figures the README shows, by suite and metric; one absent from the results is left out. */
 export const HEADLINES: readonly { suite: string; metric: string }[] = [
-  { suite: 'detection', metric: 'replay blocks/s (pipeline)' },
+  { suite: 'detection', metric: 'scanner catch-up blocks/s (scan → detect → bytecode)' },
   { suite: 'detection', metric: 'block → token.created on WS, p50' },
   { suite: 'bytecode-stages', metric: 'analyzeBytecode throughput (2000 mainnet contracts)' },
   { suite: 'analysis', metric: 'analysis tokens/s (selectors → simulate → risk)' },
