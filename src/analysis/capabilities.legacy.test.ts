@@ -22,6 +22,7 @@ const COMPILERS: { version: LegacySolc; dialect: Dialect }[] = [
   { version: '0.5.17', dialect: '0.5' },
   { version: '0.6.12', dialect: '0.5' },
 ];
+const COMPILE_TIMEOUT_MS = 300_000;
 const BUILDS = COMPILERS.flatMap((c) => [
   { ...c, optimize: true },
   { ...c, optimize: false },
@@ -61,9 +62,10 @@ const EXPECTED: [name: string, findings: string[], what: string][] = [
 
 describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {
   let h: ReturnType<typeof capabilityHelpers>;
-  beforeAll(() => {
-    h = capabilityHelpers(compileLegacy(dialect(LEGACY_SOURCE, build.dialect), build));
-  });
+  // Compiled in a child process (test/support/solc.ts); a cold old solc is slow on a busy machine.
+  beforeAll(async () => {
+    h = capabilityHelpers(await compileLegacy(dialect(LEGACY_SOURCE, build.dialect), build));
+  }, COMPILE_TIMEOUT_MS);
 
   it.each(EXPECTED)('%s: %j (%s)', (name, findings) => {
     expect(summary(h.analyse(name))).toEqual(findings);

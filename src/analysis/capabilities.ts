@@ -1,4 +1,6 @@
 import { describeCheck } from './access-control.ts';
+import type { CallerCheck } from './caller-patterns.ts';
+import { collectBlockers } from './capability-blockers.ts';
 import {
   allowanceFindings,
   balanceFindings,
@@ -8,8 +10,8 @@ import {
 import {
   type Budget,
   CAPABILITY_BUDGET,
-  collectBlockers,
   discoverLayout,
+  hex,
   isAdminCheck,
   isSuccess,
   SELECTORS,
@@ -80,10 +82,16 @@ export interface CapabilityReport {
   steps: number;
 }
 
-/** The condition on `t` that proves the caller privileged, with the guard it matched. */
-function privilege(t: PathTrace): string | null {
+/**
+ * The condition on `t` that proves the caller privileged, with the guard it matched. The caller's
+ * own balance is no privilege (`require(balanceOf[msg.sender] > 0)` lets every holder in).
+ */
+function privilege(t: PathTrace, layout: TokenLayout): string | null {
+  const balances = layout.balances === null ? null : hex(layout.balances);
+  const admin = (c: CallerCheck) =>
+    isAdminCheck(c) && !(c.kind === 'caller-mapping' && c.mapping === balances);
   for (const c of t.conditions) {
-    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, isAdminCheck)) continue;
+    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, admin)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
     return guard
       ? `${describeCheck(guard)} (JUMPI at pc ${c.pc})`
@@ -143,7 +151,7 @@ export function analyzeCapabilities(
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
-        const guard = privilege(t);
+        const guard = privilege(t, layout);
         if (guard === null) continue;
         const before = new Set(out.keys());
         const facts: PathFacts = {
