@@ -289,7 +289,7 @@ const BINARY_OPS: Record<string, number> = {
 
 /**
  * The value of `expr` when `target` (a storage read) holds `value`, or null when something else
- * it depends on is unknown. A boolean `and`/`or` with one side known may still be decided.
+ * it depends on is unknown. An `and`, `mul` or `div` with a zero side is zero all the same.
  */
 export function evaluate(expr: Sym, target: Node, value: bigint): bigint | null {
   return evaluateWith(expr, (n) => (n === target ? value : undefined));
@@ -315,6 +315,8 @@ export function evaluateWith(
   const [x, y] = args as [bigint | null, bigint | null];
   if (x !== null && y !== null) return fold(code, x, y);
   if (expr.op === 'and' && (x === 0n || y === 0n)) return 0n;
+  // Zero whatever the other side is: a cap of `supply * percent / 100` with the percent at zero.
+  if ((expr.op === 'mul' || expr.op === 'div') && (x === 0n || y === 0n)) return 0n;
   return null;
 }
 
