@@ -172,4 +172,19 @@ contract HonestNames is Base, Owned {
   function lock(address a) public onlyOwner { lockedList[a] = true; }
   function freezeAccount(address a, bool f) public onlyOwner { frozenAccount[a] = f; }
 }
+// mint hidden in transfer: the owner's transfer credits without debiting anyone.
+contract TransferMint is Base, Owned {
+  function transfer(address t, uint256 v) public returns (bool) {
+    if (msg.sender == owner) { balanceOf[t] += v; totalSupply += v; return true; }
+    _move(msg.sender, t, v); return true;
+  }
+}
+// nothing: the owner's transfer skips the fee, and still moves its own tokens.
+contract OwnerNoFee is Base, Owned {
+  address public feeWallet;
+  function transfer(address t, uint256 v) public returns (bool) {
+    if (msg.sender == owner) { _move(msg.sender, t, v); return true; }
+    _move(msg.sender, feeWallet, v / 100); _move(msg.sender, t, v - v / 100); return true;
+  }
+}
 `;

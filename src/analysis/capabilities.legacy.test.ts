@@ -55,7 +55,9 @@ const EXPECTED: [name: string, findings: string[], what: string][] = [
   ['SellCap', ['limit:trading-switch'], '`if (to == pair) require(amount <= maxSell)`'],
   ['Config', ['limit:trading-switch'], 'updateConfig(bool,uint256) sets a trading switch'],
   ['TwoPowers', ['limit:blacklist', 'mint:mint'], 'mintToken and freezeAccount'],
+  ['TransferMint', ['mint:mint'], "transfer()'s owner-only path credits without a debit"],
   ['HonestMint', [], 'a mint only the constructor reaches; `mint` paying from the reserve'],
+  ['OwnerNoFee', [], "the owner's transfer skips the fee and still moves its own tokens"],
   ['HonestHolder', [], "freeze() of the caller's own tokens; burnFrom spending the allowance"],
   ['HonestNames', [], 'setBalance of points; lock and freezeAccount of entries transfer ignores'],
 ];

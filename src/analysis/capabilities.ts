@@ -104,7 +104,6 @@ const isStateChanging = (f: ExtractedFunction) =>
   f.state_mutability !== 'view' && f.state_mutability !== 'pure';
 /** Functions whose own effects are the holder's business, not a privilege. */
 const HOLDER_FUNCTIONS = new Set([
-  SELECTORS.transfer,
   '095ea7b3',
   '39509351',
   'a457c2d7',
@@ -141,13 +140,16 @@ export function analyzeCapabilities(
       walkedAll = false;
       continue;
     }
+    // transfer() is the holder's own, but an owner-only path in it may still mint or take
+    // (`if (msg.sender == owner) { balances[to] += v; … }`); what it checks is judged above.
+    const holder = fn.selector === SELECTORS.transfer;
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
-    else walkedAll = false;
+    else if (!holder) walkedAll = false;
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
     const undecided: bigint[] = [];
-    const judge = (traces: readonly PathTrace[], balances: boolean) => {
+    const judge = (traces: readonly PathTrace[], balances: boolean, limits = !holder) => {
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
@@ -163,8 +165,8 @@ export function analyzeCapabilities(
           undecided,
         };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
-        if (balances) allowanceFindings(t, facts, out, fn);
-        limitFindings(t, facts, out, fn);
+        if (balances && limits) allowanceFindings(t, facts, out, fn);
+        if (limits) limitFindings(t, facts, out, fn);
         for (const [capability, found] of out) {
           if (!before.has(capability)) found.requires = flagRequirements(t);
         }
