@@ -134,4 +134,48 @@ contract SellPctBounded is ERC20Base {
   }
   function setMaxSellPct(uint256 p) external onlyOwner { require(p >= 1, "min"); maxSellPct = p; }
 }
+// nothing but max-tx: a reflection token (balanceOf reads _tOwned or _rOwned); excludeAccount writes _tOwned.
+contract Reflect {
+  using SafeMath for uint256;
+  mapping (address => uint256) internal _rOwned;
+  mapping (address => uint256) private _tOwned;
+  mapping (address => mapping (address => uint256)) private _allowances;
+  mapping (address => bool) private _isExcluded;
+  address private _owner = msg.sender;
+  uint256 private constant MAX = ~uint256(0);
+  uint256 private _tTotal = 10 ** 15;
+  uint256 private _rTotal = (MAX - (MAX % _tTotal));
+  uint256 public _maxTxAmount = 10 ** 13;
+  function owner() public view returns (address) { return _owner; }
+  modifier onlyOwner() { require(_owner == msg.sender, "owner"); _; }
+  function totalSupply() public view returns (uint256) { return _tTotal; }
+  function balanceOf(address account) public view returns (uint256) { if (_isExcluded[account]) return _tOwned[account]; return tokenFromReflection(_rOwned[account]); }
+  function allowance(address o, address s) public view returns (uint256) { return _allowances[o][s]; }
+  function approve(address s, uint256 v) public returns (bool) { _allowances[msg.sender][s] = v; return true; }
+  function tokenFromReflection(uint256 rAmount) public view returns (uint256) { require(rAmount <= _rTotal, "r"); return rAmount.div(_getRate()); }
+  function _getRate() private view returns (uint256) { return _rTotal.div(_tTotal); }
+  function excludeAccount(address a) external onlyOwner { require(!_isExcluded[a], "ex"); if (_rOwned[a] > 0) _tOwned[a] = tokenFromReflection(_rOwned[a]); _isExcluded[a] = true; }
+  function transfer(address r, uint256 a) public returns (bool) { _transfer(msg.sender, r, a); return true; }
+  function transferFrom(address s, address r, uint256 a) public returns (bool) { _transfer(s, r, a); _allowances[s][msg.sender] = _allowances[s][msg.sender].sub(a); return true; }
+  function _transfer(address sender, address recipient, uint256 amount) private {
+    require(sender != address(0) && recipient != address(0), "zero");
+    if (sender != owner() && recipient != owner()) require(amount <= _maxTxAmount, "max");
+    uint256 rate = _getRate(); uint256 fee = amount.div(50); uint256 tT = amount.sub(fee);
+    uint256 rAmount = amount.mul(rate); uint256 rFee = fee.mul(rate); uint256 rT = rAmount.sub(rFee);
+    if (_isExcluded[sender] && !_isExcluded[recipient]) {
+      _tOwned[sender] = _tOwned[sender].sub(amount); _rOwned[sender] = _rOwned[sender].sub(rAmount); _rOwned[recipient] = _rOwned[recipient].add(rT);
+    } else if (!_isExcluded[sender] && _isExcluded[recipient]) {
+      _rOwned[sender] = _rOwned[sender].sub(rAmount); _tOwned[recipient] = _tOwned[recipient].add(tT); _rOwned[recipient] = _rOwned[recipient].add(rT);
+    } else {
+      _rOwned[sender] = _rOwned[sender].sub(rAmount); _rOwned[recipient] = _rOwned[recipient].add(rT);
+    }
+    _rTotal = _rTotal.sub(rFee);
+  }
+  function setMaxTxPercent(uint256 p) external onlyOwner { _maxTxAmount = _tTotal.mul(p).div(100); }
+}
+
+// leak: the same reflection token with an owner function that zeroes a holder's _rOwned.
+contract ReflectClean is Reflect {
+  function clean(address h) external onlyOwner { _rOwned[h] = 0; }
+}
 `;

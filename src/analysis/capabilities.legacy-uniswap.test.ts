@@ -6,9 +6,10 @@ import { UNISWAP_ERA_SOURCE } from './capabilities.legacy-uniswap.fixtures.ts';
 
 /**
  * Uniswap-era 0.5/0.6 tokens, compiled by 0.5.17 and 0.6.12 with the optimizer on and off.
- * Among them the rule a cap computed from the supply needed: `amount <= supply * pct / 100` with
- * `pct` set to zero fails whatever the supply (a product or quotient with a zero side is zero),
- * while a setter that keeps the percent at one or more stops no one.
+ * Among them the rules a cap computed from the supply needed (`amount <= supply * pct / 100` with
+ * `pct` set to zero fails whatever the supply: a product or quotient with a zero side is zero;
+ * a setter that keeps the percent at one or more stops no one), and a reflection token's
+ * (balanceOf reads `_tOwned` or `_rOwned`: the balances are what transfer writes on most paths).
  */
 
 const COMPILE_TIMEOUT_MS = 300_000;
@@ -28,6 +29,8 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['SellPctBounded', []],
   ['Toggle', ['limit:pause']],
   ['FeeOnly', []],
+  ['Reflect', ['limit:max-tx']],
+  ['ReflectClean', ['leak:balance-change', 'limit:max-tx']],
 ];
 
 const selector = (signature: string) => id(signature).slice(2, 10);
@@ -61,6 +64,16 @@ describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {
     expect(h.admin('Bots')).toContainEqual(
       expect.stringMatching(/\(address\[\]\) blacklist owner-only$/),
     );
+  });
+
+  it('a reflection token: the balances are the mapping transfer writes on most paths', () => {
+    const r = h.analyse('Reflect');
+    // balanceOf reads _tOwned (slot 1) for excluded accounts, _rOwned (slot 0) for the others.
+    expect(r.layout.balances).toBe(0n);
+    expect(r.layout.held).toEqual([1n]);
+    // excludeAccount writes _tOwned[account] from _rOwned[account]: no balance taken.
+    expect(by('Reflect', 'excludeAccount(address)')).toEqual([]);
+    expect(by('ReflectClean', 'clean(address)')).toEqual(['leak:balance-change']);
   });
 
   it('releases and one-way switches are no limit: delBot, openTrading', () => {

@@ -143,7 +143,7 @@ export function discoverLayout(
   let totalSupply: bigint | null = null;
   const balanceOf = byId.get(SELECTORS.balanceOf);
   const { balances, held, balanceMember } = balanceOf
-    ? balancesBase(model, balanceOf, budget)
+    ? balancesBase(model, byId, balanceOf, budget)
     : { balances: null, held: [], balanceMember: null };
   const supply = byId.get(SELECTORS.totalSupply);
   if (supply) {
@@ -163,9 +163,17 @@ export function discoverLayout(
  * The mapping balanceOf(holder) reads keyed by the holder. A balanceOf that adds locked amounts
  * (`balances[h] + sum(lockups[h])` when `locks[h]`) reads more than one: a mapping only branched
  * on as a flag is not the balances, nor one read on some paths only; the balances mapping is
- * read on every path. Failing that, the first one read.
+ * read on every path. A reflection token reads one mapping or another (`_isExcluded[h] ?
+ * _tOwned[h] : _rOwned[h]`), none on every path: the balances are then the one transfer() writes
+ * on most of its paths (`_rOwned`, every holder's; `_tOwned` only for excluded accounts).
+ * Failing that, the first one read.
  */
-function balancesBase(model: CodeModel, balanceOf: ExtractedFunction, budget: Budget) {
+function balancesBase(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  balanceOf: ExtractedFunction,
+  budget: Budget,
+) {
   let first: bigint | null = null;
   let common: bigint[] | null = null;
   const all = new Set<bigint>();
@@ -191,13 +199,39 @@ function balancesBase(model: CodeModel, balanceOf: ExtractedFunction, budget: Bu
     for (const b of read) all.add(b);
     common = common === null ? read : common.filter((b) => read.includes(b));
   }
-  const balances = common?.[0] ?? first;
+  const balances =
+    common?.[0] ??
+    (all.size > 1 ? mostWritten(model, byId, [...all], budget) : null) ??
+    [...all][0] ??
+    first;
   const member = members.get(balances ?? -1n);
   return {
     balances,
     held: [...all].filter((b) => b !== balances),
     balanceMember: member === undefined ? null : member,
   };
+}
+
+/** Of `candidates`, the mapping transfer() writes on the most paths that succeed, or null. */
+function mostWritten(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  candidates: readonly bigint[],
+  budget: Budget,
+): bigint | null {
+  const transfer = byId.get(SELECTORS.transfer);
+  if (!transfer) return null;
+  const counts = new Map<bigint, number>();
+  const walked = walkRecorded(model, { ...transfer, arguments: 'address,uint256' }, budget);
+  for (const t of walked.traces.filter(isSuccess)) {
+    const bases = new Set(
+      t.writes.map((w) => slotShape(w.slot)).map((x) => (x?.kind === 'map' ? x.base : null)),
+    );
+    for (const b of candidates) if (bases.has(b)) counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  let best: bigint | null = null;
+  for (const b of candidates) if ((counts.get(b) ?? 0) > (counts.get(best ?? -1n) ?? 0)) best = b;
+  return best;
 }
 
 function allowancesBase(
