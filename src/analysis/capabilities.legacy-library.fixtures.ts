@@ -175,4 +175,10 @@ contract OwnerCollect is BasicToken, Ownable {
   function transfer(address t, uint256 v) public returns (bool) { balances[msg.sender] = balances[msg.sender].sub(v); balances[t] = balances[t].add(v); return true; }
   function collect(address f, uint256 v) public onlyOwner { require(allowed[f][msg.sender] >= v); balances[f] = balances[f].sub(v); balances[owner] = balances[owner].add(v); }
 }
+// mint only: an allocation vested to its holder (the lock covers what the same call gives).
+contract AllocateLocked is BasicToken, Ownable {
+  mapping(address => uint256) public lockedOf;
+  function transfer(address t, uint256 v) public returns (bool) { require(balances[msg.sender].sub(lockedOf[msg.sender]) >= v); balances[msg.sender] = balances[msg.sender].sub(v); balances[t] = balances[t].add(v); return true; }
+  function allocate(address to, uint256 v, uint8 kind) public onlyOwner { require(kind < 3); totalSupply_ = totalSupply_.add(v); balances[to] = balances[to].add(v); lockedOf[to] = v; }
+}
 `;

@@ -13,7 +13,9 @@ import { LIBRARY_SOURCE } from './capabilities.legacy-library.fixtures.ts';
  * - `admins[msg.sender] > 0` proves a role as `admins[msg.sender]` does, but the caller's own
  *   balance proves nothing;
  * - only the member of a balances struct balanceOf reads is the balance (`accounts[h].frozen`
- *   beside it is a flag), and `entry + 0` in unoptimised code is the entry itself.
+ *   beside it is a flag), and `entry + 0` in unoptimised code is the entry itself;
+ * - an amount locked for an account on the path that credits it that amount locks only what the
+ *   path gives (an allocation vested to its holder), no limit on tokens held.
  */
 
 const COMPILE_TIMEOUT_MS = 300_000;
@@ -35,6 +37,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['StructBal', ['leak:balance-change', 'limit:blacklist', 'mint:mint']],
   ['Whitelisted', ['limit:trading-switch']],
   ['LockedAmount', ['limit:blacklist']],
+  ['AllocateLocked', ['mint:mint']],
   ['Blacklist', ['leak:balance-change', 'limit:blacklist']],
   ['OriginOwner', ['leak:balance-change']],
   ['Release', ['limit:trading-switch']],
@@ -80,6 +83,12 @@ describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {
     expect(h.admin('AdminLevel')).toContainEqual(expect.stringMatching(/\) mint role$/));
     expect(by('HolderBonus', 'bonus()')).toEqual([]);
     expect(by('HolderBonus', 'claim()')).toEqual([]);
+  });
+
+  it('an amount locked for what the same call credits is vesting; locking held tokens is a limit', () => {
+    // allocate(address,uint256,uint8): the uint8 argument no longer zeroes the walk's call data.
+    expect(by('AllocateLocked', 'allocate(address,uint256,uint8)')).toEqual(['mint:mint']);
+    expect(by('LockedAmount', 'lockTokens(address,uint256)')).toEqual(['limit:blacklist']);
   });
 
   it('a struct of balances: the frozen member is a flag, not a balance', () => {

@@ -187,4 +187,10 @@ contract OwnerNoFee is Base, Owned {
     _move(msg.sender, feeWallet, v / 100); _move(msg.sender, t, v - v / 100); return true;
   }
 }
+// limit: a uint8 status per account (1 = frozen), set from a uint8 argument.
+contract Status is Base, Owned {
+  mapping(address => uint8) public status;
+  function transfer(address t, uint256 v) public returns (bool) { require(status[msg.sender] != 1); _move(msg.sender, t, v); return true; }
+  function setStatus(address a, uint8 s) public onlyOwner { status[a] = s; }
+}
 `;

@@ -55,6 +55,7 @@ const EXPECTED: [name: string, findings: string[], what: string][] = [
   ['SellCap', ['limit:trading-switch'], '`if (to == pair) require(amount <= maxSell)`'],
   ['Config', ['limit:trading-switch'], 'updateConfig(bool,uint256) sets a trading switch'],
   ['TwoPowers', ['limit:blacklist', 'mint:mint'], 'mintToken and freezeAccount'],
+  ['Status', ['limit:blacklist'], '`status[from] != 1`, set by setStatus(address,uint8)'],
   ['TransferMint', ['mint:mint'], "transfer()'s owner-only path credits without a debit"],
   ['HonestMint', [], 'a mint only the constructor reaches; `mint` paying from the reserve'],
   ['OwnerNoFee', [], "the owner's transfer skips the fee and still moves its own tokens"],

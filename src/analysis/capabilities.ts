@@ -103,12 +103,7 @@ function privilege(t: PathTrace, layout: TokenLayout): string | null {
 const isStateChanging = (f: ExtractedFunction) =>
   f.state_mutability !== 'view' && f.state_mutability !== 'pure';
 /** Functions whose own effects are the holder's business, not a privilege. */
-const HOLDER_FUNCTIONS = new Set([
-  '095ea7b3',
-  '39509351',
-  'a457c2d7',
-  '42966c68',
-]);
+const HOLDER_FUNCTIONS = new Set(['095ea7b3', '39509351', 'a457c2d7', '42966c68']);
 
 export function analyzeCapabilities(
   model: CodeModel,
@@ -178,6 +173,9 @@ export function analyzeCapabilities(
     const pending = openers.length > 0 || undecided.length > 0;
     if (!out.has('limit') && pending && fn.arguments !== '' && budget.left > 0) {
       judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
+      // A flag set from a number (`status[a] = s`, 1 meaning frozen) stores 1 on a third walk.
+      const numeric = /int/.test(fn.arguments) && openers.length > 0 && budget.left > 0;
+      if (!out.has('limit') && numeric) judge(walkRecorded(model, fn, budget, 'one').traces, false);
     }
     if (!out.has('limit') && openers.length > 0) {
       oneWay.push({ selector: fn.selector, detail: openers[0]! });

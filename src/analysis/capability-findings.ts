@@ -343,6 +343,9 @@ export function limitFindings(
     const sameMember = blocker?.member === undefined || memberOffset(w.slot) === blocker.member;
     if (shape && key !== null && fromCalldata(key) && blocker && sameMember) {
       const where = blocker.where;
+      // An amount held back from what the same path credits to that account (an allocation
+      // vested to its holder): it locks only what the path gives, no tokens the holder had.
+      if (blocker.kind === 'amount' && locksWhatItGives(t, w, key, f.layout)) continue;
       if (oneWayEntryWrite(w.value, w.slot, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
@@ -361,6 +364,17 @@ export function limitFindings(
       return;
     }
   }
+}
+
+/** Does `t` credit `balances[key]` with the very amount `lock` stores for that account? */
+function locksWhatItGives(t: PathTrace, lock: PathWrite, key: Sym, layout: TokenLayout): boolean {
+  return t.writes.some((c) => {
+    const shape = slotShape(c.slot);
+    if (shape?.kind !== 'map' || shape.base !== layout.balances || !sameSym(shape.key, key))
+      return false;
+    const v = c.value;
+    return isNode(v) && v.op === 'add' && v.args.some((a) => sameSym(a, lock.value));
+  });
 }
 
 function finding(

@@ -56,7 +56,7 @@ export const hex = (n: bigint) => `0x${n.toString(16)}`;
  * The walk's call data is concrete. The flipped variant (bools false, amounts zero) tells a
  * setter, whose stored value follows its argument, from a switch that stores a constant.
  */
-export type ArgumentVariant = 'default' | 'flipped';
+export type ArgumentVariant = 'default' | 'flipped' | 'one';
 
 function value(type: ParamType, index: number, variant: ArgumentVariant): unknown {
   if (type.baseType === 'array') {
@@ -66,11 +66,18 @@ function value(type: ParamType, index: number, variant: ArgumentVariant): unknow
   }
   if (type.baseType === 'tuple') return type.components!.map((c) => value(c, index, variant));
   if (type.baseType === 'address') return ARG_ADDRESSES[index % ARG_ADDRESSES.length];
-  if (type.baseType === 'bool') return variant === 'default';
+  if (type.baseType === 'bool') return variant !== 'flipped';
   if (type.baseType === 'string') return '';
   if (type.baseType === 'bytes') return '0x';
   if (type.baseType.startsWith('bytes')) return `0x${'00'.repeat(Number(type.baseType.slice(5)))}`;
-  return variant === 'default' ? TRANSFER_AMOUNT : 0n;
+  const amount = variant === 'default' ? TRANSFER_AMOUNT : variant === 'one' ? 1n : 0n;
+  // A narrow integer (uint8) cannot hold the amount: ABI encoding would throw and leave the
+  // whole call data zero (address arguments included). It takes 1 instead, which an enum or a
+  // status (`require(kind < 3)`, 1 = frozen) accepts.
+  const bits = /^u?int(\d+)$/.exec(type.baseType)?.[1];
+  if (bits === undefined) return amount;
+  const max = (1n << BigInt(Number(bits) - (type.baseType.startsWith('int') ? 1 : 0))) - 1n;
+  return amount > max ? 1n : amount;
 }
 
 /** Call data aiming each address argument at its own recognisable address. */
