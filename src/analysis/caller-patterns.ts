@@ -71,6 +71,9 @@ function boolInner(x: Node): Sym | null {
   if (x.op === 'iszero' && a !== undefined) return a;
   if (x.op === 'and' && typeof a === 'bigint' && a <= 0xffn && b !== undefined) return b;
   if (x.op === 'and' && typeof b === 'bigint' && b <= 0xffn && a !== undefined) return a;
+  // `level > 0` (`0 < level`): a uint admin level or count read as a flag.
+  if (x.op === 'gt' && b === 0n && a !== undefined) return a;
+  if (x.op === 'lt' && a === 0n && b !== undefined) return b;
   // `flag == true`, `flag == false`: still the flag.
   if (x.op === 'eq' && typeof a === 'bigint' && a <= 1n && b !== undefined) return b;
   if (x.op === 'eq' && typeof b === 'bigint' && b <= 1n && a !== undefined) return a;

@@ -1,14 +1,14 @@
 import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { loadBackdoors } from '../../test/support/backdoors.ts';
+import {
+  analyseCode,
+  capabilityHelpers,
+  detail,
+  summary,
+} from '../../test/support/capabilities.ts';
 import { compileSolidity } from '../../test/support/solc.ts';
-import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
-import { deriveHints, evidenceFor, type HintFlag } from './hints.ts';
-import { prepareCode } from './interpreter.ts';
-import { assessRisk } from './risk.ts';
-import { extractFunctions, normalizeCode } from './selectors.ts';
-import { analyzeBytecode } from './static.ts';
-import type { StaticAnalysis } from './types.ts';
+import { evidenceFor, type HintFlag } from './hints.ts';
 
 /**
  * Generalisation checks: the idioms of real token code (inline owner checks, an owner in any
@@ -161,24 +161,7 @@ contract OwnerAllowance is Base {
 }
 `;
 
-const contracts = compileSolidity(SOURCE);
-
-function analyse(name: string): CapabilityReport {
-  const code = contracts[name]!.deployedBytecode;
-  const { functions } = extractFunctions(code);
-  return analyzeCapabilities(
-    prepareCode(normalizeCode(code)!),
-    functions,
-    (f) => `0x${f.selector}`,
-  );
-}
-const summary = (r: CapabilityReport) =>
-  r.findings.map((f) => `${f.capability}:${f.family}`).sort();
-const admin = (name: string) =>
-  analyzeBytecode(contracts[name]!.deployedBytecode).admin_functions.map(
-    (f) => `${f.signature} ${f.family} ${f.access_control}`,
-  );
-const detail = (r: CapabilityReport) => r.findings.map((f) => f.evidence[0]!.detail).join(' | ');
+const { analyse, admin, flagsOf } = capabilityHelpers(compileSolidity(SOURCE));
 
 describe('owner checks as real code writes them', () => {
   it('`if (msg.sender != admin) revert();` with the admin in slot 6: a mint named issue', () => {
@@ -290,12 +273,7 @@ describe('limits on holders', () => {
 
 const realEntry = (name: string) => {
   const e = loadBackdoors().find((x) => x.contract_name === name)!;
-  const { functions } = extractFunctions(e.runtime_bytecode);
-  return analyzeCapabilities(
-    prepareCode(normalizeCode(e.runtime_bytecode)!),
-    functions,
-    (f) => `0x${f.selector}`,
-  );
+  return analyseCode(e.runtime_bytecode);
 };
 
 describe('real mainnet code (solc 0.4)', () => {
@@ -317,32 +295,6 @@ describe('real mainnet code (solc 0.4)', () => {
     ]);
   });
 });
-
-/** The flags of a contract as the API derives them, from the code alone with a live owner. */
-function flagsOf(name: string) {
-  const { error: _, ...analysis } = analyzeBytecode(contracts[name]!.deployedBytecode);
-  const owner = '0x00000000000000000000000000000000000000aa';
-  const staticAnalysis: StaticAnalysis = {
-    ...analysis,
-    ownership: {
-      owner,
-      owner_source: 'owner()',
-      renounced: false,
-      hidden_owner: null,
-      fake_renounce: false,
-      evidence: [],
-    },
-  };
-  const input = {
-    trusted: false,
-    static: staticAnalysis,
-    behaviour: [],
-    simulation: null,
-    similarHoneypots: 0,
-  };
-  const assessment = assessRisk(input);
-  return { hints: deriveHints({ assessment, static: staticAnalysis }), assessment };
-}
 
 describe('every flag is explained by evidence checkable against the code', () => {
   it.each([

@@ -1,4 +1,6 @@
 import { describeCheck } from './access-control.ts';
+import type { CallerCheck } from './caller-patterns.ts';
+import { collectBlockers } from './capability-blockers.ts';
 import {
   allowanceFindings,
   balanceFindings,
@@ -8,8 +10,8 @@ import {
 import {
   type Budget,
   CAPABILITY_BUDGET,
-  collectBlockers,
   discoverLayout,
+  hex,
   isAdminCheck,
   isSuccess,
   SELECTORS,
@@ -80,10 +82,16 @@ export interface CapabilityReport {
   steps: number;
 }
 
-/** The condition on `t` that proves the caller privileged, with the guard it matched. */
-function privilege(t: PathTrace): string | null {
+/**
+ * The condition on `t` that proves the caller privileged, with the guard it matched. The caller's
+ * own balance is no privilege (`require(balanceOf[msg.sender] > 0)` lets every holder in).
+ */
+function privilege(t: PathTrace, layout: TokenLayout): string | null {
+  const balances = layout.balances === null ? null : hex(layout.balances);
+  const admin = (c: CallerCheck) =>
+    isAdminCheck(c) && !(c.kind === 'caller-mapping' && c.mapping === balances);
   for (const c of t.conditions) {
-    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, isAdminCheck)) continue;
+    if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, admin)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
     return guard
       ? `${describeCheck(guard)} (JUMPI at pc ${c.pc})`
@@ -95,13 +103,7 @@ function privilege(t: PathTrace): string | null {
 const isStateChanging = (f: ExtractedFunction) =>
   f.state_mutability !== 'view' && f.state_mutability !== 'pure';
 /** Functions whose own effects are the holder's business, not a privilege. */
-const HOLDER_FUNCTIONS = new Set([
-  SELECTORS.transfer,
-  '095ea7b3',
-  '39509351',
-  'a457c2d7',
-  '42966c68',
-]);
+const HOLDER_FUNCTIONS = new Set(['095ea7b3', '39509351', 'a457c2d7', '42966c68']);
 
 export function analyzeCapabilities(
   model: CodeModel,
@@ -133,17 +135,20 @@ export function analyzeCapabilities(
       walkedAll = false;
       continue;
     }
+    // transfer() is the holder's own, but an owner-only path in it may still mint or take
+    // (`if (msg.sender == owner) { balances[to] += v; … }`); what it checks is judged above.
+    const holder = fn.selector === SELECTORS.transfer;
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
-    else walkedAll = false;
+    else if (!holder) walkedAll = false;
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
     const undecided: bigint[] = [];
-    const judge = (traces: readonly PathTrace[], balances: boolean) => {
+    const judge = (traces: readonly PathTrace[], balances: boolean, limits = !holder) => {
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
-        const guard = privilege(t);
+        const guard = privilege(t, layout);
         if (guard === null) continue;
         const before = new Set(out.keys());
         const facts: PathFacts = {
@@ -155,8 +160,8 @@ export function analyzeCapabilities(
           undecided,
         };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
-        if (balances) allowanceFindings(t, facts, out, fn);
-        limitFindings(t, facts, out, fn);
+        if (balances && limits) allowanceFindings(t, facts, out, fn);
+        if (limits) limitFindings(t, facts, out, fn);
         for (const [capability, found] of out) {
           if (!before.has(capability)) found.requires = flagRequirements(t);
         }
@@ -168,6 +173,9 @@ export function analyzeCapabilities(
     const pending = openers.length > 0 || undecided.length > 0;
     if (!out.has('limit') && pending && fn.arguments !== '' && budget.left > 0) {
       judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
+      // A flag set from a number (`status[a] = s`, 1 meaning frozen) stores 1 on a third walk.
+      const numeric = /int/.test(fn.arguments) && openers.length > 0 && budget.left > 0;
+      if (!out.has('limit') && numeric) judge(walkRecorded(model, fn, budget, 'one').traces, false);
     }
     if (!out.has('limit') && openers.length > 0) {
       oneWay.push({ selector: fn.selector, detail: openers[0]! });

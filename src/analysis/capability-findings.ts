@@ -1,6 +1,6 @@
 import type { Capability, CapabilityFinding } from './capabilities.ts';
+import { type Blockers, balanceStructMember } from './capability-blockers.ts';
 import {
-  type Blockers,
   fromCalldata,
   hex,
   keyName,
@@ -16,11 +16,13 @@ import {
   comparedReads,
   contains,
   entryKey,
+  evaluateWith,
+  memberOffset,
   type SlotShape,
   sameSym,
   slotShape,
 } from './storage-shapes.ts';
-import { isCallerLeaf, isNode, type Sym } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import type { AdminFamily, ExtractedFunction } from './types.ts';
 
 /**
@@ -64,14 +66,29 @@ function balanceChange(w: PathWrite, shape: MapShape): Grow {
   return 'set';
 }
 
-/** Did the path read an allowance of `holder` for the caller (a mapping of mappings keyed by both)? */
-function readsAllowance(t: PathTrace, holder: Sym): boolean {
+/**
+ * Did the path rely on an allowance of `holder` for the caller (a mapping of mappings keyed by
+ * both)? It did when it spends that allowance (writes the entry), or when a branch it took on
+ * the allowance would have gone the other way with no allowance at all. A read alone is no
+ * consent: `if (allowed[from][msg.sender] < value && msg.sender != owner) throw;` reads it, and
+ * the owner passes on the path where it was too small (the walk's amount is concrete, so such a
+ * check can be evaluated with the allowance at zero). A check that cannot be evaluated counts.
+ */
+function reliesOnAllowance(t: PathTrace, holder: Sym): boolean {
   const holderAddress = asAddress(holder);
-  return t.reads.some((r) => {
-    const s = slotShape(r);
+  const isEntry = (slot: Sym) => {
+    const s = slotShape(slot);
     if (s?.kind !== 'map2') return false;
     const keys = [s.outer, s.inner];
     return keys.some(isCallerLeaf) && keys.some((k) => asAddress(k) === holderAddress);
+  };
+  if (!t.reads.some(isEntry)) return false;
+  if (t.writes.some((w) => isEntry(w.slot))) return true;
+  const isLoad = (n: Node) => n.op === 'sload' && isEntry(n.args[0]!);
+  return t.conditions.some((c) => {
+    if (!contains(c.cond, isLoad, 60)) return false;
+    const outcome = evaluateWith(c.cond, (n) => (isLoad(n) ? 0n : undefined));
+    return outcome === null || (outcome !== 0n) !== c.taken;
   });
 }
 
@@ -145,11 +162,13 @@ export function balanceFindings(
   fn: ExtractedFunction,
 ): void {
   const { layout } = f;
+  // Another member of the balance's struct (`accounts[h].frozen` beside `.balance`) is no balance.
+  const otherMember = (slot: Sym) => balanceStructMember(slot, layout) !== null;
   const entries = t.writes
     .map((w) => ({ w, shape: slotShape(w.slot) }))
     .filter(
       (x): x is { w: PathWrite; shape: Extract<SlotShape, { kind: 'map' }> } =>
-        x.shape?.kind === 'map' && x.shape.base === layout.balances,
+        x.shape?.kind === 'map' && x.shape.base === layout.balances && !otherMember(x.w.slot),
     );
   if (entries.length === 0) return;
   const changes = entries.map((e) => ({ ...e, grow: balanceChange(e.w, e.shape) }));
@@ -183,7 +202,7 @@ export function balanceFindings(
     if (
       c.grow === 'increase' ||
       !fromCalldata(c.shape.key) ||
-      readsAllowance(t, c.shape.key) ||
+      reliesOnAllowance(t, c.shape.key) ||
       out.has('leak')
     )
       continue;
@@ -319,9 +338,14 @@ export function limitFindings(
       return;
     }
     const key = shape ? entryKey(shape) : null;
-    if (shape && key !== null && fromCalldata(key) && f.blockers.mappings.has(shape.base)) {
-      const blocker = f.blockers.mappings.get(shape.base)!;
+    const blocker = shape ? f.blockers.mappings.get(shape.base) : undefined;
+    // A flag inside the balances struct: only a write of that member is one.
+    const sameMember = blocker?.member === undefined || memberOffset(w.slot) === blocker.member;
+    if (shape && key !== null && fromCalldata(key) && blocker && sameMember) {
       const where = blocker.where;
+      // An amount held back from what the same path credits to that account (an allocation
+      // vested to its holder): it locks only what the path gives, no tokens the holder had.
+      if (blocker.kind === 'amount' && locksWhatItGives(t, w, key, f.layout)) continue;
       if (oneWayEntryWrite(w.value, w.slot, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
@@ -340,6 +364,17 @@ export function limitFindings(
       return;
     }
   }
+}
+
+/** Does `t` credit `balances[key]` with the very amount `lock` stores for that account? */
+function locksWhatItGives(t: PathTrace, lock: PathWrite, key: Sym, layout: TokenLayout): boolean {
+  return t.writes.some((c) => {
+    const shape = slotShape(c.slot);
+    if (shape?.kind !== 'map' || shape.base !== layout.balances || !sameSym(shape.key, key))
+      return false;
+    const v = c.value;
+    return isNode(v) && v.op === 'add' && v.args.some((a) => sameSym(a, lock.value));
+  });
 }
 
 function finding(

@@ -1,23 +1,16 @@
 import { AbiCoder, ParamType } from 'ethers';
 import { addressFromLabel, splitTypes } from './calldata.ts';
-import { type CallerCheck, unwrap } from './caller-patterns.ts';
+import type { CallerCheck } from './caller-patterns.ts';
 import { type CodeModel, type PathTrace, walk } from './interpreter.ts';
-import {
-  asAddress,
-  comparedReads,
-  contains,
-  entryKey,
-  evaluate,
-  flagReads,
-  slotShape,
-} from './storage-shapes.ts';
-import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
+import { asAddress, flagReads, memberOffset, slotShape } from './storage-shapes.ts';
+import { isCallerLeaf, type Sym } from './symbolic.ts';
 import type { ExtractedFunction } from './types.ts';
 
 /**
  * What the capability analysis (capabilities.ts) needs to know about a token before judging its
  * functions: the call data it walks them with, its balances mapping and supply slot (from its
- * own getters), and what transfer() and transferFrom() check on the paths where they fail.
+ * own getters). What transfer() and transferFrom() check on the paths where they fail is in
+ * capability-blockers.ts.
  */
 
 export interface TokenLayout {
@@ -29,6 +22,12 @@ export interface TokenLayout {
   allowances: bigint | null;
   /** Other per-holder mappings balanceOf adds to the balance (locked or vesting amounts). */
   held: bigint[];
+  /**
+   * The struct member of the balances entry balanceOf reads (`accounts[h].balance`), 0 for a
+   * plain mapping, null when unknown: other members of the entry (`accounts[h].frozen`) are not
+   * the balance.
+   */
+  balanceMember: bigint | null;
 }
 
 export const SELECTORS = {
@@ -44,14 +43,12 @@ const FUNCTION_BUDGET = 12_000;
 /** Forks per function: old tokens branch on every SafeMath check and modifier. */
 export const MAX_PATHS = 160;
 /** Address arguments get these, by position: distinct, recognisable, owned by no one. */
-const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) =>
+export const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) =>
   addressFromLabel(`token-monitor.effect.argument.${i}`),
 );
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
 /** The amount every walk moves, transfer() included: a cap below it stops that transfer. */
 export const TRANSFER_AMOUNT = 1000n;
-/** Steps from a blocking check to the failure it causes (building an Error(string) included). */
-const MAX_FAILURE_DISTANCE = 100;
 const abi = AbiCoder.defaultAbiCoder();
 export const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -59,7 +56,7 @@ export const hex = (n: bigint) => `0x${n.toString(16)}`;
  * The walk's call data is concrete. The flipped variant (bools false, amounts zero) tells a
  * setter, whose stored value follows its argument, from a switch that stores a constant.
  */
-export type ArgumentVariant = 'default' | 'flipped';
+export type ArgumentVariant = 'default' | 'flipped' | 'one';
 
 function value(type: ParamType, index: number, variant: ArgumentVariant): unknown {
   if (type.baseType === 'array') {
@@ -69,11 +66,18 @@ function value(type: ParamType, index: number, variant: ArgumentVariant): unknow
   }
   if (type.baseType === 'tuple') return type.components!.map((c) => value(c, index, variant));
   if (type.baseType === 'address') return ARG_ADDRESSES[index % ARG_ADDRESSES.length];
-  if (type.baseType === 'bool') return variant === 'default';
+  if (type.baseType === 'bool') return variant !== 'flipped';
   if (type.baseType === 'string') return '';
   if (type.baseType === 'bytes') return '0x';
   if (type.baseType.startsWith('bytes')) return `0x${'00'.repeat(Number(type.baseType.slice(5)))}`;
-  return variant === 'default' ? TRANSFER_AMOUNT : 0n;
+  const amount = variant === 'default' ? TRANSFER_AMOUNT : variant === 'one' ? 1n : 0n;
+  // A narrow integer (uint8) cannot hold the amount: ABI encoding would throw and leave the
+  // whole call data zero (address arguments included). It takes 1 instead, which an enum or a
+  // status (`require(kind < 3)`, 1 = frozen) accepts.
+  const bits = /^u?int(\d+)$/.exec(type.baseType)?.[1];
+  if (bits === undefined) return amount;
+  const max = (1n << BigInt(Number(bits) - (type.baseType.startsWith('int') ? 1 : 0))) - 1n;
+  return amount > max ? 1n : amount;
 }
 
 /** Call data aiming each address argument at its own recognisable address. */
@@ -145,9 +149,9 @@ export function discoverLayout(
 ): TokenLayout {
   let totalSupply: bigint | null = null;
   const balanceOf = byId.get(SELECTORS.balanceOf);
-  const { balances, held } = balanceOf
-    ? balancesBase(model, balanceOf, budget)
-    : { balances: null, held: [] };
+  const { balances, held, balanceMember } = balanceOf
+    ? balancesBase(model, byId, balanceOf, budget)
+    : { balances: null, held: [], balanceMember: null };
   const supply = byId.get(SELECTORS.totalSupply);
   if (supply) {
     for (const t of walkRecorded(model, supply, budget).traces) {
@@ -158,19 +162,29 @@ export function discoverLayout(
       }
     }
   }
-  return { balances, totalSupply, allowances: allowancesBase(model, byId, budget), held };
+  const allowances = allowancesBase(model, byId, budget);
+  return { balances, totalSupply, allowances, held, balanceMember };
 }
 
 /**
  * The mapping balanceOf(holder) reads keyed by the holder. A balanceOf that adds locked amounts
  * (`balances[h] + sum(lockups[h])` when `locks[h]`) reads more than one: a mapping only branched
  * on as a flag is not the balances, nor one read on some paths only; the balances mapping is
- * read on every path. Failing that, the first one read.
+ * read on every path. A reflection token reads one mapping or another (`_isExcluded[h] ?
+ * _tOwned[h] : _rOwned[h]`), none on every path: the balances are then the one transfer() writes
+ * on most of its paths (`_rOwned`, every holder's; `_tOwned` only for excluded accounts).
+ * Failing that, the first one read.
  */
-function balancesBase(model: CodeModel, balanceOf: ExtractedFunction, budget: Budget) {
+function balancesBase(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  balanceOf: ExtractedFunction,
+  budget: Budget,
+) {
   let first: bigint | null = null;
   let common: bigint[] | null = null;
   const all = new Set<bigint>();
+  const members = new Map<bigint, bigint | null>();
   for (const t of walkRecorded(model, { ...balanceOf, arguments: 'address' }, budget).traces) {
     if (t.end !== 'return') continue;
     const flagBases = new Set(
@@ -186,13 +200,45 @@ function balancesBase(model: CodeModel, balanceOf: ExtractedFunction, budget: Bu
       const shape = slotShape(r);
       if (shape?.kind !== 'map' || keyName(shape.key) !== 'argument 1') continue;
       first ??= shape.base;
+      if (!members.has(shape.base)) members.set(shape.base, memberOffset(r));
       if (!flagBases.has(shape.base) && !read.includes(shape.base)) read.push(shape.base);
     }
     for (const b of read) all.add(b);
     common = common === null ? read : common.filter((b) => read.includes(b));
   }
-  const balances = common?.[0] ?? first;
-  return { balances, held: [...all].filter((b) => b !== balances) };
+  const balances =
+    common?.[0] ??
+    (all.size > 1 ? mostWritten(model, byId, [...all], budget) : null) ??
+    [...all][0] ??
+    first;
+  const member = members.get(balances ?? -1n);
+  return {
+    balances,
+    held: [...all].filter((b) => b !== balances),
+    balanceMember: member === undefined ? null : member,
+  };
+}
+
+/** Of `candidates`, the mapping transfer() writes on the most paths that succeed, or null. */
+function mostWritten(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  candidates: readonly bigint[],
+  budget: Budget,
+): bigint | null {
+  const transfer = byId.get(SELECTORS.transfer);
+  if (!transfer) return null;
+  const counts = new Map<bigint, number>();
+  const walked = walkRecorded(model, { ...transfer, arguments: 'address,uint256' }, budget);
+  for (const t of walked.traces.filter(isSuccess)) {
+    const bases = new Set(
+      t.writes.map((w) => slotShape(w.slot)).map((x) => (x?.kind === 'map' ? x.base : null)),
+    );
+    for (const b of candidates) if (bases.has(b)) counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  let best: bigint | null = null;
+  for (const b of candidates) if ((counts.get(b) ?? 0) > (counts.get(best ?? -1n) ?? 0)) best = b;
+  return best;
 }
 
 function allowancesBase(
@@ -215,188 +261,4 @@ function allowancesBase(
     }
   }
   return null;
-}
-
-/** What transfer()/transferFrom() test on their failing paths. */
-export interface Blockers {
-  /** Plain slots tested as a flag or against the block time: slot → bit offset and how. */
-  slots: Map<
-    bigint,
-    {
-      shifts: Set<number>;
-      timed: boolean;
-      where: string;
-      blocksWhenSet: boolean;
-      /** Some failing check fails when the flag is clear (`require(released)`). */
-      blocksWhenClear: boolean;
-    }
-  >;
-  /** Mappings tested with an account key: base → how. */
-  mappings: Map<bigint, EntryBlocker>;
-  /**
-   * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
-   * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
-   */
-  caps: Map<bigint, { where: string; checks: EntryBlocker['checks']; sell: boolean }>;
-}
-
-/** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
-export interface EntryBlocker {
-  where: string;
-  /**
-   * `flag`: tested as a boolean (`frozen[from]`); `time`: compared with the block time or number
-   * (`lockedUntil[from]`); `amount`: an amount held back (`balance - locked[from] >= value`).
-   */
-  kind: 'flag' | 'time' | 'amount';
-  /** The failing checks on this entry, each with the load it tests: to evaluate a stored value. */
-  checks: { cond: Sym; taken: boolean; load: Node }[];
-}
-
-export function collectBlockers(
-  model: CodeModel,
-  byId: Map<string, ExtractedFunction>,
-  layout: TokenLayout,
-  budget: Budget,
-  /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
-  onSuccess: (t: PathTrace) => void = () => {},
-): { blockers: Blockers; complete: boolean } {
-  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
-  let complete = byId.has(SELECTORS.transfer);
-  for (const [name, selector] of [
-    ['transfer', SELECTORS.transfer],
-    ['transferFrom', SELECTORS.transferFrom],
-  ] as const) {
-    const fn = byId.get(selector);
-    if (!fn) continue;
-    const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
-    const result = walkRecorded(model, { ...fn, arguments: args }, budget);
-    complete &&= result.complete;
-    for (const t of result.traces) if (isSuccess(t)) onSuccess(t);
-    // Mappings the transfer itself moves amounts in are balances (however many), not locks.
-    const moved = new Set(
-      result.traces
-        .filter(isSuccess)
-        .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
-        .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
-    );
-    const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
-    for (const t of result.traces) {
-      if (!isFailure(t)) continue;
-      // A sale: the path proved the recipient is an address the token stores (its pair).
-      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
-      // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
-      // before the failure decided it; one followed by a long stretch of code decided something
-      // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
-      for (let i = t.conditions.length - 1; i >= 0; i--) {
-        const branch = t.conditions[i]!;
-        if (t.steps - branch.step > MAX_FAILURE_DISTANCE) break;
-        const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
-        // Before the last branch only global flags count: per-account entries tested earlier
-        // are exemptions the failing check then overrides (fee exclusions, whitelists).
-        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1, sell);
-      }
-    }
-  }
-  return { blockers, complete };
-}
-
-type Branch = PathTrace['conditions'][number];
-
-/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
-function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
-  let cur = cond;
-  let want = taken;
-  while (isNode(cur) && cur.op === 'iszero') {
-    cur = cur.args[0]!;
-    want = !want;
-  }
-  if (!isNode(cur) || cur.args.length !== 2) return false;
-  const proves = (cur.op === 'eq' && want) || ((cur.op === 'sub' || cur.op === 'xor') && !want);
-  if (!proves) return false;
-  const [a, b] = cur.args.map((x) => unwrap(x).core) as [Sym, Sym];
-  const stored = (x: Sym) => isNode(x) && x.op === 'sload';
-  return (a === address && stored(b)) || (b === address && stored(a));
-}
-
-/** The flags, times and per-account amounts one branch on a failing path tests. */
-function addBlockers(
-  blockers: Blockers,
-  branch: Branch,
-  where: string,
-  layout: TokenLayout,
-  moved: ReadonlySet<bigint>,
-  last: boolean,
-  sell: boolean,
-): void {
-  const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
-  for (const read of flagReads(branch.cond)) {
-    const shape = slotShape(read.load.args[0]!);
-    if (shape?.kind === 'slot') {
-      if (shape.slot === layout.totalSupply || (!last && blockers.slots.has(shape.slot))) continue;
-      const entry = blockers.slots.get(shape.slot) ?? {
-        shifts: new Set<number>(),
-        timed,
-        where,
-        blocksWhenSet: false,
-        blocksWhenClear: false,
-      };
-      entry.shifts.add(read.shift);
-      entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
-      entry.blocksWhenClear ||= blocksWhenSet(branch, read.load, timed, 0n);
-      blockers.slots.set(shape.slot, entry);
-    } else if (
-      last &&
-      shape?.kind === 'map' &&
-      shape.base !== layout.balances &&
-      keyName(shape.key) !== null &&
-      blocksWhenSet(branch, read.load, timed)
-    ) {
-      const entry = blockers.mappings.get(shape.base) ?? {
-        where,
-        kind: timed ? 'time' : 'flag',
-        checks: [],
-      };
-      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
-      blockers.mappings.set(shape.base, entry);
-    }
-  }
-  // An amount held back per account (`balance - locked[from] >= value`): a lock.
-  for (const load of last ? comparedReads(branch.cond) : []) {
-    const shape = slotShape(load.args[0]!);
-    if (shape?.kind === 'slot') {
-      if (timed || shape.slot === layout.totalSupply) continue;
-      const cap = blockers.caps.get(shape.slot) ?? { where, checks: [], sell: false };
-      cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
-      cap.sell ||= sell;
-      blockers.caps.set(shape.slot, cap);
-      continue;
-    }
-    if (!shape || shape.base === layout.balances || moved.has(shape.base)) continue;
-    // An allowance is keyed by the holder and the caller; that is the holder's own limit.
-    if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
-    const key = entryKey(shape);
-    if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
-      blockers.mappings.set(shape.base, {
-        where: `${where} (an amount held back per account)`,
-        kind: 'amount',
-        checks: [],
-      });
-    }
-  }
-}
-
-/**
- * Does an account's entry block when it holds `bit` (set by default)? A blacklist (`frozen[from]`)
- * fails when true; an exemption list (`whitelisted[from]`) fails when false and is no freeze.
- * Unknown counts as yes.
- */
-function blocksWhenSet(
-  branch: PathTrace['conditions'][number],
-  load: Node,
-  timed: boolean,
-  bit = 1n,
-): boolean {
-  if (timed) return true;
-  const outcome = evaluate(branch.cond, load, bit);
-  return outcome === null || (outcome !== 0n) === branch.taken;
 }

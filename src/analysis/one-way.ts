@@ -1,4 +1,4 @@
-import type { Blockers, EntryBlocker } from './capability-layout.ts';
+import type { Blockers, EntryBlocker } from './capability-blockers.ts';
 import { contains, evaluate, evaluateWith, sameSym } from './storage-shapes.ts';
 import type { Node, Sym } from './symbolic.ts';
 

@@ -39,11 +39,34 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
   if (slot.op === 'sha3' && slot.args.length === 1) return slotShape(slot.args[0]!, depth + 1);
   if (slot.op === 'add' && slot.args.length === 2) {
     const [a, b] = slot.args as [Sym, Sym];
+    // `entry + 0` (unoptimised code adds the first member's offset) is the entry itself.
+    if (a === 0n || b === 0n) return slotShape(a === 0n ? b : a, depth);
     const sa = slotShape(a, depth + 1);
     if (sa && (sa.kind !== 'slot' || typeof b === 'bigint')) return sa.kind === 'slot' ? null : sa;
     const sb = slotShape(b, depth + 1);
     if (sb && sb.kind !== 'slot') return sb;
   }
+  return null;
+}
+
+/** `keccak(key . base)`: the entry of a plain mapping. */
+const isEntry = (x: Sym): boolean =>
+  isNode(x) &&
+  x.op === 'sha3' &&
+  x.args.length === 2 &&
+  typeof x.args[1] === 'bigint' &&
+  x.args[1] < MIN_HASHED_SLOT;
+
+/**
+ * The struct member a slot of a plain mapping's entry is at: 0 for the entry itself, `i` for
+ * `entry + i`; null for anything deeper (an array inside the entry) or not an entry.
+ */
+export function memberOffset(slot: Sym): bigint | null {
+  if (isEntry(slot)) return 0n;
+  if (!isNode(slot) || slot.op !== 'add' || slot.args.length !== 2) return null;
+  const [a, b] = slot.args as [Sym, Sym];
+  if (typeof a === 'bigint' && isEntry(b)) return a;
+  if (typeof b === 'bigint' && isEntry(a)) return b;
   return null;
 }
 
@@ -127,8 +150,17 @@ function impliesCaller(
         cond.op === 'div' ? (typeof b === 'bigint' && isPowerOfTwo(b) ? a : undefined) : b;
       return inner !== undefined && p(inner, want);
     }
-    case 'sload':
-      return want && callerKeyed(cond) && accept({ kind: 'caller-mapping', pc: 0 });
+    // `admins[msg.sender] > 0` (a level or a count, not a bool): true exactly when non-zero.
+    case 'gt':
+      return b === 0n && p(a!, want);
+    case 'lt':
+      return a === 0n && p(b!, want);
+    case 'sload': {
+      if (!want || !callerKeyed(cond)) return false;
+      const shape = slotShape(cond.args[0]!);
+      const mapping = shape && shape.kind !== 'slot' ? `0x${shape.base.toString(16)}` : null;
+      return accept({ kind: 'caller-mapping', pc: 0, mapping });
+    }
     case 'retdata':
       return want && cond.callerArg === true && accept({ kind: 'external-call', pc: 0 });
     default:
@@ -257,7 +289,7 @@ const BINARY_OPS: Record<string, number> = {
 
 /**
  * The value of `expr` when `target` (a storage read) holds `value`, or null when something else
- * it depends on is unknown. A boolean `and`/`or` with one side known may still be decided.
+ * it depends on is unknown. An `and`, `mul` or `div` with a zero side is zero all the same.
  */
 export function evaluate(expr: Sym, target: Node, value: bigint): bigint | null {
   return evaluateWith(expr, (n) => (n === target ? value : undefined));
@@ -283,6 +315,8 @@ export function evaluateWith(
   const [x, y] = args as [bigint | null, bigint | null];
   if (x !== null && y !== null) return fold(code, x, y);
   if (expr.op === 'and' && (x === 0n || y === 0n)) return 0n;
+  // Zero whatever the other side is: a cap of `supply * percent / 100` with the percent at zero.
+  if ((expr.op === 'mul' || expr.op === 'div') && (x === 0n || y === 0n)) return 0n;
   return null;
 }
 

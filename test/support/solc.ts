@@ -1,9 +1,18 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type CompiledContract, compiledContract, compileSources } from '../../contracts/solc.ts';
 
 /**
  * Compiles small inline Solidity sources for tests that need contract shapes the project's own
  * contracts do not have (role tables, tx.origin checks, registries, via-IR output), with the
  * compiler configuration of contracts/build.ts (contracts/solc.ts).
+ *
+ * `compileLegacy` compiles with an old solc release instead (devDependencies `solc-0.4.18` …
+ * `solc-0.6.12`, npm aliases of the registry's `solc` package, each bundling its soljson): most
+ * real tokens were written for 0.4–0.6, whose bytecode has shapes 0.8 never emits (`throw` as an
+ * invalid jump, no overflow checks, different dispatch and packing).
  */
 
 export type Compiled = CompiledContract;
@@ -21,4 +30,95 @@ export function compileSolidity(
       compiledContract(c),
     ]),
   );
+}
+
+/** The old releases installed as devDependencies (package.json `solc-<version>` aliases). */
+export const LEGACY_SOLC = ['0.4.18', '0.4.26', '0.5.17', '0.6.12'] as const;
+export type LegacySolc = (typeof LEGACY_SOLC)[number];
+
+/**
+ * Runs one release's standard-JSON compile in a child process: an old solc with the optimizer
+ * takes seconds per source (a minute on a loaded machine), which must not block the test worker.
+ * 0.4's `compile` is the legacy API (source text, optimise flag) and standard JSON goes through
+ * `compileStandardWrapper`; from 0.5 `compile` is standard JSON itself, and 0.6 no longer
+ * exports the wrapper's old name.
+ */
+const CHILD = `
+const solc = require(process.argv[1]);
+let input = '';
+process.stdin.on('data', (d) => { input += d; }).on('end', () => {
+  process.stdout.write((solc.compileStandardWrapper || solc.compile)(input));
+});`;
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+const require = createRequire(import.meta.url);
+const compiled = new Map<string, Record<string, Compiled>>();
+/**
+ * Compiled output kept between runs, keyed by a hash of compiler, optimizer and source, so a
+ * re-run compiles nothing. A changed source or version is a new key, so it cannot be stale.
+ */
+const CACHE_DIR = new URL('../../node_modules/.cache/legacy-solc/', import.meta.url);
+
+/**
+ * Compiles `source` with solc `version`, the optimizer on or off, with that release's default
+ * EVM version (0.4.18 knows no `evmVersion` setting). Output is cached by version, optimizer and
+ * source, in the process and on disk (CACHE_DIR).
+ */
+export async function compileLegacy(
+  source: string,
+  options: { version: LegacySolc; optimize: boolean },
+): Promise<Record<string, Compiled>> {
+  const key = createHash('sha256')
+    .update(`${options.version}/${options.optimize}/${source}`)
+    .digest('hex');
+  const hit = compiled.get(key) ?? readCached(key);
+  if (hit) {
+    compiled.set(key, hit);
+    return hit;
+  }
+  const input = {
+    language: 'Solidity',
+    sources: { 'Test.sol': { content: source } },
+    settings: {
+      optimizer: { enabled: options.optimize, runs: 200 },
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
+      },
+    },
+  };
+  const output = JSON.parse(
+    await runChild(require.resolve(`solc-${options.version}`), JSON.stringify(input)),
+  ) as ReturnType<typeof compileSources>;
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const result = Object.fromEntries(
+    Object.entries(output.contracts?.['Test.sol'] ?? {}).map(([name, c]) => [
+      name,
+      compiledContract(c),
+    ]),
+  );
+  compiled.set(key, result);
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(new URL(`${key}.json`, CACHE_DIR), JSON.stringify(result));
+  return result;
+}
+
+function readCached(key: string): Record<string, Compiled> | null {
+  try {
+    return JSON.parse(readFileSync(new URL(`${key}.json`, CACHE_DIR), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function runChild(solcPath: string, input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['-e', CHILD, solcPath],
+      { maxBuffer: MAX_OUTPUT },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+    child.stdin!.end(input);
+  });
 }

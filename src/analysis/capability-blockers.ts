@@ -1,0 +1,227 @@
+import { unwrap } from './caller-patterns.ts';
+import {
+  ARG_ADDRESSES,
+  type Budget,
+  isFailure,
+  isSuccess,
+  keyName,
+  SELECTORS,
+  type TokenLayout,
+  walkRecorded,
+} from './capability-layout.ts';
+import type { CodeModel, PathTrace } from './interpreter.ts';
+import {
+  comparedReads,
+  contains,
+  entryKey,
+  evaluate,
+  flagReads,
+  memberOffset,
+  slotShape,
+} from './storage-shapes.ts';
+import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
+import type { ExtractedFunction } from './types.ts';
+
+/**
+ * What transfer() and transferFrom() check on the paths where they fail (capabilities.ts): the
+ * flags, times, per-account entries and caps a privileged write can turn against holders.
+ */
+
+/** Steps from a blocking check to the failure it causes (building an Error(string) included). */
+const MAX_FAILURE_DISTANCE = 100;
+
+/** What transfer()/transferFrom() test on their failing paths. */
+export interface Blockers {
+  /** Plain slots tested as a flag or against the block time: slot → bit offset and how. */
+  slots: Map<
+    bigint,
+    {
+      shifts: Set<number>;
+      timed: boolean;
+      where: string;
+      blocksWhenSet: boolean;
+      /** Some failing check fails when the flag is clear (`require(released)`). */
+      blocksWhenClear: boolean;
+    }
+  >;
+  /** Mappings tested with an account key: base → how. */
+  mappings: Map<bigint, EntryBlocker>;
+  /**
+   * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
+   * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
+   */
+  caps: Map<bigint, { where: string; checks: EntryBlocker['checks']; sell: boolean }>;
+}
+
+/** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
+export interface EntryBlocker {
+  where: string;
+  /**
+   * `flag`: tested as a boolean (`frozen[from]`); `time`: compared with the block time or number
+   * (`lockedUntil[from]`); `amount`: an amount held back (`balance - locked[from] >= value`).
+   */
+  kind: 'flag' | 'time' | 'amount';
+  /** The failing checks on this entry, each with the load it tests: to evaluate a stored value. */
+  checks: { cond: Sym; taken: boolean; load: Node }[];
+  /** A member of the balances struct (`accounts[from].frozen`): only that member is the flag. */
+  member?: bigint;
+}
+
+/** A member of the balances entry other than the balance itself (`accounts[h].frozen`). */
+export function balanceStructMember(slot: Sym, layout: TokenLayout): bigint | null {
+  const member = memberOffset(slot);
+  return layout.balanceMember !== null && member !== null && member !== layout.balanceMember
+    ? member
+    : null;
+}
+
+export function collectBlockers(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  layout: TokenLayout,
+  budget: Budget,
+  /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
+  onSuccess: (t: PathTrace) => void = () => {},
+): { blockers: Blockers; complete: boolean } {
+  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
+  let complete = byId.has(SELECTORS.transfer);
+  for (const [name, selector] of [
+    ['transfer', SELECTORS.transfer],
+    ['transferFrom', SELECTORS.transferFrom],
+  ] as const) {
+    const fn = byId.get(selector);
+    if (!fn) continue;
+    const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
+    const result = walkRecorded(model, { ...fn, arguments: args }, budget);
+    complete &&= result.complete;
+    for (const t of result.traces) if (isSuccess(t)) onSuccess(t);
+    // Mappings the transfer itself moves amounts in are balances (however many), not locks.
+    const moved = new Set(
+      result.traces
+        .filter(isSuccess)
+        .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
+        .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
+    );
+    const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
+    for (const t of result.traces) {
+      if (!isFailure(t)) continue;
+      // A sale: the path proved the recipient is an address the token stores (its pair).
+      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
+      // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
+      // before the failure decided it; one followed by a long stretch of code decided something
+      // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
+      for (let i = t.conditions.length - 1; i >= 0; i--) {
+        const branch = t.conditions[i]!;
+        if (t.steps - branch.step > MAX_FAILURE_DISTANCE) break;
+        const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
+        // Before the last branch only global flags count: per-account entries tested earlier
+        // are exemptions the failing check then overrides (fee exclusions, whitelists).
+        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1, sell);
+      }
+    }
+  }
+  return { blockers, complete };
+}
+
+type Branch = PathTrace['conditions'][number];
+
+/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
+function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
+  let cur = cond;
+  let want = taken;
+  while (isNode(cur) && cur.op === 'iszero') {
+    cur = cur.args[0]!;
+    want = !want;
+  }
+  if (!isNode(cur) || cur.args.length !== 2) return false;
+  const proves = (cur.op === 'eq' && want) || ((cur.op === 'sub' || cur.op === 'xor') && !want);
+  if (!proves) return false;
+  const [a, b] = cur.args.map((x) => unwrap(x).core) as [Sym, Sym];
+  const stored = (x: Sym) => isNode(x) && x.op === 'sload';
+  return (a === address && stored(b)) || (b === address && stored(a));
+}
+
+/** The flags, times and per-account amounts one branch on a failing path tests. */
+function addBlockers(
+  blockers: Blockers,
+  branch: Branch,
+  where: string,
+  layout: TokenLayout,
+  moved: ReadonlySet<bigint>,
+  last: boolean,
+  sell: boolean,
+): void {
+  const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
+  for (const read of flagReads(branch.cond)) {
+    const shape = slotShape(read.load.args[0]!);
+    const member = balanceStructMember(read.load.args[0]!, layout);
+    if (shape?.kind === 'slot') {
+      if (shape.slot === layout.totalSupply || (!last && blockers.slots.has(shape.slot))) continue;
+      const entry = blockers.slots.get(shape.slot) ?? {
+        shifts: new Set<number>(),
+        timed,
+        where,
+        blocksWhenSet: false,
+        blocksWhenClear: false,
+      };
+      entry.shifts.add(read.shift);
+      entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
+      entry.blocksWhenClear ||= blocksWhenSet(branch, read.load, timed, 0n);
+      blockers.slots.set(shape.slot, entry);
+    } else if (
+      last &&
+      shape?.kind === 'map' &&
+      (shape.base !== layout.balances || member !== null) &&
+      keyName(shape.key) !== null &&
+      blocksWhenSet(branch, read.load, timed)
+    ) {
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where,
+        kind: timed ? 'time' : 'flag',
+        checks: [],
+        ...(member !== null ? { member } : {}),
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
+    }
+  }
+  // An amount held back per account (`balance - locked[from] >= value`): a lock.
+  for (const load of last ? comparedReads(branch.cond) : []) {
+    const shape = slotShape(load.args[0]!);
+    if (shape?.kind === 'slot') {
+      if (timed || shape.slot === layout.totalSupply) continue;
+      const cap = blockers.caps.get(shape.slot) ?? { where, checks: [], sell: false };
+      cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
+      cap.sell ||= sell;
+      blockers.caps.set(shape.slot, cap);
+      continue;
+    }
+    if (!shape || shape.base === layout.balances || moved.has(shape.base)) continue;
+    // An allowance is keyed by the holder and the caller; that is the holder's own limit.
+    if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
+    const key = entryKey(shape);
+    if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
+      blockers.mappings.set(shape.base, {
+        where: `${where} (an amount held back per account)`,
+        kind: 'amount',
+        checks: [],
+      });
+    }
+  }
+}
+
+/**
+ * Does an account's entry block when it holds `bit` (set by default)? A blacklist (`frozen[from]`)
+ * fails when true; an exemption list (`whitelisted[from]`) fails when false and is no freeze.
+ * Unknown counts as yes.
+ */
+function blocksWhenSet(
+  branch: PathTrace['conditions'][number],
+  load: Node,
+  timed: boolean,
+  bit = 1n,
+): boolean {
+  if (timed) return true;
+  const outcome = evaluate(branch.cond, load, bit);
+  return outcome === null || (outcome !== 0n) === branch.taken;
+}
