@@ -3,6 +3,7 @@ import {
   type BenchResults,
   HEADLINES,
   loadResults,
+  renderAccuracySummary,
   renderResults,
   renderSummary,
   renderTargets,
@@ -60,6 +61,26 @@ describe('bench:report', () => {
     expect(full).toContain('### scale\n\n_The run of 2026-01-02, host not recorded._');
     expect(full).not.toContain('Test CPU');
     expect(renderSummary(twoRuns)).toContain("each suite's run (date and host) is named");
+  });
+
+  it('renders precision, recall and F1 per capability as percentages, skipping absent sets', () => {
+    const metric = (m: string, value: number) => ({
+      suite: 'accuracy',
+      metric: m,
+      value,
+      unit: '',
+    });
+    const accuracy: BenchResults = {
+      ...sample,
+      results: [
+        metric('dev set (set-code) leak precision', 0.7917),
+        metric('dev set (set-code) leak recall', 1),
+        metric('dev set (set-code) leak F1', 0.8837),
+      ],
+    };
+    const table = renderAccuracySummary(accuracy);
+    expect(table).toContain('| dev set (set-code) | leak | 79.2 % | 100 % | 88.4 % |');
+    expect(table).not.toContain('own corpus');
   });
 
   it('replaces only what lies between the markers, and refuses a file without them', () => {

@@ -184,8 +184,32 @@ export function renderAccuracy(results: BenchResults): string {
   ].join('\n');
 }
 
+/** The README's accuracy table: precision, recall and F1 of the three capabilities per set. */
+export function renderAccuracySummary(results: BenchResults): string {
+  const value = (metric: string) =>
+    results.results.find((r) => r.suite === 'accuracy' && r.metric === metric)?.value;
+  const rows = ['dev set (set-code)', 'dev set (constructor)', 'own corpus'].flatMap((set) =>
+    ['mint', 'leak', 'limit'].flatMap((label) => {
+      const [p, r, f] = ['precision', 'recall', 'F1'].map((m) => value(`${set} ${label} ${m}`));
+      if (p === undefined || r === undefined || f === undefined) return [];
+      const [pct, rct, fct] = [p, r, f].map(
+        (x) => `${decimal.format(Math.round(x * 1000) / 10)} %`,
+      );
+      return [`| ${set} | ${label} | ${pct} | ${rct} | ${fct} |`];
+    }),
+  );
+  return [
+    '| set | capability | precision | recall | F1 |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    provenance(results, 'accuracy'),
+  ].join('\n');
+}
+
 export const TARGETS: readonly Target[] = [
   { file: 'README.md', marker: 'bench:summary', render: renderSummary },
+  { file: 'README.md', marker: 'bench:accuracy-summary', render: renderAccuracySummary },
   { file: 'docs/benchmarks.md', marker: 'bench:results', render: renderResults },
   { file: 'docs/risk-model.md', marker: 'bench:accuracy', render: renderAccuracy },
 ];
