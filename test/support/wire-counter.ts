@@ -2,10 +2,11 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy that counts what clients send a Postgres or Redis server: requests (Postgres:
- * extended-protocol `Sync` and simple `Query` messages, one per statement; Redis: RESP commands)
- * and round trips (client writes that carry at least one request, after which the client waits
- * for the answer; statements or commands pipelined into one write count once). For benchmarks:
- * the analysis suite counts the database and queue round trips of a token's pass with it.
+ * statements, i.e. extended-protocol `Execute` and simple `Query` messages; Redis: RESP commands)
+ * and round trips (client writes after which the client waits for an answer: Postgres writes that
+ * end in `Sync`, `Flush` or carry a `Query` — an unprepared statement with parameters costs two,
+ * its description first — and Redis writes with a command; statements or commands pipelined into
+ * one write count once). For benchmarks: the analysis suite counts a pass's round trips with it.
  */
 
 export type WireProtocol = 'postgres' | 'redis';
@@ -23,29 +24,40 @@ export interface WireCounter {
   close(): Promise<void>;
 }
 
-/** Counts the Postgres requests in a client's stream; the first message is the untyped start-up. */
-function postgresParser(): (chunk: Buffer) => number {
+type Parser = (chunk: Buffer) => { requests: number; waits: boolean };
+
+const EXECUTE = 0x45; // 'E'
+const QUERY = 0x51; // 'Q'
+const SYNC = 0x53; // 'S'
+const FLUSH = 0x48; // 'H'
+const SSL_REQUEST = 80_877_103;
+
+/** Parses a Postgres client's stream; the first message is the untyped start-up. */
+function postgresParser(): Parser {
   let buffer = Buffer.alloc(0);
   let started = false;
   return (chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
     let requests = 0;
+    let waits = false;
     for (;;) {
-      const header = started ? 5 : 4;
+      const header = started ? 5 : 8;
       if (buffer.length < header) break;
       const length = started ? buffer.readUInt32BE(1) + 1 : buffer.readUInt32BE(0);
       if (buffer.length < length) break;
-      if (started && (buffer[0] === 0x53 || buffer[0] === 0x51)) requests++; // 'S' Sync, 'Q' Query
-      // An SSLRequest (code 80877103) is answered before the real start-up message follows.
-      if (!started && buffer.readUInt32BE(4) !== 80_877_103) started = true;
+      const type = started ? buffer[0] : undefined;
+      if (type === EXECUTE || type === QUERY) requests++;
+      if (type === SYNC || type === FLUSH || type === QUERY) waits = true;
+      // An SSLRequest is answered before the real start-up message follows.
+      if (!started && buffer.readUInt32BE(4) !== SSL_REQUEST) started = true;
       buffer = buffer.subarray(length);
     }
-    return requests;
+    return { requests, waits };
   };
 }
 
 /** Counts the RESP commands (arrays of bulk strings, or inline commands) in a client's stream. */
-function redisParser(): (chunk: Buffer) => number {
+function redisParser(): Parser {
   let buffer = Buffer.alloc(0);
   const lineEnd = (from: number) => buffer.indexOf('\r\n', from);
   /** The end of the command at the buffer's start, or -1 when it is incomplete. */
@@ -69,7 +81,7 @@ function redisParser(): (chunk: Buffer) => number {
       requests++;
       buffer = buffer.subarray(end);
     }
-    return requests;
+    return { requests, waits: requests > 0 };
   };
 }
 
@@ -90,9 +102,9 @@ export async function startWireCounter(url: string, protocol: WireProtocol): Pro
     };
     for (const s of [client, upstream]) s.on('error', drop).on('close', drop);
     client.on('data', (chunk: Buffer) => {
-      const n = parse(chunk);
-      requests += n;
-      if (n > 0) roundTrips++;
+      const parsed = parse(chunk);
+      requests += parsed.requests;
+      if (parsed.waits) roundTrips++;
     });
     client.pipe(upstream);
     upstream.pipe(client);
