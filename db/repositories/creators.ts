@@ -94,8 +94,8 @@ const countsOf = (row: Record<string, unknown> | undefined): CreatorCounts => ({
   success_count: Number(row?.successes ?? 0),
 });
 
-/** SQL mirror of reputationScore() over the columns of `countColumns` (creators.test.ts checks it). */
-const scoreOf = (successes: SQL, scams: SQL) =>
+/** SQL mirror of reputationScore() over two count expressions (creators.test.ts checks it). */
+export const reputationScoreSql = (successes: SQL, scams: SQL) =>
   sql`round(100.0 * (${successes} + ${PRIOR_SUCCESSES}) / (${successes} + ${SCAM_WEIGHT} * ${scams} + ${PRIOR_TOTAL}))::int`;
 
 /**
@@ -105,7 +105,7 @@ const scoreOf = (successes: SQL, scams: SQL) =>
  * tokens. Unchanged numbers are not written (an update would add a row version for nothing).
  */
 export function creatorRefreshStatement(chainId: number, creator: string): SQL {
-  const score = scoreOf(sql`c.successes`, sql`c.scams`);
+  const score = reputationScoreSql(sql`c.successes`, sql`c.scams`);
   return sql`with c as (
       select ${creatorCountColumns.total} as total, ${creatorCountColumns.scams} as scams,
         ${creatorCountColumns.successes} as successes
