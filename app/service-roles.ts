@@ -65,18 +65,7 @@ export function startStageWorkers(
   s: Shared,
   connection: ReturnType<typeof createRedis>,
 ): WorkerPool {
-  const {
-    chains,
-    tokens,
-    producer,
-    events,
-    logger,
-    analyses,
-    creators,
-    commandRedis,
-    keys,
-    metrics,
-  } = s;
+  const { chains, tokens, producer, events, logger, analyses, commandRedis, keys, metrics } = s;
   // Advisory and in the background: a slow node must not hold up the start.
   void checkDexFactories(chains, logger).catch((error: unknown) =>
     logger.warn({ err: error }, 'DEX factory check failed'),
@@ -94,8 +83,6 @@ export function startStageWorkers(
   const risk = createRiskProcessor({
     chains,
     analyses,
-    tokens,
-    creators,
     events,
     logger,
     producer,
@@ -105,7 +92,6 @@ export function startStageWorkers(
   const simulate = createSimulateProcessor({
     chains,
     analyses,
-    tokens,
     producer: chainStages(producer, { risk }),
     logger,
   });
@@ -140,9 +126,10 @@ export function startStageWorkers(
         logger,
         onChanged: s.tokenChanged,
       }),
-      selectors,
-      simulate,
-      risk,
+      // As jobs of their own they start with no state (the second argument is not the BullMQ job).
+      selectors: (data) => selectors(data),
+      simulate: (data) => simulate(data),
+      risk: (data) => risk(data),
       accounts: createAccountsProcessor({
         accounts: s.accounts,
         logger,

@@ -290,6 +290,22 @@ describe('scanner → detect → bytecode', () => {
   });
 
   it('changes nothing when the same blocks are scanned and processed again', async () => {
+    // Settled first: a token at risk may still have its DEX pass (and first-liquidity pass) queued,
+    // which would otherwise run after the snapshot, in the second service.
+    const stages = ['selectors', 'simulate', 'risk', 'dex'].map(
+      (name) => new Queue(name, { connection: { url: redis.url }, prefix: redis.prefix }),
+    );
+    await eventually(
+      async () => {
+        const counts = await Promise.all(
+          stages.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')),
+        );
+        return counts.every((c) => Object.values(c).every((n) => n === 0)) ? true : undefined;
+      },
+      30_000,
+      'analysis and DEX queues settled',
+    );
+    await Promise.all(stages.map((q) => q.close()));
     await service.stop();
     const before = await handle.db.select().from(tokens).orderBy(tokens.address);
     const creatorsBefore = await handle.db.select().from(creators).orderBy(creators.address);

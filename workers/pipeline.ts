@@ -1,5 +1,6 @@
 import { type Pass, type PassTrigger, passFor } from '../src/run-key.ts';
 import type { JobData, JobInput, QueueName } from './catalog.ts';
+import type { PassState } from './pass-state.ts';
 import { inProcessProducer, type Producer } from './queues.ts';
 
 /**
@@ -147,20 +148,39 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
   },
 };
 
-/** Enqueues what follows `outcome` of stage `stage` for job `data` (one round trip per queue). */
+/**
+ * Enqueues what follows `outcome` of stage `stage` for job `data` (one round trip per queue). The
+ * pass's `state` goes with a single job that runs in process (`handsOnInProcess`), never to Redis.
+ */
 export async function routeOutcome<S extends RoutedStage>(
   producer: Producer,
   stage: S,
   data: JobData<S>,
   outcome: StageOutcomes[S],
+  state?: PassState,
 ): Promise<void> {
   const jobs = pipeline[stage].next(data, outcome);
   const byQueue = new Map<QueueName, JobInput<QueueName>[]>();
   for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job.data]);
   for (const [queue, data] of byQueue) {
-    if (data.length === 1) await producer.enqueue(queue, data[0]!);
+    if (data.length === 1) await producer.enqueue(queue, data[0]!, state ? { state } : {});
     else await producer.enqueueBulk(queue, data);
   }
+}
+
+/**
+ * Whether what follows `outcome` is one job that runs in this job: then the pass's state goes on
+ * with it, and the next stage writes what this one has not (workers/pass-state.ts). Otherwise the
+ * stage writes first, and routes after (a retry must find its part).
+ */
+export function handsOnInProcess<S extends RoutedStage>(
+  producer: Producer,
+  stage: S,
+  data: JobData<S>,
+  outcome: StageOutcomes[S],
+): boolean {
+  const jobs = pipeline[stage].next(data, outcome);
+  return jobs.length === 1 && (producer.runsInProcess?.(jobs[0]!.queue) ?? false);
 }
 
 /** The stages that run in the job of the stage that routes to them, not as jobs of their own. */
@@ -174,7 +194,7 @@ type SameJobStage = (typeof SAME_JOB_STAGES)[number];
  */
 export function chainStages(
   producer: Producer,
-  processors: { [N in SameJobStage]?: (data: JobData<N>) => Promise<unknown> },
+  processors: { [N in SameJobStage]?: (data: JobData<N>, state?: PassState) => Promise<unknown> },
 ): Producer {
   return inProcessProducer(producer, processors);
 }

@@ -9,14 +9,22 @@ import {
   QUEUE_NAMES,
   type QueueName,
 } from './catalog.ts';
+import type { PassState } from './pass-state.ts';
 
 /** Typed producers and workers over the catalog. */
+
+export interface EnqueueOptions {
+  priority?: number;
+  delay?: number;
+  /** Handed to a stage that runs in process (workers/pass-state.ts); never sent to Redis. */
+  state?: PassState;
+}
 
 export interface Producer {
   enqueue<N extends QueueName>(
     name: N,
     data: JobInput<N>,
-    options?: { priority?: number; delay?: number },
+    options?: EnqueueOptions,
   ): Promise<string>;
   /** One round trip for many jobs; ids stay deterministic, so duplicates are dropped by BullMQ. */
   enqueueBulk<N extends QueueName>(
@@ -25,6 +33,8 @@ export interface Producer {
     options?: { priority?: number },
   ): Promise<string[]>;
   queue(name: QueueName): Queue;
+  /** Whether a job of `name` runs in the enqueuing job (`inProcessProducer`): absent means never. */
+  runsInProcess?(name: QueueName): boolean;
   close(): Promise<void>;
 }
 
@@ -40,7 +50,7 @@ export function createProducer(connection: ConnectionOptions, prefix: string): P
     return q;
   };
   return {
-    async enqueue(name, data, options = {}) {
+    async enqueue(name, data, { state: _inProcessOnly, ...options } = {}) {
       const entry = jobCatalog[name];
       const parsed = entry.schema.parse(data) as JobData<typeof name>;
       const jobId = (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
@@ -71,18 +81,22 @@ export function createProducer(connection: ConnectionOptions, prefix: string): P
  * an enqueue would; a failure fails the enqueuing job, whose retry runs both again (every stage
  * writes upserts). The ids returned are the ids the jobs would have had.
  */
-export function inProcessProducer(
-  producer: Producer,
-  run: { [N in QueueName]?: (data: JobData<N>) => Promise<unknown> },
-): Producer {
+export type InProcessRun = {
+  [N in QueueName]?: (data: JobData<N>, state?: PassState) => Promise<unknown>;
+};
+
+export function inProcessProducer(producer: Producer, run: InProcessRun): Producer {
   const inProcess: Producer = {
     ...producer,
+    runsInProcess: (name) => run[name] !== undefined || (producer.runsInProcess?.(name) ?? false),
     async enqueue(name, data, options) {
-      const processor = run[name] as ((d: JobData<typeof name>) => Promise<unknown>) | undefined;
+      const processor = run[name] as
+        | ((d: JobData<typeof name>, state?: PassState) => Promise<unknown>)
+        | undefined;
       if (!processor) return producer.enqueue(name, data, options);
       const entry = jobCatalog[name];
       const parsed = entry.schema.parse(data) as JobData<typeof name>;
-      await processor(parsed);
+      await processor(parsed, options?.state);
       return (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
     },
     async enqueueBulk(name, data, options) {

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
-import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import type { BehaviourReport } from '../src/analysis/behaviour.ts';
@@ -13,6 +12,7 @@ import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
 import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 import type { Taxes } from './simulate.ts';
@@ -31,8 +31,6 @@ export const HONEYPOT_ALERT_MESSAGE = 'honeypot detected';
 export interface RiskDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
   analyses: AnalysisRepository;
-  tokens: TokenRepository;
-  creators: CreatorRepository;
   events: EventPublisher;
   logger: Logger;
   /** Liquidity level and lock, when the DEX stage knows them. */
@@ -80,27 +78,24 @@ interface PassDetails {
   previous_taxes?: Taxes | null;
 }
 
-/** Everything the score is made from, read for one pass. */
-async function riskInputs(deps: RiskDeps, data: JobData<'risk'>) {
+/**
+ * Everything the score is made from, for one pass: the parts the job's earlier stages hand on
+ * (or, as a job of its own, the pass's row), the token as read when the job started with those
+ * parts applied, and the two counts in one round trip.
+ */
+async function riskInputs(deps: RiskDeps, data: JobData<'risk'>, state: PassState) {
   const key = { chainId: data.chainId, address: data.address, run: data.run };
-  // Independent reads side by side: a job waits for two round trips instead of four.
-  const [row, token] = await Promise.all([
-    deps.analyses.get(key),
-    deps.tokens.get(data.chainId, data.address),
-  ]);
-  const details = (row?.details ?? {}) as PassDetails;
+  const start = await startOf(deps.analyses, key, state);
+  const token = tokenView(state);
+  const details = { ...start.own, ...state.pending.details } as PassDetails;
   const analysis = details.static ?? null;
-  const [creator, similarHoneypots]: [CreatorInput | null, number] = await Promise.all([
-    token?.creator
-      ? deps.creators.reputationExcluding(data.chainId, token.creator, data.address)
-      : null,
-    analysis
-      ? deps.analyses.honeypotsWithSkeleton(analysis.skeleton_hash, {
-          chainId: data.chainId,
-          address: data.address,
-        })
-      : 0,
-  ]);
+  const counts = await deps.analyses.riskCounts(
+    key,
+    token?.creator ?? null,
+    analysis?.skeleton_hash ?? null,
+  );
+  const creator: CreatorInput | null = counts.creator;
+  const similarHoneypots = counts.similarHoneypots;
   const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
   return { key, details, analysis, token, creator, similarHoneypots, liquidity };
 }
@@ -179,9 +174,10 @@ async function announceHoneypot(
 export function createRiskProcessor(deps: RiskDeps) {
   return async function processRisk(
     data: JobData<'risk'>,
+    state: PassState = newPassState(),
   ): Promise<{ score: number; level: string; changed: boolean }> {
     const chain = chainOf(deps.chains, data.chainId);
-    const inputs = await riskInputs(deps, data);
+    const inputs = await riskInputs(deps, data, state);
     const { key, details, analysis, token, creator, similarHoneypots, liquidity } = inputs;
     const behaviour = details.behaviour?.findings ?? [];
     const assessment = assessRisk({
@@ -206,11 +202,24 @@ export function createRiskProcessor(deps: RiskDeps) {
     const isHoneypot = assessment.level === 'honeypot';
     const changed = await announceUpdate(deps, inputs, assessment, hints);
     await announceHoneypot(deps, data, inputs, assessment);
-    await deps.analyses.recordRisk(key, assessment, hints, isHoneypot, {
-      creator_reputation: creator,
-      similar_honeypots: similarHoneypots,
+    // The job's one write: the earlier stages' parts, the score, and the creator's reputation.
+    await flush(deps.analyses, key, state, {
+      stage: 'risk',
+      details: {
+        security_hints: hints,
+        creator_reputation: creator,
+        similar_honeypots: similarHoneypots,
+      },
+      token: {
+        currentRiskScore: assessment.score,
+        currentRiskLevel: assessment.level,
+        isHoneypot,
+        securityHints: hints,
+        riskUpdatedAt: new Date(),
+      },
+      assessment,
+      creator: token?.creator ?? null,
     });
-    if (token?.creator) await deps.creators.refresh(data.chainId, token.creator);
     await deps.onChanged?.(data.chainId, data.address);
     // Whether the pass continues to the DEX stage is the map's loop-breaking rule (workers/pipeline.ts).
     if (deps.producer) await routeOutcome(deps.producer, 'risk', data, {});

@@ -77,23 +77,26 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
           data.address,
         )
       : false;
-    await deps.analyses.recordStatic(
-      key,
-      {
+    // Written before the pass goes on (one round trip): a pass that starts at simulate meanwhile
+    // (first liquidity) reuses the newest static analysis, and must find this one.
+    const now = new Date().toISOString();
+    await deps.analyses.recordPass(key, {
+      details: {
         static: analysis,
         code_hash: keccak256(code),
         reason: data.reason,
-        static_at: new Date().toISOString(),
-        explorer: { verified, checked_at: new Date().toISOString() },
+        static_at: now,
+        explorer: { verified, checked_at: now },
       },
-      {
+      token: {
         isProxy: analysis.proxy.is_proxy,
         implementationAddress: analysis.proxy.implementation,
         skeletonHash: analysis.skeleton_hash,
         template: analysis.template,
         ownerAddress: owner,
       },
-    );
+      stage: 'selectors',
+    });
     await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
     deps.logger.debug(
       {

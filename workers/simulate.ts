@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
-import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
+import type { TokenRow } from '../db/repositories/tokens.ts';
 import {
   type BehaviourReport,
   type PrivilegedCaller,
@@ -12,20 +12,21 @@ import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { PassReason } from '../src/run-key.ts';
 import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
-import { routeOutcome, startPasses } from './pipeline.ts';
+import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
+import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
 /**
  * The simulate stage: the honeypot test (buy, transfer, sell at several amounts by eth_call with
  * state overrides) and the behaviour probes of uncatalogued functions from every privileged
- * address; then the risk stage of the same pass. A token without liquidity is recorded with the
+ * address; then the risk stage of the same pass, in this job, which writes this stage's part with
+ * its own (workers/pass-state.ts). A token without liquidity is recorded with the
  * error 'no liquidity' and simulated again by `resimulate` when liquidity appears.
  */
 
 export interface SimulateDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
   analyses: AnalysisRepository;
-  tokens: TokenRepository;
   producer: Producer;
   logger: Logger;
 }
@@ -79,10 +80,10 @@ export interface Taxes {
  * the token already holds this pass's own simulation). Null when the token had none.
  */
 function previousTaxes(
-  own: { details: unknown } | undefined,
+  own: Record<string, unknown> | undefined,
   token: { tradingSimulation: unknown } | undefined,
 ): Taxes | null {
-  const recorded = (own?.details as { previous_taxes?: Taxes | null } | undefined)?.previous_taxes;
+  const recorded = (own as { previous_taxes?: Taxes | null } | undefined)?.previous_taxes;
   if (recorded !== undefined) return recorded;
   const sim = token?.tradingSimulation as Partial<Taxes> | null | undefined;
   return sim
@@ -93,23 +94,23 @@ function previousTaxes(
 export function createSimulateProcessor(deps: SimulateDeps) {
   return async function processSimulate(
     data: JobData<'simulate'>,
+    state: PassState = newPassState(),
   ): Promise<{ error: string | null; honeypot: boolean; findings: number }> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
-    // A re-run (first liquidity, refresh) has no static part of its own: it reuses the latest one.
-    const staticOf = (r: { details: unknown } | undefined) =>
-      (r?.details as { static?: StaticAnalysis } | undefined)?.static ?? null;
-    const own = await deps.analyses.get(key);
-    const latest = staticOf(own)
-      ? undefined
-      : await deps.analyses.latestWith(data.chainId, data.address, 'static');
-    const analysis = staticOf(own) ?? staticOf(latest);
+    const staticOf = (details: Record<string, unknown> | undefined) =>
+      (details as { static?: StaticAnalysis } | undefined)?.static ?? null;
+    // The pass's row holds the static analysis when the selectors stage ran (in this job, just
+    // before); a re-run (first liquidity, refresh) reuses the latest one, read with the token.
+    const start = await startOf(deps.analyses, key, state);
+    const ownStatic = staticOf(start.own);
+    const analysis = ownStatic ?? staticOf(start.latestStatic);
     // Copied into this pass's row, so that the risk stage finds every input under one key: the code
     // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
-    const explorer = (latest?.details as { explorer?: unknown } | undefined)?.explorer;
+    const explorer = (start.latestStatic as { explorer?: unknown } | undefined)?.explorer;
     const inherited =
-      analysis && !staticOf(own) ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
-    const token = await deps.tokens.get(data.chainId, data.address);
+      analysis && !ownStatic ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
+    const token = tokenView(state);
 
     const { report, pool } = await simulateTrading(chain.rpc, {
       chain: chain.config,
@@ -137,14 +138,21 @@ export function createSimulateProcessor(deps: SimulateDeps) {
       });
     }
     const simulation: SimulationReport = report;
-    await deps.analyses.recordSimulation(key, {
-      ...inherited,
-      reason: data.reason,
-      simulation,
-      behaviour,
-      previous_taxes: previousTaxes(own, token),
-    });
-    await routeOutcome(deps.producer, 'simulate', data, {});
+    addPart(
+      state,
+      'simulate',
+      {
+        ...inherited,
+        reason: data.reason,
+        simulation,
+        behaviour,
+        previous_taxes: previousTaxes(start.own, start.token),
+      },
+      { tradingSimulation: simulation },
+    );
+    if (!handsOnInProcess(deps.producer, 'simulate', data, {}))
+      await flush(deps.analyses, key, state);
+    await routeOutcome(deps.producer, 'simulate', data, {}, state);
     deps.logger.debug(
       {
         chain: data.chainId,

@@ -8,6 +8,7 @@ import type { TestChain } from '../../test/support/chain.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import type { CorpusToken } from '../../test/support/token-corpus.ts';
+import { startWireCounter, type WireCounts } from '../../test/support/wire-counter.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { progress } from '../report.ts';
 
@@ -20,6 +21,12 @@ import { progress } from '../report.ts';
 const PIPELINE_TIMEOUT_MS = 30 * 60_000;
 
 export type Row = typeof tokens.$inferSelect;
+
+/** The worker's Postgres and Redis traffic while the passes ran (`countWire`). */
+export interface WireTraffic {
+  postgres: WireCounts;
+  redis: WireCounts;
+}
 
 /** Runs `work` over `items`, `concurrency` at a time. */
 export async function pool<T>(
@@ -45,8 +52,8 @@ export async function pool<T>(
 export async function runPipeline(
   chain: TestChain,
   corpus: CorpusToken[],
-  options: { rpcUrl?: string; analysisOnly?: boolean } = {},
-): Promise<{ seconds: number; rows: Map<string, Row> }> {
+  options: { rpcUrl?: string; analysisOnly?: boolean; countWire?: boolean } = {},
+): Promise<{ seconds: number; rows: Map<string, Row>; wire?: WireTraffic }> {
   const { rpcUrl } = options;
   const pass = passFor(
     options.analysisOnly ? { kind: 'scheduled-refresh', bucketMs: 0 } : { kind: 'detected' },
@@ -74,15 +81,24 @@ export async function runPipeline(
         detectionSource: 'submitted',
       });
     }
+    // Counting proxies in front of Postgres and Redis for the worker only (this function's own
+    // polling and enqueueing go around them), reset once the worker has started.
+    const counters = options.countWire
+      ? await Promise.all([
+          startWireCounter(database.url, 'postgres'),
+          startWireCounter(redis.url, 'redis'),
+        ])
+      : undefined;
     const service = await startTestService({
       roles: ['worker'],
-      database,
-      redis,
+      database: counters ? { ...database, url: counters[0].url } : database,
+      redis: counters ? { ...redis, url: counters[1].url } : redis,
       chain: chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {}),
       poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
     });
     const connection = createRedis(redis.url, 'producer');
     const producer = createProducer(connection, redis.prefix);
+    for (const c of counters ?? []) c.reset();
     const started = performance.now();
     await producer.enqueueBulk(
       'selectors',
@@ -109,11 +125,13 @@ export async function runPipeline(
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const wire = counters && { postgres: counters[0].counts(), redis: counters[1].counts() };
     await service.stop();
+    await Promise.all((counters ?? []).map((c) => c.close()));
     await producer.close();
     connection.disconnect();
     const rows = await db.db.select().from(tokens).where(eq(tokens.chainId, chain.anvil.chainId));
-    return { seconds, rows: new Map(rows.map((r) => [r.address, r])) };
+    return { seconds, rows: new Map(rows.map((r) => [r.address, r])), ...(wire ? { wire } : {}) };
   } finally {
     await db.close();
     await Promise.all([database.drop(), redis.cleanup()]);

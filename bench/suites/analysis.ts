@@ -22,7 +22,7 @@ import {
 import { jobCatalog } from '../../workers/catalog.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
-import { pool, runPipeline } from './analysis-pipeline.ts';
+import { pool, runPipeline, type WireTraffic } from './analysis-pipeline.ts';
 
 export { accuracyTable } from './analysis-accuracy.ts';
 
@@ -120,7 +120,7 @@ async function rawSimulationCalls(
 async function callsPerToken(
   chain: TestChain,
   sample: CorpusToken[],
-): Promise<{ inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount }> {
+): Promise<{ inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount; wire: WireTraffic }> {
   const count = async (run: (url: string) => Promise<unknown>): Promise<RpcCount> => {
     // The fault proxy without faults: it counts calls per method and HTTP round trips.
     const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
@@ -141,10 +141,18 @@ async function callsPerToken(
       await proxy.close();
     }
   };
+  let wire: WireTraffic | undefined;
   return {
     inProcess: await count((url) => inProcess(chain, sample, url)),
-    pipeline: await count((url) => runPipeline(chain, sample, { rpcUrl: url, analysisOnly: true })),
+    pipeline: await count(async (url) => {
+      ({ wire } = await runPipeline(chain, sample, {
+        rpcUrl: url,
+        analysisOnly: true,
+        countWire: true,
+      }));
+    }),
     fullPass: await count((url) => runPipeline(chain, sample, { rpcUrl: url })),
+    wire: wire!,
   };
 }
 
@@ -162,10 +170,34 @@ interface Measured {
   direct: { seconds: number; perToken: number[]; concurrency: number };
   piped: { seconds: number };
   full: { seconds: number };
-  calls: { inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount };
+  calls: { inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount; wire: WireTraffic };
+  sample: number;
 }
 
-function throughputRows({ n, replicas, raw, direct, piped, full, calls }: Measured): BenchRow[] {
+/** The worker's Postgres and Redis round trips per token of an analysis pass. */
+function wireRows({ calls, sample }: Measured): BenchRow[] {
+  const per = (n: number) => round(n / sample, 1);
+  const { postgres, redis } = calls.wire;
+  return [
+    {
+      suite: SUITE,
+      metric: 'Postgres round trips per token (pipeline)',
+      value: per(postgres.roundTrips),
+      unit: 'round trips',
+      note: `selectors → simulate → risk, the worker role with its alerts consumer, counted by a proxy on ${sample} tokens (every kind twice); statements per token ${per(postgres.requests)} (BEGIN and COMMIT included; statements pipelined in one write are one round trip)`,
+    },
+    {
+      suite: SUITE,
+      metric: 'Redis round trips per token (pipeline)',
+      value: per(redis.roundTrips),
+      unit: 'round trips',
+      note: `BullMQ, the event stream, the token cache's version and the alerts consumer; commands per token ${per(redis.requests)}; the workers' blocking waits for jobs included`,
+    },
+  ];
+}
+
+function throughputRows(measured: Measured): BenchRow[] {
+  const { n, replicas, raw, direct, piped, full, calls } = measured;
   const rawPerSecond = raw.calls / raw.seconds;
   const sorted = [...direct.perToken].sort((a, b) => a - b);
   return [
@@ -193,6 +225,7 @@ function throughputRows({ n, replicas, raw, direct, piped, full, calls }: Measur
       },
       note: `the DEX stage's reads and, on first liquidity, a second simulate → risk; HTTP round trips per token ${round(calls.fullPass.roundTrips, 1)}; per method: ${calls.fullPass.breakdown}`,
     },
+    ...wireRows(measured),
     {
       suite: SUITE,
       metric: 'analysis tokens/s beside the raw eth_call ceiling',
@@ -285,8 +318,18 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
       corpus[k]!,
       corpus[k + CORPUS_KIND_NAMES.length] ?? corpus[k]!,
     ]);
-    const calls = await callsPerToken(chain, [...new Set(sample)]);
-    return throughputRows({ n, replicas, raw, direct, piped, full, calls });
+    const distinct = [...new Set(sample)];
+    const calls = await callsPerToken(chain, distinct);
+    return throughputRows({
+      n,
+      replicas,
+      raw,
+      direct,
+      piped,
+      full,
+      calls,
+      sample: distinct.length,
+    });
   } finally {
     await chain.stop();
   }

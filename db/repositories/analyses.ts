@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type {
-  RiskAssessment,
-  SecurityHints,
-  StaticAnalysis,
-  TradingSimulation,
-} from '../../src/analysis/types.ts';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { RiskAssessment, SecurityHints, TradingSimulation } from '../../src/analysis/types.ts';
+import type { Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
+import { pipelinedTransaction } from '../pipelined.ts';
 import { analyses, tokens } from '../schema.ts';
-import { advancedStage } from './tokens.ts';
+import { chainLockShared } from './chain-lock.ts';
+import {
+  type CreatorReputation,
+  creatorCountColumns,
+  creatorRefreshStatement,
+  reputationOf,
+} from './creators.ts';
+import { advancedStage, type TokenRow } from './tokens.ts';
 
 /**
  * Analysis rows and the token columns they feed. One `analyses` row per pipeline pass of a token:
@@ -43,14 +47,14 @@ export interface StaticColumns {
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** Upserts the pass's row, merging `patch` into its details (jsonb ||: later stages add keys). */
-async function merge(
+function merge(
   exec: Database | Transaction,
   key: AnalysisKey,
   patch: Record<string, unknown>,
   columns: Partial<typeof analyses.$inferInsert> = {},
-): Promise<void> {
+) {
   const details = JSON.stringify(patch);
-  await exec
+  return exec
     .insert(analyses)
     .values({
       chainId: key.chainId,
@@ -65,52 +69,103 @@ async function merge(
     });
 }
 
-/** What the selectors stage records of a pass. */
-interface StaticPart {
-  static: StaticAnalysis;
-  code_hash: string;
-  reason: string;
-  static_at: string;
-  /** The explorer's answer about verified source, asked with the code analysis. */
-  explorer?: { verified: boolean | null; checked_at: string };
+/** What a job starts from (workers/pass-state.ts): the token and what earlier attempts recorded. */
+export interface PassStart {
+  token: TokenRow | undefined;
+  /** The pass's own details, from an earlier attempt (undefined: none). */
+  own: Record<string, unknown> | undefined;
+  /** The details of the token's newest pass with a static analysis, when its own has none. */
+  latestStatic: Record<string, unknown> | undefined;
 }
 
-/** Reads of a pass's row and of a token's newest rows. */
+/** The counts the risk stage scores with: the creator's other tokens, honeypot look-alikes. */
+export interface RiskCounts {
+  creator: CreatorReputation | null;
+  similarHoneypots: number;
+}
+
+const p = {
+  chainId: sql.placeholder('chainId'),
+  address: sql.placeholder('address'),
+  hash: sql.placeholder('hash'),
+  creator: sql.placeholder('creator'),
+  skeleton: sql.placeholder('skeleton'),
+};
+
+/**
+ * The reads of a job, each one prepared statement (one round trip once the connection knows it):
+ * the token with its pass's row (and the newest static analysis, for a pass without one of its
+ * own: one that starts at simulate), and the risk stage's two counts.
+ */
 function analysisReads(db: Database) {
+  // The subqueries name the outer row as tokens.<column>: drizzle renders a column in a select's
+  // fields unqualified, which inside `from analyses a` would be a's own column.
+  const ofToken = and(eq(tokens.chainId, p.chainId), eq(tokens.address, p.address));
+  const startQuery = db
+    .select({
+      token: tokens,
+      own: sql<Record<string, unknown> | null>`(select a.details from analyses a
+        where a.chain_id = tokens.chain_id and a.address = tokens.address and a.input_hash = ${p.hash})`,
+      latestStatic: sql<Record<
+        string,
+        unknown
+      > | null>`case when not exists (select 1 from analyses a
+          where a.chain_id = tokens.chain_id and a.address = tokens.address
+            and a.input_hash = ${p.hash} and a.details ? 'static')
+        then (select a.details from analyses a where a.chain_id = tokens.chain_id
+          and a.address = tokens.address and a.details ? 'static'
+          order by a.created_at desc, a.id desc limit 1) end`,
+    })
+    .from(tokens)
+    .where(ofToken)
+    .prepare('pass_start');
+  const countsQuery = db
+    .select({
+      ...creatorCountColumns,
+      similar: sql<number>`(select count(*)::int from tokens s where s.skeleton_hash = ${p.skeleton}
+        and s.is_honeypot and not (s.chain_id = ${p.chainId} and s.address = ${p.address}))`,
+    })
+    .from(tokens)
+    .where(
+      and(
+        eq(tokens.chainId, p.chainId),
+        eq(tokens.creator, p.creator),
+        ne(tokens.address, p.address),
+      ),
+    )
+    .prepare('risk_counts');
   return {
-    async get(key: AnalysisKey): Promise<AnalysisRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(analyses)
-        .where(
-          and(
-            eq(analyses.chainId, key.chainId),
-            eq(analyses.address, key.address),
-            eq(analyses.inputHash, analysisInputHash(key)),
-          ),
-        );
-      return row;
+    /** One round trip; without the token's row, the pass's row is not looked for. */
+    async passStart(key: AnalysisKey): Promise<PassStart> {
+      const [row] = await startQuery.execute({
+        chainId: key.chainId,
+        address: key.address,
+        hash: analysisInputHash(key),
+      });
+      return {
+        token: row?.token,
+        own: row?.own ?? undefined,
+        latestStatic: row?.latestStatic ?? undefined,
+      };
     },
 
-    /** The newest row holding `part` in its details (a re-run reuses the last static analysis). */
-    async latestWith(
-      chainId: number,
-      address: string,
-      part: 'static' | 'simulation',
-    ): Promise<AnalysisRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(analyses)
-        .where(
-          and(
-            eq(analyses.chainId, chainId),
-            eq(analyses.address, address),
-            sql`${analyses.details} ? ${part}`,
-          ),
-        )
-        .orderBy(desc(analyses.createdAt), desc(analyses.id))
-        .limit(1);
-      return row;
+    /** Both counts in one statement (null creator: none); the token never judges itself. */
+    async riskCounts(
+      token: { chainId: number; address: string },
+      creator: string | null,
+      skeleton: string | null,
+    ): Promise<RiskCounts> {
+      const [row] = await countsQuery.execute({ ...token, creator, skeleton });
+      return {
+        creator: creator
+          ? reputationOf(token.chainId, creator, {
+              total_tokens: row?.total ?? 0,
+              scam_count: row?.scams ?? 0,
+              success_count: row?.successes ?? 0,
+            })
+          : null,
+        similarHoneypots: row?.similar ?? 0,
+      };
     },
 
     /** The newest scored analysis of a token (the API's "latest analysis"). */
@@ -132,76 +187,66 @@ function analysisReads(db: Database) {
   };
 }
 
-/** Each stage's part of a pass, merged into its row with the token columns it feeds, in one transaction. */
-function stageWrites(db: Database) {
+/** The token columns a pass sets: the static analysis's, the simulation, the score's. */
+export interface PassTokenColumns extends Partial<StaticColumns> {
+  tradingSimulation?: TradingSimulation;
+  currentRiskScore?: number;
+  currentRiskLevel?: string;
+  isHoneypot?: boolean;
+  securityHints?: SecurityHints;
+  riskUpdatedAt?: Date;
+}
+
+/** What a job writes of its pass: the stages it ran, together (workers/pass-state.ts). */
+export interface PassWrite {
+  /** Merged into the pass's details. */
+  details: Record<string, unknown>;
+  token: PassTokenColumns;
+  /** The furthest stage the job ran (tokens.stage only moves forward). */
+  stage: Stage;
+  /** The score, once the risk stage ran: the row's risk columns. */
+  assessment?: RiskAssessment;
+  /** The creator whose reputation is recounted in the same transaction. */
+  creator?: string | null;
+}
+
+/**
+ * The pass's row, the token's columns and the creator's reputation in one transaction sent as one
+ * round trip (db/pipelined.ts). The chain lock is taken only for the creator's recount (a reorg
+ * rollback must not fall between its count and its write); the row and the token are upserts.
+ */
+function passWrites(db: Database) {
   return {
-    async recordStatic(key: AnalysisKey, part: StaticPart, columns: StaticColumns): Promise<void> {
-      await db.transaction(async (tx) => {
-        await merge(tx, key, { run: key.run, ...part });
-        await tx
+    async recordPass(key: AnalysisKey, write: PassWrite): Promise<void> {
+      const a = write.assessment;
+      const riskColumns = a
+        ? {
+            riskScore: a.score,
+            riskLevel: a.level,
+            riskFactors: a.risk_factors,
+            actionableInsights: a.actionable_insights,
+            alerts: a.alerts,
+          }
+        : {};
+      const creator = write.creator ?? null;
+      await pipelinedTransaction(db, [
+        ...(creator ? [chainLockShared(key.chainId)] : []),
+        merge(db, key, { run: key.run, ...write.details }, riskColumns),
+        db
           .update(tokens)
-          .set({ ...columns, stage: advancedStage('selectors'), updatedAt: new Date() })
-          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
-      });
+          .set({ ...write.token, stage: advancedStage(write.stage), updatedAt: new Date() })
+          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address))),
+        ...(creator ? [creatorRefreshStatement(key.chainId, creator)] : []),
+      ]);
     },
 
-    async recordSimulation(
-      key: AnalysisKey,
-      part: Record<string, unknown> & { simulation: TradingSimulation },
-    ): Promise<void> {
-      await db.transaction(async (tx) => {
-        await merge(tx, key, { run: key.run, ...part });
-        await tx
-          .update(tokens)
-          .set({
-            tradingSimulation: part.simulation,
-            stage: advancedStage('simulate'),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
-      });
+    mergeDetails: async (key: AnalysisKey, patch: Record<string, unknown>) => {
+      await merge(db, key, patch);
     },
-
-    async recordRisk(
-      key: AnalysisKey,
-      assessment: RiskAssessment,
-      hints: SecurityHints,
-      isHoneypot: boolean,
-      extra: Record<string, unknown> = {},
-    ): Promise<void> {
-      await db.transaction(async (tx) => {
-        await merge(
-          tx,
-          key,
-          { run: key.run, security_hints: hints, ...extra },
-          {
-            riskScore: assessment.score,
-            riskLevel: assessment.level,
-            riskFactors: assessment.risk_factors,
-            actionableInsights: assessment.actionable_insights,
-            alerts: assessment.alerts,
-          },
-        );
-        await tx
-          .update(tokens)
-          .set({
-            currentRiskScore: assessment.score,
-            currentRiskLevel: assessment.level,
-            isHoneypot,
-            securityHints: hints,
-            riskUpdatedAt: new Date(),
-            stage: advancedStage('risk'),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)));
-      });
-    },
-
-    mergeDetails: (key: AnalysisKey, patch: Record<string, unknown>) => merge(db, key, patch),
   };
 }
 
-/** Tokens picked by what their analyses found: due for another simulation, honeypot look-alikes. */
+/** Tokens picked by what their analyses found: due for another simulation. */
 function tokenSelections(db: Database) {
   return {
     /**
@@ -227,29 +272,11 @@ function tokenSelections(db: Database) {
         .orderBy(tokens.riskUpdatedAt)
         .limit(limit);
     },
-
-    /** Tokens judged honeypots whose skeleton equals `skeleton`, this token aside (any chain). */
-    async honeypotsWithSkeleton(
-      skeleton: string,
-      except: { chainId: number; address: string },
-    ): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(tokens)
-        .where(
-          and(
-            eq(tokens.skeletonHash, skeleton),
-            eq(tokens.isHoneypot, true),
-            sql`not (${tokens.chainId} = ${except.chainId} and ${tokens.address} = ${except.address})`,
-          ),
-        );
-      return row?.n ?? 0;
-    },
   };
 }
 
 export function createAnalysisRepository(db: Database) {
-  return { ...analysisReads(db), ...stageWrites(db), ...tokenSelections(db) };
+  return { ...analysisReads(db), ...passWrites(db), ...tokenSelections(db) };
 }
 
 export type AnalysisRepository = ReturnType<typeof createAnalysisRepository>;

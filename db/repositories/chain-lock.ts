@@ -11,8 +11,12 @@ interface Executor {
   execute(query: ReturnType<typeof sql>): Promise<unknown>;
 }
 
+/** The statement that takes the lock shared (for a pipelined transaction: db/pipelined.ts). */
+export const chainLockShared = (chainId: number) =>
+  sql`select pg_advisory_xact_lock_shared(${CHAIN_LOCK_NAMESPACE}, ${chainId}::int)`;
+
 export async function lockChainShared(tx: Executor, chainId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${CHAIN_LOCK_NAMESPACE}, ${chainId})`);
+  await tx.execute(chainLockShared(chainId));
 }
 
 export async function lockChainExclusive(tx: Executor, chainId: number): Promise<void> {

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reputationScore, tokenOutcome } from '../../src/analysis/creators.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
 import { createDb, type DbHandle } from '../client.ts';
 import { creators, tokens } from '../schema.ts';
-import { createCreatorRepository } from './creators.ts';
+import { createCreatorRepository, reputationScoreSql } from './creators.ts';
 import { createTokenRepository } from './tokens.ts';
 
 /** The SQL counts mirror tokenOutcome() exactly, on real Postgres. */
@@ -116,5 +116,17 @@ describe('creator repository', () => {
     expect(
       await repo.recordLiquidityPulled(CHAIN, '0x000000000000000000000000000000000000beef'),
     ).toBeNull();
+  });
+
+  it('scores in SQL as reputationScore does, for every count up to 60', async () => {
+    const rows = (await handle.db.execute(
+      sql`select s, x, ${reputationScoreSql(sql`s`, sql`x`)} as score
+        from generate_series(0, 60) s, generate_series(0, 60) x`,
+    )) as unknown as { s: number; x: number; score: number }[];
+    expect(rows).toHaveLength(61 * 61);
+    const wrong = rows.filter(
+      (r) => r.score !== reputationScore({ success_count: r.s, scam_count: r.x }),
+    );
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,14 +1,18 @@
 import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import {
   type CreatorCounts,
+  PRIOR_SUCCESSES,
+  PRIOR_TOTAL,
   rates,
   reputationScore,
+  SCAM_WEIGHT,
   SUCCESS_MAX_RISK_SCORE,
   SUCCESS_MIN_AGE_HOURS,
 } from '../../src/analysis/creators.ts';
 import type { Database } from '../client.ts';
+import { pipelinedTransaction } from '../pipelined.ts';
 import { creators, tokens } from '../schema.ts';
-import { lockChainShared } from './chain-lock.ts';
+import { chainLockShared } from './chain-lock.ts';
 import type { CreatorRow, TokenRow } from './tokens.ts';
 
 /**
@@ -49,7 +53,11 @@ export interface CreatorReputation extends CreatorCounts {
   scam_rate: number | null;
 }
 
-const reputationOf = (chainId: number, creator: string, c: CreatorCounts): CreatorReputation => ({
+export const reputationOf = (
+  chainId: number,
+  creator: string,
+  c: CreatorCounts,
+): CreatorReputation => ({
   address: creator,
   chain_id: chainId,
   ...c,
@@ -57,29 +65,12 @@ const reputationOf = (chainId: number, creator: string, c: CreatorCounts): Creat
   ...rates(c),
 });
 
-/** Whether the creator's row already holds these numbers. */
-async function storedAlready(
-  tx: Pick<Database, 'select'>,
-  chainId: number,
-  creator: string,
-  r: CreatorCounts & { reputation_score: number },
-): Promise<boolean> {
-  const [stored] = await tx
-    .select({
-      total: creators.totalTokens,
-      successes: creators.successCount,
-      scams: creators.scamCount,
-      score: creators.reputationScore,
-    })
-    .from(creators)
-    .where(and(eq(creators.chainId, chainId), eq(creators.address, creator)));
-  return (
-    stored?.total === r.total_tokens &&
-    stored.successes === r.success_count &&
-    stored.scams === r.scam_count &&
-    stored.score === r.reputation_score
-  );
-}
+/** A creator's token counts as SQL columns (`total`, `scams`, `successes`) of a select from tokens. */
+export const creatorCountColumns = {
+  total: sql<number>`count(*)::int`,
+  scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
+  successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
+};
 
 /** A creator's token counts, read by `executor` (a transaction, or the database). */
 async function countTokens(
@@ -93,58 +84,55 @@ async function countTokens(
     eq(tokens.creator, creator),
     excludeToken ? ne(tokens.address, excludeToken) : undefined,
   );
-  const [row] = await executor
-    .select({
-      total: sql<number>`count(*)::int`,
-      scams: sql<number>`(count(*) filter (where ${isScam}))::int`,
-      successes: sql<number>`(count(*) filter (where ${isSuccess}))::int`,
-    })
-    .from(tokens)
-    .where(where);
-  return {
-    total_tokens: row?.total ?? 0,
-    scam_count: row?.scams ?? 0,
-    success_count: row?.successes ?? 0,
-  };
+  const [row] = await executor.select(creatorCountColumns).from(tokens).where(where);
+  return countsOf(row);
 }
 
-/** Recomputes a creator's row from their tokens (idempotent). */
+const countsOf = (row: Record<string, unknown> | undefined): CreatorCounts => ({
+  total_tokens: Number(row?.total ?? 0),
+  scam_count: Number(row?.scams ?? 0),
+  success_count: Number(row?.successes ?? 0),
+});
+
+/** SQL mirror of reputationScore() over two count expressions (creators.test.ts checks it). */
+export const reputationScoreSql = (successes: SQL, scams: SQL) =>
+  sql`round(100.0 * (${successes} + ${PRIOR_SUCCESSES}) / (${successes} + ${SCAM_WEIGHT} * ${scams} + ${PRIOR_TOTAL}))::int`;
+
+/**
+ * One statement that recounts a creator's tokens and stores the numbers (idempotent), answering the
+ * counts. It must run after the chain's lock is taken shared, in the same transaction: counts read
+ * before a reorg rollback (which holds the lock exclusively) and written after it would restore its
+ * tokens. Unchanged numbers are not written (an update would add a row version for nothing).
+ */
+export function creatorRefreshStatement(chainId: number, creator: string): SQL {
+  const score = reputationScoreSql(sql`c.successes`, sql`c.scams`);
+  return sql`with c as (
+      select ${creatorCountColumns.total} as total, ${creatorCountColumns.scams} as scams,
+        ${creatorCountColumns.successes} as successes
+      from ${tokens} where ${and(eq(tokens.chainId, chainId), eq(tokens.creator, creator))}
+    ), stored as (
+      insert into ${creators} (chain_id, address, total_tokens, success_count, scam_count, reputation_score)
+      select ${chainId}::int, ${creator}::text, c.total, c.successes, c.scams, ${score} from c
+      on conflict (chain_id, address) do update set total_tokens = excluded.total_tokens,
+        success_count = excluded.success_count, scam_count = excluded.scam_count,
+        reputation_score = excluded.reputation_score
+      where (${creators.totalTokens}, ${creators.successCount}, ${creators.scamCount}, ${creators.reputationScore})
+        is distinct from (excluded.total_tokens, excluded.success_count, excluded.scam_count, excluded.reputation_score)
+    )
+    select total, scams, successes from c`;
+}
+
+/** Recomputes a creator's row from their tokens (idempotent), in one round trip. */
 async function refreshCreator(
   db: Database,
   chainId: number,
   creator: string,
 ): Promise<CreatorReputation> {
-  return db.transaction(async (tx) => {
-    // Shared like token writes, so a reorg rollback (exclusive) cannot fall between the counts and
-    // the write: counts read before a rollback and written after it would restore its tokens.
-    await lockChainShared(tx, chainId);
-    const c = await countTokens(tx, chainId, creator);
-    const result = reputationOf(chainId, creator, c);
-    const score = result.reputation_score;
-    // Unchanged numbers are not written: an upsert would lock the creator's row until commit,
-    // and the risk jobs of one prolific creator's tokens would wait on each other for nothing.
-    if (await storedAlready(tx, chainId, creator, result)) return result;
-    await tx
-      .insert(creators)
-      .values({
-        chainId,
-        address: creator,
-        totalTokens: c.total_tokens,
-        successCount: c.success_count,
-        scamCount: c.scam_count,
-        reputationScore: score,
-      })
-      .onConflictDoUpdate({
-        target: [creators.chainId, creators.address],
-        set: {
-          totalTokens: c.total_tokens,
-          successCount: c.success_count,
-          scamCount: c.scam_count,
-          reputationScore: score,
-        },
-      });
-    return result;
-  });
+  const [, counted] = await pipelinedTransaction(db, [
+    chainLockShared(chainId),
+    creatorRefreshStatement(chainId, creator),
+  ]);
+  return reputationOf(chainId, creator, countsOf(counted?.[0]));
 }
 
 /** The creators list and one creator's rows and tokens. */

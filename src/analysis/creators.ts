@@ -23,8 +23,8 @@ export const SUCCESS_MIN_AGE_HOURS = 24;
 export const SUCCESS_MAX_RISK_SCORE = 60;
 export const SCAM_WEIGHT = 3;
 /** Beta(1, 1) prior: one success and one failure of pseudo-evidence. */
-const PRIOR_SUCCESSES = 1;
-const PRIOR_TOTAL = 2;
+export const PRIOR_SUCCESSES = 1;
+export const PRIOR_TOTAL = 2;
 
 export type TokenOutcome = 'scam' | 'success' | 'pending';
 
