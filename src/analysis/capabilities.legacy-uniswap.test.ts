@@ -1,4 +1,3 @@
-import { id } from 'ethers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capabilityHelpers, detail, summary } from '../../test/support/capabilities.ts';
 import { compileLegacy, type LegacySolc } from '../../test/support/solc.ts';
@@ -33,19 +32,13 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['ReflectClean', ['leak:balance-change', 'limit:max-tx']],
 ];
 
-const selector = (signature: string) => id(signature).slice(2, 10);
-
 describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {
   let h: ReturnType<typeof capabilityHelpers>;
   // Compiled in a child process (test/support/solc.ts); a cold old solc is slow on a busy machine.
   beforeAll(async () => {
     h = capabilityHelpers(await compileLegacy(UNISWAP_ERA_SOURCE, build));
   }, COMPILE_TIMEOUT_MS);
-  const by = (name: string, signature: string) =>
-    h
-      .analyse(name)
-      .findings.filter((f) => f.selector === selector(signature))
-      .map((f) => `${f.capability}:${f.family}`);
+  const by = (name: string, signature: string) => h.findingsOn(name, signature);
 
   it.each(EXPECTED)('%s: %j', (name, findings) => {
     expect(summary(h.analyse(name))).toEqual(findings);

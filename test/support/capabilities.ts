@@ -1,3 +1,4 @@
+import { id } from 'ethers';
 import { analyzeCapabilities, type CapabilityReport } from '../../src/analysis/capabilities.ts';
 import { deriveHints } from '../../src/analysis/hints.ts';
 import { prepareCode } from '../../src/analysis/interpreter.ts';
@@ -39,8 +40,14 @@ export function capabilityHelpers(contracts: Record<string, Compiled>) {
     if (!c) throw new Error(`no contract ${name} in the compiled source`);
     return c.deployedBytecode;
   };
+  const analyse = (name: string) => analyseCode(code(name));
   return {
-    analyse: (name: string) => analyseCode(code(name)),
+    analyse,
+    /** `capability:family` of the findings on one function, named by its signature. */
+    findingsOn: (name: string, signature: string) =>
+      analyse(name)
+        .findings.filter((f) => f.selector === id(signature).slice(2, 10))
+        .map((f) => `${f.capability}:${f.family}`),
     /** `signature family access` of every admin function the static analysis reports. */
     admin: (name: string) =>
       analyzeBytecode(code(name)).admin_functions.map(
