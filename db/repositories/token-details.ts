@@ -157,17 +157,6 @@ export function detailQueries(db: Database) {
         .where(keysCondition(tokens, keys));
     },
 
-    /** The newest analysis row of each token. */
-    async latestAnalyses(keys: readonly TokenKey[]): Promise<Map<string, AnalysisRow>> {
-      if (keys.length === 0) return new Map();
-      const rows = await db
-        .selectDistinctOn([analyses.chainId, analyses.address])
-        .from(analyses)
-        .where(keysCondition(analyses, keys))
-        .orderBy(analyses.chainId, analyses.address, desc(analyses.createdAt), desc(analyses.id));
-      return new Map(rows.map((r) => [tokenKey(r), r]));
-    },
-
     /**
      * At most `limit` snapshots per token, most recent first, across the retention tiers
      * (docs/scale.md): one ordered, limited index read per token (a lateral join), so the cost
