@@ -27,7 +27,8 @@ import { createApp } from './app.ts';
  * Token recognition through POST /api/tokens/{address}/refresh on real code: every labelled
  * mainnet token of test/fixtures/backdoors, its runtime code placed by anvil_setCode with empty
  * storage except the owner slot (as a held-out run submits them), is recognised as a token; a
- * staking pool with totalSupply and balanceOf but no transfer is refused, the reason logged.
+ * staking pool with totalSupply and balanceOf but no transfer is refused, the reason logged; a
+ * token whose surface forwards to a ledger not yet set (every call reverts) is recognised.
  */
 
 interface BackdoorEntry {
@@ -164,6 +165,16 @@ describe('token recognition of real mainnet code placed by anvil_setCode', () =>
       .where(and(eq(tokens.chainId, chain.anvil.chainId), eq(tokens.detectionSource, 'submitted')));
     expect(rows).toHaveLength(entries.length);
   }, 300_000);
+
+  it('recognises a token whose every surface call reverts until its ledger is set: the dispatcher routes all three', async () => {
+    const front = await chain.deploy('LedgerFrontToken', []);
+    // The calls really revert: the probe cannot tell a token from what they answer.
+    await expect(chain.provider.call({ to: front.address, data: '0x18160ddd' })).rejects.toThrow();
+    const r = await refresh(front.address);
+    expect(r.status).toBe(202);
+    const [row] = await handle.db.select().from(tokens).where(eq(tokens.address, front.address));
+    expect(row).toMatchObject({ detectionSource: 'submitted', totalSupply: null });
+  });
 
   it('refuses a staking pool (totalSupply and balanceOf, no transfer) and logs which call is missing', async () => {
     const pool = await chain.deploy('StakingPool', [chain.uniswap.weth, chain.uniswap.weth]);

@@ -43,6 +43,8 @@ export const CONTRACT_NAMES = [
   'DisguisedBalanceToken',
   // A staking pool: totalSupply and balanceOf without the transfer surface (not a token).
   'StakingPool',
+  // A token whose surface forwards to a ledger set after deployment: every call reverts until then.
+  'LedgerFrontToken',
   // Placed by state override at a contract to read many of its storage slots in one eth_call.
   'SlotReader',
   // Placed by state override at a sender to make many eth_calls from it in one eth_call.

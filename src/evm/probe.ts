@@ -37,11 +37,28 @@ export async function probeContract(
   const codeOutcome = outcomes[outcomes.length - 1];
   const code =
     codeOutcome?.ok && typeof codeOutcome.result === 'string' ? codeOutcome.result : null;
-  // Nothing answered as a token would: decide without reading the code (most deployments).
+  // Nothing answered as a token would, and the code cannot route the surface: decide without
+  // parsing the dispatcher (most deployments). A token whose surface forwards to a contract not
+  // yet set reverts on every call, yet routes all three functions: its dispatcher decides.
   const early = interpretProbe(calls, UNREAD_DISPATCH);
-  if (early.kind === 'not-token' && early.missing !== TRANSFER && !answeredAny(calls)) return early;
+  if (
+    early.kind === 'not-token' &&
+    early.missing !== TRANSFER &&
+    !answeredAny(calls) &&
+    !mentionsSurface(code)
+  )
+    return early;
   return interpretProbe(calls, await dispatchOf(rpc, address, code, tag));
 }
+
+/**
+ * Does the code hold the three surface selectors at all? A dispatcher compares the call data
+ * with each selector as a PUSH4 operand, so code without one of them cannot route it; code with
+ * all three may only call them on another token, which the dispatcher then tells apart.
+ */
+const mentionsSurface = (code: string | null) =>
+  code !== null &&
+  Object.values(SURFACE).every((selector) => code.toLowerCase().includes(selector));
 
 const withCode = (address: string, tag: string) => [
   ...probeRequests(address, tag),
