@@ -81,6 +81,18 @@ describe('bench:report', () => {
     const table = renderAccuracySummary(accuracy);
     expect(table).toContain('| dev set (set-code) | leak | 79.2 % | 100 % | 88.4 % |');
     expect(table).not.toContain('own corpus');
+    expect(table).not.toContain('Recognition');
+    const withRecognition = renderAccuracySummary({
+      ...accuracy,
+      results: [
+        ...accuracy.results,
+        metric('mainnet corpus routing the transfer surface', 1230),
+        { ...metric('mainnet corpus recognised as tokens', 1230), note: 'refused: 28 without x' },
+      ],
+    });
+    expect(withRecognition).toContain(
+      '1,230 recognised as tokens, of 1,230 whose dispatcher routes the transfer surface (refused: 28 without x).',
+    );
   });
 
   it('replaces only what lies between the markers, and refuses a file without them', () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type BenchRow, printTable, progress, recordSuite } from './report.ts';
-import { developmentSetAccuracy } from './suites/accuracy.ts';
+import { corpusRecognition, developmentSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
@@ -74,6 +74,7 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
     'accuracy',
     async () => [
       ...(await developmentSetAccuracy()),
+      ...(await corpusRecognition()),
       ...(await accuracyTable({ replicas: parameters.accuracy.corpus_replicas })),
     ],
   ],

@@ -1,3 +1,5 @@
+import { startAnvil } from '../../scripts/dev/anvil.ts';
+import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
   type PlaceMode,
   runDevelopmentSet,
@@ -6,13 +8,16 @@ import {
 import type { Score } from '../../test/support/backdoors.ts';
 import { loadBackdoors } from '../../test/support/backdoors.ts';
 import { startTestChain } from '../../test/support/chain.ts';
+import { loadCorpus } from '../../test/support/corpus.ts';
+import { recogniseCorpus } from '../../test/support/corpus-recognition.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
  * Accuracy on real mainnet code: precision, recall and F1 per capability (mint, leak, limit) and
  * per study label on the labelled development set (test/fixtures/backdoors), placed with its
  * constructor and as bare runtime code with only the owner slot written; and the in-process
- * analysis time per token (selectors-stage analysis + score), p50 and p99.
+ * analysis time per token (selectors-stage analysis + score), p50 and p99; and token recognition
+ * of the 2,000-contract mainnet fixture placed with anvil_setCode.
  */
 
 const SUITE = 'accuracy';
@@ -85,4 +90,37 @@ export async function developmentSetAccuracy(
     await chain.stop();
   }
   return rows;
+}
+
+/** Recognition of the 2,000 mainnet contracts: how many route the transfer surface, how many are tokens. */
+export async function corpusRecognition(): Promise<BenchRow[]> {
+  const corpus = loadCorpus();
+  const anvil = await startAnvil();
+  try {
+    progress(`accuracy: recognition of ${corpus.length} mainnet contracts placed by set-code`);
+    const rpc = createRpcClient({ urls: [anvil.rpcUrl], maxAttempts: 2 });
+    const r = await recogniseCorpus(rpc, corpus, (n) => n % 400 === 0 && progress(`probed ${n}`));
+    for (const refused of r.refusedRoutingSurface) progress(`refused although routing: ${refused}`);
+    const refusedBy = Object.entries(r.refusedBy)
+      .map(([call, n]) => `${n} without ${call}`)
+      .join(', ');
+    return [
+      {
+        suite: SUITE,
+        metric: 'mainnet corpus routing the transfer surface',
+        value: r.routingSurface,
+        unit: 'contracts',
+        note: `of ${r.contracts}; the dispatcher routes totalSupply, balanceOf and transfer`,
+      },
+      {
+        suite: SUITE,
+        metric: 'mainnet corpus recognised as tokens',
+        value: r.recognised,
+        unit: 'contracts',
+        note: `refused: ${refusedBy}`,
+      },
+    ];
+  } finally {
+    await anvil.stop();
+  }
 }
