@@ -15,7 +15,8 @@ import { type BenchRow, percentile, progress, round } from '../report.ts';
 /**
  * Accuracy on real mainnet code: precision, recall and F1 per capability (mint, leak, limit) and
  * per study label on the labelled development set (test/fixtures/backdoors), placed with its
- * constructor and as bare runtime code with only the owner slot written; and the in-process
+ * constructor and as bare runtime code with only the owner slot written, beside the same run's
+ * name-matching baseline (a capability whenever a catalogued name of its family is routed); the in-process
  * analysis time per token (selectors-stage analysis + score), p50 and p99; and token recognition
  * of the 2,000-contract mainnet fixture placed with anvil_setCode.
  */
@@ -63,6 +64,7 @@ export async function developmentSetAccuracy(
       const set = `dev set (${mode})`;
       rows.push(
         ...scoreRows(set, scores.capabilities),
+        ...scoreRows(`${set} names only`, scores.named),
         ...scoreRows(`${set} label`, scores.labels),
       );
       const times = results

@@ -20,7 +20,7 @@ export interface Judged {
 }
 
 /** Which capability each catalog family claims. */
-const CLAIMS: Partial<Record<AdminFamily, Capability>> = {
+export const CLAIMS: Partial<Record<AdminFamily, Capability>> = {
   mint: 'mint',
   'burn-from': 'leak',
   'balance-change': 'leak',

@@ -12,7 +12,8 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
  * placed on Anvil both with their constructor and as bare runtime code with only the owner slot
  * written (empty storage), analysed as the selectors and risk stages do. The analyser never sees
  * ids, names or addresses of this set; the thresholds are the development-set targets of
- * docs/risk-model.md. `npm run bench -- --only accuracy` prints the full table.
+ * docs/risk-model.md, and each capability's F1 must beat name matching on the same run.
+ * `npm run bench -- --only accuracy` prints the full table.
  */
 
 const MIN_RECALL = 0.95;
@@ -41,12 +42,19 @@ describe.each<PlaceMode>(['constructor', 'set-code'])('development set placed by
           `${mode} ${s.label}: tp ${s.tp} fp ${s.fp} fn ${s.fn} precision ${s.precision.toFixed(3)} recall ${s.recall.toFixed(3)} F1 ${s.f1.toFixed(3)}`,
         );
       }
+      for (const s of scores.named) {
+        console.log(
+          `${mode} ${s.label} by names only: tp ${s.tp} fp ${s.fp} fn ${s.fn} F1 ${s.f1.toFixed(3)}`,
+        );
+      }
       for (const m of scores.misses) console.log(`${mode} ${m.kind}: ${m.id} ${m.name} ${m.label}`);
       // Every entry deploys from its own creation code and constructor arguments (fixture README).
       expect(scores.placed).toBe(entries.length);
-      for (const s of scores.capabilities) {
+      for (const [i, s] of scores.capabilities.entries()) {
         expect.soft(s.recall, `${s.label} recall`).toBeGreaterThanOrEqual(MIN_RECALL);
         expect.soft(s.precision, `${s.label} precision`).toBeGreaterThanOrEqual(MIN_PRECISION);
+        // Reading the code must do better than reading the names.
+        expect.soft(s.f1, `${s.label} F1 against names only`).toBeGreaterThan(scores.named[i]!.f1);
       }
     },
     TIMEOUT_MS,

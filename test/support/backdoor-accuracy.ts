@@ -1,5 +1,7 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
 import { addressFromLabel } from '../../src/analysis/calldata.ts';
+import { CLAIMS } from '../../src/analysis/capability-verdicts.ts';
+import { matchCatalog } from '../../src/analysis/catalog.ts';
 import { deriveHints } from '../../src/analysis/hints.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { analyzeStatic } from '../../src/analysis/static.ts';
@@ -25,6 +27,8 @@ import type { TestChain } from './chain.ts';
  * - `set-code`: the runtime code placed with anvil_setCode and only the owner slot written (empty
  *   storage: zero supply, zero balances), which is how held-out tokens are submitted.
  * The analysis is the selectors stage's (analyzeStatic) followed by the risk score and hints.
+ * The baseline of the same run is name matching: a capability whenever the dispatcher routes a
+ * catalogued function of its family (mint, burnFrom, freezeAccount, pause…), whatever the code does.
  */
 
 export type PlaceMode = 'constructor' | 'set-code';
@@ -38,6 +42,8 @@ export interface EntryResult {
   hints: SecurityHints | null;
   observed: Record<CapabilityLabel, boolean>;
   observedLabels: Record<StudyLabel, boolean>;
+  /** The name-matching baseline: the dispatcher routes a catalogued function of the capability's family. */
+  named: Record<CapabilityLabel, boolean>;
   /** The risk factors behind the flags (code and evidence), for explaining each miss. */
   factors: RiskFactor[];
   ms: number;
@@ -125,6 +131,14 @@ export async function placeEntry(
   return address;
 }
 
+/** Name matching: which capabilities the catalogued names among the routed selectors claim. */
+export function namedCapabilities(
+  functions: readonly { selector: string }[],
+): Record<CapabilityLabel, boolean> {
+  const claimed = new Set(matchCatalog(functions).map((e) => CLAIMS[e.family]));
+  return { mint: claimed.has('mint'), leak: claimed.has('leak'), limit: claimed.has('limit') };
+}
+
 export function capabilitiesOf(h: SecurityHints): Record<CapabilityLabel, boolean> {
   return {
     mint: h.is_mintable,
@@ -178,6 +192,7 @@ export async function runDevelopmentSet(
         hints: null,
         observed: NONE,
         observedLabels: NO_LABELS,
+        named: NONE,
         factors: [],
         ms: 0,
       });
@@ -203,6 +218,7 @@ export async function runDevelopmentSet(
       hints,
       observed: capabilitiesOf(hints),
       observedLabels: labelsOf(hints),
+      named: namedCapabilities(analysis.functions),
       factors: assessment.risk_factors,
       ms: performance.now() - started,
     });
@@ -213,6 +229,8 @@ export async function runDevelopmentSet(
 
 export interface DevelopmentScores {
   capabilities: Score[];
+  /** The same capabilities by name matching alone (the baseline). */
+  named: Score[];
   labels: Score[];
   misses: { id: string; name: string; label: string; kind: 'missed' | 'false alarm' }[];
   placed: number;
@@ -236,11 +254,17 @@ export function scoreDevelopmentSet(
       }),
     ),
   );
+  const named = CAPABILITIES.map((c) =>
+    score(
+      c,
+      placed.map((r) => ({ truth: hasCapability(byId.get(r.id)!, c), observed: r.named[c] })),
+    ),
+  );
   const labels = STUDY_LABELS.map((l) =>
     score(
       l,
       placed.map((r) => ({ truth: hasLabel(byId.get(r.id)!, l), observed: r.observedLabels[l] })),
     ),
   );
-  return { capabilities, labels, misses, placed: placed.length };
+  return { capabilities, named, labels, misses, placed: placed.length };
 }
