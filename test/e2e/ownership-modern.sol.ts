@@ -343,4 +343,128 @@ contract MintBlacklist is ERC20, Ownable {
     require(!isBlacklisted[from] && !isBlacklisted[to], "blacklisted");
   }
 }
+
+/** SafeMoon's reflection accounting (condensed): excludeFromReward/includeInReward move an account between ledgers. */
+contract Reflection is Context {
+  mapping(address => uint256) private _rOwned;
+  mapping(address => uint256) private _tOwned;
+  mapping(address => mapping(address => uint256)) private _allowances;
+  mapping(address => bool) private _isExcludedFromFee;
+  mapping(address => bool) private _isExcluded;
+  address[] private _excluded;
+  address private _owner;
+  uint256 private constant MAX = ~uint256(0);
+  uint256 private _tTotal = 1_000_000_000 * 10**9;
+  uint256 private _rTotal = (MAX - (MAX % _tTotal));
+  uint256 private _tFeeTotal;
+  uint256 public _taxFee = 5;
+  uint256 public _maxTxAmount = 5_000_000 * 10**9;
+  event Transfer(address indexed from, address indexed to, uint256 value);
+  event Approval(address indexed owner, address indexed spender, uint256 value);
+  constructor() {
+    _owner = _msgSender();
+    _rOwned[_msgSender()] = _rTotal;
+    _isExcludedFromFee[_msgSender()] = true;
+    _isExcludedFromFee[address(this)] = true;
+    emit Transfer(address(0), _msgSender(), _tTotal);
+  }
+  modifier onlyOwner() { require(_owner == _msgSender(), "Ownable: caller is not the owner"); _; }
+  function owner() public view returns (address) { return _owner; }
+  function renounceOwnership() public onlyOwner { _owner = address(0); }
+  function name() public pure returns (string memory) { return "Reflect"; }
+  function symbol() public pure returns (string memory) { return "RFL"; }
+  function decimals() public pure returns (uint8) { return 9; }
+  function totalSupply() public view returns (uint256) { return _tTotal; }
+  function balanceOf(address account) public view returns (uint256) {
+    if (_isExcluded[account]) return _tOwned[account];
+    return tokenFromReflection(_rOwned[account]);
+  }
+  function transfer(address recipient, uint256 amount) public returns (bool) { _transfer(_msgSender(), recipient, amount); return true; }
+  function allowance(address o, address s) public view returns (uint256) { return _allowances[o][s]; }
+  function approve(address s, uint256 amount) public returns (bool) { _approve(_msgSender(), s, amount); return true; }
+  function transferFrom(address sender, address recipient, uint256 amount) public returns (bool) {
+    _transfer(sender, recipient, amount);
+    _approve(sender, _msgSender(), _allowances[sender][_msgSender()] - amount);
+    return true;
+  }
+  function deliver(uint256 tAmount) public {
+    address sender = _msgSender();
+    require(!_isExcluded[sender], "Excluded addresses cannot call this function");
+    (uint256 rAmount,,,,) = _getValues(tAmount);
+    _rOwned[sender] = _rOwned[sender] - rAmount;
+    _rTotal = _rTotal - rAmount;
+    _tFeeTotal = _tFeeTotal + tAmount;
+  }
+  function tokenFromReflection(uint256 rAmount) public view returns (uint256) {
+    require(rAmount <= _rTotal, "Amount must be less than total reflections");
+    return rAmount / _getRate();
+  }
+  function excludeFromReward(address account) public onlyOwner {
+    require(!_isExcluded[account], "Account is already excluded");
+    if (_rOwned[account] > 0) _tOwned[account] = tokenFromReflection(_rOwned[account]);
+    _isExcluded[account] = true;
+    _excluded.push(account);
+  }
+  function includeInReward(address account) external onlyOwner {
+    require(_isExcluded[account], "Account is already included");
+    for (uint256 i = 0; i < _excluded.length; i++) {
+      if (_excluded[i] == account) {
+        _excluded[i] = _excluded[_excluded.length - 1];
+        _tOwned[account] = 0;
+        _isExcluded[account] = false;
+        _excluded.pop();
+        break;
+      }
+    }
+  }
+  function excludeFromFee(address account) public onlyOwner { _isExcludedFromFee[account] = true; }
+  function includeInFee(address account) public onlyOwner { _isExcludedFromFee[account] = false; }
+  function setTaxFeePercent(uint256 taxFee) external onlyOwner { _taxFee = taxFee; }
+  function setMaxTxPercent(uint256 maxTxPercent) external onlyOwner { _maxTxAmount = _tTotal * maxTxPercent / 100; }
+  function _reflectFee(uint256 rFee, uint256 tFee) private { _rTotal = _rTotal - rFee; _tFeeTotal = _tFeeTotal + tFee; }
+  function _getValues(uint256 tAmount) private view returns (uint256, uint256, uint256, uint256, uint256) {
+    uint256 tFee = tAmount * _taxFee / 100;
+    uint256 tTransferAmount = tAmount - tFee;
+    uint256 currentRate = _getRate();
+    uint256 rAmount = tAmount * currentRate;
+    uint256 rFee = tFee * currentRate;
+    return (rAmount, rAmount - rFee, rFee, tTransferAmount, tFee);
+  }
+  function _getRate() private view returns (uint256) {
+    (uint256 rSupply, uint256 tSupply) = _getCurrentSupply();
+    return rSupply / tSupply;
+  }
+  function _getCurrentSupply() private view returns (uint256, uint256) {
+    uint256 rSupply = _rTotal;
+    uint256 tSupply = _tTotal;
+    for (uint256 i = 0; i < _excluded.length; i++) {
+      if (_rOwned[_excluded[i]] > rSupply || _tOwned[_excluded[i]] > tSupply) return (_rTotal, _tTotal);
+      rSupply = rSupply - _rOwned[_excluded[i]];
+      tSupply = tSupply - _tOwned[_excluded[i]];
+    }
+    if (rSupply < _rTotal / _tTotal) return (_rTotal, _tTotal);
+    return (rSupply, tSupply);
+  }
+  function _approve(address o, address s, uint256 amount) private {
+    require(o != address(0) && s != address(0), "ERC20: approve from the zero address");
+    _allowances[o][s] = amount;
+    emit Approval(o, s, amount);
+  }
+  function _transfer(address from, address to, uint256 amount) private {
+    require(from != address(0) && to != address(0), "ERC20: transfer the zero address");
+    require(amount > 0, "Transfer amount must be greater than zero");
+    if (from != owner() && to != owner()) require(amount <= _maxTxAmount, "Transfer amount exceeds the maxTxAmount.");
+    bool takeFee = !(_isExcludedFromFee[from] || _isExcludedFromFee[to]);
+    uint256 previous = _taxFee;
+    if (!takeFee) _taxFee = 0;
+    (uint256 rAmount, uint256 rTransferAmount, uint256 rFee, uint256 tTransferAmount, uint256 tFee) = _getValues(amount);
+    if (_isExcluded[from]) _tOwned[from] = _tOwned[from] - amount;
+    _rOwned[from] = _rOwned[from] - rAmount;
+    if (_isExcluded[to]) _tOwned[to] = _tOwned[to] + tTransferAmount;
+    _rOwned[to] = _rOwned[to] + rTransferAmount;
+    _reflectFee(rFee, tFee);
+    if (!takeFee) _taxFee = previous;
+    emit Transfer(from, to, tTransferAmount);
+  }
+}
 `;

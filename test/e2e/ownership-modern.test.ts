@@ -86,9 +86,10 @@ async function analyse(address: string): Promise<Analysed> {
 async function scenario(
   name: string,
   prepare: (address: string) => Promise<void> = async () => {},
+  pooled = SUPPLY_TO_POOL,
 ): Promise<Analysed & { address: string }> {
   const address = await deploy(name);
-  await addLiquidity(chain, address, SUPPLY_TO_POOL);
+  await addLiquidity(chain, address, pooled);
   await prepare(address);
   const result = await analyse(address);
   return { address, ...result };
@@ -303,5 +304,42 @@ describe('hidden owners need proof', () => {
     expect(reduce.evidence.map((e) => e.detail).join(' ')).toMatch(
       /One-way: can only lower the fee/,
     );
+    // OpenZeppelin's hook style moves the tax with super._transfer: the same, live or renounced.
+    for (const renounce of [false, true]) {
+      const hook = await scenario('HookTaxLaunch', async (t) => {
+        if (renounce) await send('HookTaxLaunch', t, 'renounceOwnership');
+      });
+      expect(hook.hints, summary(hook)).toMatchObject({
+        hidden_owner: false,
+        fee_modifiable: false,
+        has_max_tx_limit: false,
+        ownership_renounced: renounce,
+      });
+      expect(hook.assessment.level).toBe('low');
+    }
+  });
+});
+
+describe('reflection accounting', () => {
+  it("SafeMoon's excludeFromReward/includeInReward are no balance rewrite; renounced it is low", async () => {
+    // Nine decimals and a billion tokens: a tenth of the supply in the pool.
+    const pooled = 10n ** 17n;
+    const live = await scenario('Reflection', async () => {}, pooled);
+    expect(live.hints.owner_can_change_balance, summary(live)).toBe(false);
+    expect(live.hints.hidden_owner).toBe(false);
+    expectExplained(live, 'fee_modifiable', /setTaxFeePercent\(uint256\)/);
+    const renounced = await scenario(
+      'Reflection',
+      (t) => send('Reflection', t, 'renounceOwnership'),
+      pooled,
+    );
+    expect(renounced.assessment.level, summary(renounced)).toBe('low');
+    expect(renounced.hints).toMatchObject({
+      owner_can_change_balance: false,
+      hidden_owner: false,
+      ownership_renounced: true,
+      fee_modifiable: false,
+      can_blacklist: false,
+    });
   });
 });
