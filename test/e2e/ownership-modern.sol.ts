@@ -467,4 +467,24 @@ contract Reflection is Context {
     emit Transfer(from, to, tTransferAmount);
   }
 }
+
+/** The BSC "Auth" base: renouncing via transferOwnership(dead) leaves the old owner authorized. */
+contract AuthToken is ERC20 {
+  address internal owner_;
+  mapping(address => bool) internal authorizations;
+  mapping(address => bool) public isBlacklisted;
+  constructor() ERC20("Auth Token", "AUT") {
+    owner_ = _msgSender(); authorizations[_msgSender()] = true; _mint(_msgSender(), 1_000_000_000 ether);
+  }
+  modifier onlyOwner() { require(_msgSender() == owner_, "!OWNER"); _; }
+  modifier authorized() { require(authorizations[_msgSender()], "!AUTHORIZED"); _; }
+  function owner() public view returns (address) { return owner_; }
+  function authorize(address a) public onlyOwner { authorizations[a] = true; }
+  function unauthorize(address a) public onlyOwner { authorizations[a] = false; }
+  function transferOwnership(address payable a) public onlyOwner { owner_ = a; authorizations[a] = true; }
+  function blacklist(address a, bool on) external authorized { isBlacklisted[a] = on; }
+  function _beforeTokenTransfer(address from, address, uint256) internal view override {
+    require(!isBlacklisted[from], "blacklisted");
+  }
+}
 `;
