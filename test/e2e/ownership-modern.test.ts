@@ -1,6 +1,7 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
+import { probeCreatorAccess } from '../../src/analysis/creator-access.ts';
 import { deriveHints, evidenceFor, type HintFlag } from '../../src/analysis/hints.ts';
 import { assessRisk } from '../../src/analysis/risk.ts';
 import { amountsFor, simulateTrading } from '../../src/analysis/simulation.ts';
@@ -49,7 +50,10 @@ async function send(name: string, address: string, fn: string, args: unknown[] =
   await waitMined(chain.provider, contract.getFunction(fn)(...args));
 }
 
-/** selectors → simulate → risk, in process, as workers/selectors, simulate and risk run them. */
+/**
+ * selectors → simulate → risk, in process, as workers/selectors, simulate and risk run them (the
+ * simulate stage's behaviour probes and creator access probe, with the deployer as the creator).
+ */
 async function analyse(address: string): Promise<Analysed> {
   const reader = createChainReader(rpc);
   const code = await reader.code(address, 'latest');
@@ -70,7 +74,9 @@ async function analyse(address: string): Promise<Analysed> {
         gated: new Set((analysis.privileged_functions ?? []).map((f) => f.selector)),
       })
     : null;
-  const findings = behaviour?.findings ?? [];
+  const callers = privilegedCallers(analysis, { creator: chain.account } as never);
+  const creator = await probeCreatorAccess(rpc, { token: address, analysis, callers });
+  const findings = [...(behaviour?.findings ?? []), ...creator];
   const assessment = assessRisk({
     trusted: false,
     static: analysis,
@@ -216,6 +222,8 @@ describe('live powers set the level floor', () => {
     // The deployer still holds MINTER_ROLE: the mint is live.
     atLeast(adminGone, 'medium');
     expect(adminGone.hints.is_mintable).toBe(true);
+    // No owner getter: the creator, proven to mint, is the owner address, not a hidden owner.
+    expect(adminGone.hints).toMatchObject({ owner_address: chain.account, hidden_owner: false });
     // Known limit (docs/risk-model.md): with every role renounced nobody can mint, but role
     // holders cannot be listed from the code, so a role-gated power is never declared dead.
     const allGone = await scenario('RoleMint', async (a) => {
@@ -223,6 +231,7 @@ describe('live powers set the level floor', () => {
       await send('RoleMint', a, 'renounceRole', [ADMIN_ROLE, chain.account]);
     });
     expect(allGone.hints.is_mintable).toBe(true);
+    expect(allGone.hints.owner_address).toBeNull();
   });
 });
 
@@ -345,7 +354,7 @@ describe('reflection accounting', () => {
 });
 
 describe('role tables survive a renounce', () => {
-  it('Auth: owner handed to 0x…dEaD, the old owner still authorized, the blacklist stays live', async () => {
+  it('Auth: owner handed to 0x…dEaD, the old owner still authorized: fake renounce, blacklist live', async () => {
     const a = await scenario('AuthToken', (t) =>
       send('AuthToken', t, 'transferOwnership', ['0x000000000000000000000000000000000000dEaD']),
     );
@@ -353,9 +362,13 @@ describe('role tables survive a renounce', () => {
     // floor holds.
     atLeast(a, 'medium');
     expectExplained(a, 'can_blacklist', /blacklist\(address,bool\).*(role table|mapping)/);
-    // Known limit (docs/risk-model.md): the creator is still authorized, but nothing proves it
-    // statically (it is held only in the mapping), so owner() reads as renounced and no
-    // hidden owner is claimed.
-    expect(a.hints).toMatchObject({ ownership_renounced: true, hidden_owner: false });
+    // The creator, held only in the mapping, is proven by the simulate stage's eth_call of the
+    // gated blacklist from it: a fake renounce.
+    expect(a.hints).toMatchObject({
+      ownership_renounced: false,
+      hidden_owner: true,
+      owner_address: chain.account,
+    });
+    expectExplained(a, 'hidden_owner', new RegExp(`${chain.account} \\(creator\\)`));
   });
 });
