@@ -6,6 +6,7 @@ import {
   type PrivilegedCaller,
   probeAdminBehaviour,
 } from '../src/analysis/behaviour.ts';
+import { probeCreatorAccess } from '../src/analysis/creator-access.ts';
 import { amountsFor, type SimulationReport, simulateTrading } from '../src/analysis/simulation.ts';
 import { isTrusted } from '../src/analysis/trust.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
@@ -136,6 +137,21 @@ export function createSimulateProcessor(deps: SimulateDeps) {
         // made before caller checks were walked has no such list, and everything is probed.
         ...(analysis.privileged_functions ? { gated } : {}),
       });
+    }
+    // The creator's access to catalogued gated functions (a role table the renounce left):
+    // no pool needed, and nothing to ask while the creator is the live owner.
+    if (analysis && !isTrusted(chain.config, data.address)) {
+      const creator = await probeCreatorAccess(chain.rpc, {
+        token: data.address,
+        analysis,
+        callers: privilegedCallers(analysis, token),
+      });
+      if (creator.length > 0)
+        behaviour = {
+          probed: behaviour?.probed ?? [],
+          skipped: behaviour?.skipped ?? [],
+          findings: [...(behaviour?.findings ?? []), ...creator],
+        };
     }
     const simulation: SimulationReport = report;
     addPart(

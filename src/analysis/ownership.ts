@@ -198,6 +198,11 @@ export interface GatedFunction {
   signature?: string;
   /** The stranger's outcomes, one per argument variant (all reverts). */
   stranger: readonly CallOutcome[];
+  /**
+   * Its family gives power over holders or the contract (not taking ownership, a fee wallet's
+   * swap): a candidate that can call one is preferred over one that only succeeds elsewhere.
+   */
+  carriesPower?: boolean;
 }
 
 export interface HiddenOwnerResult {
@@ -239,17 +244,19 @@ export async function proveHiddenOwner(
   );
   const outcomes = await probeCalls(rpc, requests, blockTag);
   const perCandidate = input.gated.length * 2;
-  for (let ci = 0; ci < input.candidates.length; ci++) {
-    const candidate = input.candidates[ci]!;
-    const succeeded = input.gated.filter((_, gi) => {
-      const o: CallOutcome[] = outcomes.slice(
-        ci * perCandidate + gi * 2,
-        ci * perCandidate + gi * 2 + 2,
-      );
-      return o.some((x) => x.ok);
-    });
-    if (succeeded.length === 0) continue;
-    // The first candidate with a success wins: candidates come strongest hint first.
+  const successes = input.candidates.map((_, ci) =>
+    input.gated.filter((_, gi) =>
+      outcomes.slice(ci * perCandidate + gi * 2, ci * perCandidate + gi * 2 + 2).some((x) => x.ok),
+    ),
+  );
+  // Candidates come strongest hint first; the first that can call a power function wins, else the
+  // first with any success (a pending owner or a fee wallet must not hide a minting dev address).
+  const powered = successes.findIndex((s) => s.some((g) => g.carriesPower));
+  const chosen = powered >= 0 ? powered : successes.findIndex((s) => s.length > 0);
+  let immediate: HiddenOwnerResult | null = null;
+  if (chosen >= 0) {
+    const candidate = input.candidates[chosen]!;
+    const succeeded = successes[chosen]!;
     const names = succeeded.map((g) => functionLabel(g.fn.selector, g.signature)).join(', ');
     const evidence: Evidence[] = [
       {
@@ -261,7 +268,8 @@ export async function proveHiddenOwner(
       },
     ];
     const selectors = succeeded.map((g) => g.fn.selector);
-    return { hidden_owner: candidate.address, selectors, evidence };
+    immediate = { hidden_owner: candidate.address, selectors, evidence };
+    if (powered >= 0) return immediate;
   }
   // Past the caller check, failed later: another revert reason than the stranger's.
   const otherReason = (gate: GatedFunction, o: CallOutcome, i: number) =>
@@ -278,8 +286,11 @@ export async function proveHiddenOwner(
       )
       .map((gate) => ({ candidate, gate })),
   );
-  if (passed.length === 0) return { hidden_owner: null, selectors: [], evidence: [] };
-  return proveAfterTimeLock(rpc, input.address, blockTag, passed);
+  const none: HiddenOwnerResult = { hidden_owner: null, selectors: [], evidence: [] };
+  // A success without power (a fee wallet's swap) must not hide a time-locked way back.
+  const later =
+    passed.length > 0 ? await proveAfterTimeLock(rpc, input.address, blockTag, passed) : none;
+  return later.hidden_owner !== null ? later : (immediate ?? none);
 }
 
 /** The calls that got past the caller check, tried again later in time (see proveHiddenOwner). */

@@ -44,6 +44,16 @@ export const PROOF_FAMILIES: ReadonlySet<AdminFamily> = new Set<AdminFamily>([
 ]);
 
 /**
+ * Whether a successful call of a function of this family proves a privileged address. Taking
+ * ownership (`ownership-transfer`) proves one only when owner() names no live owner: after a
+ * renounce it is a way back (SafeMoon's unlock(), a pending transfer the renounce left behind).
+ * Beside a live owner it is Ownable2Step's pending owner accepting what the owner offered: it
+ * holds no power until it is the owner, and then owner() names it.
+ */
+export const provesPrivilege = (family: AdminFamily, ownerLive: boolean): boolean =>
+  PROOF_FAMILIES.has(family) && !(ownerLive && family === 'ownership-transfer');
+
+/**
  * ERC20Burnable's burnFrom spends the holder's allowance: its caller check is a lookup of
  * allowance[holder][msg.sender], which reads like an authorisation list. It is a power over
  * other holders only when reserved to one stored address (owner-only).
@@ -92,13 +102,14 @@ export function hiddenOwnerProof(input: ProofInput): HiddenOwnerProof | null {
  */
 export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | null {
   const ownership = input.static?.ownership ?? null;
-  const powerful = new Map(
-    allAdminFunctions(input)
-      .filter((f) => PROOF_FAMILIES.has(f.family))
-      .map((f) => [f.selector, f]),
-  );
   const liveOwner =
     ownership && !ownership.renounced ? (ownership.owner?.toLowerCase() ?? null) : null;
+  const proves = (family: AdminFamily) => provesPrivilege(family, liveOwner !== null);
+  const powerful = new Map(
+    allAdminFunctions(input)
+      .filter((f) => proves(f.family))
+      .map((f) => [f.selector, f]),
+  );
   const named = (address: string) => liveOwner !== null && address.toLowerCase() === liveOwner;
   const evidence: Evidence[] = [];
   let address: string | null = null;
@@ -122,7 +133,7 @@ export function privilegedAddressProof(input: ProofInput): HiddenOwnerProof | nu
     }
   }
   for (const b of input.behaviour) {
-    if (!PROOF_FAMILIES.has(b.family) || b.caller_role === 'owner' || named(b.caller)) continue;
+    if (!proves(b.family) || b.caller_role === 'owner' || named(b.caller)) continue;
     address ??= b.caller;
     const when = ownership?.renounced ? ' after the renounce' : '';
     evidence.push({

@@ -189,6 +189,33 @@ describe('assessRisk', () => {
     });
   });
 
+  it('a pending owner beside a live owner proves nothing; after a renounce it is a way back', () => {
+    const PENDING = '0x2222222222222222222222222222222222222222';
+    const accept = fn('ownership-transfer', 'accept');
+    const mint = fn('mint', 'mint');
+    const pending = (o: Partial<OwnershipInfo>) =>
+      input({
+        static: staticOf({
+          admin_functions: [accept, mint],
+          ownership: ownership({
+            hidden_owner: PENDING,
+            hidden_owner_selectors: [accept.selector],
+            ...o,
+          }),
+        }),
+      });
+    const live = expectExplained(pending({}));
+    expect(live.hints).toMatchObject({ hidden_owner: false, owner_address: OWNER });
+    expect(live.assessment.level).toBe('medium');
+    const back = expectExplained(pending({ owner: ZERO, renounced: true, fake_renounce: true }));
+    expect(back.hints).toMatchObject({
+      hidden_owner: true,
+      ownership_renounced: false,
+      is_mintable: true,
+      owner_address: PENDING,
+    });
+  });
+
   it('turns a behaviour finding by a non-owner into a hidden owner', () => {
     const finding: BehaviourFinding = {
       selector: 'deadbeef',

@@ -24,6 +24,7 @@ import {
   type StorageCandidate,
   storageCandidates,
 } from './ownership.ts';
+import { provesPrivilege } from './privilege.ts';
 import { toExtracted } from './selectors.ts';
 import type {
   AccessControl,
@@ -123,7 +124,17 @@ export async function findHiddenOwner(
   probes.judged.forEach((j, i) => {
     const privileged = j.verdict.access === 'owner-only' || j.verdict.access === 'role';
     if (probes.simulations[i]!.strangerBlocked && privileged) {
-      gated.push({ fn: j.fn, signature: j.entry?.signature, stranger: probes.stranger[i]! });
+      // Uncatalogued gated functions are of unknown effect: no preference (docs/risk-model.md).
+      const carriesPower =
+        j.entry !== null &&
+        j.entry.family !== 'ownership-transfer' &&
+        provesPrivilege(j.entry.family, false);
+      gated.push({
+        fn: j.fn,
+        signature: j.entry?.signature,
+        stranger: probes.stranger[i]!,
+        carriesPower,
+      });
     }
   });
   return proveHiddenOwner(rpc, { address, blockTag, candidates, gated });

@@ -13,6 +13,7 @@ import { type CodeModel, prepareCode } from './caller-checks.ts';
 import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
 import { applyCapabilities, type Judged } from './capability-verdicts.ts';
 import { catalogEntry, selectorOf } from './catalog.ts';
+import { applyLowersOnly } from './fee-direction.ts';
 import { candidateSlotRequests, ownerRequests, ownershipInfo, readOwner } from './ownership.ts';
 import { proxyFromCode, proxySlotRequests, resolveProxy } from './proxy.ts';
 import {
@@ -155,11 +156,16 @@ function analyzeCode(code: string): CodeAnalysis {
   const capabilities = model?.readsCaller
     ? analyzeCapabilities(model, extraction.functions, labelOf)
     : null;
-  const judged = applyCapabilities(
-    judgeFunctions(model, extraction.functions),
-    capabilities,
+  const judged = applyLowersOnly(
+    model,
+    applyCapabilities(
+      judgeFunctions(model, extraction.functions),
+      capabilities,
+      extraction.functions,
+      (fn) => bytecodeVerdict(model!, fn, labelOf(fn), WALK_BUDGET_PER_FUNCTION),
+    ),
     extraction.functions,
-    (fn) => bytecodeVerdict(model!, fn, labelOf(fn), WALK_BUDGET_PER_FUNCTION),
+    labelOf,
   );
   const template = identifyTemplate(
     code,
