@@ -8,7 +8,7 @@ import {
   TRANSFER_AMOUNT,
 } from './capability-layout.ts';
 import type { PathTrace, PathWrite } from './interpreter.ts';
-import { capBlocks, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
+import { capBlocks, launchOnce, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
@@ -298,10 +298,11 @@ export function limitFindings(
             finding(
               fn,
               'limit',
-              // A cap on sales stops selling; one on every transfer is an anti-whale limit set
-              // too low, reported as such (a pair exempt from it may still trade).
-              cap.sell ? 'trading-switch' : 'max-tx',
-              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails; ${cap.where}`,
+              // A cap that binds sales (`to == pair`, or every transfer: SafeMoon's max-tx set
+              // to zero) stops selling; one that spares them (on buys, `to != pair`) only
+              // limits buyers, an anti-whale limit reported as such.
+              cap.bindsSales ? 'trading-switch' : 'max-tx',
+              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails${cap.bindsSales ? ', sales included' : ''}; ${cap.where}`,
             ),
           );
           return;
@@ -312,6 +313,12 @@ export function limitFindings(
       const bits = changedBits(w.value, shape.slot);
       const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
       if (shifts.length === 0) continue;
+      if (launchOnce(t, w.value, shape.slot)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard} and needs slot ${hex(shape.slot)} to be zero, writes the current block time or number there at pc ${w.pc}: a launch time set once; ${blocker.where}. One-way: can only enable transfers`,
+        );
+        continue;
+      }
       if (oneWayWrite(w.value, shape.slot, shifts, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a constant under which transfers pass; ${blocker.where}. One-way: can only enable transfers`,

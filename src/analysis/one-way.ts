@@ -1,6 +1,14 @@
 import type { Blockers, EntryBlocker } from './capability-blockers.ts';
-import { contains, evaluate, evaluateWith, sameSym } from './storage-shapes.ts';
-import type { Node, Sym } from './symbolic.ts';
+import type { PathTrace } from './interpreter.ts';
+import {
+  contains,
+  evaluate,
+  evaluateWith,
+  flagReads,
+  sameSym,
+  slotShape,
+} from './storage-shapes.ts';
+import { isNode, type Node, type Sym } from './symbolic.ts';
 
 /**
  * One-way switches: a privileged write to a flag transfer() checks, that can only store the value
@@ -127,6 +135,33 @@ export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
     checks.some((c) => {
       const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
       return outcome !== null && (outcome !== 0n) === c.taken;
+    }),
+  );
+}
+
+/** The block's own clock: a write of exactly this is "now". */
+const isClock = (x: Sym) => isNode(x) && (x.op === 'timestamp' || x.op === 'number');
+
+/**
+ * A launch time set once: the write stores the current block time or number itself (no offset
+ * the caller chooses) into `slot`, on a path that needed `slot` to hold zero
+ * (`require(launchedAt == 0); launchedAt = block.number`). The same path cannot run again, and a
+ * check against `launchedAt + N` passes N blocks later whatever the owner does, so it is no
+ * lever on holders: anti-bot blocks after a launch. A setter of N is judged on its own.
+ */
+export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
+  const stored = isNode(value) && value.op === 'and' ? value.args.find(isNode) : value;
+  if (stored === undefined || !isClock(stored)) return false;
+  return t.conditions.some((c) =>
+    flagReads(c.cond).some((read) => {
+      const shape = slotShape(read.load.args[0]!);
+      if (shape?.kind !== 'slot' || shape.slot !== slot || read.shift !== 0) return false;
+      // The path's branch holds with the slot at zero and fails with any time in it.
+      const holds = (word: bigint) => {
+        const outcome = evaluate(c.cond, read.load, word);
+        return outcome !== null && (outcome !== 0n) === c.taken;
+      };
+      return holds(0n) && !holds(1n) && !holds(PRESENT.number);
     }),
   );
 }
