@@ -127,6 +127,16 @@ contract SellFeeUnbounded is ERC20Base {
   }
   function setSellFee(uint256 f) external onlyOwner { sellFee = f; }
 }
+// limit (trading-switch): a sale may move at most a per-mille share of the pair's balance,
+// and the owner may set that share to zero.
+contract PairShareSellCap is ERC20Base {
+  using SafeMath for uint256;
+  uint256 public maxSellPerMille = 10;
+  function _checks(address from, address to, uint256 amount) internal override returns (uint256) {
+    if (to == uniswapV2Pair && from != owner()) require(amount <= _balances[uniswapV2Pair].mul(maxSellPerMille).div(1000), "sell too big");
+  }
+  function setMaxSellPerMille(uint256 p) external onlyOwner { maxSellPerMille = p; }
+}
 // limit (pause): a global lock only fee-exempt insiders pass, toggled by the owner.
 contract ExemptLock is ERC20Base {
   bool public locked;
@@ -178,6 +188,16 @@ contract DeadBlocksOnce is ERC20Base {
     if (from != owner() && to != owner()) require(launchedAt != 0 && block.number > launchedAt + DEAD_BLOCKS, "not live");
   }
   function launch() external onlyOwner { require(launchedAt == 0, "launched"); launchedAt = block.number; }
+}
+// honest: openTrading() runs once (its own flag) and starts a 60-second sell delay from now.
+contract LaunchDelayOnce is ERC20Base {
+  bool public tradingOpen; uint256 public launchTime;
+  function _checks(address from, address to, uint256) internal override returns (uint256) {
+    if (from == owner() || to == owner()) return 0;
+    require(tradingOpen, "closed");
+    if (to == uniswapV2Pair) require(block.timestamp > launchTime + 60, "too early");
+  }
+  function openTrading() external onlyOwner { require(!tradingOpen, "open"); tradingOpen = true; launchTime = block.timestamp; }
 }
 // honest: max tx with a setter bounded below by 1 % of the supply.
 contract MaxTxBounded is ERC20Base {

@@ -51,12 +51,14 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['FromOnlyBlacklist', ['limit:blacklist']],
   ['DeadBlocksSettable', ['limit:trading-switch']],
   ['PausableToken', ['limit:pause']],
+  ['PairShareSellCap', ['limit:trading-switch']],
   // A cap on buys only limits buyers: reported as max-tx, which is no limit flag.
   ['MaxBuy', ['limit:max-tx']],
   // Honest controls.
   ['FixedFee', []],
   ['EnableOnce', []],
   ['DeadBlocksOnce', []],
+  ['LaunchDelayOnce', []],
   ['MaxTxBounded', []],
   ['MaxTxExempt', []],
   ['SellFeeCapped', []],
@@ -98,6 +100,9 @@ describe.each(BUILDS)('$label', (build) => {
     expect(h.analyse('DeadBlocksOnce').oneWay.map((o) => o.detail)).toEqual([
       expect.stringMatching(/a launch time set once.*One-way: can only enable transfers/),
     ]);
+    // openTrading() flips its own flag for good and starts a sell delay from now.
+    expect(by('LaunchDelayOnce', 'openTrading()')).toEqual([]);
+    expect(h.analyse('LaunchDelayOnce').oneWay).toHaveLength(1);
     // The number of anti-bot blocks is a lever when the owner can raise it.
     expect(by('DeadBlocksSettable', 'launch()')).toEqual([]);
     expect(by('DeadBlocksSettable', 'setDeadBlocks(uint256)')).toEqual(['limit:trading-switch']);

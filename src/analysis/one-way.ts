@@ -144,10 +144,11 @@ const isClock = (x: Sym) => isNode(x) && (x.op === 'timestamp' || x.op === 'numb
 
 /**
  * A launch time set once: the write stores the current block time or number itself (no offset
- * the caller chooses) into `slot`, on a path that needed `slot` to hold zero
- * (`require(launchedAt == 0); launchedAt = block.number`). The same path cannot run again, and a
- * check against `launchedAt + N` passes N blocks later whatever the owner does, so it is no
- * lever on holders: anti-bot blocks after a launch. A setter of N is judged on its own.
+ * the caller chooses) into `slot`, on a path that can run only once: it needed `slot` to hold
+ * zero (`require(launchedAt == 0); launchedAt = block.number`), or a flag it flips with a
+ * constant (`require(!tradingOpen); tradingOpen = true; launchTime = block.timestamp`). A
+ * check against `launchedAt + N` then passes N blocks later whatever the owner does, so it is
+ * no lever on holders: anti-bot blocks after a launch. A setter of N is judged on its own.
  */
 export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
   const stored = isNode(value) && value.op === 'and' ? value.args.find(isNode) : value;
@@ -155,13 +156,27 @@ export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
   return t.conditions.some((c) =>
     flagReads(c.cond).some((read) => {
       const shape = slotShape(read.load.args[0]!);
-      if (shape?.kind !== 'slot' || shape.slot !== slot || read.shift !== 0) return false;
-      // The path's branch holds with the slot at zero and fails with any time in it.
+      if (shape?.kind !== 'slot') return false;
       const holds = (word: bigint) => {
         const outcome = evaluate(c.cond, read.load, word);
-        return outcome !== null && (outcome !== 0n) === c.taken;
+        return outcome === null ? null : (outcome !== 0n) === c.taken;
       };
-      return holds(0n) && !holds(1n) && !holds(PRESENT.number);
+      // The slot itself at zero, and no time in it.
+      if (shape.slot === slot)
+        return (
+          read.shift === 0 && holds(0n) === true && holds(1n) === false && !holds(PRESENT.number)
+        );
+      // A flag the same path turns, for good, to the value its check refuses.
+      const whenClear = holds(0n);
+      const whenSet = holds(1n << BigInt(read.shift));
+      if (whenClear === null || whenSet === null || whenClear === whenSet) return false;
+      const needed = whenSet ? 1n : 0n;
+      return t.writes.some((w) => {
+        const written = slotShape(w.slot);
+        if (written?.kind !== 'slot' || written.slot !== shape.slot) return false;
+        const bit = storedBit(w.value, shape.slot, read.shift);
+        return bit !== null && bit !== needed;
+      });
     }),
   );
 }
