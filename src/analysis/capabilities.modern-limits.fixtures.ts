@@ -107,6 +107,13 @@ contract MaxTxPercent is ERC20Base {
   function _checks(address from, address to, uint256 amount) internal override returns (uint256) { if (from != owner() && to != owner()) require(amount <= _maxTxAmount, "Transfer amount exceeds the maxTxAmount."); }
   function setMaxTxPercent(uint256 maxTxPercent) external onlyOwner { _maxTxAmount = _totalSupply.mul(maxTxPercent).div(10 ** 2); }
 }
+// limit (blacklist): only listed accounts may sell and the owner only adds to the list: whoever
+// the owner does not list cannot sell, so listing is the insiders' privilege, not a release.
+contract AddOnlyWhitelist is ERC20Base {
+  mapping (address => bool) private _wl;
+  function _checks(address from, address to, uint256) internal override returns (uint256) { if (to == uniswapV2Pair) require(_wl[from], "no"); }
+  function addToWhitelist(address a) external onlyOwner { _wl[a] = true; }
+}
 // limit (trading-switch): a sell cooldown per seller with an unbounded setter.
 contract SellCooldown is ERC20Base {
   mapping (address => uint256) private _lastSell;
@@ -199,6 +206,19 @@ contract LaunchDelayOnce is ERC20Base {
   }
   function openTrading() external onlyOwner { require(!tradingOpen, "open"); tradingOpen = true; launchTime = block.timestamp; }
 }
+// honest: the 2021 launch template's buy cooldown (30 seconds per buyer, switched on and off by
+// the owner): it only ever fails a buy from the pair, never a holder's sale.
+contract BuyCooldown is ERC20Base {
+  mapping (address => uint256) private cooldown; bool private cooldownEnabled;
+  function _checks(address from, address to, uint256) internal override returns (uint256) {
+    if (from != owner() && to != owner()) {
+      if (from == uniswapV2Pair && to != address(0) && cooldownEnabled) {
+        require(cooldown[to] < block.timestamp, "cooldown"); cooldown[to] = block.timestamp + (30 seconds);
+      }
+    }
+  }
+  function setCooldownEnabled(bool onoff) external onlyOwner { cooldownEnabled = onoff; }
+}
 // honest: max tx with a setter bounded below by 1 % of the supply.
 contract MaxTxBounded is ERC20Base {
   uint256 public _maxTxAmount = 10 ** 25;
@@ -245,5 +265,24 @@ contract PausableToken is ERC20Base {
   function _checks(address, address, uint256) internal override returns (uint256) { require(!_paused, "Pausable: paused"); }
   function pause() external onlyOwner { require(!_paused, "Pausable: paused"); _paused = true; }
   function unpause() external onlyOwner { require(_paused, "Pausable: not paused"); _paused = false; }
+}
+`;
+
+/**
+ * Known misses (docs/risk-model.md "Known limits"), kept so a change in them is seen: a sell fee
+ * that may reach exactly 100 % (the pair receives nothing, the router's sale reverts), and sales
+ * closed to all but the owner in the code itself, with nothing the owner writes.
+ */
+export const MODERN_LIMITS_MISSED_SOURCE = `${MODERN_LIMITS_SOURCE}
+contract FeeTo100 is ERC20Base {
+  using SafeMath for uint256;
+  uint256 public sellFee = 5;
+  function _checks(address from, address to, uint256 amount) internal override returns (uint256) {
+    if (to == uniswapV2Pair && !_isExcludedFromFee[from]) return amount.mul(sellFee).div(100);
+  }
+  function setSellFee(uint256 f) external onlyOwner { require(f <= 100, "max"); sellFee = f; }
+}
+contract InsiderOnlySell is ERC20Base {
+  function _checks(address from, address to, uint256) internal override returns (uint256) { if (to == uniswapV2Pair) require(from == owner(), "no"); }
 }
 `;

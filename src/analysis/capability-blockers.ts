@@ -76,6 +76,11 @@ export interface EntryBlocker {
   checks: { cond: Sym; taken: boolean; load: Node }[];
   /** A member of the balances struct (`accounts[from].frozen`): only that member is the flag. */
   member?: bigint;
+  /**
+   * A list transfers need an account on, which alone decides (`require(whitelisted[from] ||
+   * to != pair)`): whoever writes it picks who may sell, so listing is no release either.
+   */
+  listed?: boolean;
 }
 
 /** A member of the balances entry other than the balance itself (`accounts[h].frozen`). */
@@ -122,6 +127,9 @@ export function collectBlockers(
       const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
       const binds = sell || !sparesSales(t, sender, BigInt(recipient));
       const gate = decidedByEntryAlone(t, layout);
+      // A failure only when the sender is a stored address (a buy from the pair, the owner's
+      // own wallet) stops no holder: its flags and entries are no limit (a buy cooldown).
+      const buy = proofsAbout(t, sender).some((p) => p.equal);
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
@@ -132,7 +140,7 @@ export function collectBlockers(
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
         const last = i === t.conditions.length - 1;
-        addBlockers(blockers, branch, where, layout, moved, last, { sell, binds, gate });
+        addBlockers(blockers, branch, where, layout, moved, last, { sell, binds, gate, buy });
       }
     }
   }
@@ -178,16 +186,19 @@ function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
  * pair)` exempts sales, while `from != owner && to != owner` exempts one account at both ends.
  */
 function sparesSales(t: PathTrace, sender: bigint | 'caller', recipient: bigint): boolean {
-  const proofs = (address: bigint | 'caller') =>
-    t.conditions.flatMap((c) => {
-      const p = storedComparison(c.cond, c.taken, address);
-      return p ? [p] : [];
-    });
-  const fromProofs = proofs(sender);
+  const fromProofs = proofsAbout(t, sender);
   if (fromProofs.some((p) => p.equal)) return true;
-  return proofs(recipient).some(
+  return proofsAbout(t, recipient).some(
     (p) => !p.equal && !fromProofs.some((q) => !q.equal && sameSym(q.stored, p.stored)),
   );
+}
+
+/** What the path's branches prove about `address` and stored addresses. */
+function proofsAbout(t: PathTrace, address: bigint | 'caller') {
+  return t.conditions.flatMap((c) => {
+    const p = storedComparison(c.cond, c.taken, address);
+    return p ? [p] : [];
+  });
 }
 
 /** The flags, times and per-account amounts one branch on a failing path tests. */
@@ -198,10 +209,10 @@ function addBlockers(
   layout: TokenLayout,
   moved: ReadonlySet<bigint>,
   last: boolean,
-  sale: { sell: boolean; binds: boolean; gate: boolean },
+  sale: { sell: boolean; binds: boolean; gate: boolean; buy: boolean },
 ): void {
   const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
-  for (const read of flagReads(branch.cond)) {
+  for (const read of sale.buy ? [] : flagReads(branch.cond)) {
     const shape = slotShape(read.load.args[0]!);
     const member = balanceStructMember(read.load.args[0]!, layout);
     if (shape?.kind === 'slot') {
@@ -251,6 +262,7 @@ function addBlockers(
         where: `${where} unless the account is listed`,
         kind: 'flag' as const,
         checks: [],
+        listed: true,
       };
       entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
       blockers.mappings.set(shape.base, entry);

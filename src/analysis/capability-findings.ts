@@ -353,7 +353,7 @@ export function limitFindings(
       // An amount held back from what the same path credits to that account (an allocation
       // vested to its holder): it locks only what the path gives, no tokens the holder had.
       if (blocker.kind === 'amount' && locksWhatItGives(t, w, key, f.layout)) continue;
-      if (oneWayEntryWrite(w.value, w.slot, blocker)) {
+      if (!blocker.listed && oneWayEntryWrite(w.value, w.slot, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
         );
