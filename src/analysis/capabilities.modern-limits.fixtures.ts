@@ -144,6 +144,18 @@ contract PairShareSellCap is ERC20Base {
   }
   function setMaxSellPerMille(uint256 p) external onlyOwner { maxSellPerMille = p; }
 }
+// limit (trading-switch): a daily sell allowance per seller, settable to zero by the owner.
+contract DailySellLimit is ERC20Base {
+  mapping (address => uint256) private _soldToday;
+  uint256 public maxSellPerDay = 10 ** 24;
+  function _checks(address from, address to, uint256 amount) internal override returns (uint256) {
+    if (to == uniswapV2Pair && from != owner()) {
+      require(_soldToday[from] + amount <= maxSellPerDay, "daily sell limit");
+      _soldToday[from] = _soldToday[from] + amount;
+    }
+  }
+  function setMaxSellPerDay(uint256 m) external onlyOwner { maxSellPerDay = m; }
+}
 // limit (pause): a global lock only fee-exempt insiders pass, toggled by the owner.
 contract ExemptLock is ERC20Base {
   bool public locked;

@@ -56,6 +56,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['DeadBlocksSettable', ['limit:trading-switch']],
   ['PausableToken', ['limit:pause']],
   ['PairShareSellCap', ['limit:trading-switch']],
+  ['DailySellLimit', ['limit:trading-switch']],
   // A cap on buys only limits buyers: reported as max-tx, which is no limit flag.
   ['MaxBuy', ['limit:max-tx']],
   // Honest controls.

@@ -292,7 +292,10 @@ export function limitFindings(
       const cap = f.blockers.caps.get(shape.slot);
       if (cap) {
         f.undecided.push(shape.slot);
-        if (!boundedBySupply(t, f.layout) && capBlocks(w.value, shape.slot, cap.checks)) {
+        if (
+          !boundedBySupply(t, f.layout) &&
+          capBlocks(w.value, shape.slot, cap.checks, f.layout.balances)
+        ) {
           out.set(
             'limit',
             finding(

@@ -127,13 +127,28 @@ function passes(checks: Checks, word: bigint): boolean {
 /**
  * Does this write of a cap on the amount moved (`maxSell`) store a value under which transfer's
  * own amount fails a check? Proven only: a value that cannot be read, or a cap some amount can
- * pass (a bounded setter, removeLimits() storing the maximum), stops no holder.
+ * pass (a bounded setter, removeLimits() storing the maximum), stops no holder. A per-account
+ * entry other than a balance in the check (`soldToday[from] + amount <= maxSellPerDay`) is read
+ * at zero: a holder who never sold, as every holder is on empty storage. A balance stays
+ * unknown: a cap on what a wallet holds, or a share of a balance, is not proven that way.
  */
-export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
+export function capBlocks(
+  value: Sym,
+  slot: bigint,
+  checks: Checks,
+  balances: bigint | null = null,
+): boolean {
   const words = storedWords(value, slot) ?? [];
+  const fresh = (n: Node) => {
+    if (n.op !== 'sload') return false;
+    const shape = slotShape(n.args[0]!);
+    return shape !== null && shape.kind !== 'slot' && shape.base !== balances;
+  };
   return words.some((word) =>
     checks.some((c) => {
-      const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
+      const outcome = evaluateWith(c.cond, (n) =>
+        n === c.load ? word : fresh(n) ? 0n : undefined,
+      );
       return outcome !== null && (outcome !== 0n) === c.taken;
     }),
   );
