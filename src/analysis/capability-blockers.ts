@@ -124,12 +124,18 @@ export function collectBlockers(
     for (const t of result.traces) {
       if (!isFailure(t)) continue;
       // A sale: the path proved the recipient is an address the token stores (its pair).
-      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
-      const binds = sell || !sparesSales(t, sender, BigInt(recipient));
-      const gate = decidedByEntryAlone(t, layout);
-      // A failure only when the sender is a stored address (a buy from the pair, the owner's
-      // own wallet) stops no holder: its flags and entries are no limit (a buy cooldown).
-      const buy = proofsAbout(t, sender).some((p) => p.equal);
+      // Each fact is computed only when a branch near the failure needs it (per-token speed).
+      const sell = once(() =>
+        t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient))),
+      );
+      const sale: Sale = {
+        sell,
+        binds: once(() => sell() || !sparesSales(t, sender, BigInt(recipient))),
+        gate: once(() => decidedByEntryAlone(t, layout)),
+        // A failure only when the sender is a stored address (a buy from the pair, the
+        // owner's own wallet) stops no holder: its flags and entries are no limit.
+        buy: once(() => proofsAbout(t, sender).some((p) => p.equal)),
+      };
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
@@ -140,7 +146,7 @@ export function collectBlockers(
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
         const last = i === t.conditions.length - 1;
-        addBlockers(blockers, branch, where, layout, moved, last, { sell, binds, gate, buy });
+        addBlockers(blockers, branch, where, layout, moved, last, sale);
       }
     }
   }
@@ -148,6 +154,26 @@ export function collectBlockers(
 }
 
 type Branch = PathTrace['conditions'][number];
+
+/** What a failing path proved about the sale, each computed on first use. */
+interface Sale {
+  sell: () => boolean;
+  binds: () => boolean;
+  gate: () => boolean;
+  buy: () => boolean;
+}
+
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
 
 /**
  * What the branch outcome proves about `address` and a stored address: equal (`if (to ==
@@ -209,10 +235,11 @@ function addBlockers(
   layout: TokenLayout,
   moved: ReadonlySet<bigint>,
   last: boolean,
-  sale: { sell: boolean; binds: boolean; gate: boolean; buy: boolean },
+  sale: Sale,
 ): void {
   const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
-  for (const read of sale.buy ? [] : flagReads(branch.cond)) {
+  for (const read of flagReads(branch.cond)) {
+    if (sale.buy()) break;
     const shape = slotShape(read.load.args[0]!);
     const member = balanceStructMember(read.load.args[0]!, layout);
     if (shape?.kind === 'slot') {
@@ -245,14 +272,14 @@ function addBlockers(
       blockers.mappings.set(shape.base, entry);
     } else if (
       last &&
-      sale.gate &&
       shape?.kind === 'map' &&
       shape.base !== layout.balances &&
       member === null &&
       !moved.has(shape.base) &&
       keyName(shape.key) !== null &&
       !timed &&
-      blocksWhenSet(branch, read.load, timed, 0n)
+      blocksWhenSet(branch, read.load, timed, 0n) &&
+      sale.gate()
     ) {
       // A list transfers need an account on (`require(whitelisted[from] || to != pair)`), and
       // nothing else decided the failure: everyone not listed is stopped, and whoever edits
@@ -280,8 +307,8 @@ function addBlockers(
         bindsSales: false,
       };
       cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
-      cap.sell ||= sale.sell;
-      cap.bindsSales ||= sale.binds;
+      cap.sell ||= sale.sell();
+      cap.bindsSales ||= sale.binds();
       blockers.caps.set(shape.slot, cap);
       continue;
     }
