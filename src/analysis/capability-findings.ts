@@ -318,7 +318,7 @@ export function limitFindings(
       if (shifts.length === 0) continue;
       if (launchOnce(t, w.value, shape.slot)) {
         f.openers.push(
-          `${f.label}, on a path that ${f.guard} and needs slot ${hex(shape.slot)} to be zero, writes the current block time or number there at pc ${w.pc}: a launch time set once; ${blocker.where}. One-way: can only enable transfers`,
+          `${f.label}, on a path that ${f.guard} and can run once (it needs slot ${hex(shape.slot)} at zero or flips its own flag for good), writes the current block time or number to slot ${hex(shape.slot)} at pc ${w.pc}: a launch time set once; ${blocker.where}. One-way: can only enable transfers`,
         );
         continue;
       }
