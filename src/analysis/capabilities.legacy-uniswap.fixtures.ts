@@ -52,7 +52,8 @@ contract Bots is ERC20Base {
   function setBots(address[] memory bots_) public onlyOwner { for (uint i = 0; i < bots_.length; i++) { bots[bots_[i]] = true; } }
   function delBot(address notbot) public onlyOwner { bots[notbot] = false; }
 }
-// limit (max-tx): a max transaction set as a percent of a constant total, owner exempt.
+// limit (trading-switch): a max transaction set as a percent of a constant total, owner exempt;
+// at zero percent every sale but the owner's fails.
 contract MaxTx is ERC20Base {
   uint256 private constant _tTotal = 10 ** 15;
   uint256 public _maxTxAmount = _tTotal;
@@ -134,7 +135,7 @@ contract SellPctBounded is ERC20Base {
   }
   function setMaxSellPct(uint256 p) external onlyOwner { require(p >= 1, "min"); maxSellPct = p; }
 }
-// nothing but max-tx: a reflection token (balanceOf reads _tOwned or _rOwned); excludeAccount writes _tOwned.
+// nothing but the max tx (settable to zero: a sell stop): a reflection token (balanceOf reads _tOwned or _rOwned); excludeAccount writes _tOwned.
 contract Reflect {
   using SafeMath for uint256;
   mapping (address => uint256) internal _rOwned;

@@ -19,7 +19,7 @@ const BUILDS = (['0.5.17', '0.6.12'] as LegacySolc[]).flatMap((version) => [
 
 const EXPECTED: [name: string, findings: string[]][] = [
   ['Bots', ['limit:blacklist']],
-  ['MaxTx', ['limit:max-tx']],
+  ['MaxTx', ['limit:trading-switch']],
   ['OpenOnce', []],
   ['SellDelay', ['limit:trading-switch']],
   ['OwnerOps', ['leak:burn-from', 'mint:mint']],
@@ -28,8 +28,8 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['SellPctBounded', []],
   ['Toggle', ['limit:pause']],
   ['FeeOnly', []],
-  ['Reflect', ['limit:max-tx']],
-  ['ReflectClean', ['leak:balance-change', 'limit:max-tx']],
+  ['Reflect', ['limit:trading-switch']],
+  ['ReflectClean', ['leak:balance-change', 'limit:trading-switch']],
 ];
 
 describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {

@@ -78,12 +78,14 @@ describe('capabilities of the project contracts', () => {
     ]);
   });
 
-  it('fee exemptions, whitelists and fee setters are no capability', () => {
+  it('fee exemptions and fee setters are no capability; a sellers list the owner edits is', () => {
     expect(ofArtifact('TaxToken').findings).toEqual([]);
-    expect(ofArtifact('HoneypotToken').findings).toEqual([]);
+    // Sales need `from == owner || isWhitelisted[from]` and nothing else: whoever is not listed
+    // cannot sell, and setWhitelisted(account, false) unlists anyone.
+    expect(summary(ofArtifact('HoneypotToken'))).toEqual(['limit:blacklist']);
     // setLimits(maxTx, maxWallet) has no lower bound: the owner can set a cap that stops every
-    // transfer it applies to. Reported as the anti-whale limit it is, not as a sell stop.
-    expect(summary(ofArtifact('MaxTxToken'))).toEqual(['limit:max-tx']);
+    // transfer it applies to, sales included (no pair exemption on the max tx).
+    expect(summary(ofArtifact('MaxTxToken'))).toEqual(['limit:trading-switch']);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   evaluate,
   flagReads,
   memberOffset,
+  sameSym,
   slotShape,
 } from './storage-shapes.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
@@ -50,7 +51,17 @@ export interface Blockers {
    * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
    * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
    */
-  caps: Map<bigint, { where: string; checks: EntryBlocker['checks']; sell: boolean }>;
+  caps: Map<
+    bigint,
+    {
+      where: string;
+      checks: EntryBlocker['checks'];
+      /** Some failing check on it was on a sale (`to == pair` proven). */
+      sell: boolean;
+      /** Some failing check on it did not spare sales (a max-tx on every transfer). */
+      bindsSales: boolean;
+    }
+  >;
 }
 
 /** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
@@ -65,6 +76,11 @@ export interface EntryBlocker {
   checks: { cond: Sym; taken: boolean; load: Node }[];
   /** A member of the balances struct (`accounts[from].frozen`): only that member is the flag. */
   member?: bigint;
+  /**
+   * A list transfers need an account on, which alone decides (`require(whitelisted[from] ||
+   * to != pair)`): whoever writes it picks who may sell, so listing is no release either.
+   */
+  listed?: boolean;
 }
 
 /** A member of the balances entry other than the balance itself (`accounts[h].frozen`). */
@@ -103,10 +119,23 @@ export function collectBlockers(
         .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
     );
     const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
+    // transfer() moves the caller's tokens: the sender is the caller, else argument 1.
+    const sender = name === 'transfer' ? 'caller' : BigInt(ARG_ADDRESSES[0]!);
     for (const t of result.traces) {
       if (!isFailure(t)) continue;
       // A sale: the path proved the recipient is an address the token stores (its pair).
-      const sell = t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient)));
+      // Each fact is computed only when a branch near the failure needs it (per-token speed).
+      const sell = once(() =>
+        t.conditions.some((c) => equalsStored(c.cond, c.taken, BigInt(recipient))),
+      );
+      const sale: Sale = {
+        sell,
+        binds: once(() => sell() || !sparesSales(t, sender, BigInt(recipient))),
+        gate: once(() => decidedByEntryAlone(t, layout)),
+        // A failure only when the sender is a stored address (a buy from the pair, the
+        // owner's own wallet) stops no holder: its flags and entries are no limit.
+        buy: once(() => proofsAbout(t, sender).some((p) => p.equal)),
+      };
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
@@ -116,7 +145,8 @@ export function collectBlockers(
         const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
-        addBlockers(blockers, branch, where, layout, moved, i === t.conditions.length - 1, sell);
+        const last = i === t.conditions.length - 1;
+        addBlockers(blockers, branch, where, layout, moved, last, sale);
       }
     }
   }
@@ -125,20 +155,76 @@ export function collectBlockers(
 
 type Branch = PathTrace['conditions'][number];
 
-/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
-function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
+/** What a failing path proved about the sale, each computed on first use. */
+interface Sale {
+  sell: () => boolean;
+  binds: () => boolean;
+  gate: () => boolean;
+  buy: () => boolean;
+}
+
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/**
+ * What the branch outcome proves about `address` and a stored address: equal (`if (to ==
+ * pair)`) or not (`if (to != pair)`), with the load of the stored one; null when it says nothing.
+ */
+function storedComparison(
+  cond: Sym,
+  taken: boolean,
+  address: bigint | 'caller',
+): { equal: boolean; stored: Node } | null {
   let cur = cond;
   let want = taken;
   while (isNode(cur) && cur.op === 'iszero') {
     cur = cur.args[0]!;
     want = !want;
   }
-  if (!isNode(cur) || cur.args.length !== 2) return false;
-  const proves = (cur.op === 'eq' && want) || ((cur.op === 'sub' || cur.op === 'xor') && !want);
-  if (!proves) return false;
+  if (!isNode(cur) || cur.args.length !== 2) return null;
+  const isEq = cur.op === 'eq';
+  if (!isEq && cur.op !== 'sub' && cur.op !== 'xor') return null;
   const [a, b] = cur.args.map((x) => unwrap(x).core) as [Sym, Sym];
-  const stored = (x: Sym) => isNode(x) && x.op === 'sload';
-  return (a === address && stored(b)) || (b === address && stored(a));
+  const stored = (x: Sym): x is Node => isNode(x) && x.op === 'sload';
+  const is = (x: Sym) => (address === 'caller' ? isCallerLeaf(x) : x === address);
+  const other = is(a) && stored(b) ? b : is(b) && stored(a) ? a : null;
+  if (other === null) return null;
+  return { equal: isEq === want, stored: other };
+}
+
+/** Does the branch outcome prove `address == sload(slot)` (`if (to == pair)`)? */
+function equalsStored(cond: Sym, taken: boolean, address: bigint): boolean {
+  return storedComparison(cond, taken, address)?.equal === true;
+}
+
+/**
+ * Does a failing path spare sales? It did when it proved the sender is a stored address (a buy
+ * from the pair), or the recipient is not one the sender was not also compared with: `if (to !=
+ * pair)` exempts sales, while `from != owner && to != owner` exempts one account at both ends.
+ */
+function sparesSales(t: PathTrace, sender: bigint | 'caller', recipient: bigint): boolean {
+  const fromProofs = proofsAbout(t, sender);
+  if (fromProofs.some((p) => p.equal)) return true;
+  return proofsAbout(t, recipient).some(
+    (p) => !p.equal && !fromProofs.some((q) => !q.equal && sameSym(q.stored, p.stored)),
+  );
+}
+
+/** What the path's branches prove about `address` and stored addresses. */
+function proofsAbout(t: PathTrace, address: bigint | 'caller') {
+  return t.conditions.flatMap((c) => {
+    const p = storedComparison(c.cond, c.taken, address);
+    return p ? [p] : [];
+  });
 }
 
 /** The flags, times and per-account amounts one branch on a failing path tests. */
@@ -149,10 +235,11 @@ function addBlockers(
   layout: TokenLayout,
   moved: ReadonlySet<bigint>,
   last: boolean,
-  sell: boolean,
+  sale: Sale,
 ): void {
   const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
   for (const read of flagReads(branch.cond)) {
+    if (sale.buy()) break;
     const shape = slotShape(read.load.args[0]!);
     const member = balanceStructMember(read.load.args[0]!, layout);
     if (shape?.kind === 'slot') {
@@ -183,6 +270,29 @@ function addBlockers(
       };
       entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
       blockers.mappings.set(shape.base, entry);
+    } else if (
+      last &&
+      shape?.kind === 'map' &&
+      shape.base !== layout.balances &&
+      member === null &&
+      !moved.has(shape.base) &&
+      keyName(shape.key) !== null &&
+      !timed &&
+      blocksWhenSet(branch, read.load, timed, 0n) &&
+      sale.gate()
+    ) {
+      // A list transfers need an account on (`require(whitelisted[from] || to != pair)`), and
+      // nothing else decided the failure: everyone not listed is stopped, and whoever edits
+      // the list decides who may sell. Judged like a blacklist entry: a write that can only
+      // list an account releases it, one that can unlist it is a limit.
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where: `${where} unless the account is listed`,
+        kind: 'flag' as const,
+        checks: [],
+        listed: true,
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
     }
   }
   // An amount held back per account (`balance - locked[from] >= value`): a lock.
@@ -190,9 +300,15 @@ function addBlockers(
     const shape = slotShape(load.args[0]!);
     if (shape?.kind === 'slot') {
       if (timed || shape.slot === layout.totalSupply) continue;
-      const cap = blockers.caps.get(shape.slot) ?? { where, checks: [], sell: false };
+      const cap = blockers.caps.get(shape.slot) ?? {
+        where,
+        checks: [],
+        sell: false,
+        bindsSales: false,
+      };
       cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
-      cap.sell ||= sell;
+      cap.sell ||= sale.sell();
+      cap.bindsSales ||= sale.binds();
       blockers.caps.set(shape.slot, cap);
       continue;
     }
@@ -208,6 +324,36 @@ function addBlockers(
       });
     }
   }
+}
+
+/** The largest word: a cap at it lets every amount through. */
+const MAX_WORD = (1n << 256n) - 1n;
+
+/**
+ * Did the failing path's last branch decide the failure on its own? Not when an earlier branch
+ * within reach of the failure tested a stored flag or time (`require(tradingOpen ||
+ * whitelisted[from])`: the list exempts from a launch gate), or went the over-the-cap way of a
+ * stored cap (`require(amount <= maxTx || excluded[from])`: an exemption from a cap).
+ * Comparisons of addresses (`to == pair`, `from == owner`) decide who, and do not count.
+ */
+function decidedByEntryAlone(t: PathTrace, layout: TokenLayout): boolean {
+  const lastStep = t.conditions.at(-1)?.step ?? t.steps;
+  for (let i = t.conditions.length - 2; i >= 0; i--) {
+    const c = t.conditions[i]!;
+    if (lastStep - c.step > MAX_FAILURE_DISTANCE) break;
+    const flag = flagReads(c.cond).some((r) => {
+      const shape = slotShape(r.load.args[0]!);
+      return shape?.kind === 'slot' && shape.slot !== layout.totalSupply;
+    });
+    if (flag) return false;
+    const overCap = comparedReads(c.cond).some((load) => {
+      if (slotShape(load.args[0]!)?.kind !== 'slot') return false;
+      const outcome = evaluate(c.cond, load, MAX_WORD);
+      return outcome !== null && (outcome !== 0n) !== c.taken;
+    });
+    if (overCap) return false;
+  }
+  return true;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   TRANSFER_AMOUNT,
 } from './capability-layout.ts';
 import type { PathTrace, PathWrite } from './interpreter.ts';
-import { capBlocks, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
+import { capBlocks, launchOnce, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
 import {
   asAddress,
   callerIs,
@@ -292,16 +292,20 @@ export function limitFindings(
       const cap = f.blockers.caps.get(shape.slot);
       if (cap) {
         f.undecided.push(shape.slot);
-        if (!boundedBySupply(t, f.layout) && capBlocks(w.value, shape.slot, cap.checks)) {
+        if (
+          !boundedBySupply(t, f.layout) &&
+          capBlocks(w.value, shape.slot, cap.checks, f.layout.balances)
+        ) {
           out.set(
             'limit',
             finding(
               fn,
               'limit',
-              // A cap on sales stops selling; one on every transfer is an anti-whale limit set
-              // too low, reported as such (a pair exempt from it may still trade).
-              cap.sell ? 'trading-switch' : 'max-tx',
-              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails; ${cap.where}`,
+              // A cap that binds sales (`to == pair`, or every transfer: SafeMoon's max-tx set
+              // to zero) stops selling; one that spares them (on buys, `to != pair`) only
+              // limits buyers, an anti-whale limit reported as such.
+              cap.bindsSales ? 'trading-switch' : 'max-tx',
+              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails${cap.bindsSales ? ', sales included' : ''}; ${cap.where}`,
             ),
           );
           return;
@@ -312,6 +316,12 @@ export function limitFindings(
       const bits = changedBits(w.value, shape.slot);
       const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
       if (shifts.length === 0) continue;
+      if (launchOnce(t, w.value, shape.slot)) {
+        f.openers.push(
+          `${f.label}, on a path that ${f.guard} and can run once (it needs slot ${hex(shape.slot)} at zero or flips its own flag for good), writes the current block time or number to slot ${hex(shape.slot)} at pc ${w.pc}: a launch time set once; ${blocker.where}. One-way: can only enable transfers`,
+        );
+        continue;
+      }
       if (oneWayWrite(w.value, shape.slot, shifts, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a constant under which transfers pass; ${blocker.where}. One-way: can only enable transfers`,
@@ -346,7 +356,7 @@ export function limitFindings(
       // An amount held back from what the same path credits to that account (an allocation
       // vested to its holder): it locks only what the path gives, no tokens the holder had.
       if (blocker.kind === 'amount' && locksWhatItGives(t, w, key, f.layout)) continue;
-      if (oneWayEntryWrite(w.value, w.slot, blocker)) {
+      if (!blocker.listed && oneWayEntryWrite(w.value, w.slot, blocker)) {
         f.openers.push(
           `${f.label}, on a path that ${f.guard}, writes the entry of ${keyName(key)} in the mapping at slot ${hex(shape.base)} at pc ${w.pc} with a value under which transfers pass; ${where}. One-way: can only release an account`,
         );

@@ -1,6 +1,14 @@
 import type { Blockers, EntryBlocker } from './capability-blockers.ts';
-import { contains, evaluate, evaluateWith, sameSym } from './storage-shapes.ts';
-import type { Node, Sym } from './symbolic.ts';
+import type { PathTrace } from './interpreter.ts';
+import {
+  contains,
+  evaluate,
+  evaluateWith,
+  flagReads,
+  sameSym,
+  slotShape,
+} from './storage-shapes.ts';
+import { isNode, type Node, type Sym } from './symbolic.ts';
 
 /**
  * One-way switches: a privileged write to a flag transfer() checks, that can only store the value
@@ -119,14 +127,71 @@ function passes(checks: Checks, word: bigint): boolean {
 /**
  * Does this write of a cap on the amount moved (`maxSell`) store a value under which transfer's
  * own amount fails a check? Proven only: a value that cannot be read, or a cap some amount can
- * pass (a bounded setter, removeLimits() storing the maximum), stops no holder.
+ * pass (a bounded setter, removeLimits() storing the maximum), stops no holder. A per-account
+ * entry other than a balance in the check (`soldToday[from] + amount <= maxSellPerDay`) is read
+ * at zero: a holder who never sold, as every holder is on empty storage. A balance stays
+ * unknown: a cap on what a wallet holds, or a share of a balance, is not proven that way.
  */
-export function capBlocks(value: Sym, slot: bigint, checks: Checks): boolean {
+export function capBlocks(
+  value: Sym,
+  slot: bigint,
+  checks: Checks,
+  balances: bigint | null = null,
+): boolean {
   const words = storedWords(value, slot) ?? [];
+  const fresh = (n: Node) => {
+    if (n.op !== 'sload') return false;
+    const shape = slotShape(n.args[0]!);
+    return shape !== null && shape.kind !== 'slot' && shape.base !== balances;
+  };
   return words.some((word) =>
     checks.some((c) => {
-      const outcome = evaluateWith(c.cond, (n) => (n === c.load ? word : undefined));
+      const outcome = evaluateWith(c.cond, (n) =>
+        n === c.load ? word : fresh(n) ? 0n : undefined,
+      );
       return outcome !== null && (outcome !== 0n) === c.taken;
+    }),
+  );
+}
+
+/** The block's own clock: a write of exactly this is "now". */
+const isClock = (x: Sym) => isNode(x) && (x.op === 'timestamp' || x.op === 'number');
+
+/**
+ * A launch time set once: the write stores the current block time or number itself (no offset
+ * the caller chooses) into `slot`, on a path that can run only once: it needed `slot` to hold
+ * zero (`require(launchedAt == 0); launchedAt = block.number`), or a flag it flips with a
+ * constant (`require(!tradingOpen); tradingOpen = true; launchTime = block.timestamp`). A
+ * check against `launchedAt + N` then passes N blocks later whatever the owner does, so it is
+ * no lever on holders: anti-bot blocks after a launch. A setter of N is judged on its own.
+ */
+export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
+  const stored = isNode(value) && value.op === 'and' ? value.args.find(isNode) : value;
+  if (stored === undefined || !isClock(stored)) return false;
+  return t.conditions.some((c) =>
+    flagReads(c.cond).some((read) => {
+      const shape = slotShape(read.load.args[0]!);
+      if (shape?.kind !== 'slot') return false;
+      const holds = (word: bigint) => {
+        const outcome = evaluate(c.cond, read.load, word);
+        return outcome === null ? null : (outcome !== 0n) === c.taken;
+      };
+      // The slot itself at zero, and no time in it.
+      if (shape.slot === slot)
+        return (
+          read.shift === 0 && holds(0n) === true && holds(1n) === false && !holds(PRESENT.number)
+        );
+      // A flag the same path turns, for good, to the value its check refuses.
+      const whenClear = holds(0n);
+      const whenSet = holds(1n << BigInt(read.shift));
+      if (whenClear === null || whenSet === null || whenClear === whenSet) return false;
+      const needed = whenSet ? 1n : 0n;
+      return t.writes.some((w) => {
+        const written = slotShape(w.slot);
+        if (written?.kind !== 'slot' || written.slot !== shape.slot) return false;
+        const bit = storedBit(w.value, shape.slot, read.shift);
+        return bit !== null && bit !== needed;
+      });
     }),
   );
 }

@@ -19,7 +19,8 @@ export type Compiled = CompiledContract;
 
 export function compileSolidity(
   source: string,
-  options: { viaIR?: boolean } = {},
+  /** `optimize: false` compiles without the optimizer, as some deployed tokens were. */
+  options: { viaIR?: boolean; optimize?: boolean } = {},
 ): Record<string, Compiled> {
   const output = compileSources({ 'Test.sol': source }, options);
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');

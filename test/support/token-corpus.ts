@@ -197,7 +197,9 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
       ...(await deployContract(c, 'HoneypotToken', [...name('honeypot', i), CORPUS_SUPPLY])),
       pairAware: true,
     }),
-    truth: { ...NONE, honeypot: true, sell_tax_pct: null },
+    // Only the owner and listed accounts can sell, and setWhitelisted unlists anyone: a limit
+    // the owner holds (can_blacklist), beside the honeypot the simulation sees.
+    truth: { ...NONE, honeypot: true, blacklist: true, sell_tax_pct: null },
   },
   'tiered-honeypot': {
     deploy: async (c, i) => ({
@@ -225,7 +227,9 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
       ])),
       pairAware: true,
     }),
-    truth: { ...NONE, max_tx: true },
+    // setLimits has no lower bound and the max tx spares no sale: at zero only exempt accounts
+    // can sell (trading_restricted), though trading is open now.
+    truth: { ...NONE, max_tx: true, trading_restricted: true },
   },
   'fake-renounce': {
     deploy: async (c, i) => {
