@@ -123,8 +123,9 @@ contract SellCooldown is ERC20Base {
   }
   function setCooldown(uint256 c) external onlyOwner { sellCooldown = c; }
 }
-// limit: a sell fee the owner can raise past 100 %: the fee is subtracted from the amount with
-// an underflow check, so every sale reverts.
+// No limit: a sell fee the owner can raise past 100 %. The fee is subtracted from the amount
+// with an underflow check, so such a fee reverts every sale, but by arithmetic on a share of the
+// amount: the fee's risk (fee_modifiable), not a stop the owner switches.
 contract SellFeeUnbounded is ERC20Base {
   using SafeMath for uint256;
   uint256 public sellFee = 5;

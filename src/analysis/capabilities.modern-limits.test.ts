@@ -50,7 +50,8 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['MaxSell', ['limit:trading-switch']],
   ['MaxTxPercent', ['limit:trading-switch']],
   ['SellCooldown', ['limit:trading-switch']],
-  ['SellFeeUnbounded', ['limit:trading-switch']],
+  // A fee past 100 % fails a sale by arithmetic: the fee's risk (fee_modifiable), no stop.
+  ['SellFeeUnbounded', []],
   ['ExemptLock', ['limit:pause']],
   ['FromOnlyBlacklist', ['limit:blacklist']],
   ['DeadBlocksSettable', ['limit:trading-switch']],
@@ -121,9 +122,16 @@ describe.each(BUILDS)('$label', (build) => {
     expect(by('BuyCooldown', 'setCooldownEnabled(bool)')).toEqual([]);
   });
 
-  it('a sell fee past 100 % reverts every sale; one capped at 25 % does not', () => {
-    expect(by('SellFeeUnbounded', 'setSellFee(uint256)')).toEqual(['limit:trading-switch']);
+  it('a sell fee, capped or not, is a fee power and no stop: a share of the amount is no cap', () => {
+    expect(by('SellFeeUnbounded', 'setSellFee(uint256)')).toEqual([]);
     expect(by('SellFeeCapped', 'setSellFee(uint256)')).toEqual([]);
+    expect(h.admin('SellFeeUnbounded')).toContain('setSellFee(uint256) fee owner-only');
+    const hints = h.flagsOf('SellFeeUnbounded', LIVE_OWNER).hints;
+    expect([hints.trading_restricted, hints.can_pause, hints.can_blacklist]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('flags: a live owner holds the limit, a renounced one none', () => {

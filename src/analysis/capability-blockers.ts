@@ -7,6 +7,7 @@ import {
   keyName,
   SELECTORS,
   type TokenLayout,
+  TRANSFER_AMOUNT,
   walkRecorded,
 } from './capability-layout.ts';
 import type { CodeModel, PathTrace } from './interpreter.ts';
@@ -30,6 +31,12 @@ import type { ExtractedFunction } from './types.ts';
 
 /** Steps from a blocking check to the failure it causes (building an Error(string) included). */
 const MAX_FAILURE_DISTANCE = 100;
+/**
+ * Panic codes of checked arithmetic (solc ≥ 0.8): an overflow or underflow (0x11) and a division
+ * by zero (0x12) are what the numbers did, no check an owner set. A fee raised past 100 % or an
+ * out-of-range rate fails that way; that is the fee's risk (`fee_modifiable`), not a stop.
+ */
+const ARITHMETIC_PANICS: ReadonlySet<bigint> = new Set([0x11n, 0x12n]);
 
 /** What transfer()/transferFrom() test on their failing paths. */
 export interface Blockers {
@@ -122,7 +129,7 @@ export function collectBlockers(
     // transfer() moves the caller's tokens: the sender is the caller, else argument 1.
     const sender = name === 'transfer' ? 'caller' : BigInt(ARG_ADDRESSES[0]!);
     for (const t of result.traces) {
-      if (!isFailure(t)) continue;
+      if (!isFailure(t) || (t.panic !== null && ARITHMETIC_PANICS.has(t.panic))) continue;
       // A sale: the path proved the recipient is an address the token stores (its pair).
       // Each fact is computed only when a branch near the failure needs it (per-token speed).
       const sell = once(() =>
@@ -299,7 +306,13 @@ function addBlockers(
   for (const load of last ? comparedReads(branch.cond) : []) {
     const shape = slotShape(load.args[0]!);
     if (shape?.kind === 'slot') {
-      if (timed || shape.slot === layout.totalSupply) continue;
+      if (
+        timed ||
+        shape.slot === layout.totalSupply ||
+        !comparesAmount(branch.cond) ||
+        onlyShareOfAmount(branch.cond, load)
+      )
+        continue;
       const cap = blockers.caps.get(shape.slot) ?? {
         where,
         checks: [],
@@ -324,6 +337,36 @@ function addBlockers(
       });
     }
   }
+}
+
+/**
+ * Does the check involve the amount moved (the walk's concrete amount)? A cap is compared with
+ * it; a slot compared with anything else (a loop over an array's length, a counter) is no cap.
+ */
+const comparesAmount = (cond: Sym) =>
+  contains(cond, (n) => n.args.some((a) => a === TRANSFER_AMOUNT), 40);
+
+/**
+ * Is the load compared only as a factor of the amount moved (`amount * fee / 100 <= amount`, the
+ * SafeMath check of a fee share)? A share of the amount is a fee, whatever its size: its risk is
+ * `fee_modifiable`, while a cap is compared with the amount itself or with a share of the supply
+ * or of a balance (`amount <= supply * pct / 100`).
+ */
+function onlyShareOfAmount(cond: Sym, load: Node): boolean {
+  let asShare = 0;
+  let elsewhere = 0;
+  const visit = (x: Sym, parent: Node | null, depth: number): void => {
+    if (!isNode(x) || depth > 40) return;
+    if (sameSym(x, load)) {
+      const other = parent?.op === 'mul' ? parent.args.find((a) => a !== x) : undefined;
+      if (other === TRANSFER_AMOUNT) asShare++;
+      else elsewhere++;
+      return;
+    }
+    for (const a of x.args) visit(a, x, depth + 1);
+  };
+  visit(cond, null, 0);
+  return asShare > 0 && elsewhere === 0;
 }
 
 /** The largest word: a cap at it lets every amount through. */

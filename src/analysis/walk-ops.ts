@@ -1,4 +1,4 @@
-import { CALLER, leaf, node, ORIGIN, T_EXTERNAL, T_STORAGE } from './symbolic.ts';
+import { CALLER, leaf, node, ORIGIN, type Sym, T_EXTERNAL, T_STORAGE } from './symbolic.ts';
 import { U256 } from './u256.ts';
 import {
   calldataWord,
@@ -17,6 +17,28 @@ import {
 
 /** Halting, environment, memory and storage opcodes of the symbolic interpreter. */
 
+/** Panic(uint256) revert data: the selector 0x4e487b71 then the code, 36 bytes (solc ≥ 0.8). */
+const PANIC_DATA_SIZE = 36n;
+const PUSH4_PANIC_SELECTOR = [0x63, 0x4e, 0x48, 0x7b, 0x71];
+/**
+ * How far before the REVERT solc's panic block pushes the selector. The block writes it, then
+ * the code unaligned at offset 4, which the walk's memory keeps only as the code's word.
+ */
+const PANIC_BLOCK_BYTES = 24;
+
+/** The code of the Panic(uint256) a REVERT at `pc` carries, or null for any other revert. */
+function panicCode(w: Walk, s: State, offset: Sym, size: Sym): bigint | null {
+  if (size !== PANIC_DATA_SIZE || typeof offset !== 'bigint') return null;
+  const bytes = w.code.bytes;
+  const from = Math.max(0, s.pc - PANIC_BLOCK_BYTES);
+  let pushed = false;
+  for (let pc = from; pc < s.pc && !pushed; pc++)
+    pushed = PUSH4_PANIC_SELECTOR.every((b, i) => bytes[pc + i] === b);
+  if (!pushed) return null;
+  const code = mload(s, offset + 4n);
+  return typeof code === 'bigint' ? code : null;
+}
+
 /** STOP, RETURN, REVERT, INVALID, SELFDESTRUCT; undefined for other opcodes. */
 export function haltOp(w: Walk, s: State, op: number): boolean | undefined {
   const stack = s.stack;
@@ -28,8 +50,11 @@ export function haltOp(w: Walk, s: State, op: number): boolean | undefined {
       const size = pop(stack);
       return finish(w, s, 'return', size === 32n && mload(s, offset) === 0n);
     }
-    case 0xfd:
-      return finish(w, s, 'revert');
+    case 0xfd: {
+      const offset = pop(stack);
+      const size = pop(stack);
+      return finish(w, s, 'revert', false, panicCode(w, s, offset, size));
+    }
     case 0xfe:
       return finish(w, s, 'invalid');
     case 0xff:

@@ -54,6 +54,8 @@ export interface PathTrace {
   conditions: { cond: Node; pc: number; taken: boolean; step: number }[];
   /** Steps from pc 0 to the end of the path. */
   steps: number;
+  /** The code of the Panic(uint256) a REVERT carried (0x11 arithmetic overflow…), else null. */
+  panic: bigint | null;
 }
 
 export interface WalkResult {
@@ -71,7 +73,7 @@ export interface WalkResult {
   traces: PathTrace[];
 }
 
-export type Trace = Omit<PathTrace, 'end' | 'returnedZero' | 'steps'>;
+export type Trace = Omit<PathTrace, 'end' | 'returnedZero' | 'steps' | 'panic'>;
 
 export interface State {
   pc: number;
@@ -178,10 +180,16 @@ export function calldataWord(w: Walk, o: Sym, i = 0): Sym {
 }
 
 /** Ends the path: records its trace and whether it changed state unguarded. Returns false (dead). */
-export function finish(w: Walk, s: State, end: PathEnd, returnedZero = false): false {
+export function finish(
+  w: Walk,
+  s: State,
+  end: PathEnd,
+  returnedZero = false,
+  panic: bigint | null = null,
+): false {
   if ((end === 'stop' || end === 'return') && s.stateChanged && !s.guarded)
     w.result.unguardedStateChange = true;
   if (end === 'selfdestruct' && !s.guarded) w.result.unguardedStateChange = true;
-  if (s.trace) w.result.traces.push({ end, returnedZero, steps: s.steps, ...s.trace });
+  if (s.trace) w.result.traces.push({ end, returnedZero, steps: s.steps, panic, ...s.trace });
   return false;
 }
