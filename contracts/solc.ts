@@ -35,7 +35,7 @@ export const solcVersion = (): string => solc.version();
 /** Compiles `sources` (unit name → source text); errors are in the output, not thrown. */
 export function compileSources(
   sources: Record<string, string>,
-  options: { viaIR?: boolean; findImport?: ImportResolver } = {},
+  options: { viaIR?: boolean; optimize?: boolean; findImport?: ImportResolver } = {},
 ): SolcOutput {
   const input = {
     language: 'Solidity',
@@ -43,7 +43,7 @@ export function compileSources(
       Object.entries(sources).map(([unit, content]) => [unit, { content }]),
     ),
     settings: {
-      optimizer: { enabled: true, runs: OPTIMIZER_RUNS },
+      optimizer: { enabled: options.optimize ?? true, runs: OPTIMIZER_RUNS },
       evmVersion: EVM_VERSION,
       viaIR: options.viaIR ?? false,
       outputSelection: {

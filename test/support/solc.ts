@@ -19,7 +19,7 @@ export type Compiled = CompiledContract;
 
 export function compileSolidity(
   source: string,
-  options: { viaIR?: boolean } = {},
+  options: { viaIR?: boolean; optimize?: boolean } = {},
 ): Record<string, Compiled> {
   const output = compileSources({ 'Test.sol': source }, options);
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
