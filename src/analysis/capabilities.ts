@@ -102,7 +102,12 @@ function privilege(t: PathTrace, layout: TokenLayout): string | null {
 
 const isStateChanging = (f: ExtractedFunction) =>
   f.state_mutability !== 'view' && f.state_mutability !== 'pure';
-/** Functions whose own effects are the holder's business, not a privilege. */
+/**
+ * Functions whose own effects are the holder's business (approve, increaseAllowance,
+ * decreaseAllowance, burn(uint256)): walked like transfer(), for what an owner-only path in them
+ * does to balances and allowances only (`approve` that, called by the owner, writes
+ * `_allowances[spender][owner]`), never for limits, and not counted as writers the walk missed.
+ */
 const HOLDER_FUNCTIONS = new Set(['095ea7b3', '39509351', 'a457c2d7', '42966c68']);
 
 export function analyzeCapabilities(
@@ -130,14 +135,14 @@ export function analyzeCapabilities(
     blockers.mappings.size === 0 &&
     blockers.caps.size === 0;
   for (const fn of nothingToFind ? [] : functions) {
-    if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector)) continue;
-    if (budget.left <= 0) {
-      walkedAll = false;
-      continue;
-    }
+    if (!isStateChanging(fn)) continue;
     // transfer() is the holder's own, but an owner-only path in it may still mint or take
     // (`if (msg.sender == owner) { balances[to] += v; … }`); what it checks is judged above.
-    const holder = fn.selector === SELECTORS.transfer;
+    const holder = fn.selector === SELECTORS.transfer || HOLDER_FUNCTIONS.has(fn.selector);
+    if (budget.left <= 0) {
+      if (!holder) walkedAll = false;
+      continue;
+    }
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
     else if (!holder) walkedAll = false;
@@ -160,7 +165,7 @@ export function analyzeCapabilities(
           undecided,
         };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
-        if (balances && limits) allowanceFindings(t, facts, out, fn);
+        if (balances) allowanceFindings(t, facts, out, fn);
         if (limits) limitFindings(t, facts, out, fn);
         for (const [capability, found] of out) {
           if (!before.has(capability)) found.requires = flagRequirements(t);

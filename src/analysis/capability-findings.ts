@@ -144,6 +144,19 @@ function releasedFromLedger(
   return readsLedger && t.writes.some((w) => ofHolder(w.slot));
 }
 
+/**
+ * A balance set outright (`_balances[owner] = amount`) for an account the call data does not
+ * name (the caller, a stored or hard-coded wallet): any amount, so tokens are made as by a credit.
+ * Zero is a burn of that account's own tokens, and a value read from a ledger (`_tOwned[a] =
+ * _rOwned[a] / rate`, an exclusion) converts what the account had: neither makes tokens. A
+ * holder named by the call data is the leak rule's (`setBalance(holder, v)`).
+ */
+function setsOwnBalance(c: { w: PathWrite; shape: MapShape; grow: Grow }): boolean {
+  if (c.grow !== 'set' || !c.shape.direct || fromCalldata(c.shape.key) || c.w.value === 0n)
+    return false;
+  return !contains(c.w.value, (n) => n.op === 'sload' && slotShape(n.args[0]!)?.kind !== 'slot');
+}
+
 export interface PathFacts {
   label: string;
   guard: string;
@@ -177,12 +190,13 @@ export function balanceFindings(
     const s = slotShape(w.slot);
     return s?.kind === 'slot' && s.slot === layout.totalSupply;
   });
-  const to = changes.find((c) => c.grow === 'increase');
+  const to = changes.find((c) => c.grow === 'increase') ?? changes.find(setsOwnBalance);
   // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
   const moved =
     to !== undefined &&
     changes.some(
-      (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
+      (c) =>
+        c !== to && (c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key)),
     );
   if (to && !moved && !out.has('mint') && !releasedFromLedger(t, to.w, to.shape, layout)) {
     const supplyText = supply
@@ -194,7 +208,7 @@ export function balanceFindings(
         fn,
         'mint',
         'mint',
-        `${f.label}, on a path that ${f.guard}, adds to ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
+        `${f.label}, on a path that ${f.guard}, ${to.grow === 'set' ? 'sets' : 'adds to'} ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
       ),
     );
   }
