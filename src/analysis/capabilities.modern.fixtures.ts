@@ -257,6 +257,24 @@ contract PublicSale is ERC20 {
   using SafeMath for uint256;
   function buy() external payable { _mint(_msgSender(), msg.value.mul(1000)); }
 }
+// honest: approve releases the caller's own vested tokens (a record keyed by the caller, no admin).
+contract ApproveRelease is ERC20 {
+  using SafeMath for uint256;
+  mapping (address => bool) private _hasVesting;
+  mapping (address => uint256) private _vested;
+  function approve(address s, uint256 v) public override returns (bool) {
+    if (_hasVesting[_msgSender()]) { _balances[_msgSender()] = _balances[_msgSender()].add(_vested[_msgSender()]); _vested[_msgSender()] = 0; _hasVesting[_msgSender()] = false; }
+    _approve(_msgSender(), s, v);
+    return true;
+  }
+}
+// honest: a one-shot launch puts the supply in the contract's own balance for its liquidity.
+contract LaunchAllocation is ERC20 {
+  using SafeMath for uint256;
+  bool private _launched;
+  uint256 private _tTotal = 10 ** 24;
+  function launch() external onlyOwner { require(!_launched, "launched"); _launched = true; _balances[address(this)] = _tTotal; _totalSupply = _tTotal; }
+}
 // honest: rewards paid from the contract's own balance, by anyone and by the owner.
 contract Staking is ERC20 {
   using SafeMath for uint256;

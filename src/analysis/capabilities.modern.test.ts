@@ -68,6 +68,8 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['Burnable4', []],
   ['PublicSale', []],
   ['AirdropOwn', []],
+  ['ApproveRelease', []],
+  ['LaunchAllocation', []],
   ['Staking', []],
   ['RescueOther', []],
 ];

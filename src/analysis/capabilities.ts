@@ -83,13 +83,27 @@ export interface CapabilityReport {
 }
 
 /**
+ * In the holder's own functions (approve, burn(uint256)) a caller looked up in a mapping is the
+ * holder's own record (its locks, a whitelist it is on), so only a comparison with one address
+ * proves a privileged caller there.
+ */
+const ONE_ADDRESS_CHECKS = new Set<CallerCheck['kind']>([
+  'stored-address',
+  'hardcoded-address',
+  'external-address',
+  'caller-hash',
+]);
+
+/**
  * The condition on `t` that proves the caller privileged, with the guard it matched. The caller's
  * own balance is no privilege (`require(balanceOf[msg.sender] > 0)` lets every holder in).
  */
-function privilege(t: PathTrace, layout: TokenLayout): string | null {
+function privilege(t: PathTrace, layout: TokenLayout, holderOwn = false): string | null {
   const balances = layout.balances === null ? null : hex(layout.balances);
   const admin = (c: CallerCheck) =>
-    isAdminCheck(c) && !(c.kind === 'caller-mapping' && c.mapping === balances);
+    isAdminCheck(c) &&
+    !(c.kind === 'caller-mapping' && c.mapping === balances) &&
+    !(holderOwn && !ONE_ADDRESS_CHECKS.has(c.kind));
   for (const c of t.conditions) {
     if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, admin)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
@@ -153,7 +167,7 @@ export function analyzeCapabilities(
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
-        const guard = privilege(t, layout);
+        const guard = privilege(t, layout, HOLDER_FUNCTIONS.has(fn.selector));
         if (guard === null) continue;
         const before = new Set(out.keys());
         const facts: PathFacts = {

@@ -1,3 +1,4 @@
+import { unwrap } from './caller-patterns.ts';
 import type { Capability, CapabilityFinding } from './capabilities.ts';
 import { type Blockers, balanceStructMember } from './capability-blockers.ts';
 import {
@@ -147,14 +148,26 @@ function releasedFromLedger(
 /**
  * A balance set outright (`_balances[owner] = amount`) for an account the call data does not
  * name (the caller, a stored or hard-coded wallet): any amount, so tokens are made as by a credit.
- * Zero is a burn of that account's own tokens, and a value read from a ledger (`_tOwned[a] =
- * _rOwned[a] / rate`, an exclusion) converts what the account had: neither makes tokens. A
- * holder named by the call data is the leak rule's (`setBalance(holder, v)`).
+ * The amount must be one the walk can read as an amount: a constant (the call data is concrete)
+ * other than 0 (a burn of that account's own tokens) and 1 (a flag in a mapping balanceOf
+ * reads), or an expression over plain slots (`= totalSupply`). A value read from a ledger
+ * (`_tOwned[a] = _rOwned[a] / rate`, an exclusion), another contract, memory or an expression
+ * cut short converts or copies what exists and is not counted; nor is the contract's own
+ * balance (a launch allocation the contract's swap logic spends). A holder the call data names
+ * is the leak rule's (`setBalance(holder, v)`).
  */
+const UNREAD_VALUE = new Set(['retdata', 'mload', 'opaque', 'calldata', 'code', 'returnsize']);
 function setsOwnBalance(c: { w: PathWrite; shape: MapShape; grow: Grow }): boolean {
-  if (c.grow !== 'set' || !c.shape.direct || fromCalldata(c.shape.key) || c.w.value === 0n)
-    return false;
-  return !contains(c.w.value, (n) => n.op === 'sload' && slotShape(n.args[0]!)?.kind !== 'slot');
+  const { key } = c.shape;
+  if (c.grow !== 'set' || !c.shape.direct || fromCalldata(key)) return false;
+  const account = unwrap(key).core;
+  if (isNode(account) && account.op === 'address') return false;
+  const v = c.w.value;
+  if (typeof v === 'bigint') return v > 1n;
+  return !contains(
+    v,
+    (n) => UNREAD_VALUE.has(n.op) || (n.op === 'sload' && slotShape(n.args[0]!)?.kind !== 'slot'),
+  );
 }
 
 export interface PathFacts {
