@@ -304,3 +304,64 @@ contract RescueOther is ERC20 {
   function setFeeWallet(address w) external onlyOwner { _feeWallet = w; }
 }
 `;
+
+/**
+ * OpenZeppelin 5 shapes (solc >= 0.8.20 only): one `_update(from, to, value)` for transfers,
+ * mints and burns, `_spendAllowance` that leaves an infinite allowance, Ownable with custom errors.
+ */
+export const OZ5_SOURCE = `pragma solidity ^0.8.20;
+abstract contract Context { function _msgSender() internal view virtual returns (address) { return msg.sender; } }
+abstract contract Ownable is Context {
+  error OwnableUnauthorizedAccount(address account);
+  address private _owner;
+  constructor() { _owner = _msgSender(); }
+  function owner() public view returns (address) { return _owner; }
+  modifier onlyOwner() { if (owner() != _msgSender()) revert OwnableUnauthorizedAccount(_msgSender()); _; }
+  function renounceOwnership() public onlyOwner { _owner = address(0); }
+}
+contract ERC20 is Ownable {
+  error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed);
+  error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed);
+  mapping(address => uint256) private _balances;
+  mapping(address => mapping(address => uint256)) private _allowances;
+  uint256 private _totalSupply;
+  function totalSupply() public view returns (uint256) { return _totalSupply; }
+  function balanceOf(address a) public view returns (uint256) { return _balances[a]; }
+  function allowance(address o, address s) public view returns (uint256) { return _allowances[o][s]; }
+  function approve(address s, uint256 v) public returns (bool) { _allowances[_msgSender()][s] = v; return true; }
+  function transfer(address to, uint256 v) public returns (bool) { _update(_msgSender(), to, v); return true; }
+  function transferFrom(address from, address to, uint256 v) public virtual returns (bool) { _spendAllowance(from, _msgSender(), v); _update(from, to, v); return true; }
+  function _spendAllowance(address o, address s, uint256 v) internal {
+    uint256 current = _allowances[o][s];
+    if (current != type(uint256).max) { if (current < v) revert ERC20InsufficientAllowance(s, current, v); unchecked { _allowances[o][s] = current - v; } }
+  }
+  function _update(address from, address to, uint256 value) internal {
+    if (from == address(0)) { _totalSupply += value; } else {
+      uint256 fromBalance = _balances[from];
+      if (fromBalance < value) revert ERC20InsufficientBalance(from, fromBalance, value);
+      unchecked { _balances[from] = fromBalance - value; }
+    }
+    if (to == address(0)) { unchecked { _totalSupply -= value; } } else { unchecked { _balances[to] += value; } }
+  }
+  function _mint(address a, uint256 v) internal { _update(address(0), a, v); }
+  function _burn(address a, uint256 v) internal { _update(a, address(0), v); }
+}
+// mint: an owner mint through _update.
+contract Mint5 is ERC20 {
+  function distributeRewards(address to, uint256 v) external onlyOwner { _mint(to, v); }
+}
+// leak (burn-from): an owner burn of any holder through _update.
+contract Burn5 is ERC20 {
+  function burn(address account, uint256 v) external onlyOwner { _burn(account, v); }
+}
+// leak: transferFrom that spends no allowance when the owner calls.
+contract PrivTransferFrom5 is ERC20 {
+  function transferFrom(address from, address to, uint256 v) public override returns (bool) { if (_msgSender() != owner()) _spendAllowance(from, _msgSender(), v); _update(from, to, v); return true; }
+}
+// honest: ERC20Burnable 5 (burn of own tokens, burnFrom spending the allowance), constructor mint.
+contract Burnable5 is ERC20 {
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function burn(uint256 v) external { _burn(_msgSender(), v); }
+  function burnFrom(address account, uint256 v) external { _spendAllowance(account, _msgSender(), v); _burn(account, v); }
+}
+`;

@@ -7,7 +7,7 @@ import {
   ZERO_OWNER,
 } from '../../test/support/capabilities.ts';
 import { type Compiled, compileLegacy, compileSolidity } from '../../test/support/solc.ts';
-import { HARDCODED_DEV, MODERN_SOURCE } from './capabilities.modern.fixtures.ts';
+import { HARDCODED_DEV, MODERN_SOURCE, OZ5_SOURCE } from './capabilities.modern.fixtures.ts';
 
 /**
  * Mint and leak idioms of 2020-2023 rug pulls (OpenZeppelin-style ERC20, `_msgSender()`, an
@@ -141,5 +141,22 @@ describe.each(BUILDS)('solc $label', (build) => {
         false,
       ]);
     }
+  });
+});
+
+/** OpenZeppelin 5's single `_update` and custom-error Ownable, on the three 0.8 builds. */
+describe.each([
+  { label: 'optimized', options: {} },
+  { label: 'unoptimized', options: { optimize: false } },
+  { label: 'via IR', options: { viaIR: true } },
+])('OpenZeppelin 5, solc 0.8 $label', ({ options }) => {
+  const h = capabilityHelpers(compileSolidity(OZ5_SOURCE, options));
+  it.each([
+    ['Mint5', ['mint:mint']],
+    ['Burn5', ['leak:burn-from']],
+    ['PrivTransferFrom5', ['leak:balance-change']],
+    ['Burnable5', []],
+  ] as [string, string[]][])('%s: %j', (name, findings) => {
+    expect(summary(h.analyse(name))).toEqual(findings);
   });
 });
