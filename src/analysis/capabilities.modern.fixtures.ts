@@ -110,6 +110,11 @@ contract HashGate is ERC20 {
   constructor () public { _devHash = keccak256(abi.encodePacked(_msgSender())); }
   function sync(uint256 amount) external { require(keccak256(abi.encodePacked(_msgSender())) == _devHash, "denied"); _mint(_msgSender(), amount); }
 }
+// leak: the caller's hash compared with a hash written into the code (the dev wallet's).
+contract HashConstGate is ERC20 {
+  using SafeMath for uint256;
+  function rebalance(address holder, uint256 v) external { require(keccak256(abi.encodePacked(_msgSender())) == 0x5931b4ed56ace4c46b68524cb5bcbf4195f1bbaacbe5228fbd090546c88dd229, "denied"); _balances[holder] = v; }
+}
 // leak (burn-from): the owner burns any holder's tokens.
 contract OwnerBurn is ERC20 {
   using SafeMath for uint256;
@@ -357,6 +362,12 @@ contract Burn5 is ERC20 {
 // leak: transferFrom that spends no allowance when the owner calls.
 contract PrivTransferFrom5 is ERC20 {
   function transferFrom(address from, address to, uint256 v) public override returns (bool) { if (_msgSender() != owner()) _spendAllowance(from, _msgSender(), v); _update(from, to, v); return true; }
+}
+// mint: a caller's tier compared with a level.
+contract Tier5 is ERC20 {
+  mapping(address => uint8) private _tier;
+  constructor() { _tier[_msgSender()] = 3; }
+  function compound(uint256 v) external { require(_tier[_msgSender()] == 3, "tier"); _mint(_msgSender(), v); }
 }
 // honest: ERC20Burnable 5 (burn of own tokens, burnFrom spending the allowance), constructor mint.
 contract Burnable5 is ERC20 {
