@@ -56,6 +56,12 @@ export function describeCheck(c: CallerCheck): string {
       return `compares ${who} with the address ${c.address} written into the code`;
     case 'external-address':
       return `compares ${who} with an address returned by another contract (an owner registry or controller)`;
+    case 'caller-hash':
+      return c.slot
+        ? `compares the hash of ${who} with a hash stored in slot ${c.slot}`
+        : c.slot === null
+          ? `compares the hash of ${who} with a hash read from a computed storage slot`
+          : `compares the hash of ${who} with a hash written into the code`;
     case 'role-mapping':
       return `looks ${who} up in a role table (a mapping keyed by role and account, AccessControl-style) and branches on it`;
     case 'caller-mapping':

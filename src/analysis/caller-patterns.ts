@@ -1,5 +1,5 @@
 import { keccak256 } from 'ethers';
-import { isCallerLeaf, isNode, type Node, type Sym, T_CALLER } from './symbolic.ts';
+import { isCallerLeaf, isNode, type Node, type Sym, T_CALLER, T_STORAGE } from './symbolic.ts';
 import { isPowerOfTwo, log2, U256 } from './u256.ts';
 
 /**
@@ -11,6 +11,8 @@ import { isPowerOfTwo, log2, U256 } from './u256.ts';
  * - `sload(keccak(caller . keccak(role . slot)))` used as a boolean: a role mapping (AccessControl);
  *   `sload(keccak(caller . slot))` as a boolean: an authorisation mapping (isAdmin[msg.sender]);
  * - `caller == registry.owner()`: the caller compared with an address another contract returns;
+ * - `keccak256(abi.encodePacked(msg.sender)) == storedHash` (or a hash written in the code): the
+ *   caller proven to be one address without naming it, which renouncing owner() does not revoke;
  * - the result of an external call that was given the caller (`auth.hasRole(role, msg.sender)`).
  */
 
@@ -26,6 +28,7 @@ export type CallerCheckKind =
   | 'stored-address'
   | 'hardcoded-address'
   | 'external-address'
+  | 'caller-hash'
   | 'role-mapping'
   | 'caller-mapping'
   | 'external-call';
@@ -34,7 +37,7 @@ export interface CallerCheck {
   kind: CallerCheckKind;
   /** The JUMPI that branches on it. */
   pc: number;
-  /** stored-address: the storage slot (0x hex) when it is a constant, else null. */
+  /** stored-address, caller-hash: the storage slot (0x hex) when it is a constant, else null. */
   slot?: string | null;
   /** stored-address: bits the address is shifted by within the slot (packed storage). */
   shift?: number;
@@ -96,7 +99,46 @@ export function unwrapBool(x: Sym): Sym {
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
+/** keccak of the caller's address alone (abi.encode or abi.encodePacked of msg.sender). */
+const isCallerHash = (x: Sym): x is Node =>
+  isNode(x) && x.op === 'sha3' && x.args.length === 1 && isCallerLeaf(unwrap(x.args[0]!).core);
+
+/** `keccak(caller) == sload(slot)` or `== 0x<hash>`: a gate on one address known by its hash. */
+function hashComparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
+  const [hash, other] = isCallerHash(a) ? [a, b] : isCallerHash(b) ? [b, a] : [null, null];
+  if (hash === null) return null;
+  const origin = unwrap(hash.args[0]!).core;
+  const from = isNode(origin) && origin.op === 'origin' ? { origin: true } : {};
+  // A hash is a full word: a small constant is a count or a flag, not a hash.
+  if (typeof other === 'bigint')
+    return other >= MIN_HASHED_SLOT ? { kind: 'caller-hash', pc, ...from } : null;
+  if (other!.op !== 'sload') return null;
+  const slot = slotValue(other!.args[0]);
+  return { kind: 'caller-hash', pc, slot: slot === null ? null : hex(slot), ...from };
+}
+
+/** Operations that hide a stored address behind a constant (xor with a key, an offset). */
+const MASKING_OPS = new Set(['xor', 'add', 'sub']);
+
+/**
+ * A storage read combined with constants only (`sload(k) ^ MASK`, `sload(k) - OFFSET`, nested at
+ * most MAX_MASK_DEPTH deep): the load, or null. Nothing else may enter (no caller, call, other
+ * load), so the value is one slot's, rewritten by a constant.
+ */
+const MAX_MASK_DEPTH = 3;
+function maskedLoad(x: Sym, depth = 0): Node | null {
+  if (!isNode(x) || depth > MAX_MASK_DEPTH || x.taint !== T_STORAGE) return null;
+  if (x.op === 'sload') return depth === 0 ? null : x;
+  if (!MASKING_OPS.has(x.op) || x.args.length !== 2) return null;
+  const [a, b] = x.args;
+  if (typeof a === 'bigint') return maskedLoad(unwrap(b!).core, depth + 1);
+  if (typeof b === 'bigint') return maskedLoad(unwrap(a!).core, depth + 1);
+  return null;
+}
+
 export function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
+  const hashed = hashComparison(a, b, pc);
+  if (hashed) return hashed;
   const ua = unwrap(a);
   const ub = unwrap(b);
   for (const [callerSide, other] of [
@@ -126,6 +168,10 @@ export function comparison(a: Sym, b: Sym, pc: number): CallerCheck | null {
         shift: other.shift,
         ...origin,
       };
+    } else if (maskedLoad(core) !== null) {
+      // require(msg.sender == address(_k ^ MASK)): an owner kept obfuscated, still one slot's.
+      const slot = slotValue(maskedLoad(core)!.args[0]);
+      return { kind: 'stored-address', pc, slot: slot === null ? null : hex(slot), ...origin };
     } else if (core.op === 'retdata') {
       // require(msg.sender == registry.owner()): an address another contract holds.
       return { kind: 'external-address', pc, ...origin };
@@ -140,8 +186,26 @@ const isHashedWord = (w: Sym) =>
   (isNode(w) &&
     (w.op === 'sha3' || (w.op === 'add' && w.args.some((a) => isNode(a) && a.op === 'sha3'))));
 
+/** Tiers, roles and enums are small numbers; an amount (a walk's 1,000) or an address is not. */
+const MAX_LEVEL = 255n;
+
+/**
+ * `level[msg.sender] == K` for a constant K from 2 to MAX_LEVEL: a tier or role number looked up
+ * for the caller (0 and 1 are the flag itself, read by unwrapBool). The load, or the condition
+ * itself. Whether the load is keyed by the caller is the caller's business.
+ */
+export function levelLoad(cond: Sym): Sym {
+  // via-IR compiles `x == K` to `sub(x, K)` (zero when equal), as `!=` compiles elsewhere.
+  if (!isNode(cond) || (cond.op !== 'eq' && cond.op !== 'sub' && cond.op !== 'xor')) return cond;
+  const [a, b] = cond.args;
+  const level = (k: Sym) => typeof k === 'bigint' && k > 1n && k <= MAX_LEVEL;
+  if (level(a!) && b !== undefined) return unwrap(b).core;
+  if (level(b!) && a !== undefined) return unwrap(a).core;
+  return cond;
+}
+
 function mappingCheck(cond: Sym, pc: number): CallerCheck | null {
-  const core = unwrapBool(cond);
+  const core = levelLoad(unwrapBool(cond));
   if (!isNode(core) || core.op !== 'sload') return null;
   const slot = core.args[0];
   if (!isNode(slot) || slot.op !== 'sha3') return null;

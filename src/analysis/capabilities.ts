@@ -83,13 +83,27 @@ export interface CapabilityReport {
 }
 
 /**
+ * In the holder's own functions (approve, burn(uint256)) a caller looked up in a mapping is the
+ * holder's own record (its locks, a whitelist it is on), so only a comparison with one address
+ * proves a privileged caller there.
+ */
+const ONE_ADDRESS_CHECKS = new Set<CallerCheck['kind']>([
+  'stored-address',
+  'hardcoded-address',
+  'external-address',
+  'caller-hash',
+]);
+
+/**
  * The condition on `t` that proves the caller privileged, with the guard it matched. The caller's
  * own balance is no privilege (`require(balanceOf[msg.sender] > 0)` lets every holder in).
  */
-function privilege(t: PathTrace, layout: TokenLayout): string | null {
+function privilege(t: PathTrace, layout: TokenLayout, holderOwn = false): string | null {
   const balances = layout.balances === null ? null : hex(layout.balances);
   const admin = (c: CallerCheck) =>
-    isAdminCheck(c) && !(c.kind === 'caller-mapping' && c.mapping === balances);
+    isAdminCheck(c) &&
+    !(c.kind === 'caller-mapping' && c.mapping === balances) &&
+    !(holderOwn && !ONE_ADDRESS_CHECKS.has(c.kind));
   for (const c of t.conditions) {
     if ((c.cond.taint & T_CALLER) === 0 || !privilegedBy(c.cond, c.taken, admin)) continue;
     const guard = t.guards.find((g) => g.pc === c.pc);
@@ -102,7 +116,12 @@ function privilege(t: PathTrace, layout: TokenLayout): string | null {
 
 const isStateChanging = (f: ExtractedFunction) =>
   f.state_mutability !== 'view' && f.state_mutability !== 'pure';
-/** Functions whose own effects are the holder's business, not a privilege. */
+/**
+ * Functions whose own effects are the holder's business (approve, increaseAllowance,
+ * decreaseAllowance, burn(uint256)): walked like transfer(), for what an owner-only path in them
+ * does to balances and allowances only (`approve` that, called by the owner, writes
+ * `_allowances[spender][owner]`), never for limits, and not counted as writers the walk missed.
+ */
 const HOLDER_FUNCTIONS = new Set(['095ea7b3', '39509351', 'a457c2d7', '42966c68']);
 
 export function analyzeCapabilities(
@@ -130,14 +149,14 @@ export function analyzeCapabilities(
     blockers.mappings.size === 0 &&
     blockers.caps.size === 0;
   for (const fn of nothingToFind ? [] : functions) {
-    if (!isStateChanging(fn) || HOLDER_FUNCTIONS.has(fn.selector)) continue;
-    if (budget.left <= 0) {
-      walkedAll = false;
-      continue;
-    }
+    if (!isStateChanging(fn)) continue;
     // transfer() is the holder's own, but an owner-only path in it may still mint or take
     // (`if (msg.sender == owner) { balances[to] += v; … }`); what it checks is judged above.
-    const holder = fn.selector === SELECTORS.transfer;
+    const holder = fn.selector === SELECTORS.transfer || HOLDER_FUNCTIONS.has(fn.selector);
+    if (budget.left <= 0) {
+      if (!holder) walkedAll = false;
+      continue;
+    }
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
     else if (!holder) walkedAll = false;
@@ -148,7 +167,7 @@ export function analyzeCapabilities(
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
-        const guard = privilege(t, layout);
+        const guard = privilege(t, layout, HOLDER_FUNCTIONS.has(fn.selector));
         if (guard === null) continue;
         const before = new Set(out.keys());
         const facts: PathFacts = {
@@ -160,7 +179,7 @@ export function analyzeCapabilities(
           undecided,
         };
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
-        if (balances && limits) allowanceFindings(t, facts, out, fn);
+        if (balances) allowanceFindings(t, facts, out, fn);
         if (limits) limitFindings(t, facts, out, fn);
         for (const [capability, found] of out) {
           if (!before.has(capability)) found.requires = flagRequirements(t);

@@ -1,3 +1,4 @@
+import { unwrap } from './caller-patterns.ts';
 import type { Capability, CapabilityFinding } from './capabilities.ts';
 import { type Blockers, balanceStructMember } from './capability-blockers.ts';
 import {
@@ -144,6 +145,31 @@ function releasedFromLedger(
   return readsLedger && t.writes.some((w) => ofHolder(w.slot));
 }
 
+/**
+ * A balance set outright (`_balances[owner] = amount`) for an account the call data does not
+ * name (the caller, a stored or hard-coded wallet): any amount, so tokens are made as by a credit.
+ * The amount must be one the walk can read as an amount: a constant (the call data is concrete)
+ * other than 0 (a burn of that account's own tokens) and 1 (a flag in a mapping balanceOf
+ * reads), or an expression over plain slots (`= totalSupply`). A value read from a ledger
+ * (`_tOwned[a] = _rOwned[a] / rate`, an exclusion), another contract, memory or an expression
+ * cut short converts or copies what exists and is not counted; nor is the contract's own
+ * balance (a launch allocation the contract's swap logic spends). A holder the call data names
+ * is the leak rule's (`setBalance(holder, v)`).
+ */
+const UNREAD_VALUE = new Set(['retdata', 'mload', 'opaque', 'calldata', 'code', 'returnsize']);
+function setsOwnBalance(c: { w: PathWrite; shape: MapShape; grow: Grow }): boolean {
+  const { key } = c.shape;
+  if (c.grow !== 'set' || !c.shape.direct || fromCalldata(key)) return false;
+  const account = unwrap(key).core;
+  if (isNode(account) && account.op === 'address') return false;
+  const v = c.w.value;
+  if (typeof v === 'bigint') return v > 1n;
+  return !contains(
+    v,
+    (n) => UNREAD_VALUE.has(n.op) || (n.op === 'sload' && slotShape(n.args[0]!)?.kind !== 'slot'),
+  );
+}
+
 export interface PathFacts {
   label: string;
   guard: string;
@@ -177,12 +203,13 @@ export function balanceFindings(
     const s = slotShape(w.slot);
     return s?.kind === 'slot' && s.slot === layout.totalSupply;
   });
-  const to = changes.find((c) => c.grow === 'increase');
+  const to = changes.find((c) => c.grow === 'increase') ?? changes.find(setsOwnBalance);
   // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
   const moved =
     to !== undefined &&
     changes.some(
-      (c) => c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key),
+      (c) =>
+        c !== to && (c.grow === 'decrease' || (c.grow === 'set' && c.shape.key !== to.shape.key)),
     );
   if (to && !moved && !out.has('mint') && !releasedFromLedger(t, to.w, to.shape, layout)) {
     const supplyText = supply
@@ -194,7 +221,7 @@ export function balanceFindings(
         fn,
         'mint',
         'mint',
-        `${f.label}, on a path that ${f.guard}, adds to ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
+        `${f.label}, on a path that ${f.guard}, ${to.grow === 'set' ? 'sets' : 'adds to'} ${base}[${keyName(to.shape.key) ?? 'an account'}] at pc ${to.w.pc}${supplyText}: new tokens`,
       ),
     );
   }

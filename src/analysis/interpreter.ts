@@ -34,6 +34,7 @@ const MAX_TOTAL_STEPS = 25_000;
 const MAX_PATH_STEPS = 4_000;
 const MAX_PATHS = 48;
 const MAX_STACK = 1024;
+const PUSH32 = 0x7f;
 
 /** Executes one instruction; false when the path ended. */
 function step(w: Walk, s: State): boolean {
@@ -41,6 +42,12 @@ function step(w: Walk, s: State): boolean {
   if (s.pc >= bytes.length) return finish(w, s, 'stop'); // implicit STOP
   const op = bytes[s.pc]!;
   try {
+    const folded = op === PUSH32 ? w.code.foldedSlots.get(s.pc) : undefined;
+    if (folded !== undefined) {
+      s.stack.push(folded);
+      s.pc += 33;
+      return s.stack.length <= MAX_STACK;
+    }
     if (stackOp(s, op, bytes)) return s.stack.length <= MAX_STACK;
     const alive =
       haltOp(w, s, op) ?? envOp(w, s, op) ?? blockOp(s, op) ?? dataOp(w, s, op) ?? flowOp(w, s, op);

@@ -1,4 +1,10 @@
-import { type CallerCheck, comparison, MIN_HASHED_SLOT, unwrap } from './caller-patterns.ts';
+import {
+  type CallerCheck,
+  comparison,
+  levelLoad,
+  MIN_HASHED_SLOT,
+  unwrap,
+} from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import { fold, isPowerOfTwo, log2 } from './u256.ts';
 
@@ -134,9 +140,12 @@ function impliesCaller(
       if (b === 0n) return p(a!, !want);
       if (a === 1n) return p(b!, want);
       if (b === 1n) return p(a!, want);
+      // `tier[msg.sender] == 3`: a level looked up for the caller, true when it equals K.
+      if (want && levelLoad(cond) !== cond && p(levelLoad(cond), true)) return true;
       return want && compared(a!, b!);
     case 'sub':
     case 'xor':
+      if (!want && levelLoad(cond) !== cond && p(levelLoad(cond), true)) return true;
       return !want && compared(a!, b!);
     case 'and':
       if (typeof a === 'bigint') return p(b!, want);
