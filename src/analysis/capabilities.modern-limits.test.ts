@@ -6,7 +6,7 @@ import {
   summary,
   ZERO_OWNER,
 } from '../../test/support/capabilities.ts';
-import { compileLegacy, compileSolidity } from '../../test/support/solc.ts';
+import { compileSolidity, modernBuilds } from '../../test/support/solc.ts';
 import {
   MODERN_LIMITS_MISSED_SOURCE,
   MODERN_LIMITS_SOURCE,
@@ -23,21 +23,7 @@ import {
 
 const COMPILE_TIMEOUT_MS = 300_000;
 
-const BUILDS = [
-  { label: 'solc 0.8, optimizer on', compile: async () => compileSolidity(MODERN_LIMITS_SOURCE) },
-  {
-    label: 'solc 0.8, optimizer off',
-    compile: async () => compileSolidity(MODERN_LIMITS_SOURCE, { optimize: false }),
-  },
-  {
-    label: 'solc 0.6.12, optimizer on',
-    compile: () => compileLegacy(MODERN_LIMITS_SOURCE, { version: '0.6.12', optimize: true }),
-  },
-  {
-    label: 'solc 0.6.12, optimizer off',
-    compile: () => compileLegacy(MODERN_LIMITS_SOURCE, { version: '0.6.12', optimize: false }),
-  },
-];
+const BUILDS = modernBuilds(MODERN_LIMITS_SOURCE);
 
 const EXPECTED: [name: string, findings: string[]][] = [
   // Limits the owner holds over holders' sales.

@@ -6,7 +6,7 @@ import {
   summary,
   ZERO_OWNER,
 } from '../../test/support/capabilities.ts';
-import { type Compiled, compileLegacy, compileSolidity } from '../../test/support/solc.ts';
+import { compileSolidity, modernBuilds } from '../../test/support/solc.ts';
 import { HARDCODED_DEV, MODERN_SOURCE, OZ5_SOURCE } from './capabilities.modern.fixtures.ts';
 
 /**
@@ -20,21 +20,7 @@ import { HARDCODED_DEV, MODERN_SOURCE, OZ5_SOURCE } from './capabilities.modern.
  */
 
 const COMPILE_TIMEOUT_MS = 300_000;
-const BUILDS: { label: string; compile: () => Promise<Record<string, Compiled>> }[] = [
-  { label: '0.8 optimized', compile: async () => compileSolidity(MODERN_SOURCE) },
-  {
-    label: '0.8 unoptimized',
-    compile: async () => compileSolidity(MODERN_SOURCE, { optimize: false }),
-  },
-  {
-    label: '0.6.12 optimized',
-    compile: () => compileLegacy(MODERN_SOURCE, { version: '0.6.12', optimize: true }),
-  },
-  {
-    label: '0.6.12 unoptimized',
-    compile: () => compileLegacy(MODERN_SOURCE, { version: '0.6.12', optimize: false }),
-  },
-];
+const BUILDS = modernBuilds(MODERN_SOURCE);
 
 const EXPECTED: [name: string, findings: string[]][] = [
   // mint under innocuous names and gates
@@ -77,7 +63,7 @@ const EXPECTED: [name: string, findings: string[]][] = [
   ['RescueOther', []],
 ];
 
-describe.each(BUILDS)('solc $label', (build) => {
+describe.each(BUILDS)('$label', (build) => {
   let h: ReturnType<typeof capabilityHelpers>;
   // The 0.6.12 builds compile in a child process (test/support/solc.ts); slow when cold.
   beforeAll(async () => {

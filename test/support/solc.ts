@@ -123,3 +123,31 @@ function runChild(solcPath: string, input: string): Promise<string> {
     child.stdin!.end(input);
   });
 }
+
+/** One way of compiling a source for the idiom tests, with a label for the test names. */
+export interface Build {
+  label: string;
+  compile: () => Promise<Record<string, Compiled>>;
+}
+
+/**
+ * The four builds of a source written for both dialects of the Uniswap era: solc 0.8 and
+ * 0.6.12, each with the optimizer on and off (real tokens were deployed every way).
+ */
+export function modernBuilds(source: string): Build[] {
+  return [
+    { label: 'solc 0.8, optimizer on', compile: async () => compileSolidity(source) },
+    {
+      label: 'solc 0.8, optimizer off',
+      compile: async () => compileSolidity(source, { optimize: false }),
+    },
+    {
+      label: 'solc 0.6.12, optimizer on',
+      compile: () => compileLegacy(source, { version: '0.6.12', optimize: true }),
+    },
+    {
+      label: 'solc 0.6.12, optimizer off',
+      compile: () => compileLegacy(source, { version: '0.6.12', optimize: false }),
+    },
+  ];
+}
