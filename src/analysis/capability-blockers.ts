@@ -302,8 +302,23 @@ function addBlockers(
       blockers.mappings.set(shape.base, entry);
     }
   }
-  // An amount held back per account (`balance - locked[from] >= value`): a lock.
-  for (const load of last ? comparedReads(branch.cond) : []) {
+  if (last) addComparedBlockers(blockers, branch, where, layout, moved, timed, sale);
+}
+
+/**
+ * What the last branch before a failure compares by size: a plain slot compared with the amount
+ * moved is a cap, a per-account entry an amount held back (`balance - locked[from] >= value`).
+ */
+function addComparedBlockers(
+  blockers: Blockers,
+  branch: Branch,
+  where: string,
+  layout: TokenLayout,
+  moved: ReadonlySet<bigint>,
+  timed: boolean,
+  sale: Sale,
+): void {
+  for (const load of comparedReads(branch.cond)) {
     const shape = slotShape(load.args[0]!);
     if (shape?.kind === 'slot') {
       if (

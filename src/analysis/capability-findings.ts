@@ -9,12 +9,17 @@ import {
   TRANSFER_AMOUNT,
 } from './capability-layout.ts';
 import type { PathTrace, PathWrite } from './interpreter.ts';
-import { capBlocks, launchOnce, oneWayEntryWrite, oneWayWrite } from './one-way.ts';
+import {
+  boundedBySupply,
+  capBlocks,
+  launchOnce,
+  oneWayEntryWrite,
+  oneWayWrite,
+} from './one-way.ts';
 import {
   asAddress,
   callerIs,
   changedBits,
-  comparedReads,
   contains,
   entryKey,
   evaluateWith,
@@ -262,17 +267,6 @@ export function balanceFindings(
 }
 
 /**
- * A setter that compares its value with the supply (`require(max >= totalSupply / 1000)`) keeps
- * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop.
- */
-function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
-  if (layout.totalSupply === null) return false;
-  return t.conditions.some((c) =>
-    comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
-  );
-}
-
-/**
  * An allowance over a holder's tokens, written by a privileged path for a holder taken from the
  * call data (`_allowances[holder][owner] = max`): transferFrom then moves that holder's tokens
  * without their consent. A write that only lowers or clears an allowance grants nothing.
@@ -306,6 +300,30 @@ export function allowanceFindings(
   }
 }
 
+/** A write to a cap transfer checks that makes its own amount fail: the finding, or null. */
+function capFinding(
+  t: PathTrace,
+  f: PathFacts,
+  fn: ExtractedFunction,
+  w: PathTrace['writes'][number],
+  slot: bigint,
+): CapabilityFinding | null {
+  const cap = f.blockers.caps.get(slot);
+  if (!cap) return null;
+  f.undecided.push(slot);
+  if (boundedBySupply(t, f.layout) || !capBlocks(w.value, slot, cap.checks, f.layout.balances))
+    return null;
+  return finding(
+    fn,
+    'limit',
+    // A cap that binds sales (`to == pair`, or every transfer: SafeMoon's max-tx set to zero)
+    // stops selling; one that spares them (on buys, `to != pair`) only limits buyers, an
+    // anti-whale limit reported as such.
+    cap.bindsSales ? 'trading-switch' : 'max-tx',
+    `${f.label}, on a path that ${f.guard}, writes slot ${hex(slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails${cap.bindsSales ? ', sales included' : ''}; ${cap.where}`,
+  );
+}
+
 export function limitFindings(
   t: PathTrace,
   f: PathFacts,
@@ -316,27 +334,10 @@ export function limitFindings(
   for (const w of t.writes) {
     const shape = slotShape(w.slot);
     if (shape?.kind === 'slot') {
-      const cap = f.blockers.caps.get(shape.slot);
-      if (cap) {
-        f.undecided.push(shape.slot);
-        if (
-          !boundedBySupply(t, f.layout) &&
-          capBlocks(w.value, shape.slot, cap.checks, f.layout.balances)
-        ) {
-          out.set(
-            'limit',
-            finding(
-              fn,
-              'limit',
-              // A cap that binds sales (`to == pair`, or every transfer: SafeMoon's max-tx set
-              // to zero) stops selling; one that spares them (on buys, `to != pair`) only
-              // limits buyers, an anti-whale limit reported as such.
-              cap.bindsSales ? 'trading-switch' : 'max-tx',
-              `${f.label}, on a path that ${f.guard}, writes slot ${hex(shape.slot)} at pc ${w.pc} with a cap on the amount ${cap.sell ? 'sold' : 'moved'} that a transfer of ${TRANSFER_AMOUNT} base units fails${cap.bindsSales ? ', sales included' : ''}; ${cap.where}`,
-            ),
-          );
-          return;
-        }
+      const capped = capFinding(t, f, fn, w, shape.slot);
+      if (capped) {
+        out.set('limit', capped);
+        return;
       }
       const blocker = f.blockers.slots.get(shape.slot);
       if (!blocker) continue;

@@ -1,6 +1,8 @@
 import type { Blockers, EntryBlocker } from './capability-blockers.ts';
+import type { TokenLayout } from './capability-layout.ts';
 import type { PathTrace } from './interpreter.ts';
 import {
+  comparedReads,
   contains,
   evaluate,
   evaluateWith,
@@ -193,5 +195,16 @@ export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
         return bit !== null && bit !== needed;
       });
     }),
+  );
+}
+
+/**
+ * A setter that compares its value with the supply (`require(max >= totalSupply / 1000)`) keeps
+ * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop.
+ */
+export function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
+  if (layout.totalSupply === null) return false;
+  return t.conditions.some((c) =>
+    comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
   );
 }
