@@ -1,12 +1,7 @@
 import { describeCheck } from './access-control.ts';
 import type { CallerCheck } from './caller-patterns.ts';
 import { collectBlockers } from './capability-blockers.ts';
-import {
-  allowanceFindings,
-  balanceFindings,
-  limitFindings,
-  type PathFacts,
-} from './capability-findings.ts';
+import { allowanceFindings, balanceFindings, type PathFacts } from './capability-findings.ts';
 import {
   type Budget,
   CAPABILITY_BUDGET,
@@ -18,6 +13,7 @@ import {
   type TokenLayout,
   walkRecorded,
 } from './capability-layout.ts';
+import { limitFindings } from './capability-limits.ts';
 import {
   type FlagRequirement,
   flagRequirements,
