@@ -56,9 +56,11 @@ export async function probeContract(
  * with each selector as a PUSH4 operand, so code without one of them cannot route it; code with
  * all three may only call them on another token, which the dispatcher then tells apart.
  */
-const mentionsSurface = (code: string | null) =>
-  code !== null &&
-  Object.values(SURFACE).every((selector) => code.toLowerCase().includes(selector));
+function mentionsSurface(code: string | null): boolean {
+  if (code === null) return false;
+  const lower = code.toLowerCase();
+  return Object.values(SURFACE).every((selector) => lower.includes(selector));
+}
 
 const withCode = (address: string, tag: string) => [
   ...probeRequests(address, tag),
