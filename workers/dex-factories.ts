@@ -4,7 +4,7 @@ import type { ChainRuntime } from './chain-runtime.ts';
 /**
  * Start-up check of the configured DEX factories: one without code (a wrong address, a chain
  * where the DEX was never deployed) can never answer getPair, so every token of that chain is
- * "no liquidity" there. Simulation copes (src/analysis/simulation.ts findPool); the operator
+ * "no liquidity" there. Simulation copes (src/analysis/simulation/simulation.ts findPool); the operator
  * gets one warning per factory and start, not one per job.
  */
 

@@ -19,7 +19,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../test/support/services.ts';
-import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createChainRuntimes } from './chain-runtime.ts';
 import { createProducer } from './queues.ts';
 import { createScanner } from './scanner.ts';
 

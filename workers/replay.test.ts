@@ -16,7 +16,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../test/support/services.ts';
-import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createChainRuntimes } from './chain-runtime.ts';
 import { createProducer, startWorkers } from './queues.ts';
 import { replayRange } from './replay.ts';
 import { createReplayProcessor } from './replay-detect.ts';

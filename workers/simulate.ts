@@ -1,14 +1,18 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
+import { probeCreatorAccess } from '../src/analysis/access/creator-access.ts';
+import { isTrusted } from '../src/analysis/risk/trust.ts';
 import {
   type BehaviourReport,
   type PrivilegedCaller,
   probeAdminBehaviour,
-} from '../src/analysis/behaviour.ts';
-import { probeCreatorAccess } from '../src/analysis/creator-access.ts';
-import { amountsFor, type SimulationReport, simulateTrading } from '../src/analysis/simulation.ts';
-import { isTrusted } from '../src/analysis/trust.ts';
+} from '../src/analysis/simulation/behaviour.ts';
+import {
+  amountsFor,
+  type SimulationReport,
+  simulateTrading,
+} from '../src/analysis/simulation/simulation.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { PassReason } from '../src/run-key.ts';
 import type { JobData } from './catalog.ts';

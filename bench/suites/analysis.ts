@@ -1,14 +1,14 @@
-import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
-import { assessRisk } from '../../src/analysis/risk.ts';
+import { assessRisk } from '../../src/analysis/risk/risk.ts';
+import { isTrusted } from '../../src/analysis/risk/trust.ts';
+import { probeAdminBehaviour } from '../../src/analysis/simulation/behaviour.ts';
 import {
   amountsFor,
   findPool,
   type Pool,
   simulateTrading,
   simulationRequest,
-} from '../../src/analysis/simulation.ts';
-import { analyzeStatic } from '../../src/analysis/static.ts';
-import { isTrusted } from '../../src/analysis/trust.ts';
+} from '../../src/analysis/simulation/simulation.ts';
+import { analyzeStatic } from '../../src/analysis/static/static.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';

@@ -1,11 +1,11 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeAdminBehaviour } from '../../src/analysis/behaviour.ts';
-import { probeCreatorAccess } from '../../src/analysis/creator-access.ts';
-import { deriveHints, evidenceFor, type HintFlag } from '../../src/analysis/hints.ts';
-import { assessRisk } from '../../src/analysis/risk.ts';
-import { amountsFor, simulateTrading } from '../../src/analysis/simulation.ts';
-import { analyzeStatic } from '../../src/analysis/static.ts';
+import { probeCreatorAccess } from '../../src/analysis/access/creator-access.ts';
+import { deriveHints, evidenceFor, type HintFlag } from '../../src/analysis/risk/hints.ts';
+import { assessRisk } from '../../src/analysis/risk/risk.ts';
+import { probeAdminBehaviour } from '../../src/analysis/simulation/behaviour.ts';
+import { amountsFor, simulateTrading } from '../../src/analysis/simulation/simulation.ts';
+import { analyzeStatic } from '../../src/analysis/static/static.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';

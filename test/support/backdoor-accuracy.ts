@@ -1,10 +1,10 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
-import { addressFromLabel } from '../../src/analysis/calldata.ts';
-import { CLAIMS } from '../../src/analysis/capability-verdicts.ts';
-import { matchCatalog } from '../../src/analysis/catalog.ts';
-import { deriveHints } from '../../src/analysis/hints.ts';
-import { assessRisk } from '../../src/analysis/risk.ts';
-import { analyzeStatic } from '../../src/analysis/static.ts';
+import { addressFromLabel } from '../../src/analysis/bytecode/calldata.ts';
+import { CLAIMS } from '../../src/analysis/capabilities/verdicts.ts';
+import { matchCatalog } from '../../src/analysis/catalog/catalog.ts';
+import { deriveHints } from '../../src/analysis/risk/hints.ts';
+import { assessRisk } from '../../src/analysis/risk/risk.ts';
+import { analyzeStatic } from '../../src/analysis/static/static.ts';
 import type { RiskFactor, SecurityHints } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';

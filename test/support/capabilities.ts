@@ -1,11 +1,14 @@
 import { id } from 'ethers';
-import { analyzeCapabilities, type CapabilityReport } from '../../src/analysis/capabilities.ts';
-import { deriveHints } from '../../src/analysis/hints.ts';
-import { prepareCode } from '../../src/analysis/interpreter.ts';
-import { assessRisk } from '../../src/analysis/risk.ts';
-import { extractFunctions, normalizeCode } from '../../src/analysis/selectors.ts';
-import { analyzeBytecode } from '../../src/analysis/static.ts';
+import { extractFunctions, normalizeCode } from '../../src/analysis/bytecode/selectors.ts';
+import {
+  analyzeCapabilities,
+  type CapabilityReport,
+} from '../../src/analysis/capabilities/capabilities.ts';
+import { deriveHints } from '../../src/analysis/risk/hints.ts';
+import { assessRisk } from '../../src/analysis/risk/risk.ts';
+import { analyzeBytecode } from '../../src/analysis/static/static.ts';
 import type { StaticAnalysis } from '../../src/analysis/types.ts';
+import { prepareCode } from '../../src/analysis/walk/interpreter.ts';
 import type { Compiled } from './solc.ts';
 
 /**
