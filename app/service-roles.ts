@@ -78,6 +78,7 @@ export function startStageWorkers(
     logger,
     dex: s.dexRepo,
     onChanged: s.tokenChanged,
+    holders: s.holders,
   });
   // Simulate and risk run in the job that routes to them (workers/pipeline.ts chainStages).
   const risk = createRiskProcessor({
@@ -175,6 +176,7 @@ export function startScanners(s: Shared): Scanner[] {
       logger: s.logger,
       onLag: (blocks) => s.metrics.scannerLag.set(label, blocks),
       onReorg: () => s.metrics.reorgs.inc(label),
+      holders: s.holders,
     });
     scanner.start();
     scanners.push(scanner);

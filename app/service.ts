@@ -5,6 +5,7 @@ import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createDexRepository } from '../db/repositories/dex.ts';
+import { createHolderRepository } from '../db/repositories/holders.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
@@ -97,6 +98,7 @@ function openShared(options: ServiceOptions) {
   const analyses = createAnalysisRepository(db);
   const creators = createCreatorRepository(db);
   const scan = createScanRepository(db);
+  const holders = createHolderRepository(db);
   const events = createEventPublisher(commandRedis, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
@@ -119,6 +121,7 @@ function openShared(options: ServiceOptions) {
     analyses,
     creators,
     scan,
+    holders,
     events,
     metrics,
     chains,
