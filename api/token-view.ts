@@ -11,6 +11,7 @@ import {
 } from '../db/repositories/tokens.ts';
 import type { AccessControl, FunctionRisk } from '../src/analysis/types.ts';
 import { isoOrNull } from '../src/time.ts';
+import { holderSellsView, holdersView, impersonatesView } from '../src/tokens/holders-view.ts';
 import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
 import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
 import {
@@ -186,6 +187,9 @@ export function toComplete(parts: CompleteParts, nowMs: number) {
     last_updated: lastUpdatedOf(row),
     trading_simulation: simulation,
     is_honeypot: isHoneypot,
+    ...holdersView(row.holders),
+    holder_sells: holderSellsView(row.tradingSimulation),
+    impersonates: impersonatesView(row.securityHints),
   };
 }
 
@@ -286,4 +290,8 @@ export const COMPLETE_FIELDS = [
   'last_updated',
   'trading_simulation',
   'is_honeypot',
+  'holders',
+  'lp_holders',
+  'holder_sells',
+  'impersonates',
 ] as const satisfies readonly (keyof CompleteToken)[];

@@ -52,6 +52,7 @@ function createDexStage(s: Shared) {
     idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
     intervalMs: dexOptions.intervalMs,
     multicall: dexOptions.multicall,
+    holders: s.holders,
     aggregator: dexOptions.aggregatorUrl
       ? createAggregatorClient({
           baseUrl: dexOptions.aggregatorUrl,

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { HolderFacts } from '../../src/holders/report.ts';
 import {
   type BalanceChange,
   balanceChanges,
@@ -432,6 +433,88 @@ export function createHolderRepository(db: Database) {
         .from(holderTracks)
         .where(and(eq(holderTracks.chainId, chainId), eq(holderTracks.track, track)));
       return row ?? null;
+    },
+
+    /**
+     * The balances a holders report is made of (src/holders/report.ts): count and sum of the
+     * positive balances, the largest `topN`, the named addresses' balances, and the sum held by
+     * `contracts` or by holders the simulate stage found to have code. Three reads, in parallel.
+     */
+    async facts(
+      chainId: number,
+      token: string,
+      named: { addresses: readonly string[]; contracts: readonly string[] },
+      topN: number,
+    ): Promise<HolderFacts> {
+      const ofToken = and(eq(holderBalances.chainId, chainId), eq(holderBalances.token, token));
+      const contracts = named.contracts.length > 0 ? named.contracts : [''];
+      const [[totals], top, rows] = await Promise.all([
+        db
+          .select({
+            n: sql<number>`count(*) filter (where ${holderBalances.balance} > 0)`.mapWith(Number),
+            supply: sql<string>`coalesce(sum(${holderBalances.balance}) filter (where ${holderBalances.balance} > 0), 0)::text`,
+            contracts: sql<string>`coalesce(sum(${holderBalances.balance}) filter (where ${holderBalances.balance} > 0 and (${holderBalances.isContract} or ${inArray(holderBalances.holder, contracts)})), 0)::text`,
+          })
+          .from(holderBalances)
+          .where(ofToken),
+        db
+          .select({
+            holder: holderBalances.holder,
+            balance: holderBalances.balance,
+            isContract: holderBalances.isContract,
+          })
+          .from(holderBalances)
+          .where(and(ofToken, gt(holderBalances.balance, '0')))
+          .orderBy(sql`${holderBalances.balance} desc`, asc(holderBalances.holder))
+          .limit(topN),
+        named.addresses.length === 0
+          ? Promise.resolve([])
+          : db
+              .select({ holder: holderBalances.holder, balance: holderBalances.balance })
+              .from(holderBalances)
+              .where(and(ofToken, inArray(holderBalances.holder, [...named.addresses]))),
+      ]);
+      return {
+        holderCount: totals?.n ?? 0,
+        supply: BigInt(totals?.supply ?? '0'),
+        top: top.map((t) => ({
+          holder: t.holder,
+          balance: BigInt(t.balance),
+          isContract: t.isContract,
+        })),
+        balancesOf: new Map(rows.map((r) => [r.holder, BigInt(r.balance)])),
+        contractBalance: BigInt(totals?.contracts ?? '0'),
+      };
+    },
+
+    /** Records whether holders have code (asked by the simulate stage for the top holders). */
+    async markContracts(
+      chainId: number,
+      token: string,
+      found: readonly { holder: string; isContract: boolean }[],
+    ): Promise<void> {
+      for (const value of [true, false]) {
+        const holders = found.filter((f) => f.isContract === value).map((f) => f.holder);
+        if (holders.length === 0) continue;
+        await db
+          .update(holderBalances)
+          .set({ isContract: value })
+          .where(
+            and(
+              eq(holderBalances.chainId, chainId),
+              eq(holderBalances.token, token),
+              inArray(holderBalances.holder, holders),
+            ),
+          );
+      }
+    },
+
+    /** Stores a token's holders report on its row (tokens.holders). */
+    async saveReport(chainId: number, token: string, report: unknown): Promise<void> {
+      await db
+        .update(tokens)
+        .set({ holders: report })
+        .where(and(eq(tokens.chainId, chainId), eq(tokens.address, token)));
     },
 
     /** Every holder of `token` with a non-zero balance, largest first (tests and exports). */

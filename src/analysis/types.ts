@@ -54,7 +54,8 @@ export interface Evidence {
     | 'call'
     | 'history'
     | 'liquidity'
-    | 'creator';
+    | 'creator'
+    | 'holders';
   /** Human-readable: "mint(address,uint256) (0x40c10f19) is callable by the owner only". */
   detail: string;
   selector?: string;
