@@ -1,11 +1,18 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeCreatorAccess } from '../../src/analysis/access/creator-access.ts';
-import { deriveHints, evidenceFor, type HintFlag } from '../../src/analysis/risk/hints.ts';
-import { assessRisk } from '../../src/analysis/risk/risk.ts';
-import { probeAdminBehaviour } from '../../src/analysis/simulation/behaviour.ts';
-import { amountsFor, simulateTrading } from '../../src/analysis/simulation/simulation.ts';
-import { analyzeStatic } from '../../src/analysis/static/static.ts';
+import { probeCreatorAccess } from '../../src/analysis/access/index.ts';
+import {
+  assessRisk,
+  deriveHints,
+  evidenceFor,
+  type HintFlag,
+} from '../../src/analysis/risk/index.ts';
+import {
+  amountsFor,
+  probeAdminBehaviour,
+  simulateTrading,
+} from '../../src/analysis/simulation/index.ts';
+import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';

@@ -4,8 +4,8 @@ import { loadArtifact } from '../../../contracts/artifacts.ts';
 import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
 import { compileSolidity } from '../../../test/support/solc.ts';
 import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
-import { addressFromLabel } from '../bytecode/calldata.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { addressFromLabel } from '../bytecode/index.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { probeCalls, probeRequests, STRANGER } from './access-control.ts';
 import {
   DEAD_ADDRESSES,

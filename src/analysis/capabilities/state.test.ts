@@ -4,7 +4,7 @@ import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { type Compiled, compileSolidity } from '../../../test/support/solc.ts';
 import { createChainReader } from '../../evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
-import { analyzeStatic } from '../static/static.ts';
+import { analyzeStatic } from '../static/index.ts';
 import type { StaticAnalysis } from '../types.ts';
 
 /**
