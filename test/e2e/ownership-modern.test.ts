@@ -19,7 +19,9 @@ import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import { type Compiled, compileSolidity } from '../support/solc.ts';
-import { OWNERSHIP_SOURCE } from './ownership-modern.sol.ts';
+import { solidityFixture } from '../support/solidity.ts';
+
+const OWNERSHIP_SOURCE = solidityFixture('ownership-modern');
 
 /**
  * Ownership shapes of 2021-2023 tokens (solc 0.8, OpenZeppelin-style code), deployed on Anvil with
