@@ -1,5 +1,6 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { probeCreatorAccess } from '../../src/analysis/access/index.ts';
 import {
   assessRisk,
@@ -15,7 +16,7 @@ import {
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';
+import type { RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import { type Compiled, compileSolidity } from '../support/solc.ts';
