@@ -12,7 +12,7 @@ import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
 import { QUEUE_NAMES } from '../workers/catalog.ts';
 import { createSubmitter } from '../workers/submit.ts';
-import type { Shared } from './service.ts';
+import type { Shared } from './service-shared.ts';
 
 /** The api role of app/service.ts: the HTTP API and the WebSocket on one server. */
 

@@ -30,7 +30,7 @@ import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
 import { createScanner, type Scanner } from '../workers/scanner.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
 import { createSimulateProcessor } from '../workers/simulate.ts';
-import type { Shared } from './service.ts';
+import type { Shared } from './service-shared.ts';
 
 /**
  * The worker, scanner and scheduler roles of app/service.ts, each started on the shared

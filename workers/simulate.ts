@@ -1,18 +1,16 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
-import { probeCreatorAccess } from '../src/analysis/access/creator-access.ts';
-import { isTrusted } from '../src/analysis/risk/trust.ts';
+import { probeCreatorAccess } from '../src/analysis/access/index.ts';
+import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
+  amountsFor,
   type BehaviourReport,
   type PrivilegedCaller,
   probeAdminBehaviour,
-} from '../src/analysis/simulation/behaviour.ts';
-import {
-  amountsFor,
   type SimulationReport,
   simulateTrading,
-} from '../src/analysis/simulation/simulation.ts';
+} from '../src/analysis/simulation/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { PassReason } from '../src/run-key.ts';
 import type { JobData } from './catalog.ts';

@@ -17,7 +17,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { Database } from '../client.ts';
 import { tokens } from '../schema.ts';
-import type { TokenRow } from './tokens.ts';
+import type { TokenRow } from './rows.ts';
 
 /** The token list: its filters, order, totals and the queries that read it (createTokenRepository spreads them in). */
 

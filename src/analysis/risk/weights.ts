@@ -1,4 +1,4 @@
-import type { BehaviourFinding } from '../simulation/behaviour.ts';
+import type { BehaviourFinding } from '../simulation/index.ts';
 import type {
   AdminFamily,
   AdminFunction,
