@@ -23,6 +23,7 @@ import {
   type HistoryMaintenance,
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
+import { buildHoldersReport } from '../workers/holders-report.ts';
 import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createReplayProcessor } from '../workers/replay-detect.ts';
@@ -90,6 +91,13 @@ export function startStageWorkers(
     producer,
     onChanged: s.tokenChanged,
     liquidity: createLiquidityInput(tokens),
+    holdersReport: async (chain, token) =>
+      buildHoldersReport(
+        s.holders,
+        chain.config,
+        token,
+        await s.dexRepo.pairsOf(token.chainId, token.address),
+      ),
   });
   const simulate = createSimulateProcessor({
     chains,

@@ -110,9 +110,17 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     const analysis = ownStatic ?? staticOf(start.latestStatic);
     // Copied into this pass's row, so that the risk stage finds every input under one key: the code
     // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
-    const explorer = (start.latestStatic as { explorer?: unknown } | undefined)?.explorer;
+    const latest = start.latestStatic as { explorer?: unknown; code_facts?: unknown } | undefined;
+    const explorer = latest?.explorer;
+    const codeFacts = latest?.code_facts;
     const inherited =
-      analysis && !ownStatic ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
+      analysis && !ownStatic
+        ? {
+            static: analysis,
+            ...(explorer ? { explorer } : {}),
+            ...(codeFacts ? { code_facts: codeFacts } : {}),
+          }
+        : {};
     const token = tokenView(state);
 
     const { report, pool } = await simulateTrading(chain.rpc, {

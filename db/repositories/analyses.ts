@@ -195,6 +195,8 @@ export interface PassTokenColumns extends Partial<StaticColumns> {
   isHoneypot?: boolean;
   securityHints?: SecurityHints;
   riskUpdatedAt?: Date;
+  /** The holders report (src/holders/report.ts), rebuilt by the risk stage. */
+  holders?: unknown;
 }
 
 /** What a job writes of its pass: the stages it ran, together (workers/pass-state.ts). */

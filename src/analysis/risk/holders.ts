@@ -1,4 +1,5 @@
 import type { Evidence, RiskFactor } from '../types.ts';
+import type { HolderRiskFacts } from './holder-facts.ts';
 import { type RiskInput, severityOf, tier, WEIGHTS } from './weights.ts';
 
 /**
@@ -6,51 +7,6 @@ import { type RiskInput, severityOf, tier, WEIGHTS } from './weights.ts';
  * be and what its code can do beyond the admin catalog (docs/risk-model.md, "Holders",
  * "Look-alikes", "Code facts"). Each carries its evidence: addresses, shares, the block.
  */
-
-/** The holder facts the score reads (src/holders/report.ts and the simulation's holder_sells). */
-export interface HolderRiskFacts {
-  holders: {
-    holder_count: number;
-    creator_percent: number | null;
-    owner_percent: number | null;
-    pools_percent: number;
-    top10_outside_pools_percent: number;
-    block: number | null;
-    complete: boolean;
-    creator: string | null;
-    owner: string | null;
-  } | null;
-  lp: {
-    pair_address: string;
-    creator_percent: number;
-    locked_percent: number;
-    burned_percent: number;
-  }[];
-  sells: {
-    tried: number;
-    failed: number;
-    max_tax_pct: number | null;
-    block: number | null;
-    failures: { address: string; reason: string }[];
-    siphoned: { address: string; tracked_balance: string; balance: string }[];
-  } | null;
-}
-
-export interface LookalikeFact {
-  symbol: string;
-  canonical_address: string;
-  matched: 'symbol' | 'name';
-  /** The token's own name and symbol as deployed. */
-  name: string | null;
-  own_symbol: string | null;
-}
-
-export interface CodeFacts {
-  /** Reachable SELFDESTRUCT: where, and who can reach it (a caller check before it, if any). */
-  selfdestruct: { detail: string } | null;
-  /** A contract the owner can set that transfers call, and where that was read. */
-  external_call: { detail: string; source: 'static-analysis' | 'bytecode' } | null;
-}
 
 const at = (block: number | null) => (block === null ? '' : ` at block ${block}`);
 const short = (xs: readonly Evidence[], max = 5) => xs.slice(0, max);
@@ -178,7 +134,7 @@ export function holderFactors(input: RiskInput): RiskFactor[] {
   // Before any pool the creator holds everything by nature: shares say something once it trades.
   const trading =
     h !== null && h !== undefined && (h.pools_percent > 0 || (facts?.lp.length ?? 0) > 0);
-  if (h && h.complete && trading) out.push(...shareFactors(h));
+  if (h?.complete && trading) out.push(...shareFactors(h));
   if (facts) out.push(...lpFactors(facts));
   if (facts?.sells) out.push(...sellFactors(input, facts.sells));
   const look = input.lookalike;
@@ -204,13 +160,16 @@ export function holderFactors(input: RiskInput): RiskFactor[] {
       message: 'The contract can destroy itself (reachable SELFDESTRUCT)',
       evidence: [{ kind: 'bytecode', detail: code.selfdestruct.detail }],
     });
-  if (code?.external_call)
+  if (code?.external_call) {
+    // The simple bytecode check only points at the possibility: reported, not scored.
+    const points = code.external_call.source === 'static-analysis' ? WEIGHTS.externalCall : 0;
     out.push({
       code: 'code:external-call',
-      points: WEIGHTS.externalCall,
-      severity: severityOf(WEIGHTS.externalCall),
+      points,
+      severity: severityOf(points),
       message: 'Transfers call a contract the owner can replace',
       evidence: [{ kind: 'bytecode', detail: code.external_call.detail }],
     });
+  }
   return out;
 }

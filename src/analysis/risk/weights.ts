@@ -7,7 +7,7 @@ import type {
   StaticAnalysis,
   TradingSimulation,
 } from '../types.ts';
-import type { CodeFacts, HolderRiskFacts, LookalikeFact } from './holders.ts';
+import type { CodeFacts, HolderRiskFacts, LookalikeFact } from './holder-facts.ts';
 
 /** The weights and inputs of the risk score (risk.ts), and the helpers every factor uses. */
 
