@@ -104,6 +104,7 @@ export function startStageWorkers(
     analyses,
     producer: chainStages(producer, { risk }),
     logger,
+    holders: s.holders,
   });
   const selectors = createSelectorsProcessor({
     chains,
@@ -211,6 +212,8 @@ export async function startSchedulers(s: Shared) {
     intervalMs: s.dexOptions.intervalMs,
     dueForResimulation: (chainId, before, limit) =>
       s.analyses.dueForResimulation(chainId, before, limit),
+    dueForHolderSells: (chainId, before, limit) =>
+      s.analyses.dueForHolderSells(chainId, before, limit),
   });
   // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
   await producer.queue('accounts').upsertJobScheduler(

@@ -27,6 +27,8 @@ export const CONTRACT_NAMES = [
   'LyingDecimalsToken',
   'V3PoolHelper',
   'DevStablecoin',
+  // Traps the buyers of its first blocks of trading (the demo launcher's early-trap kind).
+  'EarlyTrapToken',
   // The trade simulator (placed by eth_call state override, never deployed) and the
   // rest of the analysis corpus.
   'TradeSimulator',

@@ -1,20 +1,26 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { HolderRepository } from '../db/repositories/holders.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
 import { probeCreatorAccess } from '../src/analysis/access/index.ts';
 import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
   amountsFor,
   type BehaviourReport,
+  MAX_HOLDER_SELLS,
+  type Pool,
   type PrivilegedCaller,
   probeAdminBehaviour,
   type SimulationReport,
+  simulateHolderSells,
   simulateTrading,
 } from '../src/analysis/simulation/index.ts';
-import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
+import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
 import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { holderRoles } from './holders-report.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
@@ -32,6 +38,8 @@ export interface SimulateDeps {
   analyses: AnalysisRepository;
   producer: Producer;
   logger: Logger;
+  /** With it, the largest real holders' sells are simulated too (src/analysis/simulation/holder-sells.ts). */
+  holders?: Pick<HolderRepository, 'track' | 'sellCandidates' | 'markContracts'>;
 }
 
 export type ResimulateReason = Exclude<PassReason, 'pipeline'>;
@@ -92,6 +100,61 @@ function previousTaxes(
   return sim
     ? { buy_tax_pct: sim.buy_tax_pct ?? null, sell_tax_pct: sim.sell_tax_pct ?? null }
     : null;
+}
+
+/**
+ * The real holders' sells: the largest holders that are no pool, locker, burn address, creator or
+ * owner, at the block the tracked balances are at (their Transfers are compared with balanceOf
+ * there only when the token was tracked from its creation block).
+ */
+async function realHolderSells(
+  deps: SimulateDeps,
+  chain: ChainRuntime,
+  data: JobData<'simulate'>,
+  pool: Pool,
+  token: TokenRow | undefined,
+): Promise<HolderSells | null> {
+  const holders = deps.holders!;
+  const track = await holders.track(data.chainId, 'live');
+  const roles = holderRoles(
+    chain.config,
+    {
+      chainId: data.chainId,
+      address: data.address,
+      creator: token?.creator ?? null,
+      creatorIsContract: token?.creatorIsContract ?? null,
+      txOrigin: token?.txOrigin ?? null,
+      ownerAddress: token?.ownerAddress ?? null,
+      creationBlockNumber: token?.creationBlockNumber ?? null,
+    },
+    [{ address: pool.pair }],
+  );
+  const exclude = [
+    ...roleAddresses(roles),
+    ...(token?.creator ? [token.creator] : []),
+    ...(token?.txOrigin ? [token.txOrigin] : []),
+  ];
+  const { holders: top, holderCount } = await holders.sellCandidates(
+    data.chainId,
+    data.address,
+    exclude,
+    MAX_HOLDER_SELLS,
+  );
+  const complete =
+    track !== null &&
+    token?.creationBlockNumber !== null &&
+    token?.creationBlockNumber !== undefined &&
+    token.creationBlockNumber >= track.startBlock;
+  const run = await simulateHolderSells(chain.rpc, {
+    pool,
+    token: data.address,
+    candidates: top.map((t) => ({ address: t.holder, tracked: complete ? t.balance : null })),
+    block: track?.blockNumber ?? null,
+    holderCount,
+  });
+  if (!run) return null;
+  await holders.markContracts(data.chainId, data.address, run.contracts);
+  return run.sells;
 }
 
 export function createSimulateProcessor(deps: SimulateDeps) {
@@ -163,7 +226,13 @@ export function createSimulateProcessor(deps: SimulateDeps) {
           findings: [...(behaviour?.findings ?? []), ...creator],
         };
     }
-    const simulation: SimulationReport = report;
+    const holderSells =
+      pool && deps.holders && !isTrusted(chain.config, data.address)
+        ? await realHolderSells(deps, chain, data, pool, token)
+        : null;
+    const simulation: SimulationReport = holderSells
+      ? { ...report, holder_sells: holderSells }
+      : report;
     addPart(
       state,
       'simulate',

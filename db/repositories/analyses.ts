@@ -274,6 +274,33 @@ function tokenSelections(db: Database) {
         .orderBy(tokens.riskUpdatedAt)
         .limit(limit);
     },
+
+    /**
+     * Tokens whose real holders' sells are due again (docs/risk-model.md, "Real holders' sells"):
+     * traded (some liquidity), with more than one holder, whose holder count moved since the last
+     * sells were simulated (or never were), and whose last risk pass is older than `before`.
+     */
+    async dueForHolderSells(
+      chainId: number,
+      before: Date,
+      limit: number,
+    ): Promise<{ address: string }[]> {
+      const count = sql`(${tokens.holders}->'holders'->>'holder_count')`;
+      return db
+        .select({ address: tokens.address })
+        .from(tokens)
+        .where(
+          and(
+            eq(tokens.chainId, chainId),
+            sql`${tokens.currentLiquidityUsd} > 0`,
+            sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
+            sql`${count}::int > 1`,
+            sql`${count} is distinct from (${tokens.tradingSimulation}->'holder_sells'->>'holder_count')`,
+          ),
+        )
+        .orderBy(tokens.riskUpdatedAt)
+        .limit(limit);
+    },
   };
 }
 

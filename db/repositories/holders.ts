@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, lte, notInArray, sql } from 'drizzle-orm';
 import type { HolderFacts } from '../../src/holders/report.ts';
 import {
   type BalanceChange,
@@ -484,6 +484,42 @@ export function createHolderRepository(db: Database) {
         })),
         balancesOf: new Map(rows.map((r) => [r.holder, BigInt(r.balance)])),
         contractBalance: BigInt(totals?.contracts ?? '0'),
+      };
+    },
+
+    /**
+     * The largest holders whose sells are worth simulating: not `exclude` (creator, owner, lockers,
+     * burn addresses, the token), not a pool of the chain; and how many holders the token has.
+     */
+    async sellCandidates(
+      chainId: number,
+      token: string,
+      exclude: readonly string[],
+      limit: number,
+    ): Promise<{ holders: { holder: string; balance: bigint }[]; holderCount: number }> {
+      const ofToken = and(eq(holderBalances.chainId, chainId), eq(holderBalances.token, token));
+      const [rows, [count]] = await Promise.all([
+        db
+          .select({ holder: holderBalances.holder, balance: holderBalances.balance })
+          .from(holderBalances)
+          .where(
+            and(
+              ofToken,
+              gt(holderBalances.balance, '0'),
+              exclude.length > 0 ? notInArray(holderBalances.holder, [...exclude]) : undefined,
+              sql`not exists (select 1 from ${pairs} where ${pairs.chainId} = ${chainId} and ${pairs.address} = ${holderBalances.holder})`,
+            ),
+          )
+          .orderBy(sql`${holderBalances.balance} desc`, asc(holderBalances.holder))
+          .limit(limit),
+        db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(holderBalances)
+          .where(and(ofToken, gt(holderBalances.balance, '0'))),
+      ]);
+      return {
+        holders: rows.map((r) => ({ holder: r.holder, balance: BigInt(r.balance) })),
+        holderCount: count?.n ?? 0,
       };
     },
 

@@ -195,3 +195,17 @@ export function riskLevelOf(score: number): RiskLevel {
   if (score <= 90) return 'high';
   return 'honeypot';
 }
+
+/** Real holders' sells as stored in trading_simulation.holder_sells (src/analysis/simulation/holder-sells.ts). */
+export interface HolderSells {
+  tried: number;
+  failed: number;
+  average_tax_pct: number | null;
+  max_tax_pct: number | null;
+  block: number | null;
+  /** How many holders the balances had when this ran: a change makes the sells due again. */
+  holder_count: number;
+  failures: { address: string; reason: string }[];
+  siphoned: { address: string; tracked_balance: string; balance: string }[];
+  simulated_at: string;
+}

@@ -6,6 +6,11 @@ export {
   probeAdminBehaviour,
 } from './behaviour.ts';
 export {
+  type HolderCandidate,
+  MAX_HOLDER_SELLS,
+  simulateHolderSells,
+} from './holder-sells.ts';
+export {
   amountsFor,
   findPool,
   type Pool,
