@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { Contract, Interface, parseEther, Wallet } from 'ethers';
+import { AbiCoder, Contract, Interface, keccak256, parseEther, toBeHex, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeToken } from '../api/token-schemas.ts';
 import { assembleComplete } from '../api/token-view.ts';
@@ -187,6 +187,60 @@ describe("real holders' sells and look-alikes", () => {
     expect(clean.sells.failed).toBe(0);
     expect(clean.r?.isHoneypot).toBe(false);
   }, 180_000);
+
+  it('finds a siphon: a balance that fell without a Transfer from its holder', async () => {
+    const address = honest.address.toLowerCase();
+    const holders = createHolderRepository(handle.db);
+    const victim = (await holders.balances(CHAIN, address)).find(
+      (h) => h.balance === parseEther('1001'),
+    )!;
+    expect(victim).toBeDefined();
+    // ERC20Core keeps _balances in slot 0: halve the victim's balance behind its back.
+    const slot = keccak256(
+      AbiCoder.defaultAbiCoder().encode(['address', 'uint256'], [victim.holder, 0]),
+    );
+    await rpc('anvil_setStorageAt', [address, slot, toBeHex(parseEther('500'), 32)]);
+    await rpc('evm_mine');
+    const head = Number(await rpc<string>('eth_blockNumber'));
+    await eventually(
+      async () => ((await holders.track(CHAIN, 'live'))?.blockNumber ?? 0) >= head || undefined,
+      60_000,
+      'holders caught up',
+    );
+    await service.resimulate(CHAIN, address, 'liquidity');
+    const sells = await eventually(
+      async () => {
+        const r = await row(address);
+        const s = (
+          r?.tradingSimulation as { holder_sells?: { siphoned: unknown[]; block: number } }
+        )?.holder_sells;
+        return s && s.block >= head && s.siphoned.length > 0 ? s : undefined;
+      },
+      60_000,
+      'the siphon found',
+    );
+    expect(sells.siphoned).toEqual([
+      {
+        address: victim.holder,
+        tracked_balance: parseEther('1001').toString(),
+        balance: parseEther('500').toString(),
+      },
+    ]);
+    await eventually(
+      async () => {
+        const [latest] = await handle.db
+          .select()
+          .from(analyses)
+          .where(and(eq(analyses.chainId, CHAIN), eq(analyses.address, address)))
+          .orderBy(desc(analyses.createdAt))
+          .limit(1);
+        const codes = (latest?.riskFactors as { code: string }[] | undefined)?.map((f) => f.code);
+        return codes?.includes('holders:siphon') ? codes : undefined;
+      },
+      30_000,
+      'the siphon scored',
+    );
+  }, 120_000);
 
   it('flags the look-alike and shows every holder part in the complete token object', async () => {
     const address = lookalike.address.toLowerCase();
