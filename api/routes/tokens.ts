@@ -12,7 +12,7 @@ import {
 import type { createListCache } from '../../infra/token-cache.ts';
 import { planAllows } from '../../src/plans.ts';
 import type { Submitter } from '../../workers/submit.ts';
-import { type Auth, principalOf } from '../auth.ts';
+import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';

@@ -28,7 +28,7 @@ import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import { jobCatalog } from '../../workers/catalog.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
+import { createDexProcessor } from '../../workers/dex/index.ts';
 import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, progress, round } from '../report.ts';
