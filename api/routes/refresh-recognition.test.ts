@@ -39,7 +39,7 @@ interface BackdoorEntry {
   constructor_args: unknown[];
 }
 
-const FIXTURE = new URL('../test/fixtures/backdoors/backdoors.json.gz', import.meta.url);
+const FIXTURE = new URL('../../test/fixtures/backdoors/backdoors.json.gz', import.meta.url);
 /** Owner variables of these contracts live in the first few slots; 64 leaves a wide margin. */
 const OWNER_SLOT_SCAN = 64;
 const ADDRESS_MASK = (1n << 160n) - 1n;
