@@ -10,7 +10,7 @@ import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { type Broadcaster, createBroadcaster } from '../api/ws.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
-import { QUEUE_NAMES } from '../workers/catalog.ts';
+import { QUEUE_NAMES } from '../workers/jobs.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import type { Shared } from './service-shared.ts';
 

@@ -10,7 +10,6 @@ import {
 } from '../src/evm/block-range.ts';
 import { probeContract } from '../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../src/evm/rpc.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import {
   announceToken,
@@ -26,6 +25,7 @@ import {
   recordPair,
   recordPoolCreations,
 } from './detect.ts';
+import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 
 /**
