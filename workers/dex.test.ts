@@ -32,9 +32,9 @@ import { passFor } from '../src/run-key.ts';
 
 const scheduled = (bucketMs: number) => passFor({ kind: 'scheduled-refresh', bucketMs });
 
+import { createRpcClient } from '../infra/rpc/index.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
-import { createRpcClient } from '../src/evm/rpc.ts';
 import { addLiquidity, startTestChain, type TestChain } from '../test/support/chain.ts';
 import {
   type DexScreenerMock,

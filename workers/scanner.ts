@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { BlockRecord, ScanRepository } from '../db/repositories/scan.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { createLease, type Lease } from '../infra/lease.ts';
-import { type HeadSubscription, subscribeNewHeads } from '../src/evm/heads.ts';
+import { type HeadSubscription, subscribeNewHeads } from '../infra/rpc/index.ts';
 import { firstBreak, ReorgTooDeepError } from '../src/evm/reorg.ts';
 import { fromQuantity, sleep, toQuantity } from '../src/evm/rpc.ts';
 import type { RpcBlockHeader } from '../src/evm/types.ts';

@@ -1,3 +1,4 @@
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { assessRisk, isTrusted } from '../../src/analysis/risk/index.ts';
 import {
   amountsFor,
@@ -10,7 +11,6 @@ import {
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import {

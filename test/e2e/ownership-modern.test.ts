@@ -1,5 +1,6 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { probeCreatorAccess } from '../../src/analysis/access/index.ts';
 import {
   assessRisk,
@@ -15,11 +16,13 @@ import {
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';
+import type { RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import { type Compiled, compileSolidity } from '../support/solc.ts';
-import { OWNERSHIP_SOURCE } from './ownership-modern.sol.ts';
+import { solidityFixture } from '../support/solidity.ts';
+
+const OWNERSHIP_SOURCE = solidityFixture('ownership-modern');
 
 /**
  * Ownership shapes of 2021-2023 tokens (solc 0.8, OpenZeppelin-style code), deployed on Anvil with

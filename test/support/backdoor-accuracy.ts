@@ -1,4 +1,5 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { addressFromLabel } from '../../src/analysis/bytecode/index.ts';
 import { CLAIMS } from '../../src/analysis/capabilities/index.ts';
 import { matchCatalog } from '../../src/analysis/catalog/index.ts';
@@ -6,7 +7,6 @@ import { assessRisk, deriveHints } from '../../src/analysis/risk/index.ts';
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskFactor, SecurityHints } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
   type BackdoorEntry,
   CAPABILITIES,

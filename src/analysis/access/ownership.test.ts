@@ -1,9 +1,10 @@
 import { toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
 import { compileSolidity } from '../../../test/support/solc.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import { addressFromLabel } from '../bytecode/index.ts';
 import { selectorOf } from '../catalog/index.ts';
 import { probeCalls, probeRequests, STRANGER } from './access-control.ts';

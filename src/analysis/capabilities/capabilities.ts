@@ -1,5 +1,5 @@
 import { describeCheck } from '../access/index.ts';
-import type { AdminFamily, Evidence, ExtractedFunction } from '../types.ts';
+import type { ExtractedFunction } from '../types.ts';
 import type { CallerCheck, CodeModel, PathTrace } from '../walk/index.ts';
 import { privilegedBy, T_CALLER } from '../walk/index.ts';
 import { collectBlockers } from './blockers.ts';

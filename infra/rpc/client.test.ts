@@ -1,14 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  backoffDelay,
-  classifyJsonRpcError,
-  createRpcClient,
-  type RpcClientOptions,
-  RpcError,
-  type RpcErrorKind,
-} from './rpc.ts';
+import { classifyJsonRpcError, RpcError, type RpcErrorKind } from '../../src/evm/rpc.ts';
+import { backoffDelay, createRpcClient, type RpcClientOptions } from './client.ts';
 
 // ---------------------------------------------------------------------------------------------
 // A local JSON-RPC server whose behaviour each test chooses.

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
-import { fromQuantity } from './rpc.ts';
+import { fromQuantity } from '../../src/evm/rpc.ts';
 
 /**
  * newHeads over WebSocket, used only as a wake-up signal: the scanner reads blocks over HTTP
