@@ -14,7 +14,7 @@ import { createApp } from '../api/app.ts';
 import { type Broadcaster, createBroadcaster } from '../api/ws/index.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
-import { QUEUE_NAMES } from '../workers/catalog.ts';
+import { QUEUE_NAMES } from '../workers/jobs.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import type { Shared } from './service-shared.ts';
 

@@ -14,7 +14,6 @@ import {
   startAlertsConsumer,
 } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
-import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/catalog.ts';
 import {
   checkDexFactories,
   createDexProcessor,
@@ -25,6 +24,7 @@ import {
   type HistoryMaintenance,
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/jobs.ts';
 import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createReplayProcessor } from '../workers/replay/index.ts';

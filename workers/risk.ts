@@ -13,8 +13,8 @@ import type { BehaviourReport, SimulationReport } from '../src/analysis/simulati
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';

@@ -25,7 +25,7 @@ import {
 } from '../../test/support/api-stack.ts';
 import { createTestDatabase } from '../../test/support/services.ts';
 import { createAccountsProcessor } from '../../workers/accounts.ts';
-import { ACCOUNTS_SCHEDULER } from '../../workers/catalog.ts';
+import { ACCOUNTS_SCHEDULER } from '../../workers/jobs.ts';
 import { createApp } from '../app.ts';
 import * as S from '../schemas.ts';
 import { signToken } from './auth.ts';

@@ -28,6 +28,7 @@ import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { hashPassword, sha256Hex } from '../../src/accounts/credentials.ts';
+import type { RiskLevel } from '../../src/analysis/types.ts';
 import type { Plan } from '../../src/plans.ts';
 import { createProducer, type Producer } from '../../workers/queues.ts';
 import {
@@ -177,7 +178,7 @@ async function seedTokens(stack: ApiStack): Promise<void> {
     number,
     number,
     string,
-    Partial<{ score: number; level: string; liquidity: string; name: string }>,
+    Partial<{ score: number; level: RiskLevel; liquidity: string; name: string }>,
   ][] = [
     [1, 0xa001, 'SAFE', { score: 10, level: 'low', liquidity: '250000.50' }],
     [1, 0xa002, 'MEDI', { score: 45, level: 'medium', liquidity: '1000' }],

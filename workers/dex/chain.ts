@@ -5,7 +5,7 @@ import {
   usdNumeric,
 } from '../../db/repositories/dex.ts';
 import { V2_SWAP_TOPIC, V3_SWAP_TOPIC } from '../../src/dex/abi.ts';
-import type { TokenDexFigures } from '../../src/dex/hints.ts';
+import type { TokenDexFigures } from '../../src/dex/dex-hints.ts';
 import type { PoolState } from '../../src/dex/pool-state.ts';
 import { toUnits } from '../../src/dex/pricing.ts';
 import { createDexReader, type DexReader } from '../../src/dex/reader.ts';

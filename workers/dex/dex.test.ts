@@ -26,7 +26,7 @@ import {
   type UniswapV3Deployment,
 } from '../../scripts/dev/uniswap.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
-import type { DexHints, LiquidityLock } from '../../src/dex/hints.ts';
+import type { DexHints, LiquidityLock } from '../../src/dex/dex-hints.ts';
 import { bucketStart, SLOW_REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
 import { passFor } from '../../src/run-key.ts';
 

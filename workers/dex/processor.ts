@@ -10,7 +10,12 @@ import {
 } from '../../db/repositories/dex.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import type { AggregatorClient } from '../../src/dex/aggregator.ts';
-import { dexHints, liquidityLock, type TokenDexFigures, valueToken } from '../../src/dex/hints.ts';
+import {
+  dexHints,
+  liquidityLock,
+  type TokenDexFigures,
+  valueToken,
+} from '../../src/dex/dex-hints.ts';
 import { type PoolRef, toUnits } from '../../src/dex/pricing.ts';
 import type { TokenChainState } from '../../src/dex/reader.ts';
 import {
@@ -24,8 +29,8 @@ import {
 } from '../../src/dex/refresh.ts';
 import { INITIAL_LOOKBACK_BLOCKS } from '../../src/dex/volume.ts';
 import { tokenUpdatedData } from '../../src/events/types.ts';
-import type { JobData } from '../catalog.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
 import type { Producer } from '../queues.ts';
 import {

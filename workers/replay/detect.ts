@@ -10,8 +10,8 @@ import {
 } from '../../src/evm/block-range.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
-import type { JobData } from '../catalog.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
 import {
   announceToken,

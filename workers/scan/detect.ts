@@ -13,8 +13,8 @@ import {
 import { probeContract } from '../../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
 import type { RpcReceipt } from '../../src/evm/types.ts';
-import type { JobData } from '../catalog.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
 import type { Producer } from '../queues.ts';
 

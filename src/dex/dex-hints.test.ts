@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buyUrl, dexHints, liquidityLock, valueToken } from './hints.ts';
+import { buyUrl, dexHints, liquidityLock, valueToken } from './dex-hints.ts';
 import type { TokenChainState } from './reader.ts';
 
 const TOKEN = '0x1000000000000000000000000000000000000001';
