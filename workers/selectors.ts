@@ -7,8 +7,8 @@ import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysi
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { createCoalescingRpc } from '../src/evm/coalesce.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 

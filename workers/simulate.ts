@@ -18,9 +18,9 @@ import {
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { holderRoles } from './holders-report.ts';
+import type { JobData } from './jobs.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';

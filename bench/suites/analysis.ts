@@ -18,7 +18,7 @@ import {
   type CorpusToken,
   deployCorpus,
 } from '../../test/support/token-corpus.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 import { pool, runPipeline, type WireTraffic } from './analysis-pipeline.ts';

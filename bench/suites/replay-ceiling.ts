@@ -10,7 +10,7 @@ import { findDeployments } from '../../src/evm/deployments.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { type BlockRange, pendingChunks } from '../../src/evm/ranges.ts';
 import { toQuantity } from '../../src/evm/rpc.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 
 /**
  * The replay's raw RPC ceiling: exactly the RPC work a replay does per block (per segment, the

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
+import type { RiskLevel } from '../../src/analysis/types.ts';
 import type { Database } from '../client.ts';
 import { tokens } from '../schema.ts';
 import type { TokenRow } from './rows.ts';
@@ -51,7 +52,7 @@ export interface TokenListQuery {
   limit: number;
   /** Rows to skip; overrides page when set (the PRO list's offset pagination). */
   offset?: number;
-  riskLevel?: string;
+  riskLevel?: RiskLevel;
   minRiskScore?: number;
   maxRiskScore?: number;
   isHoneypot?: boolean;
