@@ -53,7 +53,41 @@ export function toListItem(row: TokenListRow) {
   };
 }
 
-export function toDetail(row: TokenRow) {
+/** How much of the holder parts a general detail shows: FREE none, BASIC the summary, PRO all. */
+export type HoldersDepth = 'none' | 'summary' | 'all';
+
+/**
+ * The holder parts of the general detail (docs/api.md): BASIC sees the shares without the
+ * holder list, and the sells' counts and taxes; PRO sees the complete object's parts; FREE none.
+ */
+const withoutList = <T extends { top_holders: unknown }>({ top_holders: _list, ...rest }: T) =>
+  rest;
+
+export function detailHolders(
+  row: Pick<TokenRow, 'holders' | 'tradingSimulation' | 'securityHints'>,
+  depth: HoldersDepth,
+) {
+  if (depth === 'none')
+    return { holders: null, lp_holders: null, holder_sells: null, impersonates: null };
+  const { holders, lp_holders } = holdersView(row.holders);
+  const sells = holderSellsView(row.tradingSimulation);
+  const impersonates = impersonatesView(row.securityHints);
+  if (depth === 'all') return { holders, lp_holders, holder_sells: sells, impersonates };
+  return {
+    holders: holders && withoutList(holders),
+    lp_holders: null,
+    holder_sells: sells && {
+      tried: sells.tried,
+      failed: sells.failed,
+      average_tax_pct: sells.average_tax_pct,
+      max_tax_pct: sells.max_tax_pct,
+      block: sells.block,
+    },
+    impersonates,
+  };
+}
+
+export function toDetail(row: TokenRow, depth: HoldersDepth = 'summary') {
   return {
     ...toListItem(row),
     decimals: row.decimals,
@@ -76,6 +110,7 @@ export function toDetail(row: TokenRow) {
     volume_24h_usd: toNumber(row.volume24hUsd),
     analysis_stage: row.stage,
     last_updated: lastUpdatedOf(row),
+    ...detailHolders(row, depth),
   };
 }
 

@@ -252,11 +252,11 @@ async function announceHolderAlerts(
 ): Promise<void> {
   const before = (token?.securityHints ?? {}) as {
     impersonates?: unknown;
-    holder_concentration?: boolean;
+    alerted?: { holder_concentration?: boolean };
   };
   const scored = assessment.risk_factors.filter((f) => f.points > 0);
   const look = before.impersonates ? undefined : scored.find((f) => f.code === 'impersonation');
-  const concentrated = before.holder_concentration
+  const concentrated = before.alerted?.holder_concentration
     ? undefined
     : scored.find((f) => CONCENTRATION_CODES.has(f.code));
   for (const [kind, factor] of [
@@ -308,11 +308,11 @@ export function createRiskProcessor(deps: RiskDeps) {
     const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
     const hints = {
       ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
-      explorer: { verified },
+      // is_open_source is the explorer's answer where one is configured (null without one).
+      explorer: { verified, configured: Boolean(chain.config.explorerApiUrl) },
       // GoPlus's code facts (their evidence: the code:* factors); null when the code was not read.
       selfdestruct: details.code_facts ? details.code_facts.selfdestruct !== null : null,
       external_call: details.code_facts ? details.code_facts.external_call !== null : null,
-      is_open_source: chain.config.explorerApiUrl ? verified : null,
       impersonates: inputs.lookalike
         ? {
             symbol: inputs.lookalike.symbol,
@@ -320,10 +320,12 @@ export function createRiskProcessor(deps: RiskDeps) {
             matched: inputs.lookalike.matched,
           }
         : null,
-      // Whether the holder_concentration alert went out (once per token, workers/risk.ts).
-      holder_concentration: assessment.risk_factors.some(
-        (f) => f.points > 0 && CONCENTRATION_CODES.has(f.code),
-      ),
+      // Which once-per-token alerts went out (announceHolderAlerts).
+      alerted: {
+        holder_concentration: assessment.risk_factors.some(
+          (f) => f.points > 0 && CONCENTRATION_CODES.has(f.code),
+        ),
+      },
     };
     const isHoneypot = assessment.level === 'honeypot';
     const changed = await announceUpdate(deps, inputs, assessment, hints);

@@ -45,6 +45,10 @@ const COMPLETE_KEYS = [
   'last_updated',
   'trading_simulation',
   'is_honeypot',
+  'holders',
+  'lp_holders',
+  'holder_sells',
+  'impersonates',
 ];
 const HINT_KEYS = [
   'contract_template',
@@ -63,6 +67,9 @@ const HINT_KEYS = [
   'owner_address',
   'creator_reputation_score',
   'liquidity_lock',
+  'selfdestruct',
+  'external_call',
+  'is_open_source',
   'admin_functions',
 ];
 
@@ -202,6 +209,10 @@ describe('GET /api/pro/tokens/{address}: the complete token object', () => {
       current_risk_score: null,
       analyses: [],
       token_history: [],
+      holders: null,
+      lp_holders: [],
+      holder_sells: null,
+      impersonates: null,
     });
     expect(token.security_hints).toMatchObject({
       has_mint_function: null,

@@ -198,6 +198,9 @@ export interface SecurityHints {
     burned_pct: number | null;
     lockers: string[];
   } | null;
+  /** Code facts (the risk stage sets them from the selectors stage's code_facts; null: code not read). */
+  selfdestruct?: boolean | null;
+  external_call?: boolean | null;
 }
 
 export function riskLevelOf(score: number): RiskLevel {

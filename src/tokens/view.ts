@@ -73,10 +73,9 @@ const storedHints = z
     ownership_renounced: flag,
     owner_address: maybeText,
     creator_reputation_score: maybeNumber,
-    explorer: z.object({ verified: flag }).partial().nullable().catch(null),
+    explorer: z.object({ verified: flag, configured: flag }).partial().nullable().catch(null),
     selfdestruct: flag,
     external_call: flag,
-    is_open_source: flag,
   })
   .partial();
 
@@ -218,7 +217,7 @@ export function securityHintsCore(t: StoredToken, creatorReputation: number | nu
     selfdestruct: h.selfdestruct ?? null,
     external_call: h.external_call ?? null,
     // Null where no block explorer is configured (verified_contract is false there).
-    is_open_source: h.is_open_source ?? null,
+    is_open_source: h.explorer?.configured ? (h.explorer.verified ?? null) : null,
   };
 }
 export type SecurityHintsCore = ReturnType<typeof securityHintsCore>;

@@ -144,6 +144,20 @@ export function summarizeHolderSells(
   };
 }
 
+export function emptySells(block: number | null, holderCount: number, now: Date): HolderSells {
+  return {
+    tried: 0,
+    failed: 0,
+    average_tax_pct: null,
+    max_tax_pct: null,
+    block,
+    holder_count: holderCount,
+    failures: [],
+    siphoned: [],
+    simulated_at: now.toISOString(),
+  };
+}
+
 export interface HolderSellRun {
   sells: HolderSells;
   outcomes: HolderSellOutcome[];
@@ -168,7 +182,13 @@ export async function simulateHolderSells(
   },
 ): Promise<HolderSellRun | null> {
   const holders = input.candidates.slice(0, MAX_HOLDER_SELLS).map((c) => lower(c.address));
-  if (holders.length === 0) return null;
+  // Nobody to try (only pools, lockers, the creator): recorded, so that the count says when to try.
+  if (holders.length === 0)
+    return {
+      sells: emptySells(input.block, input.holderCount, input.now ?? new Date()),
+      outcomes: [],
+      contracts: [],
+    };
   const [sells, sizes] = await rpc.batch<string>(
     holderSellsRequests(input.pool, input.token, holders, input.block),
   );
