@@ -84,7 +84,7 @@ function outcomeOf(h: Result): HolderSellOutcome {
   const whole = h[2] ? decodeRawResult(h[3] as Result) : null;
   const part = h[5] ? decodeRawResult(h[6] as Result) : null;
   const failure = String(h[4]);
-  const sold = (r: RawResult | null) => r !== null && r.sell.ok;
+  const sold = (r: RawResult | null) => r?.sell.ok === true;
   const used = sold(whole) ? whole : sold(part) ? part : null;
   const reason = used
     ? null
