@@ -131,6 +131,7 @@ export function startStageWorkers(
         logger,
         dex: s.dexRepo,
         onChanged: s.tokenChanged,
+        replayHolders: s.holders,
       }),
       bytecode: createBytecodeProcessor({
         chains,

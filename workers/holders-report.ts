@@ -51,8 +51,28 @@ export interface HoldersPool {
   kind?: string | null;
 }
 
+type Track = { startBlock: number; blockNumber: number } | null;
+
+/**
+ * The block the balances are at (the live track's, else the replay's) and whether a token's were
+ * tracked from its creation block: created at or after the live track's start, or, without a live
+ * track, at or after the replay track's. (A token a replay records while the live track runs may
+ * have missed Transfers the live track applied before it was known: not complete.)
+ */
+export function coverage(
+  tracks: { live: Track; replay: Track },
+  creationBlock: number | null,
+): { block: number | null; complete: boolean } {
+  const { live, replay } = tracks;
+  const start = live ? live.startBlock : replay?.startBlock;
+  return {
+    block: live?.blockNumber ?? replay?.blockNumber ?? null,
+    complete: creationBlock !== null && start !== undefined && creationBlock >= start,
+  };
+}
+
 export async function buildHoldersReport(
-  holders: Pick<HolderRepository, 'facts' | 'track'>,
+  holders: Pick<HolderRepository, 'facts' | 'tracks'>,
   chain: Pick<ChainConfig, 'lockers'>,
   token: HoldersSubject,
   pools: readonly HoldersPool[],
@@ -60,24 +80,20 @@ export async function buildHoldersReport(
   const roles = holderRoles(chain, token, pools);
   const named = { addresses: roleAddresses(roles), contracts: roleContracts(roles) };
   const pairs = pools.filter((p) => p.kind !== 'v3');
-  const [track, facts, lpFacts] = await Promise.all([
-    holders.track(token.chainId, 'live'),
+  const [tracks, facts, lpFacts] = await Promise.all([
+    holders.tracks(token.chainId),
     holders.facts(token.chainId, token.address, named, TOP_ROWS_READ),
     Promise.all(pairs.map((p) => holders.facts(token.chainId, p.address, named, TOP_LP_HOLDERS))),
   ]);
-  const complete =
-    track !== null &&
-    token.creationBlockNumber !== null &&
-    token.creationBlockNumber >= track.startBlock;
   return {
-    holders: holdersReport(facts, roles, { block: track?.blockNumber ?? null, complete }),
+    holders: holdersReport(facts, roles, coverage(tracks, token.creationBlockNumber)),
     lp_holders: pairs.map((p, i) => lpHoldersReport(p, lpFacts[i]!, roles)),
   };
 }
 
 /** Builds the report and stores it on the token row. */
 export async function refreshHoldersReport(
-  holders: Pick<HolderRepository, 'facts' | 'track' | 'saveReport'>,
+  holders: Pick<HolderRepository, 'facts' | 'tracks' | 'saveReport'>,
   chain: Pick<ChainConfig, 'lockers'>,
   token: HoldersSubject,
   pools: readonly HoldersPool[],

@@ -19,7 +19,7 @@ import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
-import { holderRoles } from './holders-report.ts';
+import { coverage, holderRoles } from './holders-report.ts';
 import type { JobData } from './jobs.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
@@ -39,7 +39,7 @@ export interface SimulateDeps {
   producer: Producer;
   logger: Logger;
   /** With it, the largest real holders' sells are simulated too (src/analysis/simulation/holder-sells.ts). */
-  holders?: Pick<HolderRepository, 'track' | 'sellCandidates' | 'markContracts'>;
+  holders?: Pick<HolderRepository, 'tracks' | 'sellCandidates' | 'markContracts'>;
 }
 
 export type ResimulateReason = Exclude<PassReason, 'pipeline'>;
@@ -115,7 +115,7 @@ async function realHolderSells(
   token: TokenRow | undefined,
 ): Promise<HolderSells | null> {
   const holders = deps.holders!;
-  const track = await holders.track(data.chainId, 'live');
+  const tracks = await holders.tracks(data.chainId);
   const roles = holderRoles(
     chain.config,
     {
@@ -140,16 +140,12 @@ async function realHolderSells(
     exclude,
     MAX_HOLDER_SELLS,
   );
-  const complete =
-    track !== null &&
-    token?.creationBlockNumber !== null &&
-    token?.creationBlockNumber !== undefined &&
-    token.creationBlockNumber >= track.startBlock;
+  const { block, complete } = coverage(tracks, token?.creationBlockNumber ?? null);
   const run = await simulateHolderSells(chain.rpc, {
     pool,
     token: data.address,
     candidates: top.map((t) => ({ address: t.holder, tracked: complete ? t.balance : null })),
-    block: track?.blockNumber ?? null,
+    block,
     holderCount,
   });
   if (!run) return null;

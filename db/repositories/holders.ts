@@ -49,6 +49,10 @@ export interface BlockRef {
   parentHash: string;
 }
 
+export type ReplayApplyResult =
+  | { status: 'no-track' | 'behind' | 'already' }
+  | { status: 'applied'; blocks: number; transfers: number; changes: number };
+
 export type AdvanceResult =
   | { status: 'busy' | 'no-track' }
   | { status: 'advanced'; applied: number; block: number; transfers: number; skipped?: number };
@@ -408,6 +412,71 @@ export function createHolderRepository(db: Database) {
       }
     },
 
+    /**
+     * Applies a replay batch's Transfers (final blocks: no undo log) once the replay track has
+     * reached the block before it, in one transaction with the track's cursor: 'behind' while an
+     * earlier batch is not applied yet (its tokens may not be recorded yet), 'already' for a batch
+     * applied before (a retried job). Blocks the live track covers (from its start) are its own.
+     */
+    async applyReplay(
+      chainId: number,
+      range: { from: number; to: number },
+      blocks: readonly { number: number; transfers: readonly Transfer[] }[],
+    ): Promise<ReplayApplyResult> {
+      return db.transaction(async (tx) => {
+        await lockChainShared(tx, chainId);
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${HOLDERS_LOCK_NAMESPACE}, ${chainId}::int)`,
+        );
+        const tracks = await tx
+          .select()
+          .from(holderTracks)
+          .where(eq(holderTracks.chainId, chainId));
+        const replay = tracks.find((t) => t.track === REPLAY_TRACK);
+        const live = tracks.find((t) => t.track === LIVE_TRACK);
+        if (!replay) return { status: 'no-track' } as const;
+        if (replay.blockNumber >= range.to) return { status: 'already' } as const;
+        if (replay.blockNumber < range.from - 1) return { status: 'behind' } as const;
+        const liveStart = live?.startBlock ?? Number.POSITIVE_INFINITY;
+        const applied = blocks.filter((b) => b.number > replay.blockNumber && b.number < liveStart);
+        const transfers = applied.flatMap((b) => b.transfers);
+        const tracked = await trackedAmong(
+          tx,
+          chainId,
+          transfers.map((t) => t.token),
+        );
+        const changes = balanceChanges(transfers, tracked);
+        await applyChanges(tx, chainId, changes);
+        await tx
+          .update(holderTracks)
+          .set({ blockNumber: range.to, blockHash: null, updatedAt: new Date() })
+          .where(and(eq(holderTracks.chainId, chainId), eq(holderTracks.track, REPLAY_TRACK)));
+        return {
+          status: 'applied',
+          blocks: applied.length,
+          transfers: transfers.length,
+          changes: changes.length,
+        } as const;
+      });
+    },
+
+    /**
+     * Where a replay run starts: its track's cursor just before `from` (created, or moved up
+     * past blocks no run will replay; never moved back over applied blocks).
+     */
+    async startReplay(chainId: number, from: number): Promise<void> {
+      await db
+        .insert(holderTracks)
+        .values({ chainId, track: REPLAY_TRACK, startBlock: from, blockNumber: from - 1 })
+        .onConflictDoUpdate({
+          target: [holderTracks.chainId, holderTracks.track],
+          set: {
+            blockNumber: sql`greatest(${holderTracks.blockNumber}, ${from - 1})`,
+            updatedAt: new Date(),
+          },
+        });
+    },
+
     /** Starts a track at `startBlock` (its cursor just before it) unless it exists. */
     async ensureTrack(
       chainId: number,
@@ -425,6 +494,15 @@ export function createHolderRepository(db: Database) {
           blockHash: previousHash,
         })
         .onConflictDoNothing();
+    },
+
+    /** Both tracks of a chain (live, replay), null where absent. */
+    async tracks(chainId: number) {
+      const rows = await db.select().from(holderTracks).where(eq(holderTracks.chainId, chainId));
+      return {
+        live: rows.find((r) => r.track === LIVE_TRACK) ?? null,
+        replay: rows.find((r) => r.track === REPLAY_TRACK) ?? null,
+      };
     },
 
     async track(chainId: number, track: HolderTrack) {

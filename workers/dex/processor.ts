@@ -77,7 +77,7 @@ export interface DexDeps {
   initialLookbackBlocks?: number;
   now?: () => number;
   /** With it, each refresh also rebuilds the token's holders report from the tracked balances (no RPC). */
-  holders?: Pick<HolderRepository, 'facts' | 'track' | 'saveReport'>;
+  holders?: Pick<HolderRepository, 'facts' | 'tracks' | 'saveReport'>;
 }
 
 export type DexResult =
