@@ -75,33 +75,22 @@ export async function applyChanges(
     a.token === b.token ? (a.holder < b.holder ? -1 : 1) : a.token < b.token ? -1 : 1,
   );
   for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
-    await tx
-      .insert(holderBalances)
-      .values(
-        part.map((c) => ({
-          chainId,
-          token: c.token,
-          holder: c.holder,
-          balance: c.delta.toString(),
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [holderBalances.chainId, holderBalances.token, holderBalances.holder],
-        set: { balance: sql`${holderBalances.balance} + excluded.balance` },
-      });
+    // Three array parameters rather than four per row: a statement of thousands of rows costs a
+    // tenth of the multi-row VALUES form (measured: the holders bench).
+    const tokensOf = sql.param(part.map((c) => c.token));
+    const holdersOf = sql.param(part.map((c) => c.holder));
+    const deltasOf = sql.param(part.map((c) => c.delta.toString()));
+    await tx.execute(sql`
+      insert into ${holderBalances} (chain_id, token, holder, balance)
+      select ${chainId}::int, t, h, d::numeric
+      from unnest(${tokensOf}::text[], ${holdersOf}::text[], ${deltasOf}::text[]) as u(t, h, d)
+      on conflict (chain_id, token, holder)
+      do update set balance = ${holderBalances.balance} + excluded.balance`);
   }
   const touched = [...new Set(changes.map((c) => c.token))];
-  for (const part of chunks(touched, ROWS_PER_STATEMENT)) {
-    await tx
-      .delete(holderBalances)
-      .where(
-        and(
-          eq(holderBalances.chainId, chainId),
-          inArray(holderBalances.token, part),
-          eq(holderBalances.balance, '0'),
-        ),
-      );
-  }
+  await tx.execute(sql`
+    delete from ${holderBalances}
+    where chain_id = ${chainId}::int and token = any(${sql.param(touched)}::text[]) and balance = 0`);
 }
 
 /** Sums changes per (token, holder). */
@@ -336,7 +325,13 @@ export function createHolderRepository(db: Database) {
         })),
       );
       for (const part of chunks(changeRows, ROWS_PER_STATEMENT))
-        await tx.insert(holderChanges).values(part);
+        await tx.execute(sql`
+          insert into ${holderChanges} (chain_id, block_number, token, holder, delta)
+          select ${chainId}::int, b, t, h, d::numeric
+          from unnest(${sql.param(part.map((c) => c.blockNumber))}::bigint[],
+                      ${sql.param(part.map((c) => c.token))}::text[],
+                      ${sql.param(part.map((c) => c.holder))}::text[],
+                      ${sql.param(part.map((c) => c.delta))}::text[]) as u(b, t, h, d)`);
       const last = blocks[blocks.length - 1] ?? {
         blockNumber: cursor.number,
         blockHash: cursor.hash,
