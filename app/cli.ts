@@ -3,16 +3,23 @@ import { parseArgs } from 'node:util';
 import { parseTrustProxy } from '../api/client-address.ts';
 import { runMigrations } from '../db/client.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
-import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
-import { type DevChain, startDevChain } from '../scripts/dev/devchain.ts';
-import { persistedSecret } from '../scripts/dev/secrets.ts';
-import { type Resolved, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
 import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
+import {
+  applyDemoKeyPolicy,
+  DEMO_EMAIL,
+  type DevChain,
+  demoKeyAction,
+  persistedSecret,
+  type Resolved,
+  resolveDatabase,
+  resolveRedis,
+  startDevChain,
+} from './embedded/index.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
+import { accountsCommand, keysCommand } from './operator.ts';
 import { ROLES, type Role, startService } from './service.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
@@ -117,7 +124,7 @@ function operatorLogin(config: AppConfig) {
 
 /**
  * The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
- * once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
+ * once; anything else revokes a leftover one (app/embedded/demo-key.ts). Done before the
  * service opens its pool: an embedded PGlite serves one connection at a time.
  */
 async function prepareDemoAccess(

@@ -6,13 +6,13 @@ import { createDb, runMigrations } from '../../db/client.ts';
 import { createTokenRepository, type TokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { hasReached, type Stage } from '../../src/stages.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { createSubmitter } from '../../workers/submit.ts';
+import { resolveDatabase, resolveRedis } from '../embedded/index.ts';
 import { startService } from '../service.ts';
 import { type CliIo, parseOptions, positiveInt } from './input.ts';
 

@@ -5,12 +5,12 @@ import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts'
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
 import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
 import { createReplayProcessor } from '../../workers/replay-detect.ts';
+import { resolveDatabase, resolveRedis } from '../embedded/index.ts';
 
 /** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 

@@ -1,4 +1,4 @@
-import { startAnvil } from '../../scripts/dev/anvil.ts';
+import { startAnvil } from '../../app/embedded/index.ts';
 import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
   type PlaceMode,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
 import { type CorpusContract, loadCorpus } from '../../test/support/corpus.ts';
 import { createChainReader } from '../evm/chain-reader.ts';
 import { createRpcClient, type RpcClient } from '../evm/rpc.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
 import { loadCorpus } from '../../test/support/corpus.ts';
 import { recogniseCorpus } from '../../test/support/corpus-recognition.ts';
 import { createRpcClient } from './rpc.ts';

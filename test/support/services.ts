@@ -3,11 +3,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
+import {
+  findFreePort,
+  LOCAL_REDIS_URL,
+  redisAnswers,
+  resolveRedis,
+} from '../../app/embedded/index.ts';
 import { runMigrations } from '../../db/client.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { LOCAL_REDIS_URL, redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
 
 /**
  * Services for integration tests (docs/configuration.md: tests follow the same rule): the ones named

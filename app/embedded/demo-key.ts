@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { DEMO_EMAIL, issueDemoKey } from '../../app/operator.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
+import { generateApiKey, hashPassword } from '../../src/accounts/credentials.ts';
 
 /**
  * The ready-made demo PRO key exists only on the embedded default: the embedded PGlite (no
@@ -11,6 +12,8 @@ import { createRedis, keySpace } from '../../infra/redis.ts';
  * real database, real chains, production) revokes a demo key left over from an earlier embedded
  * run, so a database promoted from a trial never keeps a key that was printed to a terminal.
  */
+
+export const DEMO_EMAIL = 'demo@token-monitor.local';
 
 export type DemoKeyAction = 'issue' | 'revoke';
 
@@ -72,4 +75,49 @@ export async function applyDemoKeyPolicy(options: {
     options.logger.warn({ revoked }, why);
   }
   return undefined;
+}
+
+/**
+ * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
+ * once, with a random password nobody knows) gets a fresh key on every start; the previous one
+ * is revoked. Only for the embedded default, never with a configured chain.
+ */
+export async function issueDemoKey(
+  databaseUrl: string,
+  redisUrl: string,
+  redisPrefix: string,
+  password?: string,
+): Promise<string> {
+  const handle = createDb(databaseUrl, { max: 1 });
+  const redis = createRedis(redisUrl, 'commands');
+  try {
+    const accounts = createAccountRepository(handle.db);
+    const now = new Date();
+    const user =
+      (await accounts.userByEmail(DEMO_EMAIL)) ??
+      (await accounts.createUser({
+        email: DEMO_EMAIL,
+        passwordHash: await hashPassword(randomBytes(24).toString('hex')),
+        plan: 'PRO',
+      })) ??
+      (await accounts.userByEmail(DEMO_EMAIL));
+    if (!user) throw new Error('demo account could not be created');
+    if (user.plan !== 'PRO' || user.trialEndsAt || user.paymentFailedAt)
+      await accounts.setPlan(DEMO_EMAIL, 'PRO', { now });
+    // The web app's demo sign-in: the password printed by `npm start` (kept in DATA_DIR).
+    if (password) await accounts.setPasswordHash(DEMO_EMAIL, await hashPassword(password));
+    const key = generateApiKey();
+    await accounts.generateKey(user.id, key, {
+      name: 'Demo key',
+      description: 'issued by npm start (embedded default)',
+      plan: 'PRO',
+      now,
+      expiresAt: null,
+    });
+    await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);
+    return key.apiKey;
+  } finally {
+    redis.disconnect();
+    await handle.close();
+  }
 }
