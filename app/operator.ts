@@ -22,7 +22,7 @@ import {
   USAGE_EXIT_CODE,
   withDatabase,
 } from './commands/input.ts';
-import { LOCAL_REDIS_URL, redisAnswers } from './embedded/index.ts';
+import { LOCAL_REDIS_URL, redisAnswers, redisNamespace } from './embedded/index.ts';
 
 /**
  * The operator's account commands (docs/operations.md): `users` (create, set-plan,
@@ -57,7 +57,7 @@ async function announceAuthChange(config: AppConfig): Promise<void> {
   if (!url) return;
   const redis = createRedis(url, 'commands');
   try {
-    await bumpAuthGeneration(redis, keySpace(config.env.REDIS_PREFIX).prefix);
+    await bumpAuthGeneration(redis, keySpace(redisNamespace(config.env).prefix).prefix);
   } finally {
     redis.disconnect();
   }

@@ -16,6 +16,7 @@ import { type ChainRuntime, createChainRuntimes } from '../workers/chain-runtime
 import { createProducer, type WorkerPool } from '../workers/queues.ts';
 import type { Scanner } from '../workers/scanner.ts';
 import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
+import { ensureOwnNamespace } from './namespace.ts';
 import { startApi } from './service-api.ts';
 import { startAlerts, startScanners, startSchedulers, startStageWorkers } from './service-roles.ts';
 
@@ -170,6 +171,15 @@ async function stopRoles(s: Shared, running: RunningRoles) {
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { roles } = options;
   const shared = openShared(options);
+  try {
+    await ensureOwnNamespace(shared.db, shared.commandRedis, shared.keys, {
+      database: options.databaseUrl,
+      redis: options.redisUrl,
+    });
+  } catch (error) {
+    await stopRoles(shared, { scanners: [] });
+    throw error;
+  }
   const { workerConnection } = shared;
   const pool = workerConnection ? startStageWorkers(shared, workerConnection) : undefined;
   const alerts = workerConnection ? await startAlerts(shared) : undefined;

@@ -27,6 +27,8 @@ const blockNumber = (name: string) => bigint(name, { mode: 'number' });
 /** uint256 amounts exceed every JS number: stored exactly as numeric(78,0). */
 const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
+export { deployment } from './schema-identity.ts';
+
 /** Where each chain's scanner resumes; one row per chain. */
 export const scanCursors = pgTable('scan_cursors', {
   chainId: integer('chain_id').primaryKey(),

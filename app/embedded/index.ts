@@ -29,6 +29,13 @@ export {
   type TokenKind,
 } from './demo-launcher.ts';
 export { type DevChain, startDevChain } from './devchain.ts';
+export {
+  DEFAULT_REDIS_PREFIX,
+  instanceId,
+  type RedisNamespace,
+  redisNamespace,
+} from './instance.ts';
+export { DataDirInUse, type DataDirLock, type LockHolder, lockDataDir } from './lock.ts';
 export { persistedSecret } from './secrets.ts';
 export {
   EMBEDDED_PG_MAX_CONNECTIONS,

@@ -7,6 +7,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { findFreePort } from './anvil.ts';
+import { type DataDirLock, type LockHolder, lockDataDir } from './lock.ts';
+import { stopWhenThisProcessDies } from './watchdog.ts';
 
 /**
  * The embedded default (docs/configuration.md): Postgres and Redis when none is configured.
@@ -17,6 +19,8 @@ export interface Resolved {
   url: string;
   /** What provides it, for the start-up banner. */
   source: string;
+  /** The data directory's lock, when the service lives there (app/embedded/lock.ts). */
+  lock?: DataDirLock;
   stop(): Promise<void>;
 }
 
@@ -33,27 +37,43 @@ export async function resolveDatabase(
   logger: Logger,
 ): Promise<Resolved> {
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', stop: async () => {} };
-  const dir = resolve(dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  // pg_trgm: the token list's `q` search index (db/migrations/0006_scale.sql).
-  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
-  const port = await findFreePort();
-  const server = new PGLiteSocketServer({
-    db,
-    port,
-    host: '127.0.0.1',
-    maxConnections: EMBEDDED_PG_MAX_CONNECTIONS,
-  });
-  await server.start();
-  logger.info({ dir, port }, 'embedded PGlite started');
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    source: `embedded PGlite (${dir})`,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
-  };
+  // Before PGlite opens its files: a second writer must not touch them at all.
+  const lock = lockDataDir(dataDir, (stale) => warnStale(logger, stale));
+  try {
+    const dir = resolve(dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    // pg_trgm: the token list's `q` search index (db/migrations/0006_scale.sql).
+    const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+    const port = await findFreePort();
+    const server = new PGLiteSocketServer({
+      db,
+      port,
+      host: '127.0.0.1',
+      maxConnections: EMBEDDED_PG_MAX_CONNECTIONS,
+    });
+    await server.start();
+    logger.info({ dir, port }, 'embedded PGlite started');
+    return {
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+      source: `embedded PGlite (${dir})`,
+      lock,
+      async stop() {
+        await server.stop();
+        await db.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function warnStale(logger: Logger, stale: LockHolder) {
+  logger.warn(
+    { pid: stale.pid, since: stale.startedAt },
+    'took over the lock of DATA_DIR from a process that is gone',
+  );
 }
 
 export async function redisAnswers(url: string): Promise<boolean> {
@@ -120,27 +140,35 @@ export async function resolveRedis(
     return { url: LOCAL_REDIS_URL, source: 'local Redis on 127.0.0.1:6379', stop: async () => {} };
   const binary = findOnPath('redis-server');
   if (!binary) throw new Error(REDIS_HELP);
+  // Its append-only file has one writer, like PGlite's files.
+  const lock = lockDataDir(dataDir, (stale) => warnStale(logger, stale));
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await findFreePort();
   const child = spawn(binary, redisServerArgs(port, dir), { stdio: 'ignore', detached: true });
-  const killOnExit = () => child.kill('SIGKILL');
+  const watch = child.pid === undefined ? undefined : stopWhenThisProcessDies(child.pid);
+  const killOnExit = () => {
+    watch?.cancel();
+    child.kill('SIGKILL');
+  };
   process.once('exit', killOnExit);
+  const stop = async () => {
+    await stopChild(child, killOnExit);
+    watch?.cancel();
+    lock.release();
+  };
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + REDIS_START_TIMEOUT_MS;
   while (!(await redisAnswers(url))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
+      await stop();
       throw new Error(`redis-server (${binary}) did not start on port ${port}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   logger.info({ port, dir }, 'redis-server started');
-  return {
-    url,
-    source: `redis-server started on port ${port} (${dir})`,
-    stop: () => stopChild(child, killOnExit),
-  };
+  return { url, source: `redis-server started on port ${port} (${dir})`, lock, stop };
 }
 
 export async function stopChild(child: ChildProcess, exitHook?: () => void): Promise<void> {
