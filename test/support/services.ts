@@ -99,20 +99,28 @@ export async function createTestRedis(): Promise<TestRedis> {
     url: resolved.url,
     prefix,
     async cleanup() {
-      const redis = createRedis(resolved.url, 'commands');
       try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          cursor = next;
-          if (keys.length > 0) await redis.del(...keys);
-        } while (cursor !== '0');
+        await deleteKeys(resolved.url, prefix);
       } finally {
-        redis.disconnect();
         await resolved.stop();
       }
     },
   };
+}
+
+/** Deletes every key under `prefix` (a test's own namespace). */
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = createRedis(url, 'commands');
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
