@@ -80,15 +80,21 @@ describe('data directory lock', () => {
     expect(JSON.parse(readFileSync(lockFile(dir), 'utf8')).pid).toBe(process.pid);
     lock.release();
 
-    // A live pid whose start time differs is not the process that wrote the lock.
+    const takenOver = () => {
+      const taken = lockDataDir(dir);
+      const pid = (JSON.parse(readFileSync(lockFile(dir), 'utf8')) as LockHolder).pid;
+      taken.release();
+      return pid;
+    };
+    // A live pid whose start time differs (Linux: /proc) is not the process that wrote the lock.
     const ticks = processStartTicks(process.ppid);
     if (ticks !== undefined) {
       writeHolder(dir, { ...stale, pid: process.ppid, startTicks: `${ticks}0` });
-      lockDataDir(dir).release();
+      expect(takenOver()).toBe(process.pid);
     }
     // A damaged file names nobody.
     writeFileSync(lockFile(dir), '{"pid":');
-    lockDataDir(dir).release();
+    expect(takenOver()).toBe(process.pid);
     expect(existsSync(lockFile(dir))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -28,6 +28,8 @@ export interface Resolved {
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 const REDIS_PROBE_TIMEOUT_MS = 1_000;
 const REDIS_START_TIMEOUT_MS = 10_000;
+const REDIS_PIDFILE = 'redis-server.pid';
+const LEFTOVER_STOP_MS = 5_000;
 /** PGlite serializes transactions over its socket; every pooled connection needs a slot. */
 export const EMBEDDED_PG_MAX_CONNECTIONS = 64;
 
@@ -110,8 +112,8 @@ export const REDIS_HELP =
 
 /**
  * A private redis-server's arguments: loopback only, the append-only file in `dir` (queued jobs
- * survive a restart) and no snapshots, and `noeviction`, as BullMQ requires (an evicted key is a
- * lost job).
+ * survive a restart) and no snapshots, `noeviction`, as BullMQ requires (an evicted key is a
+ * lost job), and its pid in `dir` (a leftover is found by it: stopLeftoverRedis).
  */
 export function redisServerArgs(port: number, dir: string): string[] {
   return [
@@ -121,6 +123,8 @@ export function redisServerArgs(port: number, dir: string): string[] {
     '127.0.0.1',
     '--dir',
     dir,
+    '--pidfile',
+    join(dir, REDIS_PIDFILE),
     '--appendonly',
     'yes',
     '--save',
@@ -144,6 +148,7 @@ export async function resolveRedis(
   const lock = lockDataDir(dataDir, (stale) => warnStale(logger, stale));
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
+  await stopLeftoverRedis(dir, logger);
   const port = await findFreePort();
   const child = spawn(binary, redisServerArgs(port, dir), { stdio: 'ignore', detached: true });
   const watch = child.pid === undefined ? undefined : stopWhenThisProcessDies(child.pid);
@@ -169,6 +174,38 @@ export async function resolveRedis(
   }
   logger.info({ port, dir }, 'redis-server started');
   return { url, source: `redis-server started on port ${port} (${dir})`, lock, stop };
+}
+
+/** The command line of `pid` (Linux), or undefined when it is gone or cannot be read. */
+function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A redis-server still running on `dir` although no process holds the data directory's lock: one
+ * left by a service that died before the parent-death watch ended it (an earlier version, or a
+ * watch that could not start). A second server on the same append-only file would corrupt it, so
+ * the leftover is stopped first. Only a process whose command line says redis-server is touched:
+ * a reused pid belongs to someone else.
+ */
+export async function stopLeftoverRedis(dir: string, logger: Logger): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, REDIS_PIDFILE), 'utf8').trim());
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !commandLine(pid)?.includes('redis-server')) return;
+  logger.warn({ pid, dir }, 'stopping a redis-server left running on DATA_DIR by an earlier start');
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + LEFTOVER_STOP_MS;
+  while (commandLine(pid)?.includes('redis-server') && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  if (commandLine(pid)?.includes('redis-server')) process.kill(pid, 'SIGKILL');
 }
 
 export async function stopChild(child: ChildProcess, exitHook?: () => void): Promise<void> {
