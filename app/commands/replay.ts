@@ -8,8 +8,11 @@ import { createRedis, keySpace } from '../../infra/redis.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
-import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
-import { createReplayProcessor } from '../../workers/replay-detect.ts';
+import {
+  createReplayProcessor,
+  type ReplayProgress,
+  replayRange,
+} from '../../workers/replay/index.ts';
 import { redisNamespace, resolveDatabase, resolveRedis } from '../embedded/index.ts';
 import { ensureOwnNamespace } from '../namespace.ts';
 

@@ -20,7 +20,7 @@ import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
-import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { QUEUE_NAMES } from '../../workers/jobs.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import {
