@@ -28,7 +28,15 @@ const blockNumber = (name: string) => bigint(name, { mode: 'number' });
 /** uint256 amounts exceed every JS number: stored exactly as numeric(78,0). */
 const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
-export { deployment } from './schema-identity.ts';
+/**
+ * This database's identity: one row, made by migration 0009 and never changed. Every Redis
+ * namespace records the id of the database it serves, so that two deployments on one Redis and
+ * key prefix refuse to start instead of taking each other's jobs (app/namespace.ts).
+ */
+export const deployment = pgTable('deployment', {
+  id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+  createdAt: createdAt(),
+});
 
 /** Where each chain's scanner resumes; one row per chain. */
 export const scanCursors = pgTable('scan_cursors', {
