@@ -7,6 +7,7 @@ import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
+import type { CompleteRecord } from '../src/tokens/complete.ts';
 import type { Submitter } from '../workers/submit.ts';
 import {
   bearerGuard,
@@ -33,7 +34,6 @@ import {
   tokensRoutes,
   watchlistRoutes,
 } from './routes/index.ts';
-import type { CompleteRecord } from './token-view.ts';
 import { webRouter } from './web.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */

@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { assembleComplete, INCLUDE_ALL, shapeComplete } from '../../api/token-view.ts';
 import { createDb, runMigrations } from '../../db/client.ts';
+import { assembleComplete } from '../../db/repositories/complete.ts';
 import { createTokenRepository, type TokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { hasReached, type Stage } from '../../src/stages.ts';
+import { INCLUDE_ALL, shapeComplete } from '../../src/tokens/complete.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { createSubmitter } from '../../workers/submit.ts';
