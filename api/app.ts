@@ -46,7 +46,7 @@ export const API_INFO = {
   title: 'token-monitor API',
   version: '1.0.0',
   description:
-    'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
+    'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always `{"error": "<message>"}`.',
 };
 
 export interface AppDeps {
