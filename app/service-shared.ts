@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TrustProxy } from '../api/client-address.ts';
+import type { TrustProxy } from '../api/access/index.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';

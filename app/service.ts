@@ -1,7 +1,7 @@
 import type { Metrics } from '../infra/metrics.ts';
 import type { ChainRuntime } from '../workers/chain-runtime.ts';
 import type { WorkerPool } from '../workers/queues.ts';
-import type { Scanner } from '../workers/scanner.ts';
+import type { Scanner } from '../workers/scan/index.ts';
 import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
 import { startApi } from './service-api.ts';
 import { startAlerts, startScanners, startSchedulers, startStageWorkers } from './service-roles.ts';

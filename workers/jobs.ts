@@ -66,7 +66,7 @@ export const jobCatalog = {
       `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
   },
   /**
-   * A replay job is a range of final historical blocks (workers/replay-detect.ts): the detect
+   * A replay job is a range of final historical blocks (workers/replay/detect.ts): the detect
    * stage's code, batched, in a queue of its own with fewer workers, so live scanning is never
    * starved. Final blocks do not change, so the range alone names the job.
    */

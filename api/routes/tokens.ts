@@ -13,7 +13,7 @@ import type { createListCache } from '../../infra/token-cache.ts';
 import { RISK_LEVELS } from '../../src/analysis/types.ts';
 import { planAllows } from '../../src/plans.ts';
 import type { Submitter } from '../../workers/submit.ts';
-import { type Auth, principalOf } from '../auth.ts';
+import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';

@@ -27,7 +27,7 @@ import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
+import { createDexProcessor } from '../../workers/dex/index.ts';
 import { jobCatalog } from '../../workers/jobs.ts';
 import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';

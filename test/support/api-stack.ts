@@ -3,11 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { z } from 'zod';
+import { createUsageCounter, signToken, type UsageCounter } from '../../api/access/index.ts';
 import { createApp } from '../../api/app.ts';
-import { signToken } from '../../api/auth.ts';
 import type { RouteSpec } from '../../api/route.ts';
 import * as S from '../../api/schemas.ts';
-import { createUsageCounter, type UsageCounter } from '../../api/usage.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import {
   type AccountRepository,
