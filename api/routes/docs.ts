@@ -21,7 +21,7 @@ const BUNDLE_MAX_AGE = '1d';
  * Scripts from this origin only. Redoc's styled-components write <style> elements (hence inline
  * styles), and its search index runs in a Worker made from a blob: URL.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
+const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

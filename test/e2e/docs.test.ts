@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useApiStack } from '../support/api-stack.ts';
-import { browserAvailable, launchBrowser, screenshots } from './web-support.ts';
+import { browserAvailable, launchBrowser } from './web-support.ts';
 
 /**
  * The API reference at /docs in a real browser (docs/api.md): Redoc's standalone bundle, served
@@ -75,7 +75,6 @@ describe.runIf(RUN)('/docs in chromium', () => {
     await expect
       .poll(() => page.getByText('/api/tokens/{address}/refresh', { exact: true }).count())
       .toBeGreaterThan(0);
-    await screenshots(page, 'docs');
   });
 
   it("searches the operations (Redoc's search index runs in a worker the CSP allows)", async () => {
