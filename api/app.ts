@@ -50,7 +50,13 @@ const deadline: RequestHandler = (_req, res, next) => {
   res.on('close', () => clearTimeout(timer));
   next();
 };
-const API_VERSION = '1.0.0';
+/** The OpenAPI document's info: /docs/openapi.json and the web app's generated types (api/document.ts). */
+export const API_INFO = {
+  title: 'token-monitor API',
+  version: '1.0.0',
+  description:
+    'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always `{"error": "<message>"}`.',
+};
 
 export interface AppDeps {
   tokens: TokenRepository;
@@ -209,14 +215,7 @@ export function createApp(deps: AppDeps): Express {
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness, deps.logger));
-  app.use(
-    docsRouter(routes, {
-      title: 'token-monitor API',
-      version: API_VERSION,
-      description:
-        'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
-    }),
-  );
+  app.use(docsRouter(routes, API_INFO));
   mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   // The web app (docs/web.md) last: any GET the API does not answer is a page of the app.

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
-import { RISK_LEVELS } from '../src/analysis/types.ts';
-import { address, isoTime } from './token-schemas.ts';
+import { address, isoTime, riskLevel } from './token-schemas.ts';
 
 export * from './token-schemas.ts';
 
@@ -118,8 +117,7 @@ const listItemShape = {
     .int()
     .nullable()
     .describe('null for FREE callers, and before the risk stage'),
-  current_risk_level: z
-    .enum(RISK_LEVELS)
+  current_risk_level: riskLevel
     .nullable()
     .describe('null for FREE callers, and before the risk stage'),
   current_liquidity_usd: z.number().nullable(),

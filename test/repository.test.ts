@@ -105,3 +105,27 @@ describe('the doors', () => {
     expect(doorViolations()).toEqual([]);
   });
 });
+
+/** Folders of generated or recorded data, not of code a reader walks through. */
+const DATA_FOLDERS =
+  /^(contracts\/artifacts|db\/migrations|test\/fixtures|web\/public|docs\/img)(\/|$)/;
+/** More files than this side by side and a folder holds several concepts: give each its own. */
+const MAX_FILES_PER_FOLDER = 25;
+
+function crowdedFolders(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && existsSync(f));
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const dir = dirname(file);
+    if (!DATA_FOLDERS.test(dir)) counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n > MAX_FILES_PER_FOLDER).map(([dir, n]) => `${dir}: ${n}`);
+}
+
+describe('the rooms', () => {
+  it(`no folder of code holds more than ${MAX_FILES_PER_FOLDER} files side by side`, () => {
+    expect(crowdedFolders()).toEqual([]);
+  });
+});

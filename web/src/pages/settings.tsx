@@ -1,19 +1,21 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { auth, keys, preferences, type ApiKeyCreated, type Preferences } from '../api.ts';
+import { auth, keys, preferences, type AlertKind, type ApiKeyCreated, type Plan, type PreferencesUpdate } from '../api.ts';
 import { CopyButton, Failure, Loading } from '../components.tsx';
 import { dateTime } from '../format.ts';
 import { session } from '../session.ts';
 
 /** Plan and trial state, API keys (PRO), and email alert preferences (BASIC and up). */
 
-const ALERT_KINDS: [string, string][] = [
-  ['honeypot', 'A token turns out to be a honeypot'], ['liquidity_pull', 'Liquidity is pulled'], ['rug', 'Rug pull'],
-  ['owner_changed', 'The owner changes'], ['tax_raised', 'A tax is raised'], ['mint_after_launch', 'Tokens are minted after launch'],
-  ['risk_level_changed', 'The risk level changes'],
-];
+/** Every alert kind the API knows (its generated types): a new kind fails the type check until it has words here. */
+const ALERT_LABELS: Record<AlertKind, string> = {
+  honeypot: 'A token turns out to be a honeypot', liquidity_pull: 'Liquidity is pulled', rug: 'Rug pull',
+  owner_changed: 'The owner changes', tax_raised: 'A tax is raised', mint_after_launch: 'Tokens are minted after launch',
+  risk_level_changed: 'The risk level changes',
+};
+const ALERT_KINDS = Object.entries(ALERT_LABELS) as [AlertKind, string][];
 
-const PLAN_TEXT: Record<string, string> = {
+const PLAN_TEXT: Record<Plan, string> = {
   FREE: 'Basic viewing: new tokens without risk scores.',
   BASIC: 'Risk scores, watchlist, creator pages, live updates (1 connection).',
   PRO: 'Everything in BASIC, plus history, raw data, the API with keys, and 10 live connections.',
@@ -116,7 +118,7 @@ function AlertPreferences() {
   const prefs = useQuery({ queryKey: ['preferences'], queryFn: preferences.get });
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: (value: Partial<Preferences>) => preferences.put(value),
+    mutationFn: (value: PreferencesUpdate) => preferences.put(value),
     onSuccess: (value) => {
       client.setQueryData(['preferences'], value);
       setSaved(true);
@@ -125,7 +127,8 @@ function AlertPreferences() {
   if (prefs.isPending) return <Loading what="your alert preferences" />;
   if (prefs.isError) return <Failure error={prefs.error} what="your alert preferences" retry={() => void prefs.refetch()} />;
   const p = prefs.data;
-  const toggleKind = (kind: string, on: boolean) => save.mutate({ alert_kinds: on ? [...new Set([...p.alert_kinds, kind])] : p.alert_kinds.filter((k) => k !== kind) });
+  // email_alerts is required in every update (the API's body): send the current one along.
+  const toggleKind = (kind: AlertKind, on: boolean) => save.mutate({ email_alerts: p.email_alerts, alert_kinds: on ? [...new Set([...p.alert_kinds, kind])] : p.alert_kinds.filter((k) => k !== kind) });
   return (
     <fieldset>
       <legend>Email alerts for the tokens you watch</legend>
