@@ -7,6 +7,7 @@ import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
+import { type AnnouncePlanChange, createPlanAnnouncer } from '../workers/plan-changes.ts';
 import type { Submitter } from '../workers/submit.ts';
 import { adminRouter } from './admin.ts';
 import { createAuth, type JwtConfig } from './auth.ts';
@@ -16,6 +17,7 @@ import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { type Clock, createRateLimiter } from './rate-limit.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import { authRoutes } from './routes/auth.ts';
+import { type BillingSetup, billingRoutes } from './routes/billing.ts';
 import { creatorsRoutes } from './routes/creators.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter, type ReadinessCheck } from './routes/health.ts';
@@ -30,6 +32,8 @@ import { webRouter } from './web.ts';
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
+/** Webhook events carry whole invoices: more room than a request of a client. */
+const MAX_WEBHOOK_BYTES = '1mb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */
 const REQUEST_DEADLINE_MS = 5_000;
 
@@ -78,6 +82,14 @@ export interface AppDeps {
   principalCacheMax?: number;
   /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
   validateResponses?: boolean;
+  /** Billing records and, when configured, the payment processor (api/routes/billing.ts). */
+  billing?: BillingSetup;
+  /**
+   * What follows a plan change the API made (a billing webhook): the auth generation, and the
+   * emails owed handed to the workers. Default: the auth generation only (the emails then wait
+   * for the next maintenance run).
+   */
+  announcePlanChange?: AnnouncePlanChange;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -141,13 +153,13 @@ function createAuthStack(deps: AppDeps, clock: Clock) {
     failedAuth,
     principalCacheMax: deps.principalCacheMax,
   });
-  return { auth, usage };
+  return { auth, usage, failedAuth };
 }
 
 /** Every route, declared once: mounted, validated and documented from the same declaration. */
 function declareRoutes(
   deps: AppDeps,
-  { auth, usage }: ReturnType<typeof createAuthStack>,
+  { auth, usage, failedAuth }: ReturnType<typeof createAuthStack>,
   clock: Clock,
 ): RouteSpec[] {
   const common = { knownChainIds: deps.knownChainIds, auth };
@@ -180,6 +192,17 @@ function declareRoutes(
     ...creatorsRoutes({ ...common, creators: deps.creators }),
     ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
     ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+    ...billingRoutes({
+      auth,
+      accounts: deps.accounts,
+      setup: deps.billing,
+      announce:
+        deps.announcePlanChange ??
+        createPlanAnnouncer({ redis: deps.redis, prefix: deps.redisPrefix }),
+      failedAuth,
+      clock,
+      logger: deps.logger,
+    }),
   ];
 }
 
@@ -194,9 +217,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(deadline);
   mountMetrics(app, deps);
   mountAdmin(app, deps);
+  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
+  // Raw bytes where a signature covers them; body-parser then leaves those requests alone.
+  for (const spec of routes.filter((r) => r.rawBody))
+    app.use(spec.path, express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness, deps.logger));

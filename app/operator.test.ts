@@ -11,7 +11,8 @@ import {
   type TestRedis,
 } from '../test/support/services.ts';
 import type { CliIo } from './commands/input.ts';
-import { accountsCommand, keysCommand } from './operator.ts';
+import { accountsCommand } from './commands/users.ts';
+import { keysCommand } from './operator.ts';
 
 /** The account commands against a real database: what they print, and how they refuse. */
 

@@ -10,7 +10,9 @@ import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
 import { type Broadcaster, createBroadcaster } from '../api/ws.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
+import { createStripeProcessor } from '../infra/stripe.ts';
 import { QUEUE_NAMES } from '../workers/catalog.ts';
+import { createPlanAnnouncer } from '../workers/plan-changes.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import type { Shared } from './service.ts';
 
@@ -71,6 +73,14 @@ function createApiApp(
       redisPrefix: keys.prefix,
       logger,
     }),
+    billing: {
+      records: s.billingRecords,
+      ...(options.billing
+        ? { processor: createStripeProcessor(options.billing), prices: options.billing.prices }
+        : {}),
+      publicUrl: options.publicUrl,
+    },
+    announcePlanChange: createPlanAnnouncer({ redis: commandRedis, prefix: keys.prefix, producer }),
     readiness: [
       { name: 'postgres', check: async () => void (await sql`select 1`) },
       { name: 'redis', check: async () => void (await commandRedis.ping()) },

@@ -3,6 +3,7 @@ import type { TrustProxy } from '../api/client-address.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
+import { createBillingRepository } from '../db/repositories/billing.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createDexRepository } from '../db/repositories/dex.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
@@ -11,7 +12,9 @@ import { createEventPublisher } from '../infra/events.ts';
 import { createMetrics, type Metrics } from '../infra/metrics.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
+import type { BillingConfig } from '../src/billing/catalog.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
+import { createMailer } from '../workers/alerts.ts';
 import { type ChainRuntime, createChainRuntimes } from '../workers/chain-runtime.ts';
 import { createProducer, type WorkerPool } from '../workers/queues.ts';
 import type { Scanner } from '../workers/scanner.ts';
@@ -42,12 +45,19 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
-  /** SMTP_URL: alert emails of the worker role's alerts consumer; without it alerts are recorded only. */
+  /**
+   * SMTP_URL: the worker role's emails (alerts, and plan notices: a failed payment, a downgrade);
+   * without it alerts are recorded only and no email is sent.
+   */
   smtpUrl?: string;
   /** ALERT_EMAIL_FROM. */
   alertEmailFrom?: string;
   /** Tests shorten how long a failed alert event stays pending before it is retried. */
   alertsClaimIdleMs?: number;
+  /** Billing through Stripe (STRIPE_…); absent: not configured, plans change by the operator only. */
+  billing?: BillingConfig;
+  /** PUBLIC_URL: where Checkout and the billing portal send the browser back. */
+  publicUrl?: string;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
   /** TRUST_PROXY (Express's `trust proxy`); off by default: the client address is the socket's. */
@@ -103,6 +113,8 @@ function openShared(options: ServiceOptions) {
   const dexRepo = createDexRepository(db);
   const tokenChanged = (chainId: number, address: string) =>
     bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
+  // The worker role's emails: alerts and plan notices share one transport.
+  const mailer = options.smtpUrl && roles.has('worker') ? createMailer(options.smtpUrl) : undefined;
   return {
     options,
     logger,
@@ -116,6 +128,8 @@ function openShared(options: ServiceOptions) {
     producer,
     tokens,
     accounts,
+    billingRecords: createBillingRepository(db),
+    mailer,
     analyses,
     creators,
     scan,
@@ -146,7 +160,7 @@ async function stopRoles(s: Shared, running: RunningRoles) {
   await schedulers?.historyMaintenance.close();
   await pool?.close(s.options.workerDrainDeadlineMs);
   await alerts?.alertsConsumer.stop();
-  alerts?.mailer?.close();
+  s.mailer?.close();
   await api?.broadcaster.close();
   await api?.usage.stop();
   if (api) {
