@@ -51,6 +51,7 @@ function createApiApp(
   } = s;
   return createApp({
     trustProxy: access.trustProxy,
+    clock: s.clock,
     metricsToken: options.metricsToken,
     failedAuth: access.failedAuth,
     tokens,
@@ -106,12 +107,12 @@ function createWebSocket(
     usage: access.usage,
     redis: access.apiRedis,
     redisPrefix: keys.prefix,
-    clock: () => new Date(),
+    clock: s.clock,
     failedAuth: access.failedAuth,
     rateLimiter: createRateLimiter({
       redis: access.apiRedis,
       prefix: keys.prefix,
-      clock: () => new Date(),
+      clock: s.clock,
     }),
   });
   return createBroadcaster({
@@ -122,7 +123,7 @@ function createWebSocket(
     logger: s.logger,
     recheckIntervalMs: s.options.wsRecheckIntervalMs,
     access: {
-      principalFor: (credential, address) => wsAuth.principalFor(credential, new Date(), address),
+      principalFor: (credential, address) => wsAuth.principalFor(credential, s.clock(), address),
       clientAddress: clientAddressOf(access.trustProxy),
       slots: createConnectionSlots(commandRedis, keys.prefix),
       watchlist: async (userId) =>
@@ -146,7 +147,7 @@ export async function startApi(s: Shared) {
     redis: apiRedis,
     prefix: keys.prefix,
     accounts: s.accounts,
-    clock: () => new Date(),
+    clock: s.clock,
     logger,
   });
   usage.start();

@@ -133,6 +133,7 @@ export function startStageWorkers(
         accounts: s.accounts,
         logger,
         onPlansChanged: () => bumpAuthGeneration(commandRedis, keys.prefix),
+        clock: s.clock,
         notices: {
           mailer: s.mailer,
           from: s.options.alertEmailFrom ?? DEFAULT_ALERT_EMAIL_FROM,

@@ -64,6 +64,8 @@ export interface ServiceOptions {
   trustProxy?: TrustProxy;
   /** METRICS_TOKEN: /metrics wants it as a Bearer token. */
   metricsToken?: string;
+  /** The time plans are judged by (trials, failed-payment grace, cancellations); tests move it. */
+  clock?: () => Date;
   /** How often open WebSockets are judged again (tests shorten it). */
   wsRecheckIntervalMs?: number;
   /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
@@ -117,6 +119,7 @@ function openShared(options: ServiceOptions) {
   const mailer = options.smtpUrl && roles.has('worker') ? createMailer(options.smtpUrl) : undefined;
   return {
     options,
+    clock: options.clock ?? (() => new Date()),
     logger,
     keys,
     db,

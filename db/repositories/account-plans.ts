@@ -81,12 +81,14 @@ export async function oweNotice(
   ex: Executor,
   userId: number,
   kind: NoticeKind,
-  key: string,
   details: Record<string, unknown>,
+  now: Date,
 ): Promise<number[]> {
+  // The key names the change: the same change recorded twice owes one email.
+  const key = `${kind}:${userId}:${now.toISOString()}`;
   const rows = await ex
     .insert(accountNotices)
-    .values({ userId, kind, noticeKey: key, details })
+    .values({ userId, kind, noticeKey: key, details, createdAt: now })
     .onConflictDoNothing({ target: accountNotices.noticeKey })
     .returning({ id: accountNotices.id });
   return rows.map((r) => r.id);
@@ -117,11 +119,8 @@ export async function changePlanIn(
         ex,
         user.id,
         'downgraded',
-        `downgraded:${user.id}:${options.now.toISOString()}`,
-        {
-          from: before.plan,
-          reason: options.reason ?? 'plan_changed',
-        },
+        { from: before.plan, reason: options.reason ?? 'plan_changed' },
+        options.now,
       )
     : [];
   return { user, notices };
@@ -157,8 +156,8 @@ export async function recordPaymentFailedIn(
     ex,
     user.id,
     'payment_failed',
-    `payment_failed:${user.id}:${now.toISOString()}`,
     { plan: user.plan, downgrade_at: downgradeAt.toISOString() },
+    now,
   );
   return { user, notices };
 }
@@ -216,10 +215,7 @@ async function downgradeLapsedAccounts(
   const notices: number[] = [];
   for (const d of result)
     notices.push(
-      ...(await oweNotice(tx, d.id, 'downgraded', `downgraded:${d.id}:${now.toISOString()}`, {
-        from: d.from,
-        reason: d.reason,
-      })),
+      ...(await oweNotice(tx, d.id, 'downgraded', { from: d.from, reason: d.reason }, now)),
     );
   return { downgraded: result, notices };
 }
