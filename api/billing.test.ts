@@ -10,7 +10,7 @@ import { createRedis, keySpace } from '../infra/redis.ts';
 import { hashPassword } from '../src/accounts/credentials.ts';
 import type { PriceIds } from '../src/billing/index.ts';
 import { DAY_MS } from '../src/plans.ts';
-import { type JsonResult, request } from '../test/support/api.ts';
+import { closeServer, type JsonResult, listen, request, testAppDeps } from '../test/support/api.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -28,6 +28,7 @@ import {
 } from '../test/support/stripe-server.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import { createMailer, type Mailer } from '../workers/alerts.ts';
+import { createApp } from './app.ts';
 import { signToken } from './auth.ts';
 import { FAILED_AUTH_LIMIT } from './auth-throttle.ts';
 import { BILLING_MESSAGES } from './routes/billing.ts';
@@ -655,5 +656,62 @@ describe('the webhook refuses what it cannot trust', () => {
       stripeEvent('charge.refunded', { id: 'ch_1', object: 'charge' }, now),
     );
     expect(other.outcome).toBe('ignored: charge.refunded is not acted on');
+  });
+});
+
+describe('without configuration', () => {
+  it('the overview says billing is not configured; checkout, portal and webhook answer 503', async () => {
+    const commands = createRedis(redis.url, 'commands');
+    const app = createApp(
+      testAppDeps({
+        db: handle.db,
+        redis: commands,
+        prefix: redis.prefix,
+        knownChainIds: new Set([1]),
+        jwtSecret: JWT_SECRET,
+      }),
+    );
+    const { server, base } = await listen(app);
+    try {
+      const buyer = await newUser();
+      const auth = { authorization: `Bearer ${buyer.jwt}` };
+      const overview = await request(`${base}/api/billing`, { headers: auth });
+      expect(overview.body).toEqual({
+        configured: false,
+        plans: [],
+        trial_days: 0,
+        has_billing_account: false,
+        subscription: null,
+      });
+      for (const [path, headers, body] of [
+        [
+          '/api/billing/checkout',
+          { ...auth, 'content-type': 'application/json' },
+          JSON.stringify({ plan: 'pro', period: 'monthly' }),
+        ],
+        ['/api/billing/portal', auth, undefined],
+        ['/api/billing/webhook', { 'stripe-signature': 't=1,v1=00' }, '{}'],
+      ] as const) {
+        const result = await request(`${base}${path}`, { method: 'POST', headers, body });
+        expect(result.status, path).toBe(503);
+        expect(result.body, path).toEqual({ error: BILLING_MESSAGES.notConfigured });
+      }
+      // Every billing operation is in the OpenAPI document, declared once.
+      const doc = (await request(`${base}/docs/openapi.json`)).body as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/billing'))).toEqual([
+        '/api/billing',
+        '/api/billing/checkout',
+        '/api/billing/portal',
+        '/api/billing/webhook',
+      ]);
+      expect(doc.paths['/api/billing/webhook']!.post).toMatchObject({
+        requestBody: { content: { 'application/json': { schema: { type: 'string' } } } },
+      });
+    } finally {
+      await closeServer(server);
+      commands.disconnect();
+    }
   });
 });
