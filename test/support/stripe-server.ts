@@ -157,6 +157,7 @@ export async function startLocalStripe(prices: LocalPrice[]): Promise<LocalStrip
   const sessions = new Map<string, StoredSession>();
   const subscriptions = new Map<string, string>();
   const customers = new Map<string, { email: string; metadata: Record<string, string> }>();
+  const portals = new Map<string, string>();
   let webhookUrl = '';
   let clock = () => new Date();
   let base = '';
@@ -271,6 +272,7 @@ export async function startLocalStripe(prices: LocalPrice[]): Promise<LocalStrip
       if (!customers.has(form.customer ?? ''))
         return answer(res, 400, stripeError('No such customer'));
       const id = newId('bps');
+      portals.set(id, form.return_url ?? '');
       return answer(res, 200, {
         id,
         object: 'billing_portal.session',
@@ -282,8 +284,16 @@ export async function startLocalStripe(prices: LocalPrice[]): Promise<LocalStrip
     return answer(res, 404, stripeError(`Unrecognized request URL (${req.method}: ${path})`));
   }
 
-  /** The hosted Checkout page's stand-in: a form whose button subscribes. */
+  /** The hosted Checkout page's stand-in (a form whose button subscribes), and the portal's. */
   async function page(req: IncomingMessage, res: ServerResponse, path: string) {
+    const portal = /^\/portal\/([\w]+)$/.exec(path);
+    if (portal && portals.has(portal[1]!)) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(
+        `<!doctype html><html lang="en"><head><title>Billing portal</title></head><body><main><h1>Local billing portal</h1>` +
+          `<a href="${portals.get(portal[1]!)}">Return</a></main></body></html>`,
+      );
+    }
     const match = /^\/pay\/([\w]+)$/.exec(path);
     const session = match ? sessions.get(match[1]!) : undefined;
     if (!session) {

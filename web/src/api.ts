@@ -90,6 +90,7 @@ export async function request<T>(
 
 export interface Me extends SessionUser {
   plan_state: string | null;
+  plan_ends_at?: string | null;
   payment_failed_at: string | null;
   downgraded_at: string | null;
   created_at: string | null;
@@ -163,6 +164,37 @@ export const preferences = {
   get: () => request<Preferences>('GET', '/api/preferences'),
   put: (value: Partial<Preferences>) =>
     request<Preferences>('PUT', '/api/preferences', { body: value }),
+};
+
+// ---- billing --------------------------------------------------------------------------------
+
+export type BillingPeriod = 'monthly' | 'annual';
+
+export interface BillingOverview {
+  configured: boolean;
+  plans: {
+    plan: 'BASIC' | 'PRO';
+    period: BillingPeriod;
+    price: { amount: number | null; currency: string; interval: string | null } | null;
+  }[];
+  trial_days: number;
+  has_billing_account: boolean;
+  subscription: {
+    status: string;
+    plan: 'BASIC' | 'PRO' | null;
+    period: BillingPeriod | null;
+    current_period_end: string | null;
+    cancel_at: string | null;
+  } | null;
+}
+
+export const billing = {
+  overview: () => request<BillingOverview>('GET', '/api/billing'),
+  checkout: (plan: 'BASIC' | 'PRO', period: BillingPeriod) =>
+    request<{ checkout_url: string; trial_days: number }>('POST', '/api/billing/checkout', {
+      body: { plan: plan.toLowerCase(), period },
+    }),
+  portal: () => request<{ portal_url: string }>('POST', '/api/billing/portal'),
 };
 
 // ---- tokens ---------------------------------------------------------------------------------
