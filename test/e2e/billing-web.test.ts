@@ -132,7 +132,9 @@ describe.runIf(RUN)('buying a plan in chromium', () => {
     // The plan panel, then the billing panel's subscription.
     await page.getByText('PRO (trialing)', { exact: true }).waitFor({ timeout: PLAN_WAIT_MS });
     await page.getByText('Thank you! You are on PRO now.').waitFor({ timeout: PLAN_WAIT_MS });
-    await page.getByText(/^PRO, monthly \(trialing\)\. The trial ends and the first payment is due on /).waitFor();
+    await page
+      .getByText(/^PRO, monthly \(trialing\)\. The trial ends and the first payment is due on /)
+      .waitFor();
     // PRO: the API keys panel is there.
     await page.getByRole('button', { name: 'Generate API key' }).waitFor();
     await screenshots(page, 'settings-billing-pro');
