@@ -47,7 +47,9 @@ function Plans({ overview, currentPlan }: { overview: BillingOverview; currentPl
             <p class="plan-price">{price(offer.price)}</p>
             {overview.trial_days > 0 && <p class="muted small-text">{overview.trial_days}-day free trial, cancel any time</p>}
             <button type="button" class="primary" disabled={checkout.isPending || offer.plan === currentPlan} onClick={() => checkout.mutate(offer.plan)}>
-              {offer.plan === currentPlan ? `On ${offer.plan}` : `Upgrade to ${offer.plan} (${offer.period})`}
+              {offer.plan === currentPlan
+                ? `On ${offer.plan}`
+                : `${currentPlan === 'PRO' ? 'Switch' : 'Upgrade'} to ${offer.plan} (${offer.period})`}
             </button>
           </li>
         ))}
