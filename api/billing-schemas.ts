@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILLING_PERIODS, PAID_PLANS } from '../src/billing/catalog.ts';
+import { BILLING_PERIODS, PAID_PLANS } from '../src/billing/index.ts';
 import { isoTime } from './token-schemas.ts';
 
 /** Request and response schemas of the billing operations (api/routes/billing.ts). */

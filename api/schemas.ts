@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
+import { RISK_LEVELS } from '../src/analysis/types.ts';
 import { PLAN_STATES } from '../src/plans.ts';
-import { address, isoTime, RISK_LEVELS } from './token-schemas.ts';
+import { address, isoTime } from './token-schemas.ts';
 
 export * from './token-schemas.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseTrustProxy } from '../api/client-address.ts';
+import { parseTrustProxy } from '../api/access/index.ts';
 import { runMigrations } from '../db/client.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
 import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';

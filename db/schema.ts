@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { RISK_LEVELS } from '../src/analysis/types.ts';
 import { users } from './schema-accounts.ts';
 import { createdAt, updatedAt } from './schema-columns.ts';
 
@@ -91,7 +92,8 @@ export const tokens = pgTable(
     /** Pipeline progress: detected → bytecode → … (later stages extend it). */
     stage: text('stage').notNull().default('detected'),
     currentRiskScore: integer('current_risk_score'),
-    currentRiskLevel: text('current_risk_level'),
+    // A TypeScript type only (no check constraint, no migration): rows read back as RiskLevel.
+    currentRiskLevel: text('current_risk_level', { enum: RISK_LEVELS }),
     // Analysis results (docs/risk-model.md), copied from the latest analysis for listing and filtering.
     isProxy: boolean('is_proxy'),
     implementationAddress: text('implementation_address'),

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { BillingConfig } from '../src/billing/catalog.ts';
+import type { BillingConfig } from '../src/billing/index.ts';
 
 /**
  * The part of Stripe's API this service calls (docs/operations.md, billing), through the official

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findForbiddenReferences } from '../scripts/checks/references.ts';
 
@@ -66,5 +66,38 @@ function layerViolations(): string[] {
 describe('the layers', () => {
   it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point', () => {
     expect(layerViolations()).toEqual([]);
+  });
+});
+
+/**
+ * A folder with an index.ts is entered through it: the files beside it are its inside, free to
+ * change without touching another folder. Returns `importer -> imported` for every import from
+ * outside such a folder that names a file other than its door.
+ */
+function doorViolations(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z', '*.ts', '*.tsx'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && existsSync(f));
+  const violations: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(file), match[1]!));
+      // The outermost folder with a door that holds the target but not the importer.
+      for (let dir = dirname(target); dir !== '.' && dir !== ''; dir = dirname(dir)) {
+        if (`${file}`.startsWith(`${dir}/`)) break;
+        if (existsSync(join(dir, 'index.ts')) && target !== join(dir, 'index.ts')) {
+          violations.push(`${file} -> ${target}`);
+          break;
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+describe('the doors', () => {
+  it('a folder with an index.ts is imported through it from outside', () => {
+    expect(doorViolations()).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
 import { type NoticeSenderDeps, sendPendingNotices } from './account-notices.ts';
-import type { JobData } from './catalog.ts';
+import type { JobData } from './jobs.ts';
 
 /**
  * The account job (docs/api.md): downgrade ended trials, cancelled plans at their end and accounts

@@ -308,7 +308,7 @@ describe('alerts consumer', () => {
     const row = {
       ...storedToken(token),
       totalSupply: '1000',
-      currentRiskLevel: 'low',
+      currentRiskLevel: 'low' as const,
       currentRiskScore: 10,
       securityHints: { owner_address: addr(2) },
       tradingSimulation: { buy_tax_pct: 0, sell_tax_pct: 0 },

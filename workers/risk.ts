@@ -2,16 +2,19 @@ import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import type { BehaviourReport } from '../src/analysis/behaviour.ts';
-import { deriveHints } from '../src/analysis/hints.ts';
-import { assessRisk, type CreatorInput, type LiquidityInput } from '../src/analysis/risk.ts';
-import type { SimulationReport } from '../src/analysis/simulation.ts';
-import { isTrusted } from '../src/analysis/trust.ts';
+import {
+  assessRisk,
+  type CreatorInput,
+  deriveHints,
+  isTrusted,
+  type LiquidityInput,
+} from '../src/analysis/risk/index.ts';
+import type { BehaviourReport, SimulationReport } from '../src/analysis/simulation/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';

@@ -2,12 +2,12 @@ import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
-import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static.ts';
+import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { createCoalescingRpc } from '../src/evm/coalesce.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -24,7 +24,7 @@ export interface SelectorsDeps {
   analyses: AnalysisRepository;
   producer: Producer;
   logger: Logger;
-  /** The static analysis (src/analysis/static.ts); replaceable for benchmarks. */
+  /** The static analysis (src/analysis/static/static.ts); replaceable for benchmarks. */
   analyze?: StaticAnalyzer;
   /** Asks the chain's configured block explorer whether the source is verified (infra/explorer.ts). */
   verifiedSource?: typeof verifiedSource;

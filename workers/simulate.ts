@@ -1,18 +1,20 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
+import { probeCreatorAccess } from '../src/analysis/access/index.ts';
+import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
+  amountsFor,
   type BehaviourReport,
   type PrivilegedCaller,
   probeAdminBehaviour,
-} from '../src/analysis/behaviour.ts';
-import { probeCreatorAccess } from '../src/analysis/creator-access.ts';
-import { amountsFor, type SimulationReport, simulateTrading } from '../src/analysis/simulation.ts';
-import { isTrusted } from '../src/analysis/trust.ts';
+  type SimulationReport,
+  simulateTrading,
+} from '../src/analysis/simulation/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { PassReason } from '../src/run-key.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';

@@ -16,8 +16,7 @@ import {
 } from '../../src/billing/index.ts';
 import { isoOrNull } from '../../src/time.ts';
 import type { AnnouncePlanChange } from '../../workers/plan-changes.ts';
-import { type Auth, principalOf } from '../auth.ts';
-import type { FailedAuthThrottle } from '../auth-throttle.ts';
+import { type Auth, type Clock, type FailedAuthThrottle, principalOf } from '../access/index.ts';
 import {
   billingOverview,
   checkoutBody,
@@ -26,7 +25,6 @@ import {
   webhookResponse,
 } from '../billing-schemas.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Clock } from '../rate-limit.ts';
 import { type RouteSpec, route } from '../route.ts';
 
 /**

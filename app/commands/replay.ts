@@ -9,8 +9,11 @@ import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
-import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
-import { createReplayProcessor } from '../../workers/replay-detect.ts';
+import {
+  createReplayProcessor,
+  type ReplayProgress,
+  replayRange,
+} from '../../workers/replay/index.ts';
 
 /** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 

@@ -1,5 +1,5 @@
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { startAnvil } from '../../scripts/dev/anvil.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
   type PlaceMode,
   runDevelopmentSet,

@@ -14,6 +14,7 @@ import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher, type EventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
 import {
   deployUniswapV2,
@@ -24,11 +25,10 @@ import {
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
+import { createDexProcessor } from '../../workers/dex/index.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, progress, round } from '../report.ts';

@@ -15,7 +15,7 @@ import {
   type TestRedis,
 } from '../../test/support/services.ts';
 import { createProducer } from '../../workers/queues.ts';
-import { DEFAULT_BATCH_BLOCKS, replayRange } from '../../workers/replay.ts';
+import { DEFAULT_BATCH_BLOCKS, replayRange } from '../../workers/replay/index.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 import { rawReplayCeiling } from './replay-ceiling.ts';

@@ -15,7 +15,7 @@ import { LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { createTestDatabase } from '../../test/support/services.ts';
 import { createProducer } from '../../workers/queues.ts';
-import { type ReplayDeps, replayRange } from '../../workers/replay.ts';
+import { type ReplayDeps, replayRange } from '../../workers/replay/index.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '../../src/plans.ts';
 import type { Database, Executor } from '../client.ts';
 import { accountNotices, users, watchlist } from '../schema.ts';
-import type { UserRow } from './accounts.ts';
+import type { UserRow } from './rows.ts';
 
 /**
  * The plan half of the account repository (createAccountRepository spreads it in). Every plan

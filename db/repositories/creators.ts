@@ -8,7 +8,7 @@ import {
   SCAM_WEIGHT,
   SUCCESS_MAX_RISK_SCORE,
   SUCCESS_MIN_AGE_HOURS,
-} from '../../src/analysis/creators.ts';
+} from '../../src/analysis/risk/index.ts';
 import type { Database } from '../client.ts';
 import { pipelinedTransaction } from '../pipelined.ts';
 import { creators, tokens } from '../schema.ts';
@@ -17,7 +17,7 @@ import type { CreatorRow, TokenRow } from './tokens.ts';
 
 /**
  * Creator reputation in Postgres, written by the pipeline and read by the API. Counts are
- * recomputed from the tokens table with the definitions of src/analysis/creators.ts (scam,
+ * recomputed from the tokens table with the definitions of src/analysis/risk/creators.ts (scam,
  * success), never incremented, so that a job that runs twice, or a token whose status changes,
  * leaves the right numbers.
  */

@@ -28,7 +28,7 @@ export const dexSchema = z.object({
   router: address.optional(),
   /** V3 fee tiers to probe with getPool; defaults to the Uniswap tiers. */
   fee_tiers: z.array(z.number().int().positive()).optional(),
-  /** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/hints.ts). */
+  /** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/dex-hints.ts). */
   buy_url: z.string().includes('{token}').optional(),
 });
 

@@ -6,7 +6,7 @@ import {
   PAID_PLANS,
   type PriceIds,
   priceVariable,
-} from '../billing/catalog.ts';
+} from '../billing/index.ts';
 import {
   ANNOUNCED_HIDDEN_CHAINS,
   BUILT_IN_CHAINS,

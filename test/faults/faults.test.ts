@@ -15,7 +15,7 @@ import { createRedis } from '../../infra/redis.ts';
 import { findFreePort } from '../../scripts/dev/anvil.ts';
 import { findOnPath, redisAnswers, redisServerArgs, stopChild } from '../../scripts/dev/stack.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
-import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { QUEUE_NAMES } from '../../workers/jobs.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import {

@@ -1,11 +1,11 @@
 import { id } from 'ethers';
-import { analyzeCapabilities, type CapabilityReport } from '../../src/analysis/capabilities.ts';
-import { deriveHints } from '../../src/analysis/hints.ts';
-import { prepareCode } from '../../src/analysis/interpreter.ts';
-import { assessRisk } from '../../src/analysis/risk.ts';
-import { extractFunctions, normalizeCode } from '../../src/analysis/selectors.ts';
-import { analyzeBytecode } from '../../src/analysis/static.ts';
+import { extractFunctions, normalizeCode } from '../../src/analysis/bytecode/index.ts';
+import type { CapabilityReport } from '../../src/analysis/capabilities/index.ts';
+import { analyzeCapabilities } from '../../src/analysis/capabilities/index.ts';
+import { assessRisk, deriveHints } from '../../src/analysis/risk/index.ts';
+import { analyzeBytecode } from '../../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../../src/analysis/types.ts';
+import { prepareCode } from '../../src/analysis/walk/index.ts';
 import type { Compiled } from './solc.ts';
 
 /**

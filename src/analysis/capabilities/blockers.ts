@@ -1,0 +1,318 @@
+import type { ExtractedFunction } from '../types.ts';
+import type { CodeModel, PathTrace } from '../walk/index.ts';
+import {
+  comparedReads,
+  contains,
+  entryKey,
+  evaluate,
+  flagReads,
+  isCallerLeaf,
+  isNode,
+  memberOffset,
+  type Node,
+  type Sym,
+  sameSym,
+  slotShape,
+} from '../walk/index.ts';
+import {
+  ARG_ADDRESSES,
+  type Budget,
+  isFailure,
+  isSuccess,
+  keyName,
+  SELECTORS,
+  type TokenLayout,
+  TRANSFER_AMOUNT,
+  walkRecorded,
+} from './layout.ts';
+import { MAX_FAILURE_DISTANCE, type Sale, saleFacts } from './sale-facts.ts';
+
+/**
+ * What transfer() and transferFrom() check on the paths where they fail (capabilities.ts): the
+ * flags, times, per-account entries and caps a privileged write can turn against holders.
+ */
+
+/**
+ * Panic codes of checked arithmetic (solc ≥ 0.8): an overflow or underflow (0x11) and a division
+ * by zero (0x12) are what the numbers did, no check an owner set. A fee raised past 100 % or an
+ * out-of-range rate fails that way; that is the fee's risk (`fee_modifiable`), not a stop.
+ */
+const ARITHMETIC_PANICS: ReadonlySet<bigint> = new Set([0x11n, 0x12n]);
+
+/** What transfer()/transferFrom() test on their failing paths. */
+export interface Blockers {
+  /** Plain slots tested as a flag or against the block time: slot → bit offset and how. */
+  slots: Map<
+    bigint,
+    {
+      shifts: Set<number>;
+      timed: boolean;
+      where: string;
+      blocksWhenSet: boolean;
+      /** Some failing check fails when the flag is clear (`require(released)`). */
+      blocksWhenClear: boolean;
+    }
+  >;
+  /** Mappings tested with an account key: base → how. */
+  mappings: Map<bigint, EntryBlocker>;
+  /**
+   * Plain slots compared by size with the amount moved (`require(amount <= maxSell)`): a cap.
+   * The checks keep the walk's concrete amount, so a stored cap can be tested against it.
+   */
+  caps: Map<
+    bigint,
+    {
+      where: string;
+      checks: EntryBlocker['checks'];
+      /** Some failing check on it was on a sale (`to == pair` proven). */
+      sell: boolean;
+      /** Some failing check on it did not spare sales (a max-tx on every transfer). */
+      bindsSales: boolean;
+    }
+  >;
+}
+
+/** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
+export interface EntryBlocker {
+  where: string;
+  /**
+   * `flag`: tested as a boolean (`frozen[from]`); `time`: compared with the block time or number
+   * (`lockedUntil[from]`); `amount`: an amount held back (`balance - locked[from] >= value`).
+   */
+  kind: 'flag' | 'time' | 'amount';
+  /** The failing checks on this entry, each with the load it tests: to evaluate a stored value. */
+  checks: { cond: Sym; taken: boolean; load: Node }[];
+  /** A member of the balances struct (`accounts[from].frozen`): only that member is the flag. */
+  member?: bigint;
+  /**
+   * A list transfers need an account on, which alone decides (`require(whitelisted[from] ||
+   * to != pair)`): whoever writes it picks who may sell, so listing is no release either.
+   */
+  listed?: boolean;
+}
+
+/** A member of the balances entry other than the balance itself (`accounts[h].frozen`). */
+export function balanceStructMember(slot: Sym, layout: TokenLayout): bigint | null {
+  const member = memberOffset(slot);
+  return layout.balanceMember !== null && member !== null && member !== layout.balanceMember
+    ? member
+    : null;
+}
+
+export function collectBlockers(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  layout: TokenLayout,
+  budget: Budget,
+  /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
+  onSuccess: (t: PathTrace) => void = () => {},
+): { blockers: Blockers; complete: boolean } {
+  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
+  let complete = byId.has(SELECTORS.transfer);
+  for (const [name, selector] of [
+    ['transfer', SELECTORS.transfer],
+    ['transferFrom', SELECTORS.transferFrom],
+  ] as const) {
+    const fn = byId.get(selector);
+    if (!fn) continue;
+    const args = name === 'transfer' ? 'address,uint256' : 'address,address,uint256';
+    const result = walkRecorded(model, { ...fn, arguments: args }, budget);
+    complete &&= result.complete;
+    for (const t of result.traces) if (isSuccess(t)) onSuccess(t);
+    // Mappings the transfer itself moves amounts in are balances (however many), not locks.
+    const moved = new Set(
+      result.traces
+        .filter(isSuccess)
+        .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
+        .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
+    );
+    const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
+    // transfer() moves the caller's tokens: the sender is the caller, else argument 1.
+    const sender = name === 'transfer' ? 'caller' : BigInt(ARG_ADDRESSES[0]!);
+    for (const t of result.traces) {
+      if (!isFailure(t) || (t.panic !== null && ARITHMETIC_PANICS.has(t.panic))) continue;
+      const sale = saleFacts(t, sender, BigInt(recipient), layout);
+      // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
+      // before the failure decided it; one followed by a long stretch of code decided something
+      // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
+      for (let i = t.conditions.length - 1; i >= 0; i--) {
+        const branch = t.conditions[i]!;
+        if (t.steps - branch.step > MAX_FAILURE_DISTANCE) break;
+        const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
+        // Before the last branch only global flags count: per-account entries tested earlier
+        // are exemptions the failing check then overrides (fee exclusions, whitelists).
+        const last = i === t.conditions.length - 1;
+        addBlockers(blockers, branch, where, layout, moved, last, sale);
+      }
+    }
+  }
+  return { blockers, complete };
+}
+
+type Branch = PathTrace['conditions'][number];
+
+/** The flags, times and per-account amounts one branch on a failing path tests. */
+function addBlockers(
+  blockers: Blockers,
+  branch: Branch,
+  where: string,
+  layout: TokenLayout,
+  moved: ReadonlySet<bigint>,
+  last: boolean,
+  sale: Sale,
+): void {
+  const timed = contains(branch.cond, (n) => n.op === 'timestamp' || n.op === 'number', 40);
+  for (const read of flagReads(branch.cond)) {
+    if (sale.buy()) break;
+    const shape = slotShape(read.load.args[0]!);
+    const member = balanceStructMember(read.load.args[0]!, layout);
+    if (shape?.kind === 'slot') {
+      if (shape.slot === layout.totalSupply || (!last && blockers.slots.has(shape.slot))) continue;
+      const entry = blockers.slots.get(shape.slot) ?? {
+        shifts: new Set<number>(),
+        timed,
+        where,
+        blocksWhenSet: false,
+        blocksWhenClear: false,
+      };
+      entry.shifts.add(read.shift);
+      entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
+      entry.blocksWhenClear ||= blocksWhenSet(branch, read.load, timed, 0n);
+      blockers.slots.set(shape.slot, entry);
+    } else if (
+      last &&
+      shape?.kind === 'map' &&
+      (shape.base !== layout.balances || member !== null) &&
+      keyName(shape.key) !== null &&
+      blocksWhenSet(branch, read.load, timed)
+    ) {
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where,
+        kind: timed ? 'time' : 'flag',
+        checks: [],
+        ...(member !== null ? { member } : {}),
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
+    } else if (
+      last &&
+      shape?.kind === 'map' &&
+      shape.base !== layout.balances &&
+      member === null &&
+      !moved.has(shape.base) &&
+      keyName(shape.key) !== null &&
+      !timed &&
+      blocksWhenSet(branch, read.load, timed, 0n) &&
+      sale.gate()
+    ) {
+      // A list transfers need an account on (`require(whitelisted[from] || to != pair)`), and
+      // nothing else decided the failure: everyone not listed is stopped, and whoever edits
+      // the list decides who may sell. Judged like a blacklist entry: a write that can only
+      // list an account releases it, one that can unlist it is a limit.
+      const entry = blockers.mappings.get(shape.base) ?? {
+        where: `${where} unless the account is listed`,
+        kind: 'flag' as const,
+        checks: [],
+        listed: true,
+      };
+      entry.checks.push({ cond: branch.cond, taken: branch.taken, load: read.load });
+      blockers.mappings.set(shape.base, entry);
+    }
+  }
+  if (last) addComparedBlockers(blockers, branch, where, layout, moved, timed, sale);
+}
+
+/**
+ * What the last branch before a failure compares by size: a plain slot compared with the amount
+ * moved is a cap, a per-account entry an amount held back (`balance - locked[from] >= value`).
+ */
+function addComparedBlockers(
+  blockers: Blockers,
+  branch: Branch,
+  where: string,
+  layout: TokenLayout,
+  moved: ReadonlySet<bigint>,
+  timed: boolean,
+  sale: Sale,
+): void {
+  for (const load of comparedReads(branch.cond)) {
+    const shape = slotShape(load.args[0]!);
+    if (shape?.kind === 'slot') {
+      if (
+        timed ||
+        shape.slot === layout.totalSupply ||
+        !comparesAmount(branch.cond) ||
+        onlyShareOfAmount(branch.cond, load)
+      )
+        continue;
+      const cap = blockers.caps.get(shape.slot) ?? {
+        where,
+        checks: [],
+        sell: false,
+        bindsSales: false,
+      };
+      cap.checks.push({ cond: branch.cond, taken: branch.taken, load });
+      cap.sell ||= sale.sell();
+      cap.bindsSales ||= sale.binds();
+      blockers.caps.set(shape.slot, cap);
+      continue;
+    }
+    if (!shape || shape.base === layout.balances || moved.has(shape.base)) continue;
+    // An allowance is keyed by the holder and the caller; that is the holder's own limit.
+    if (shape.kind === 'map2' && isCallerLeaf(shape.inner)) continue;
+    const key = entryKey(shape);
+    if (key !== null && keyName(key) !== null && !blockers.mappings.has(shape.base)) {
+      blockers.mappings.set(shape.base, {
+        where: `${where} (an amount held back per account)`,
+        kind: 'amount',
+        checks: [],
+      });
+    }
+  }
+}
+
+/**
+ * Does the check involve the amount moved (the walk's concrete amount)? A cap is compared with
+ * it; a slot compared with anything else (a loop over an array's length, a counter) is no cap.
+ */
+const comparesAmount = (cond: Sym) =>
+  contains(cond, (n) => n.args.some((a) => a === TRANSFER_AMOUNT), 40);
+
+/**
+ * Is the load compared only as a factor of the amount moved (`amount * fee / 100 <= amount`, the
+ * SafeMath check of a fee share)? A share of the amount is a fee, whatever its size: its risk is
+ * `fee_modifiable`, while a cap is compared with the amount itself or with a share of the supply
+ * or of a balance (`amount <= supply * pct / 100`).
+ */
+function onlyShareOfAmount(cond: Sym, load: Node): boolean {
+  let asShare = 0;
+  let elsewhere = 0;
+  const visit = (x: Sym, parent: Node | null, depth: number): void => {
+    if (!isNode(x) || depth > 40) return;
+    if (sameSym(x, load)) {
+      const other = parent?.op === 'mul' ? parent.args.find((a) => a !== x) : undefined;
+      if (other === TRANSFER_AMOUNT) asShare++;
+      else elsewhere++;
+      return;
+    }
+    for (const a of x.args) visit(a, x, depth + 1);
+  };
+  visit(cond, null, 0);
+  return asShare > 0 && elsewhere === 0;
+}
+
+/**
+ * Does an account's entry block when it holds `bit` (set by default)? A blacklist (`frozen[from]`)
+ * fails when true; an exemption list (`whitelisted[from]`) fails when false and is no freeze.
+ * Unknown counts as yes.
+ */
+function blocksWhenSet(
+  branch: PathTrace['conditions'][number],
+  load: Node,
+  timed: boolean,
+  bit = 1n,
+): boolean {
+  if (timed) return true;
+  const outcome = evaluate(branch.cond, load, bit);
+  return outcome === null || (outcome !== 0n) === branch.taken;
+}
