@@ -38,19 +38,13 @@ export interface PaymentProcessor {
   createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   prices(ids: readonly string[]): Promise<Map<string, ProcessorPrice>>;
   /**
-   * The event of a webhook delivery, after checking its signature against the raw body and that its
-   * signed timestamp is at most WEBHOOK_TOLERANCE_SECONDS old at `receivedAt`. Throws
-   * WebhookSignatureError otherwise.
+   * The event of a webhook delivery, once its signature matches the raw body and its signed
+   * timestamp is at most WEBHOOK_TOLERANCE_SECONDS old at `receivedAt`; else why not.
    */
-  verifyEvent(rawBody: Buffer, signature: string, receivedAt: Date): unknown;
+  verifyEvent(rawBody: Buffer, signature: string, receivedAt: Date): VerifiedEvent;
 }
 
-export class WebhookSignatureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookSignatureError';
-  }
-}
+export type VerifiedEvent = { ok: true; event: unknown } | { ok: false; reason: string };
 
 function clientOptions(apiUrl: string | undefined): Stripe.StripeConfig {
   const base: Stripe.StripeConfig = {
@@ -124,7 +118,7 @@ export function createStripeProcessor(config: BillingConfig): PaymentProcessor {
 
     verifyEvent(rawBody, signature, receivedAt) {
       try {
-        return stripe.webhooks.constructEvent(
+        const event = stripe.webhooks.constructEvent(
           rawBody,
           signature,
           config.webhookSecret,
@@ -132,8 +126,10 @@ export function createStripeProcessor(config: BillingConfig): PaymentProcessor {
           undefined,
           receivedAt.getTime(),
         );
+        return { ok: true, event };
       } catch (error) {
-        throw new WebhookSignatureError((error as Error).message);
+        // The library's first line says what did not match (signature, timestamp, header).
+        return { ok: false, reason: (error as Error).message.split('\n')[0] ?? 'unverified' };
       }
     },
   };

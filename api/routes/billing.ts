@@ -2,11 +2,7 @@ import type { Request } from 'express';
 import type { Logger } from 'pino';
 import type { AccountRepository, UserRow } from '../../db/repositories/accounts.ts';
 import type { BillingRepository } from '../../db/repositories/billing.ts';
-import {
-  type PaymentProcessor,
-  type ProcessorPrice,
-  WebhookSignatureError,
-} from '../../infra/stripe.ts';
+import type { PaymentProcessor, ProcessorPrice } from '../../infra/stripe.ts';
 import {
   CHECKOUT_TRIAL_DAYS,
   isLiveSubscription,
@@ -267,22 +263,16 @@ function webhookRoute(deps: BillingRouteDeps) {
         throw new HttpError(400, BILLING_MESSAGES.missingSignature);
       }
       const now = deps.clock();
-      let raw: unknown;
-      try {
-        raw = setup.processor.verifyEvent(
-          Buffer.isBuffer(body) ? body : Buffer.alloc(0),
-          signature,
-          now,
-        );
-      } catch (error) {
-        if (!(error instanceof WebhookSignatureError)) throw error;
+      const verified = setup.processor.verifyEvent(
+        Buffer.isBuffer(body) ? body : Buffer.alloc(0),
+        signature,
+        now,
+      );
+      if (!verified.ok) {
         await deps.failedAuth.fail(address);
-        throw new HttpError(
-          400,
-          `${BILLING_MESSAGES.badSignature}: ${error.message.split('\n')[0]}`,
-        );
+        throw new HttpError(400, `${BILLING_MESSAGES.badSignature}: ${verified.reason}`);
       }
-      const parsed = parseBillingEvent(raw);
+      const parsed = parseBillingEvent(verified.event);
       if (!parsed.ok) {
         deps.logger.error({ error: parsed.error }, 'billing webhook event of an unknown shape');
         throw new HttpError(400, `event: ${parsed.error}`);
