@@ -8,6 +8,7 @@ import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { CompleteRecord } from '../src/tokens/complete.ts';
+import { type AnnouncePlanChange, createPlanAnnouncer } from '../workers/plan-changes.ts';
 import type { Submitter } from '../workers/submit.ts';
 import {
   bearerGuard,
@@ -25,6 +26,8 @@ import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import {
   authRoutes,
+  type BillingSetup,
+  billingRoutes,
   creatorsRoutes,
   docsRouter,
   healthRouter,
@@ -39,6 +42,8 @@ import { webRouter } from './web.ts';
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
+/** Webhook events carry whole invoices: more room than a request of a client. */
+const MAX_WEBHOOK_BYTES = '1mb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */
 const REQUEST_DEADLINE_MS = 5_000;
 
@@ -93,6 +98,14 @@ export interface AppDeps {
   principalCacheMax?: number;
   /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
   validateResponses?: boolean;
+  /** Billing records and, when configured, the payment processor (api/routes/billing.ts). */
+  billing?: BillingSetup;
+  /**
+   * What follows a plan change the API made (a billing webhook): the auth generation, and the
+   * emails owed handed to the workers. Default: the auth generation only (the emails then wait
+   * for the next maintenance run).
+   */
+  announcePlanChange?: AnnouncePlanChange;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -156,13 +169,13 @@ function createAuthStack(deps: AppDeps, clock: Clock) {
     failedAuth,
     principalCacheMax: deps.principalCacheMax,
   });
-  return { auth, usage };
+  return { auth, usage, failedAuth };
 }
 
 /** Every route, declared once: mounted, validated and documented from the same declaration. */
 function declareRoutes(
   deps: AppDeps,
-  { auth, usage }: ReturnType<typeof createAuthStack>,
+  { auth, usage, failedAuth }: ReturnType<typeof createAuthStack>,
   clock: Clock,
 ): RouteSpec[] {
   const common = { knownChainIds: deps.knownChainIds, auth };
@@ -195,6 +208,17 @@ function declareRoutes(
     ...creatorsRoutes({ ...common, creators: deps.creators }),
     ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
     ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+    ...billingRoutes({
+      auth,
+      accounts: deps.accounts,
+      setup: deps.billing,
+      announce:
+        deps.announcePlanChange ??
+        createPlanAnnouncer({ redis: deps.redis, prefix: deps.redisPrefix }),
+      failedAuth,
+      clock,
+      logger: deps.logger,
+    }),
   ];
 }
 
@@ -209,9 +233,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(deadline);
   mountMetrics(app, deps);
   mountAdmin(app, deps);
+  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
+  // Raw bytes where a signature covers them; body-parser then leaves those requests alone.
+  for (const spec of routes.filter((r) => r.rawBody))
+    app.use(spec.path, express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness, deps.logger));

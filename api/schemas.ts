@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
+import { PLAN_STATES } from '../src/plans.ts';
 import { address, isoTime, riskLevel } from './token-schemas.ts';
 
 export * from './token-schemas.ts';
@@ -16,8 +17,11 @@ export const userSchema = z
     id: z.number().int(),
     email: z.string(),
     plan,
-    plan_state: z.enum(['active', 'trialing', 'trial_expired', 'payment_failed', 'downgraded']),
+    plan_state: z.enum(PLAN_STATES),
     trial_ends_at: isoTime.nullable(),
+    plan_ends_at: isoTime
+      .nullable()
+      .describe('the paid plan ends then (cancelled at the end of its period); null: it renews'),
     payment_failed_at: isoTime.nullable(),
     downgraded_at: isoTime.nullable(),
     features: z.strictObject({

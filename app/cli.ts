@@ -7,6 +7,7 @@ import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
+import { accountsCommand } from './commands/users.ts';
 import {
   applyDemoKeyPolicy,
   DEMO_EMAIL,
@@ -21,7 +22,7 @@ import {
   startDevChain,
 } from './embedded/index.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, keysCommand } from './operator.ts';
+import { keysCommand } from './operator.ts';
 import { ROLES, type Role, startService } from './service.ts';
 import { createShutdown } from './shutdown.ts';
 
@@ -36,8 +37,10 @@ Commands:
                                                     (resumable; stops at the finalized head)
   users create --email E --password P --plan free|basic|pro [--trial-days N]
                                                     create an account (a trial when --trial-days is given)
+  users show --email E                              an account's plan state, Stripe customer and subscription
   users set-plan --email E --plan free|basic|pro [--trial-days N]
-                                                    change an account's plan
+                                                    change an account's plan (Stripe's next event for a
+                                                    billed account sets it again)
   users payment-failed --email E                    record a failed payment (downgrade after 3 days)
   keys set-limits --key K --per-minute N --per-hour N --per-day N
                                                     change an API key's rate limits (full or masked key)
@@ -273,6 +276,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       jwtSecret: jwt?.secret,
       smtpUrl: config.env.SMTP_URL,
       alertEmailFrom: config.env.ALERT_EMAIL_FROM,
+      billing: config.billing,
+      publicUrl: config.env.PUBLIC_URL,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
       dex: {
         idleAfterMs: config.env.DEX_IDLE_AFTER_MINUTES * 60_000,

@@ -43,7 +43,7 @@ async function stopRoles(s: Shared, running: RunningRoles) {
   await schedulers?.historyMaintenance.close();
   await pool?.close(s.options.workerDrainDeadlineMs);
   await alerts?.alertsConsumer.stop();
-  alerts?.mailer?.close();
+  s.mailer?.close();
   await api?.broadcaster.close();
   await api?.usage.stop();
   if (api) {

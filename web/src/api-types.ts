@@ -331,6 +331,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plans on sale with their prices, and the caller’s subscription (JWT) */
+        get: operations["getApiBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a Checkout session for a plan and period (JWT); the browser goes to checkout_url
+         * @description The first subscription of an account starts with a 7-day trial. The plan changes when the processor’s webhook says the subscription started, not here.
+         */
+        post: operations["postApiBillingCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open the billing portal: invoices, card, cancel, switch period (JWT) */
+        post: operations["postApiBillingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment processor’s webhook (Stripe-Signature verified on the raw body)
+         * @description Refused with 400 when unsigned, wrongly signed or signed more than 5 minutes ago. Handled once per event id: a second delivery answers `duplicate: true` and changes nothing. Failed signatures count against the client address like failed logins.
+         */
+        post: operations["postApiBillingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -346,8 +420,10 @@ export interface components {
             /** @enum {string} */
             plan: "FREE" | "BASIC" | "PRO";
             /** @enum {string} */
-            plan_state: "active" | "trialing" | "trial_expired" | "payment_failed" | "downgraded";
+            plan_state: "active" | "trialing" | "trial_expired" | "payment_failed" | "cancelled" | "downgraded";
             trial_ends_at: string | null;
+            /** @description the paid plan ends then (cancelled at the end of its period); null: it renews */
+            plan_ends_at: string | null;
             payment_failed_at: string | null;
             downgraded_at: string | null;
             features: {
@@ -629,6 +705,34 @@ export interface components {
             first_seen: string;
             /** Format: date-time */
             last_seen: string;
+        };
+        BillingOverview: {
+            /** @description false: billing is not configured here; plans change by the operator */
+            configured: boolean;
+            plans: {
+                /** @enum {string} */
+                plan: "BASIC" | "PRO";
+                /** @enum {string} */
+                period: "monthly" | "annual";
+                /** @description null while the processor cannot be asked */
+                price: {
+                    /** @description in the currency's smallest unit (cents) */
+                    amount: number | null;
+                    currency: string;
+                    interval: string | null;
+                } | null;
+            }[];
+            /** @description trial days a checkout would start with now (0: none, the account had one) */
+            trial_days: number;
+            /** @description whether "Manage billing" (the portal) is available */
+            has_billing_account: boolean;
+            subscription: {
+                status: string;
+                plan: ("BASIC" | "PRO") | null;
+                period: ("monthly" | "annual") | null;
+                current_period_end: string | null;
+                cancel_at: string | null;
+            } | null;
         };
     };
     responses: never;
@@ -2771,6 +2875,365 @@ export interface operations {
             };
         };
     };
+    getApiBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The billing overview */
+            200: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingOverview"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential: `Unauthorized. Please log in again.` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Rate limit exceeded. Please try again later.` */
+            429: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Postgres or Redis unreachable: `Service temporarily unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiBillingCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description "basic" or "pro" */
+                    plan: string;
+                    /** @enum {string} */
+                    period: "monthly" | "annual";
+                };
+            };
+        };
+        responses: {
+            /** @description The Checkout session */
+            201: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the processor's Checkout page: send the browser there */
+                        checkout_url: string;
+                        session_id: string;
+                        trial_days: number;
+                    };
+                };
+            };
+            /** @description Malformed path, query or body: the message names the field and why. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential: `Unauthorized. Please log in again.` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `A subscription is active: change or cancel it with Manage billing` */
+            409: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Rate limit exceeded. Please try again later.` */
+            429: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `The payment processor is unavailable. Please try again later.` */
+            502: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Billing is not configured`; or Postgres or Redis unreachable: `Service temporarily unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiBillingPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal session */
+            201: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the processor's billing portal: send the browser there */
+                        portal_url: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential: `Unauthorized. Please log in again.` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `No billing account yet: choose a plan first` */
+            404: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Rate limit exceeded. Please try again later.` */
+            429: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `The payment processor is unavailable. Please try again later.` */
+            502: {
+                headers: {
+                    /** @description Limit of the tightest window (the one with the fewest requests left). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When that window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Billing is not configured`; or Postgres or Redis unreachable: `Service temporarily unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiBillingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Stripe event exactly as delivered: the signature covers these bytes. */
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Handled (or ignored, with the reason in `outcome`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        /** @description true: this event id was handled before; nothing changed now */
+                        duplicate: boolean;
+                        outcome: string;
+                    };
+                };
+            };
+            /** @description `Missing Stripe-Signature header`, `Invalid webhook signature: …`, or an event of an unknown shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many failed signatures from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Billing is not configured`; or Postgres or Redis unreachable: `Service temporarily unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -2797,8 +3260,17 @@ export const pathsApiCreatorsGetParametersQuerySortValues: ReadonlyArray<Flatten
 export const pathsApiPreferencesGetResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["get"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
 export const pathsApiPreferencesPutRequestBodyContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["requestBody"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
 export const pathsApiPreferencesPutResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
+export const pathsApiBillingCheckoutPostRequestBodyContentApplicationJsonPeriodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing/checkout"]["post"]["requestBody"]["content"]["application/json"]["period"]> = ["monthly", "annual"];
 export const userPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan"]> = ["FREE", "BASIC", "PRO"];
-export const userPlan_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan_state"]> = ["active", "trialing", "trial_expired", "payment_failed", "downgraded"];
+export const userPlan_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan_state"]> = ["active", "trialing", "trial_expired", "payment_failed", "cancelled", "downgraded"];
 export const apiKeyCreatedFeaturesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["features"]> = ["complete_data_access", "historical_data", "bulk_operations", "data_export"];
 export const adminFunctionAccess_controlValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminFunction"]["access_control"]> = ["owner-only", "role", "none", "unknown"];
 export const riskLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RiskLevel"]> = ["low", "medium", "high", "honeypot"];
+export const billingOverviewPlansPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["plan"]> = ["BASIC", "PRO"];
+export const billingOverviewPlansPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["period"]> = ["monthly", "annual"];
+export const billingOverviewSubscriptionAnyOf0PlanAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["subscription"], {
+    plan: unknown;
+}>["plan"]> = ["BASIC", "PRO"];
+export const billingOverviewSubscriptionAnyOf0PeriodAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["subscription"], {
+    period: unknown;
+}>["period"]> = ["monthly", "annual"];

@@ -157,6 +157,20 @@ export const preferences = {
     request<Answer<'putApiPreferences'>>('PUT', '/api/preferences', { body: value }),
 };
 
+// ---- billing --------------------------------------------------------------------------------
+
+export type BillingOverview = Answer<'getApiBilling'>;
+export type BillingPeriod = BillingOverview['plans'][number]['period'];
+
+export const billing = {
+  overview: () => request<BillingOverview>('GET', '/api/billing'),
+  checkout: (plan: 'BASIC' | 'PRO', period: BillingPeriod) =>
+    request<Answer<'postApiBillingCheckout', 201>>('POST', '/api/billing/checkout', {
+      body: { plan: plan.toLowerCase(), period },
+    }),
+  portal: () => request<Answer<'postApiBillingPortal', 201>>('POST', '/api/billing/portal'),
+};
+
 // ---- tokens ---------------------------------------------------------------------------------
 
 export const tokens = {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { auth, keys, preferences, type AlertKind, type ApiKeyCreated, type Plan, type PreferencesUpdate } from '../api.ts';
 import { CopyButton, Failure, Loading } from '../components.tsx';
+import { BillingPanel } from './billing.tsx';
 import { dateTime } from '../format.ts';
 import { session } from '../session.ts';
 
@@ -32,8 +33,8 @@ function PlanPanel() {
       <div><dt>Plan</dt><dd><strong>{u.plan}</strong>{u.plan_state ? ` (${u.plan_state})` : ''}</dd></div>
       <div class="wide"><dt>Includes</dt><dd>{PLAN_TEXT[u.plan] ?? ''}</dd></div>
       {u.trial_ends_at && <div><dt>Trial ends</dt><dd>{dateTime(u.trial_ends_at)}</dd></div>}
+      {u.plan_ends_at && <div><dt>Plan ends</dt><dd>{dateTime(u.plan_ends_at)} (cancelled)</dd></div>}
       {u.payment_failed_at && <div class="wide"><dt>Payment</dt><dd class="bad">A payment failed on {dateTime(u.payment_failed_at)}: the plan returns to FREE 3 days later unless it is settled.</dd></div>}
-      <div class="wide"><dt>Billing</dt><dd>Upgrades, invoices and cancellation go through the billing portal of the payment processor. This installation has none configured: an operator changes plans with <code>token-monitor users set-plan</code>.</dd></div>
     </dl>
   );
 }
@@ -147,6 +148,7 @@ export function Settings() {
     <section aria-labelledby="settings-title">
       <div class="page-head"><h1 id="settings-title">Settings</h1></div>
       <section class="panel" aria-labelledby="plan-title"><h2 id="plan-title">Plan</h2><PlanPanel /></section>
+      <section class="panel" aria-labelledby="billing-title"><h2 id="billing-title">Billing</h2><BillingPanel plan={plan} /></section>
       <section class="panel" aria-labelledby="keys-title">
         <h2 id="keys-title">API keys</h2>
         {plan === 'PRO' ? <ApiKeys /> : <p class="muted">API keys come with the PRO plan: programmatic access to complete token data, 1,000 requests a day.</p>}
