@@ -17,13 +17,7 @@ import {
   request,
   testAppDeps,
 } from '../../test/support/api.ts';
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from '../../test/support/services.ts';
-import { type SmtpSink, startSmtpSink } from '../../test/support/smtp.ts';
+import { type SmtpSink, startSmtpSink } from '../../test/support/protocol/smtp.ts';
 import {
   invoiceObject,
   type LocalStripe,
@@ -31,7 +25,13 @@ import {
   startLocalStripe,
   stripeEvent,
   subscriptionObject,
-} from '../../test/support/stripe-server.ts';
+} from '../../test/support/protocol/stripe-server.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '../../test/support/services.ts';
 import { createAccountsProcessor } from '../../workers/accounts.ts';
 import { createMailer, type Mailer } from '../../workers/alerts.ts';
 import { FAILED_AUTH_LIMIT, signToken } from '../access/index.ts';
@@ -40,7 +40,7 @@ import { BILLING_MESSAGES } from './billing.ts';
 
 /**
  * Billing on the real stack (docs/operations.md, billing): API and worker roles of one service on
- * real Postgres and Redis, a local server speaking Stripe's API (test/support/stripe-server.ts),
+ * real Postgres and Redis, a local server speaking Stripe's API (test/support/protocol/stripe-server.ts),
  * webhook events signed with the stripe library's test-header helper, a local SMTP server for the
  * emails, and an injected clock for trials, the 3-day grace and period ends. Every transition,
  * bad signatures, replays, reordering and an unknown customer.

@@ -3,13 +3,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Service, startService } from '../../app/service.ts';
 import { silentLogger } from '../../infra/logger.ts';
+import { type LocalStripe, startLocalStripe } from '../support/protocol/stripe-server.ts';
 import {
   createTestDatabase,
   createTestRedis,
   type TestDatabase,
   type TestRedis,
 } from '../support/services.ts';
-import { type LocalStripe, startLocalStripe } from '../support/stripe-server.ts';
 import {
   browserAvailable,
   buildWeb,
@@ -25,7 +25,7 @@ import {
  * page, "Subscribe" there sends the signed webhook events Stripe would and comes back to the
  * settings page, which shows PRO on a trial once the webhook has landed; "Manage billing" goes to
  * the (local) billing portal and back. The API role of the service on real Postgres and Redis,
- * with STRIPE_API_URL's counterpart pointing at test/support/stripe-server.ts.
+ * with STRIPE_API_URL's counterpart pointing at test/support/protocol/stripe-server.ts.
  */
 
 const RUN = browserAvailable();

@@ -30,9 +30,9 @@ import {
   repeatedHistory,
   repeatedTokenCreated,
 } from '../support/duplicates.ts';
-import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/protocol/fault-proxy.ts';
+import { startTcpProxy, type TcpProxy } from '../support/protocol/tcp-proxy.ts';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/services.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { deployCorpusToken } from '../support/token-corpus.ts';
 
 /**

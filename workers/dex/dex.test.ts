@@ -40,7 +40,7 @@ import {
   type DexScreenerMock,
   mockPair,
   startDexScreenerMock,
-} from '../../test/support/dexscreener.ts';
+} from '../../test/support/protocol/dexscreener.ts';
 import {
   createTestDatabase,
   createTestRedis,

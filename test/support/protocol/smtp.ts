@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import { findFreePort } from '../../app/embedded/index.ts';
+import { findFreePort } from '../../../app/embedded/index.ts';
 
 /** A local SMTP server that keeps every message it is sent (smtp-server), for tests of emails. */
 
