@@ -15,7 +15,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 
-# Dependencies first, so that source edits reuse this layer.
+# Dependencies first, so that source edits reuse this layer (the /docs renderer, Redoc's
+# standalone bundle, is served from node_modules/redoc).
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
@@ -26,7 +27,6 @@ COPY workers ./workers
 COPY api ./api
 COPY db ./db
 COPY app ./app
-COPY scripts ./scripts
 COPY contracts ./contracts
 COPY infra ./infra
 COPY --from=web /app/web/dist ./web/dist

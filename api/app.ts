@@ -7,6 +7,8 @@ import type { CreatorRepository } from '../db/repositories/creators.ts';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
+import type { CompleteRecord } from '../src/tokens/complete.ts';
+import { type AnnouncePlanChange, createPlanAnnouncer } from '../workers/plan-changes.ts';
 import type { Submitter } from '../workers/submit.ts';
 import {
   bearerGuard,
@@ -24,6 +26,8 @@ import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import {
   authRoutes,
+  type BillingSetup,
+  billingRoutes,
   creatorsRoutes,
   docsRouter,
   healthRouter,
@@ -33,12 +37,13 @@ import {
   tokensRoutes,
   watchlistRoutes,
 } from './routes/index.ts';
-import type { CompleteRecord } from './token-view.ts';
 import { webRouter } from './web.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */
 
 const MAX_BODY_BYTES = '100kb';
+/** Webhook events carry whole invoices: more room than a request of a client. */
+const MAX_WEBHOOK_BYTES = '1mb';
 /** No request waits longer than this for a dependency: after it, the answer is 503, not a hang. */
 const REQUEST_DEADLINE_MS = 5_000;
 
@@ -50,7 +55,13 @@ const deadline: RequestHandler = (_req, res, next) => {
   res.on('close', () => clearTimeout(timer));
   next();
 };
-const API_VERSION = '1.0.0';
+/** The OpenAPI document's info: /docs/openapi.json and the web app's generated types (api/document.ts). */
+export const API_INFO = {
+  title: 'token-monitor API',
+  version: '1.0.0',
+  description:
+    'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always `{"error": "<message>"}`.',
+};
 
 export interface AppDeps {
   tokens: TokenRepository;
@@ -87,6 +98,14 @@ export interface AppDeps {
   principalCacheMax?: number;
   /** Check every JSON answer against the schema its route declares (tests): a mismatch becomes a 500 naming it. */
   validateResponses?: boolean;
+  /** Billing records and, when configured, the payment processor (api/routes/billing.ts). */
+  billing?: BillingSetup;
+  /**
+   * What follows a plan change the API made (a billing webhook): the auth generation, and the
+   * emails owed handed to the workers. Default: the auth generation only (the emails then wait
+   * for the next maintenance run).
+   */
+  announcePlanChange?: AnnouncePlanChange;
 }
 
 function httpMetrics(metrics: Metrics): RequestHandler {
@@ -150,13 +169,13 @@ function createAuthStack(deps: AppDeps, clock: Clock) {
     failedAuth,
     principalCacheMax: deps.principalCacheMax,
   });
-  return { auth, usage };
+  return { auth, usage, failedAuth };
 }
 
 /** Every route, declared once: mounted, validated and documented from the same declaration. */
 function declareRoutes(
   deps: AppDeps,
-  { auth, usage }: ReturnType<typeof createAuthStack>,
+  { auth, usage, failedAuth }: ReturnType<typeof createAuthStack>,
   clock: Clock,
 ): RouteSpec[] {
   const common = { knownChainIds: deps.knownChainIds, auth };
@@ -189,6 +208,17 @@ function declareRoutes(
     ...creatorsRoutes({ ...common, creators: deps.creators }),
     ...watchlistRoutes({ ...common, accounts: deps.accounts, tokens: deps.tokens }),
     ...preferencesRoutes({ accounts: deps.accounts, auth, clock }),
+    ...billingRoutes({
+      auth,
+      accounts: deps.accounts,
+      setup: deps.billing,
+      announce:
+        deps.announcePlanChange ??
+        createPlanAnnouncer({ redis: deps.redis, prefix: deps.redisPrefix }),
+      failedAuth,
+      clock,
+      logger: deps.logger,
+    }),
   ];
 }
 
@@ -203,20 +233,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(deadline);
   mountMetrics(app, deps);
   mountAdmin(app, deps);
+  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
+  // Raw bytes where a signature covers them; body-parser then leaves those requests alone.
+  for (const spec of routes.filter((r) => r.rawBody))
+    app.use(spec.path, express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
 
-  const routes = declareRoutes(deps, createAuthStack(deps, clock), clock);
   app.locals.routes = routes;
 
   app.use(healthRouter(deps.readiness, deps.logger));
-  app.use(
-    docsRouter(routes, {
-      title: 'token-monitor API',
-      version: API_VERSION,
-      description:
-        'Newly deployed EVM tokens, their risk analysis, liquidity and creators. Errors are always {"error": "<message>"}.',
-    }),
-  );
+  app.use(docsRouter(routes, API_INFO));
   mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 
   // The web app (docs/web.md) last: any GET the API does not answer is a page of the app.

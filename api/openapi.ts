@@ -126,8 +126,10 @@ function responsesOf(spec: RouteSpec, defs: Record<string, unknown>) {
     });
   }
   responses['500'] = errorResponse('`Internal server error`');
+  const unavailable = 'Postgres or Redis unreachable: `Service temporarily unavailable`';
+  const declared = spec.responses[503]?.description;
   responses['503'] = errorResponse(
-    'Postgres or Redis unreachable: `Service temporarily unavailable`',
+    declared ? `${declared}; or ${unavailable}` : unavailable,
     RETRY_AFTER,
   );
   return responses;
@@ -156,6 +158,15 @@ function operationOf(spec: RouteSpec, path: string, defs: Record<string, unknown
           requestBody: {
             required: true,
             content: { 'application/json': { schema: toJson(spec.body, 'input', defs) } },
+          },
+        }
+      : {}),
+    ...(spec.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.rawBody.description,
+            content: { [spec.rawBody.contentType]: { schema: { type: 'string' } } },
           },
         }
       : {}),

@@ -42,6 +42,11 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A body taken as raw bytes, not parsed (the billing webhook, whose signature covers the exact
+   * bytes): the handler reads req.body as a Buffer. Mounted with express.raw by the app.
+   */
+  rawBody?: { contentType: string; description: string };
   /** The status a returned value is sent with (default: the first 2xx of `responses`). */
   status?: number;
   responses: Record<number, ResponseSpec>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
-import { RISK_LEVELS } from '../src/analysis/types.ts';
+import { PLAN_STATES } from '../src/plans.ts';
 import {
   address,
   holderSells,
@@ -8,6 +8,7 @@ import {
   impersonates,
   isoTime,
   lpHolders,
+  riskLevel,
 } from './token-schemas.ts';
 
 export * from './token-schemas.ts';
@@ -24,8 +25,11 @@ export const userSchema = z
     id: z.number().int(),
     email: z.string(),
     plan,
-    plan_state: z.enum(['active', 'trialing', 'trial_expired', 'payment_failed', 'downgraded']),
+    plan_state: z.enum(PLAN_STATES),
     trial_ends_at: isoTime.nullable(),
+    plan_ends_at: isoTime
+      .nullable()
+      .describe('the paid plan ends then (cancelled at the end of its period); null: it renews'),
     payment_failed_at: isoTime.nullable(),
     downgraded_at: isoTime.nullable(),
     features: z.strictObject({
@@ -125,8 +129,7 @@ const listItemShape = {
     .int()
     .nullable()
     .describe('null for FREE callers, and before the risk stage'),
-  current_risk_level: z
-    .enum(RISK_LEVELS)
+  current_risk_level: riskLevel
     .nullable()
     .describe('null for FREE callers, and before the risk stage'),
   current_liquidity_usd: z.number().nullable(),

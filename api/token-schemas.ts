@@ -13,6 +13,8 @@ export const address = z
   .regex(/^0x[0-9a-f]{40}$/)
   .describe('lower-case 0x address');
 export const isoTime = z.iso.datetime();
+/** A token's risk level (RISK_LEVELS), named so that the web app's generated types call it RiskLevel. */
+export const riskLevel = z.enum(RISK_LEVELS).meta({ id: 'RiskLevel' });
 
 const nullableBool = z.boolean().nullable();
 const nullableInt = z.number().int().nullable();
@@ -229,7 +231,7 @@ export const analysis = z
     actionable_insights: z.array(z.string()),
     alerts: z.array(z.strictObject({ type: z.string(), message: z.string() })),
     risk_score: nullableInt,
-    risk_level: z.enum(RISK_LEVELS).nullable(),
+    risk_level: riskLevel.nullable(),
     risk_factor_details: z.array(
       z.strictObject({
         code: z.string(),
@@ -267,7 +269,7 @@ const completeShape = {
   chain_id: z.number().int(),
   full_token_data: fullTokenData,
   security_hints: securityHints,
-  current_risk_level: z.enum(RISK_LEVELS).nullable(),
+  current_risk_level: riskLevel.nullable(),
   current_risk_score: z.number().int().min(0).max(100).nullable(),
   current_liquidity_usd: z.number().nullable(),
   is_actively_traded: z.boolean(),
@@ -370,7 +372,7 @@ const tokenUpdatedData = z.strictObject({
   impersonates: impersonates.nullable(),
   previous: z.strictObject({
     current_risk_score: nullableInt,
-    current_risk_level: z.enum(RISK_LEVELS).nullable(),
+    current_risk_level: riskLevel.nullable(),
     current_liquidity_usd: z.number().nullable(),
     price_usd: z.number().nullable(),
   }),

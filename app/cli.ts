@@ -3,17 +3,28 @@ import { parseArgs } from 'node:util';
 import { parseTrustProxy } from '../api/access/index.ts';
 import { runMigrations } from '../db/client.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
-import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
-import { type DevChain, startDevChain } from '../scripts/dev/devchain.ts';
-import { persistedSecret } from '../scripts/dev/secrets.ts';
-import { type Resolved, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
 import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
+import { accountsCommand } from './commands/users.ts';
+import {
+  applyDemoKeyPolicy,
+  DEMO_EMAIL,
+  type DevChain,
+  demoKeyAction,
+  persistedSecret,
+  type RedisNamespace,
+  type Resolved,
+  redisNamespace,
+  resolveDatabase,
+  resolveRedis,
+  startDevChain,
+} from './embedded/index.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
+import { keysCommand } from './operator.ts';
 import { ROLES, type Role, startService } from './service.ts';
+import { createShutdown } from './shutdown.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
@@ -26,8 +37,10 @@ Commands:
                                                     (resumable; stops at the finalized head)
   users create --email E --password P --plan free|basic|pro [--trial-days N]
                                                     create an account (a trial when --trial-days is given)
+  users show --email E                              an account's plan state, Stripe customer and subscription
   users set-plan --email E --plan free|basic|pro [--trial-days N]
-                                                    change an account's plan
+                                                    change an account's plan (Stripe's next event for a
+                                                    billed account sets it again)
   users payment-failed --email E                    record a failed payment (downgrade after 3 days)
   keys set-limits --key K --per-minute N --per-hour N --per-day N
                                                     change an API key's rate limits (full or masked key)
@@ -37,7 +50,6 @@ Commands:
 // PGlite is one backend session: interleaved extended-protocol messages from several connections
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
 const EMBEDDED_POOL_MAX = 1;
-const FORCED_EXIT_CODE = 130;
 const DEMO_PASSWORD_LENGTH = 24;
 
 function output(value: unknown, human: string) {
@@ -69,37 +81,6 @@ async function migrateCommand(config: AppConfig, logger: Logger) {
   }
 }
 
-/** Cleanups run in reverse order on the first signal; a second signal exits at once. */
-function createShutdown(logger: Logger) {
-  const cleanups: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        logger.warn({ err: (error as Error).message }, 'shutdown step failed');
-      }
-    }
-  };
-  let stopping = false;
-  const onSignal = (signal: string) => {
-    if (stopping) {
-      logger.warn('second signal: exiting now');
-      process.exit(FORCED_EXIT_CODE);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    void stopAll().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  return {
-    onStop: (cleanup: () => Promise<void>) => cleanups.push(cleanup),
-    stopAll,
-    stopping: () => stopping,
-  };
-}
-
 /** Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up. */
 function operatorLogin(config: AppConfig) {
   const generatedAdmin =
@@ -117,13 +98,19 @@ function operatorLogin(config: AppConfig) {
 
 /**
  * The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
- * once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
+ * once; anything else revokes a leftover one (app/embedded/demo-key.ts). Done before the
  * service opens its pool: an embedded PGlite serves one connection at a time.
  */
 async function prepareDemoAccess(
   config: AppConfig,
   logger: Logger,
-  stack: { roles: Set<Role>; devChain?: DevChain; database: Resolved; redis: Resolved },
+  stack: {
+    roles: Set<Role>;
+    devChain?: DevChain;
+    database: Resolved;
+    redis: Resolved;
+    redisPrefix: string;
+  },
 ) {
   const { roles, devChain, database, redis } = stack;
   const action = demoKeyAction({
@@ -132,10 +119,10 @@ async function prepareDemoAccess(
     nodeEnv: config.env.NODE_ENV,
   });
   // …and on the embedded default only, a web sign-in for the demo account with a password
-  // generated once for DATA_DIR.
+  // generated once for DATA_DIR (DATA_DIR/demo-password holds it).
   const demoPassword =
     roles.has('api') && action === 'issue' && devChain
-      ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
+      ? persistedSecret(config.env.DATA_DIR, 'demo-password', DEMO_PASSWORD_LENGTH).value
       : undefined;
   const demoKey =
     roles.has('api') && (action === 'revoke' || devChain)
@@ -143,7 +130,8 @@ async function prepareDemoAccess(
           action,
           databaseUrl: database.url,
           redisUrl: redis.url,
-          redisPrefix: config.env.REDIS_PREFIX,
+          redisPrefix: stack.redisPrefix,
+          dataDir: config.env.DATA_DIR,
           logger,
           password: demoPassword,
         })
@@ -157,12 +145,14 @@ interface StartedStack {
   chains: AppConfig['chains'];
   database: Resolved;
   redis: Resolved;
+  namespace: RedisNamespace;
   login: ReturnType<typeof operatorLogin>;
   demo: Awaited<ReturnType<typeof prepareDemoAccess>>;
 }
 
 /** What `start` prints as JSON: every address the running service answers on. */
-function startedBanner({ url, roles, chains, database, redis, login, demo }: StartedStack) {
+function startedBanner(stack: StartedStack) {
+  const { url, roles, chains, database, redis, namespace, login, demo } = stack;
   const wsUrl = url?.replace(/^http/, 'ws');
   return {
     status: 'started',
@@ -183,6 +173,7 @@ function startedBanner({ url, roles, chains, database, redis, login, demo }: Sta
     demo_api_key: demo.demoKey ?? null,
     database: database.source,
     redis: redis.source,
+    redis_prefix: namespace.prefix,
     // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
     chains: chains.map((c) => ({
       chain_id: c.chainId,
@@ -217,7 +208,7 @@ function bannerText(banner: ReturnType<typeof startedBanner>, stack: StartedStac
         ]
       : []),
     `  Database:   ${banner.database}`,
-    `  Redis:      ${banner.redis}`,
+    `  Redis:      ${banner.redis}, key prefix ${banner.redis_prefix}`,
     ...stack.chains.map(
       (c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`,
     ),
@@ -241,6 +232,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     fail(`--role must be one of all, ${ROLES.join(', ')}`);
   const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
   const shutdown = createShutdown(logger);
+  shutdown.listen();
 
   try {
     const database: Resolved = await resolveDatabase(
@@ -251,6 +243,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     shutdown.onStop(database.stop);
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
     shutdown.onStop(redis.stop);
+    const namespace = redisNamespace(config.env);
     await runMigrations(database.url);
     const jwt = roles.has('api')
       ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR)
@@ -260,7 +253,13 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     if (devChain) shutdown.onStop(devChain.stop);
     const chains = devChain ? [devChain.chain] : config.chains;
     const login = operatorLogin(config);
-    const demo = await prepareDemoAccess(config, logger, { roles, devChain, database, redis });
+    const demo = await prepareDemoAccess(config, logger, {
+      roles,
+      devChain,
+      database,
+      redis,
+      redisPrefix: namespace.prefix,
+    });
     const service = await startService({
       admin: login.admin,
       roles,
@@ -268,7 +267,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       metricsToken: config.env.METRICS_TOKEN,
       databaseUrl: database.url,
       redisUrl: redis.url,
-      redisPrefix: config.env.REDIS_PREFIX,
+      redisPrefix: namespace.prefix,
       chains,
       knownChainIds: knownIds(chains),
       port: config.env.PORT,
@@ -277,6 +276,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       jwtSecret: jwt?.secret,
       smtpUrl: config.env.SMTP_URL,
       alertEmailFrom: config.env.ALERT_EMAIL_FROM,
+      billing: config.billing,
+      publicUrl: config.env.PUBLIC_URL,
       poolMax: config.env.DATABASE_URL ? undefined : EMBEDDED_POOL_MAX,
       dex: {
         idleAfterMs: config.env.DEX_IDLE_AFTER_MINUTES * 60_000,
@@ -286,6 +287,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     });
     shutdown.onStop(service.stop);
     if (shutdown.stopping()) return;
+    // A second start on this DATA_DIR names the URL of this one.
+    if (service.url) (database.lock ?? redis.lock)?.announce(service.url);
 
     const stack: StartedStack = {
       url: service.url,
@@ -293,6 +296,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       chains,
       database,
       redis,
+      namespace,
       login,
       demo,
     };

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { createBillingRepository } from '../db/repositories/billing.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { generateApiKey } from '../src/accounts/credentials.ts';
+import { type PriceIds, parseBillingEvent } from '../src/billing/index.ts';
 import { type AppConfig, parseConfig } from '../src/config/env.ts';
 import {
   createTestDatabase,
@@ -11,9 +13,15 @@ import {
   type TestRedis,
 } from '../test/support/services.ts';
 import type { CliIo } from './commands/input.ts';
-import { accountsCommand, keysCommand } from './operator.ts';
+import { accountsCommand } from './commands/users.ts';
+import { keysCommand } from './operator.ts';
 
 /** The account commands against a real database: what they print, and how they refuse. */
+
+const PRICES: PriceIds = {
+  BASIC: { monthly: 'price_bm', annual: 'price_ba' },
+  PRO: { monthly: 'price_pm', annual: 'price_pa' },
+};
 
 let database: TestDatabase;
 let redis: TestRedis;
@@ -134,6 +142,75 @@ describe('users', () => {
       accountsCommand(config, silentLogger, ['create', ...args], io),
     );
     expect(duplicate.message).toBe('users create: twice@example.com already exists');
+  });
+});
+
+describe('users of a Stripe-billed account', () => {
+  it('show names the Stripe customer and subscription; a manual change warns that Stripe will set the plan again', async () => {
+    const { io, outputs } = recordingIo();
+    const args = ['--email', 'billed@example.com', '--password', 'long-enough', '--plan', 'free'];
+    await accountsCommand(config, silentLogger, ['create', ...args], io);
+    const handle = createDb(database.url, { max: 1 });
+    try {
+      const user = (await createAccountRepository(handle.db).userByEmail('billed@example.com'))!;
+      const billing = createBillingRepository(handle.db);
+      await billing.linkCustomer(user.id, 'cus_billed');
+      const parsed = parseBillingEvent({
+        id: 'evt_billed',
+        type: 'customer.subscription.created',
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: 'sub_billed',
+            customer: 'cus_billed',
+            status: 'active',
+            items: {
+              data: [{ price: { id: PRICES.PRO.monthly }, current_period_end: 2_000_000_000 }],
+            },
+          },
+        },
+      });
+      if (!parsed.ok) throw new Error(parsed.error);
+      await billing.handleEvent(parsed.event, PRICES, new Date());
+    } finally {
+      await handle.close();
+    }
+    await accountsCommand(config, silentLogger, ['show', '--email', 'billed@example.com'], io);
+    expect(outputs[1]).toMatchObject({
+      status: 'found',
+      user: {
+        plan: 'PRO',
+        billing: {
+          stripe_customer: 'cus_billed',
+          stripe_subscription: 'sub_billed',
+          subscription_status: 'active',
+          subscription_plan: 'PRO',
+          subscription_period: 'monthly',
+        },
+      },
+    });
+    await accountsCommand(
+      config,
+      silentLogger,
+      ['set-plan', '--email', 'billed@example.com', '--plan', 'basic'],
+      io,
+    );
+    expect(outputs[2]).toMatchObject({
+      status: 'updated',
+      user: { plan: 'BASIC' },
+      warning: expect.stringMatching(
+        /Stripe subscription \(sub_billed, active\).*sets the plan again/,
+      ),
+    });
+    // An account without a subscription gets no warning.
+    await accountsCommand(
+      config,
+      silentLogger,
+      ['set-plan', '--email', 'twice@example.com', '--plan', 'pro'],
+      io,
+    );
+    expect(outputs[3]).not.toHaveProperty('warning');
+    expect((outputs[3] as { user: { billing: unknown } }).user.billing).toBeNull();
   });
 });
 

@@ -1,203 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { createDb } from '../db/client.ts';
-import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
-import { bumpAuthGeneration } from '../infra/auth-generation.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
-import { LOCAL_REDIS_URL, redisAnswers } from '../scripts/dev/stack.ts';
-import {
-  API_KEY_PATTERN,
-  generateApiKey,
-  hashPassword,
-  MASKED_KEY_PATTERN,
-  sha256Hex,
-} from '../src/accounts/credentials.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { API_KEY_PATTERN, MASKED_KEY_PATTERN, sha256Hex } from '../src/accounts/credentials.ts';
 import type { AppConfig } from '../src/config/env.ts';
-import { DAY_MS, effectivePlan, PAYMENT_GRACE_DAYS, type Plan, planState } from '../src/plans.ts';
-import { isoOrNull } from '../src/time.ts';
+import { announceAuthChange } from './commands/announce.ts';
 import {
   type CliIo,
-  email,
   parseOptions,
-  plan,
   positiveInt,
   USAGE_EXIT_CODE,
   withDatabase,
 } from './commands/input.ts';
 
 /**
- * The operator's account commands (docs/operations.md): `users` (create, set-plan,
- * payment-failed), `keys set-limits`, and the embedded default's demo account. With the embedded
- * default (no DATABASE_URL) they open the embedded database themselves, so run them while `start`
- * is stopped, or set DATABASE_URL. `analyze` is in app/commands/analyze.ts.
+ * The operator's key commands (docs/operations.md): `keys set-limits`, and the embedded default's
+ * demo account. The account commands (`users …`) are in app/commands/users.ts, `analyze` in
+ * app/commands/analyze.ts.
  */
 
-const MAX_TRIAL_DAYS = 365;
 const LIMIT_MAX = 100_000_000;
-
-function describeUser(user: UserRow, now: Date) {
-  return {
-    id: user.id,
-    email: user.email,
-    plan: user.plan,
-    effective_plan: effectivePlan(user, now),
-    plan_state: planState(user, now),
-    trial_ends_at: isoOrNull(user.trialEndsAt),
-    payment_failed_at: isoOrNull(user.paymentFailedAt),
-    downgraded_at: isoOrNull(user.downgradedAt),
-  };
-}
-
-/**
- * After a plan or key change: API instances drop their memo of principals at once. Without a
- * reachable Redis (a stopped embedded default) there is nothing running to tell.
- */
-async function announceAuthChange(config: AppConfig): Promise<void> {
-  const url =
-    config.env.REDIS_URL ?? ((await redisAnswers(LOCAL_REDIS_URL)) ? LOCAL_REDIS_URL : undefined);
-  if (!url) return;
-  const redis = createRedis(url, 'commands');
-  try {
-    await bumpAuthGeneration(redis, keySpace(config.env.REDIS_PREFIX).prefix);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-type AccountOptions = Partial<Record<'email' | 'password' | 'plan' | 'trial-days', string>>;
-
-/**
- * What an account subcommand works with: the configuration, the log and the terminal. The
- * subcommands call `context.io.fail`, not a destructured `io`: TypeScript narrows after a call
- * that returns `never` only through a declared type.
- */
-interface AccountContext {
-  config: AppConfig;
-  logger: Logger;
-  io: CliIo;
-}
-
-/** A trial needs a paid plan: FREE has nothing to try. */
-const trialIsPaid = (v: { plan: Plan; trial_days?: number }) =>
-  v.trial_days === undefined || v.plan !== 'FREE';
-const TRIAL_NEEDS_PAID_PLAN = { message: 'a trial needs a paid plan', path: ['trial_days'] };
-
-const trialEnd = (days: number | undefined, now: Date) =>
-  days === undefined ? null : new Date(now.getTime() + days * DAY_MS);
-
-async function createUser(context: AccountContext, values: AccountOptions) {
-  const { config, logger, io } = context;
-  const input = parseOptions(
-    z
-      .object({
-        email,
-        password: z.string('is required').min(8, 'must be at least 8 characters').max(128),
-        plan,
-        trial_days: positiveInt(MAX_TRIAL_DAYS).optional(),
-      })
-      .refine(trialIsPaid, TRIAL_NEEDS_PAID_PLAN),
-    {
-      email: values.email,
-      password: values.password,
-      plan: values.plan,
-      trial_days: values['trial-days'],
-    },
-    io,
-  );
-  const now = new Date();
-  const user = await withDatabase(config, logger, async ({ db }) =>
-    createAccountRepository(db).createUser({
-      email: input.email,
-      passwordHash: await hashPassword(input.password),
-      plan: input.plan,
-      trialEndsAt: trialEnd(input.trial_days, now),
-    }),
-  );
-  if (!user) context.io.fail(`users create: ${input.email} already exists`);
-  io.output(
-    { status: 'created', user: describeUser(user, now) },
-    `Created ${user.email} (${user.plan}${user.trialEndsAt ? `, trial until ${user.trialEndsAt.toISOString()}` : ''}).`,
-  );
-}
-
-async function setPlan(context: AccountContext, values: AccountOptions) {
-  const { config, logger, io } = context;
-  const input = parseOptions(
-    z
-      .object({ email, plan, trial_days: positiveInt(MAX_TRIAL_DAYS).optional() })
-      .refine(trialIsPaid, TRIAL_NEEDS_PAID_PLAN),
-    { email: values.email, plan: values.plan, trial_days: values['trial-days'] },
-    io,
-  );
-  const now = new Date();
-  const user = await withDatabase(config, logger, async ({ db }) =>
-    createAccountRepository(db).setPlan(input.email, input.plan, {
-      trialEndsAt: trialEnd(input.trial_days, now),
-      now,
-    }),
-  );
-  if (!user) context.io.fail(`users set-plan: no user ${input.email}`);
-  await announceAuthChange(config);
-  io.output(
-    { status: 'updated', user: describeUser(user, now) },
-    `${user.email} is now on ${user.plan}.`,
-  );
-}
-
-async function recordPaymentFailed(context: AccountContext, values: AccountOptions) {
-  const { config, logger, io } = context;
-  const input = parseOptions(z.object({ email }), { email: values.email }, io);
-  const now = new Date();
-  const user = await withDatabase(config, logger, async ({ db }) =>
-    createAccountRepository(db).recordPaymentFailed(input.email, now),
-  );
-  if (!user) context.io.fail(`users payment-failed: no user ${input.email}`);
-  await announceAuthChange(config);
-  const downgradeAt = new Date(user.paymentFailedAt!.getTime() + PAYMENT_GRACE_DAYS * DAY_MS);
-  io.output(
-    {
-      status: 'recorded',
-      user: describeUser(user, now),
-      downgrade_at: downgradeAt.toISOString(),
-    },
-    `Failed payment recorded for ${user.email}; downgrade to FREE at ${downgradeAt.toISOString()} unless the plan is set again.`,
-  );
-}
-
-// A Map, not an object literal: `users constructor` must not find Object.prototype's.
-const ACCOUNT_COMMANDS = new Map<
-  string,
-  (context: AccountContext, values: AccountOptions) => Promise<void>
->([
-  ['create', createUser],
-  ['set-plan', setPlan],
-  ['payment-failed', recordPaymentFailed],
-]);
-
-/** `token-monitor users create|set-plan|payment-failed …` */
-export async function accountsCommand(
-  config: AppConfig,
-  logger: Logger,
-  args: string[],
-  io: CliIo,
-): Promise<void> {
-  const [sub, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      plan: { type: 'string' },
-      'trial-days': { type: 'string' },
-    },
-    strict: true,
-  });
-  const command = sub === undefined ? undefined : ACCOUNT_COMMANDS.get(sub);
-  if (!command) io.fail('usage: users create|set-plan|payment-failed …', USAGE_EXIT_CODE);
-  return command({ config, logger, io }, values);
-}
 
 export async function keysCommand(
   config: AppConfig,
@@ -265,51 +87,4 @@ export async function keysCommand(
     { status: 'updated', api_key: row.maskedKey, rate_limit: limits },
     `${row.maskedKey}: ${limits.requests_per_minute}/minute, ${limits.requests_per_hour}/hour, ${limits.requests_per_day}/day.`,
   );
-}
-
-export const DEMO_EMAIL = 'demo@token-monitor.local';
-
-/**
- * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
- * once, with a random password nobody knows) gets a fresh key on every start; the previous one
- * is revoked. Only for the embedded default, never with a configured chain.
- */
-export async function issueDemoKey(
-  databaseUrl: string,
-  redisUrl: string,
-  redisPrefix: string,
-  password?: string,
-): Promise<string> {
-  const handle = createDb(databaseUrl, { max: 1 });
-  const redis = createRedis(redisUrl, 'commands');
-  try {
-    const accounts = createAccountRepository(handle.db);
-    const now = new Date();
-    const user =
-      (await accounts.userByEmail(DEMO_EMAIL)) ??
-      (await accounts.createUser({
-        email: DEMO_EMAIL,
-        passwordHash: await hashPassword(randomBytes(24).toString('hex')),
-        plan: 'PRO',
-      })) ??
-      (await accounts.userByEmail(DEMO_EMAIL));
-    if (!user) throw new Error('demo account could not be created');
-    if (user.plan !== 'PRO' || user.trialEndsAt || user.paymentFailedAt)
-      await accounts.setPlan(DEMO_EMAIL, 'PRO', { now });
-    // The web app's demo sign-in: the password printed by `npm start` (kept in DATA_DIR).
-    if (password) await accounts.setPasswordHash(DEMO_EMAIL, await hashPassword(password));
-    const key = generateApiKey();
-    await accounts.generateKey(user.id, key, {
-      name: 'Demo key',
-      description: 'issued by npm start (embedded default)',
-      plan: 'PRO',
-      now,
-      expiresAt: null,
-    });
-    await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);
-    return key.apiKey;
-  } finally {
-    redis.disconnect();
-    await handle.close();
-  }
 }

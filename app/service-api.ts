@@ -14,7 +14,9 @@ import { createApp } from '../api/app.ts';
 import { type Broadcaster, createBroadcaster } from '../api/ws/index.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
+import { createStripeProcessor } from '../infra/stripe.ts';
 import { QUEUE_NAMES } from '../workers/jobs.ts';
+import { createPlanAnnouncer } from '../workers/plan-changes.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import type { Shared } from './service-shared.ts';
 
@@ -53,6 +55,7 @@ function createApiApp(
   } = s;
   return createApp({
     trustProxy: access.trustProxy,
+    clock: s.clock,
     metricsToken: options.metricsToken,
     failedAuth: access.failedAuth,
     tokens,
@@ -75,6 +78,14 @@ function createApiApp(
       redisPrefix: keys.prefix,
       logger,
     }),
+    billing: {
+      records: s.billingRecords,
+      ...(options.billing
+        ? { processor: createStripeProcessor(options.billing), prices: options.billing.prices }
+        : {}),
+      publicUrl: options.publicUrl,
+    },
+    announcePlanChange: createPlanAnnouncer({ redis: commandRedis, prefix: keys.prefix, producer }),
     readiness: [
       { name: 'postgres', check: async () => void (await sql`select 1`) },
       { name: 'redis', check: async () => void (await commandRedis.ping()) },
@@ -100,12 +111,12 @@ function createWebSocket(
     usage: access.usage,
     redis: access.apiRedis,
     redisPrefix: keys.prefix,
-    clock: () => new Date(),
+    clock: s.clock,
     failedAuth: access.failedAuth,
     rateLimiter: createRateLimiter({
       redis: access.apiRedis,
       prefix: keys.prefix,
-      clock: () => new Date(),
+      clock: s.clock,
     }),
   });
   return createBroadcaster({
@@ -116,7 +127,7 @@ function createWebSocket(
     logger: s.logger,
     recheckIntervalMs: s.options.wsRecheckIntervalMs,
     access: {
-      principalFor: (credential, address) => wsAuth.principalFor(credential, new Date(), address),
+      principalFor: (credential, address) => wsAuth.principalFor(credential, s.clock(), address),
       clientAddress: clientAddressOf(access.trustProxy),
       slots: createConnectionSlots(commandRedis, keys.prefix),
       watchlist: async (userId) =>
@@ -140,7 +151,7 @@ export async function startApi(s: Shared) {
     redis: apiRedis,
     prefix: keys.prefix,
     accounts: s.accounts,
-    clock: () => new Date(),
+    clock: s.clock,
     logger,
   });
   usage.start();

@@ -9,8 +9,7 @@ import { createAggregatorClient } from '../src/dex/aggregator.ts';
 import { createAccountsProcessor } from '../workers/accounts.ts';
 import {
   type AlertsConsumer,
-  createMailer,
-  type Mailer,
+  DEFAULT_ALERT_EMAIL_FROM,
   startAlertsConsumer,
 } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
@@ -148,6 +147,11 @@ export function startStageWorkers(
         accounts: s.accounts,
         logger,
         onPlansChanged: () => bumpAuthGeneration(commandRedis, keys.prefix),
+        clock: s.clock,
+        notices: {
+          mailer: s.mailer,
+          from: s.options.alertEmailFrom ?? DEFAULT_ALERT_EMAIL_FROM,
+        },
       }),
       dex: createDexStage(s),
     },
@@ -158,7 +162,6 @@ export function startStageWorkers(
 export async function startAlerts(s: Shared) {
   const { options } = s;
   const alertsRedis = createRedis(options.redisUrl, 'worker');
-  const mailer: Mailer | undefined = options.smtpUrl ? createMailer(options.smtpUrl) : undefined;
   const alertsConsumer: AlertsConsumer = await startAlertsConsumer({
     redis: alertsRedis,
     streamKey: s.keys.events,
@@ -166,11 +169,11 @@ export async function startAlerts(s: Shared) {
     alerts: createAlertRepository(s.db),
     events: s.events,
     logger: s.logger,
-    mailer,
+    mailer: s.mailer,
     from: options.alertEmailFrom,
     claimIdleMs: options.alertsClaimIdleMs,
   });
-  return { alertsRedis, mailer, alertsConsumer };
+  return { alertsRedis, alertsConsumer };
 }
 
 export function startScanners(s: Shared): Scanner[] {

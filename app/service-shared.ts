@@ -3,6 +3,7 @@ import type { TrustProxy } from '../api/access/index.ts';
 import { createDb } from '../db/client.ts';
 import { createAccountRepository } from '../db/repositories/accounts.ts';
 import { createAnalysisRepository } from '../db/repositories/analyses.ts';
+import { createBillingRepository } from '../db/repositories/billing.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createDexRepository } from '../db/repositories/dex.ts';
 import { createHolderRepository } from '../db/repositories/holders.ts';
@@ -12,7 +13,9 @@ import { createEventPublisher } from '../infra/events.ts';
 import { createMetrics } from '../infra/metrics.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
 import { bumpTokenVersion } from '../infra/token-cache.ts';
+import type { BillingConfig } from '../src/billing/index.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
+import { createMailer } from '../workers/alerts.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
 import { createProducer } from '../workers/queues.ts';
 
@@ -40,18 +43,27 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
-  /** SMTP_URL: alert emails of the worker role's alerts consumer; without it alerts are recorded only. */
+  /**
+   * SMTP_URL: the worker role's emails (alerts, and plan notices: a failed payment, a downgrade);
+   * without it alerts are recorded only and no email is sent.
+   */
   smtpUrl?: string;
   /** ALERT_EMAIL_FROM. */
   alertEmailFrom?: string;
   /** Tests shorten how long a failed alert event stays pending before it is retried. */
   alertsClaimIdleMs?: number;
+  /** Billing through Stripe (STRIPE_…); absent: not configured, plans change by the operator only. */
+  billing?: BillingConfig;
+  /** PUBLIC_URL: where Checkout and the billing portal send the browser back. */
+  publicUrl?: string;
   /** Operator login for Bull Board; without it the board answers 503. */
   admin?: { user: string; password: string };
   /** TRUST_PROXY (Express's `trust proxy`); off by default: the client address is the socket's. */
   trustProxy?: TrustProxy;
   /** METRICS_TOKEN: /metrics wants it as a Bearer token. */
   metricsToken?: string;
+  /** The time plans are judged by (trials, failed-payment grace, cancellations); tests move it. */
+  clock?: () => Date;
   /** How often open WebSockets are judged again (tests shorten it). */
   wsRecheckIntervalMs?: number;
   /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
@@ -90,8 +102,11 @@ export function openShared(options: ServiceOptions) {
   const dexRepo = createDexRepository(db);
   const tokenChanged = (chainId: number, address: string) =>
     bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
+  // The worker role's emails: alerts and plan notices share one transport.
+  const mailer = options.smtpUrl && roles.has('worker') ? createMailer(options.smtpUrl) : undefined;
   return {
     options,
+    clock: options.clock ?? (() => new Date()),
     logger,
     keys,
     db,
@@ -103,6 +118,8 @@ export function openShared(options: ServiceOptions) {
     producer,
     tokens,
     accounts,
+    billingRecords: createBillingRepository(db),
+    mailer,
     analyses,
     creators,
     scan,

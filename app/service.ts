@@ -3,6 +3,7 @@ import type { ChainRuntime } from '../workers/chain-runtime.ts';
 import type { WorkerPool } from '../workers/queues.ts';
 import type { Scanner } from '../workers/scan/index.ts';
 import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
+import { ensureOwnNamespace } from './namespace.ts';
 import { startApi } from './service-api.ts';
 import { startAlerts, startScanners, startSchedulers, startStageWorkers } from './service-roles.ts';
 import { openShared, type ServiceOptions, type Shared } from './service-shared.ts';
@@ -42,7 +43,7 @@ async function stopRoles(s: Shared, running: RunningRoles) {
   await schedulers?.historyMaintenance.close();
   await pool?.close(s.options.workerDrainDeadlineMs);
   await alerts?.alertsConsumer.stop();
-  alerts?.mailer?.close();
+  s.mailer?.close();
   await api?.broadcaster.close();
   await api?.usage.stop();
   if (api) {
@@ -66,6 +67,15 @@ async function stopRoles(s: Shared, running: RunningRoles) {
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { roles } = options;
   const shared = openShared(options);
+  try {
+    await ensureOwnNamespace(shared.db, shared.commandRedis, shared.keys, {
+      database: options.databaseUrl,
+      redis: options.redisUrl,
+    });
+  } catch (error) {
+    await stopRoles(shared, { scanners: [] });
+    throw error;
+  }
   const { workerConnection } = shared;
   const pool = workerConnection ? startStageWorkers(shared, workerConnection) : undefined;
   const alerts = workerConnection ? await startAlerts(shared) : undefined;

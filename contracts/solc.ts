@@ -33,11 +33,12 @@ export type ImportResolver = (path: string) => { contents: string } | { error: s
 export const solcVersion = (): string => solc.version();
 
 /** Compiles `sources` (unit name → source text); errors are in the output, not thrown. */
-export function compileSources(
+/** The standard-JSON input of a compile with the project's settings (the build's and the tests'). */
+export function standardInput(
   sources: Record<string, string>,
-  options: { viaIR?: boolean; optimize?: boolean; findImport?: ImportResolver } = {},
-): SolcOutput {
-  const input = {
+  options: { viaIR?: boolean; optimize?: boolean } = {},
+) {
+  return {
     language: 'Solidity',
     sources: Object.fromEntries(
       Object.entries(sources).map(([unit, content]) => [unit, { content }]),
@@ -51,6 +52,13 @@ export function compileSources(
       },
     },
   };
+}
+
+export function compileSources(
+  sources: Record<string, string>,
+  options: { viaIR?: boolean; optimize?: boolean; findImport?: ImportResolver } = {},
+): SolcOutput {
+  const input = standardInput(sources, options);
   const callbacks = options.findImport ? { import: options.findImport } : undefined;
   return JSON.parse(solc.compile(JSON.stringify(input), callbacks)) as SolcOutput;
 }

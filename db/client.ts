@@ -1,5 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import {
+  drizzle,
+  type PostgresJsDatabase,
+  type PostgresJsQueryResultHKT,
+} from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from './schema.ts';
@@ -78,3 +83,6 @@ async function migrateOnce(url: string): Promise<void> {
     await sql.end({ timeout: 5 });
   }
 }
+
+/** The database or a transaction on it: repository functions that must run inside a caller's transaction take this. */
+export type Executor = PgDatabase<PostgresJsQueryResultHKT, typeof schema>;

@@ -15,6 +15,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { RISK_LEVELS } from '../src/analysis/types.ts';
+import { users } from './schema-accounts.ts';
+import { createdAt, updatedAt } from './schema-columns.ts';
+
+export * from './schema-accounts.ts';
 
 /**
  * Durable state. Natural keys everywhere (chain_id + address), so that every write is an
@@ -22,11 +26,19 @@ import { RISK_LEVELS } from '../src/analysis/types.ts';
  * lower-case hex with the 0x prefix.
  */
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 const blockNumber = (name: string) => bigint(name, { mode: 'number' });
 /** uint256 amounts exceed every JS number: stored exactly as numeric(78,0). */
 const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/**
+ * This database's identity: one row, made by migration 0009 and never changed. Every Redis
+ * namespace records the id of the database it serves, so that two deployments on one Redis and
+ * key prefix refuse to start instead of taking each other's jobs (app/namespace.ts).
+ */
+export const deployment = pgTable('deployment', {
+  id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+  createdAt: createdAt(),
+});
 
 /** Where each chain's scanner resumes; one row per chain. */
 export const scanCursors = pgTable('scan_cursors', {
@@ -300,39 +312,6 @@ export const creators = pgTable(
   (t) => [
     primaryKey({ columns: [t.chainId, t.address] }),
     index('creators_last_seen_idx').on(t.lastSeen.desc()),
-  ],
-);
-
-export const users = pgTable(
-  'users',
-  {
-    id: serial('id').primaryKey(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    plan: text('plan').notNull().default('FREE'),
-    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
-    paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
-    downgradedAt: timestamp('downgraded_at', { withTimezone: true }),
-    /** Plan before the last downgrade, for the record (and support). */
-    downgradedFrom: text('downgraded_from'),
-    emailAlerts: boolean('email_alerts').notNull().default(false),
-    /** Free-form user preferences (alert filters, UI settings); purged 30 days after a downgrade. */
-    preferences: jsonb('preferences').notNull().default(sql`'{}'::jsonb`),
-    /** Set when the post-downgrade purge removed watchlist and preferences. */
-    purgedAt: timestamp('purged_at', { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex('users_email_idx').on(t.email),
-    // The maintenance job scans only accounts with something pending.
-    index('users_trial_idx').on(t.trialEndsAt).where(sql`trial_ends_at is not null`),
-    index('users_payment_failed_idx')
-      .on(t.paymentFailedAt)
-      .where(sql`payment_failed_at is not null`),
-    index('users_downgraded_idx')
-      .on(t.downgradedAt)
-      .where(sql`downgraded_at is not null and purged_at is null`),
   ],
 );
 

@@ -13,6 +13,12 @@ export const TRIAL_DAYS = 7;
 export const PAYMENT_GRACE_DAYS = 3;
 /** Watchlist and preferences survive a downgrade this long. */
 export const PURGE_AFTER_DAYS = 30;
+/**
+ * A trial that converts by itself (the payment processor charges the card on file at its end)
+ * waits this long past its end for the processor's word before it lapses like any trial: the
+ * charge and its webhook come within the hour, so an ordinary delay never looks like a downgrade.
+ */
+export const TRIAL_SETTLE_DAYS = 1;
 
 export interface PlanFeatures {
   /** current_risk_score / current_risk_level and the risk filters. */
@@ -71,6 +77,10 @@ export interface AccountState {
   plan: string;
   trialEndsAt: Date | null;
   paymentFailedAt: Date | null;
+  /** The trial becomes the paid plan at its end unless the processor says otherwise. */
+  trialConverts?: boolean;
+  /** The paid plan ends then (cancelled at the end of its period); null or absent: it renews. */
+  planEndsAt?: Date | null;
 }
 
 export function isPlan(value: string): value is Plan {
@@ -78,7 +88,14 @@ export function isPlan(value: string): value is Plan {
 }
 
 export function trialExpired(user: AccountState, now: Date): boolean {
-  return user.trialEndsAt !== null && user.trialEndsAt.getTime() <= now.getTime();
+  if (user.trialEndsAt === null) return false;
+  const settle = user.trialConverts ? TRIAL_SETTLE_DAYS * DAY_MS : 0;
+  return user.trialEndsAt.getTime() + settle <= now.getTime();
+}
+
+export function planEnded(user: AccountState, now: Date): boolean {
+  const end = user.planEndsAt ?? null;
+  return end !== null && end.getTime() <= now.getTime();
 }
 
 export function paymentGraceOver(user: AccountState, now: Date): boolean {
@@ -91,19 +108,28 @@ export function paymentGraceOver(user: AccountState, now: Date): boolean {
 /** What the caller may use now. Unknown stored plans fall back to FREE. */
 export function effectivePlan(user: AccountState, now: Date): Plan {
   if (!isPlan(user.plan) || user.plan === 'FREE') return 'FREE';
-  if (trialExpired(user, now) || paymentGraceOver(user, now)) return 'FREE';
+  if (trialExpired(user, now) || paymentGraceOver(user, now) || planEnded(user, now)) return 'FREE';
   return user.plan;
 }
 
-export type PlanState = 'active' | 'trialing' | 'trial_expired' | 'payment_failed' | 'downgraded';
+export const PLAN_STATES = [
+  'active',
+  'trialing',
+  'trial_expired',
+  'payment_failed',
+  'cancelled',
+  'downgraded',
+] as const;
+export type PlanState = (typeof PLAN_STATES)[number];
 
 export function planState(
   user: AccountState & { downgradedAt: Date | null },
   now: Date,
 ): PlanState {
   if (user.plan !== 'FREE') {
-    if (trialExpired(user, now) || paymentGraceOver(user, now))
-      return user.trialEndsAt && trialExpired(user, now) ? 'trial_expired' : 'payment_failed';
+    if (trialExpired(user, now)) return 'trial_expired';
+    if (paymentGraceOver(user, now)) return 'payment_failed';
+    if (planEnded(user, now)) return 'cancelled';
     if (user.paymentFailedAt) return 'payment_failed';
     if (user.trialEndsAt) return 'trialing';
     return 'active';

@@ -38,9 +38,13 @@ describe('the repository stands alone', () => {
 
 /** Which layers each layer may not import (docs/architecture.md): data and imports flow one way. */
 const FORBIDDEN_IMPORTS: Record<string, readonly string[]> = {
-  src: ['infra', 'db', 'workers', 'api', 'app'],
-  db: ['workers', 'api', 'app'],
-  infra: ['workers', 'api', 'app'],
+  src: ['infra', 'db', 'workers', 'api', 'app', 'scripts'],
+  db: ['workers', 'api', 'app', 'scripts'],
+  infra: ['workers', 'api', 'app', 'scripts'],
+  workers: ['api', 'app', 'scripts'],
+  api: ['app', 'scripts'],
+  // scripts/ holds what a developer runs by hand: the running program never depends on it.
+  app: ['scripts'],
 };
 
 function layerViolations(): string[] {
@@ -64,7 +68,7 @@ function layerViolations(): string[] {
 }
 
 describe('the layers', () => {
-  it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point', () => {
+  it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point, nothing the program runs imports scripts/', () => {
     expect(layerViolations()).toEqual([]);
   });
 });
@@ -99,5 +103,29 @@ function doorViolations(): string[] {
 describe('the doors', () => {
   it('a folder with an index.ts is imported through it from outside', () => {
     expect(doorViolations()).toEqual([]);
+  });
+});
+
+/** Folders of generated or recorded data, not of code a reader walks through. */
+const DATA_FOLDERS =
+  /^(contracts\/artifacts|db\/migrations|test\/fixtures|web\/public|docs\/img)(\/|$)/;
+/** More files than this side by side and a folder holds several concepts: give each its own. */
+const MAX_FILES_PER_FOLDER = 25;
+
+function crowdedFolders(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && existsSync(f));
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const dir = dirname(file);
+    if (!DATA_FOLDERS.test(dir)) counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n > MAX_FILES_PER_FOLDER).map(([dir, n]) => `${dir}: ${n}`);
+}
+
+describe('the rooms', () => {
+  it(`no folder of code holds more than ${MAX_FILES_PER_FOLDER} files side by side`, () => {
+    expect(crowdedFolders()).toEqual([]);
   });
 });

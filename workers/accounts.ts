@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
+import { type NoticeSenderDeps, sendPendingNotices } from './account-notices.ts';
 import type { JobData } from './jobs.ts';
 
 /**
- * The account job (docs/api.md): downgrade ended trials and accounts 3 days after a failed payment,
- * purge watchlist and preferences 30 days after a downgrade. Idempotent: each step changes only
- * rows still due, so a retried or doubled run does nothing more.
+ * The account job (docs/api.md): downgrade ended trials, cancelled plans at their end and accounts
+ * 3 days after a failed payment, purge watchlist and preferences 30 days after a downgrade, and
+ * send the emails plan changes owe (workers/account-notices.ts). Idempotent: each step changes
+ * only rows still due, so a retried or doubled run does nothing more.
  */
 export function createAccountsProcessor(deps: {
   accounts: AccountRepository;
@@ -13,9 +15,16 @@ export function createAccountsProcessor(deps: {
   clock?: () => Date;
   /** Called when plans changed: API instances drop their memo of principals (infra/auth-generation.ts). */
   onPlansChanged?: () => Promise<void>;
+  /** How owed emails go out; absent: they are not sent here. */
+  notices?: Omit<NoticeSenderDeps, 'accounts' | 'logger' | 'clock'>;
 }) {
   const clock = deps.clock ?? (() => new Date());
+  const sendNotices = () =>
+    deps.notices
+      ? sendPendingNotices({ ...deps.notices, accounts: deps.accounts, logger: deps.logger, clock })
+      : Promise.resolve({ sent: 0 });
   return async function processAccounts(data: JobData<'accounts'>) {
+    if (data.task === 'notices') return { task: data.task, ...(await sendNotices()) };
     const result = await deps.accounts.runMaintenance(clock());
     if (result.downgraded.length > 0) await deps.onPlansChanged?.();
     for (const d of result.downgraded)
@@ -25,6 +34,12 @@ export function createAccountsProcessor(deps: {
       );
     if (result.purged.length > 0)
       deps.logger.info({ users: result.purged.length }, 'watchlists and preferences purged');
-    return { task: data.task, downgraded: result.downgraded.length, purged: result.purged.length };
+    const { sent } = await sendNotices();
+    return {
+      task: data.task,
+      downgraded: result.downgraded.length,
+      purged: result.purged.length,
+      sent,
+    };
   };
 }

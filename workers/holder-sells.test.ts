@@ -2,20 +2,20 @@ import { and, desc, eq } from 'drizzle-orm';
 import { AbiCoder, Contract, Interface, keccak256, parseEther, toBeHex, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeToken } from '../api/token-schemas.ts';
-import { assembleComplete } from '../api/token-view.ts';
+import {
+  ANVIL_PRIVATE_KEYS,
+  createDemoLauncher,
+  type DemoLauncher,
+  deployDevTether,
+  type LaunchedToken,
+} from '../app/embedded/index.ts';
 import type { Service } from '../app/service.ts';
 import { loadArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
+import { assembleComplete } from '../db/repositories/complete.ts';
 import { createHolderRepository } from '../db/repositories/holders.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { analyses, tokens } from '../db/schema.ts';
-import { ANVIL_PRIVATE_KEYS } from '../scripts/dev/anvil.ts';
-import {
-  createDemoLauncher,
-  type DemoLauncher,
-  type LaunchedToken,
-} from '../scripts/dev/demo-launcher.ts';
-import { deployDevTether } from '../scripts/dev/uniswap.ts';
 import { startTestChain, type TestChain, waitMined } from '../test/support/chain.ts';
 import { startTestService } from '../test/support/service.ts';
 import {

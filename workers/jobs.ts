@@ -117,14 +117,20 @@ export const jobCatalog = {
     jobId: tokenStageId('dex'),
   },
   /**
-   * Account maintenance (docs/api.md): downgrades and purges. Run by a BullMQ job scheduler that the
-   * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
+   * Account maintenance (docs/api.md): downgrades and purges, run by a BullMQ job scheduler that the
+   * scheduler role upserts (ACCOUNTS_SCHEDULER); and the emails a plan change owes (`notices`),
+   * enqueued by the change, named by its first notice (account_notices): each such job sends every
+   * notice still pending, so a later one finds nothing left to do.
    */
   accounts: {
-    schema: z.object({ task: z.literal('maintenance') }),
+    schema: z.discriminatedUnion('task', [
+      z.object({ task: z.literal('maintenance') }),
+      z.object({ task: z.literal('notices'), noticeId: z.number().int().positive() }),
+    ]),
     options: retrying(5, 10 * SECOND),
     concurrency: 1,
-    jobId: (d: { task: string }) => `accounts-${d.task}`,
+    jobId: (d: { task: string; noticeId?: number }) =>
+      `accounts-${d.task}${d.noticeId === undefined ? '' : `-${d.noticeId}`}`,
   },
 } as const;
 

@@ -15,7 +15,7 @@ import {
   startTestChain,
   type TestChain,
 } from '../test/support/chain.ts';
-import { type RpcProxy, startRpcProxy } from '../test/support/rpc-proxy.ts';
+import { type RpcProxy, startRpcProxy } from '../test/support/protocol/rpc-proxy.ts';
 import {
   createTestDatabase,
   createTestRedis,

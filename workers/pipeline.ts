@@ -142,7 +142,8 @@ export const pipeline: { [S in RoutedStage]: StageEntry<S> } = {
         : [],
   },
   accounts: {
-    consumes: 'the scheduler’s maintenance tick: plan downgrades and purges',
+    consumes:
+      'the scheduler’s maintenance tick (plan downgrades and purges), or a plan change’s emails',
     mayEnqueue: [],
     next: () => [],
   },

@@ -95,6 +95,7 @@ export function toUser(user: UserRow, now: Date) {
     plan,
     plan_state: planState(user, now),
     trial_ends_at: isoOrNull(user.trialEndsAt),
+    plan_ends_at: isoOrNull(user.planEndsAt),
     payment_failed_at: isoOrNull(user.paymentFailedAt),
     downgraded_at: isoOrNull(user.downgradedAt),
     features: PLAN_FEATURES[plan],

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { CREATOR_SORT_FIELDS, type CreatorRepository } from '../../db/repositories/creators.ts';
 import type { CreatorRow } from '../../db/repositories/tokens.ts';
 import { rates } from '../../src/analysis/risk/index.ts';
+import { toListItem } from '../../src/tokens/complete.ts';
 import type { Auth } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { creatorDetail, creatorList } from '../schemas.ts';
-import { toListItem } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
 /** Creators and their reputation (docs/api.md, "Creators"), BASIC or PRO. */

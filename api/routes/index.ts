@@ -1,4 +1,5 @@
 export { authRoutes } from './auth.ts';
+export { BILLING_MESSAGES, type BillingSetup, billingRoutes } from './billing.ts';
 export { creatorsRoutes } from './creators.ts';
 export { docsRouter } from './docs.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';

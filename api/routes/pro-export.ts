@@ -8,11 +8,11 @@ import {
   type TokenRow,
   tokenKey,
 } from '../../db/repositories/tokens.ts';
+import { historyItem } from '../../src/tokens/complete.ts';
 import { holderSellsView, holdersView, impersonatesView } from '../../src/tokens/holders-view.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { isHoneypotOf, lastUpdatedOf, qualityInputOf, toNumber } from '../../src/tokens/view.ts';
 import { type RouteSpec, route } from '../route.ts';
-import { historyItem } from '../token-view.ts';
 import { includeFlag, proFilterShape, toProListQuery } from './pro-filters.ts';
 
 /**

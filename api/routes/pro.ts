@@ -1,22 +1,22 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { assembleComplete } from '../../db/repositories/complete.ts';
 import { type TokenKey, type TokenRepository, tokenKey } from '../../db/repositories/tokens.ts';
 import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
+import {
+  COMPLETE_FIELDS,
+  type CompleteRecord,
+  DETAIL_HISTORY_LIMIT,
+  type IncludeOptions,
+  shapeComplete,
+} from '../../src/tokens/complete.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { tokenSummary } from '../../src/tokens/view.ts';
 import type { Auth } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { bulkResponse, completeToken, proTokenList } from '../schemas.ts';
-import {
-  assembleComplete,
-  COMPLETE_FIELDS,
-  type CompleteRecord,
-  DETAIL_HISTORY_LIMIT,
-  type IncludeOptions,
-  shapeComplete,
-} from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 import { exportRoute } from './pro-export.ts';
 import { includeFlag, proFilterShape, toProListQuery } from './pro-filters.ts';

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { assembleComplete } from '../../db/repositories/complete.ts';
 import {
   EXACT_TOTAL_LIMIT,
   type ListCursor,
@@ -12,13 +13,13 @@ import {
 import type { createListCache } from '../../infra/token-cache.ts';
 import { RISK_LEVELS } from '../../src/analysis/types.ts';
 import { planAllows } from '../../src/plans.ts';
+import { toDetail, toListItem, withoutRisk } from '../../src/tokens/complete.ts';
 import type { Submitter } from '../../workers/submit.ts';
 import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
 import { completeToken } from '../token-schemas.ts';
-import { assembleComplete, toDetail, toListItem, withoutRisk } from '../token-view.ts';
 import { addressParam, chainIdParam, integerParam } from '../validation.ts';
 
 /** General token API (docs/api.md, "General API"): list, detail and manual refresh. */

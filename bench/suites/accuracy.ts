@@ -1,5 +1,5 @@
+import { startAnvil } from '../../app/embedded/index.ts';
 import { createRpcClient } from '../../infra/rpc/index.ts';
-import { startAnvil } from '../../scripts/dev/anvil.ts';
 import {
   type PlaceMode,
   runDevelopmentSet,

@@ -5,10 +5,10 @@ import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { passFor } from '../../src/run-key.ts';
 import type { TestChain } from '../../test/support/chain.ts';
+import { startWireCounter, type WireCounts } from '../../test/support/protocol/wire-counter.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import type { CorpusToken } from '../../test/support/token-corpus.ts';
-import { startWireCounter, type WireCounts } from '../../test/support/wire-counter.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { progress } from '../report.ts';
 

@@ -12,7 +12,7 @@ import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { startFaultProxy } from '../../test/support/fault-proxy.ts';
+import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
 import {
   CORPUS_KIND_NAMES,
   type CorpusToken,
@@ -112,7 +112,7 @@ async function rawSimulationCalls(
 }
 
 /**
- * JSON-RPC calls per token, counted by a proxy in front of the node (test/support/rpc-proxy.ts)
+ * JSON-RPC calls per token, counted by a proxy in front of the node (test/support/protocol/rpc-proxy.ts)
  * on a sample of every corpus kind: in process and through the pipeline. Counted apart from the
  * timed runs, so the proxy's extra hop costs them nothing.
  */

@@ -9,12 +9,16 @@ import {
   Wallet,
 } from 'ethers';
 import WebSocket from 'ws';
-import { issueDemoKey } from '../../app/operator.ts';
+import {
+  ANVIL_PRIVATE_KEYS,
+  type AnvilHandle,
+  issueDemoKey,
+  startAnvil,
+} from '../../app/embedded/index.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
 import { createRpcClient, subscribeNewHeads } from '../../infra/rpc/index.ts';
-import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { findDeployments } from '../../src/evm/deployments.ts';

@@ -7,6 +7,14 @@ import {
   parseEther,
   Wallet,
 } from 'ethers';
+import {
+  ANVIL_PRIVATE_KEYS,
+  deployUniswapV2,
+  deployUniswapV3,
+  seedStablecoinPool,
+  startAnvil,
+  type UniswapV2Deployment,
+} from '../../app/embedded/index.ts';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type Database } from '../../db/client.ts';
 import { createDexRepository, type DexRepository } from '../../db/repositories/dex.ts';
@@ -15,13 +23,6 @@ import { createEventPublisher, type EventPublisher } from '../../infra/events.ts
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import { createRpcClient } from '../../infra/rpc/index.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
-import {
-  deployUniswapV2,
-  deployUniswapV3,
-  seedStablecoinPool,
-  type UniswapV2Deployment,
-} from '../../scripts/dev/uniswap.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';

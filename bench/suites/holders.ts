@@ -7,6 +7,7 @@ import {
   NonceManager,
   Wallet,
 } from 'ethers';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { createHolderRepository } from '../../db/repositories/holders.ts';
@@ -16,7 +17,6 @@ import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import {
   createTestDatabase,

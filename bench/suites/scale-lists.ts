@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import { assembleComplete } from '../../api/token-view.ts';
 import type { createDb } from '../../db/client.ts';
+import { assembleComplete } from '../../db/repositories/complete.ts';
 import {
   createTokenRepository,
   type TokenListQuery,

@@ -3,6 +3,7 @@ import type { GeneratedKey } from '../../src/accounts/credentials.ts';
 import type { Plan } from '../../src/plans.ts';
 import type { Database } from '../client.ts';
 import { apiKeys, tokens, users, watchlist } from '../schema.ts';
+import { noticeQueries } from './account-notices.ts';
 import { planQueries } from './account-plans.ts';
 import type { ApiKeyRow, UserRow } from './rows.ts';
 
@@ -286,6 +287,7 @@ export function createAccountRepository(db: Database) {
   return {
     ...userQueries(db),
     ...planQueries(db),
+    ...noticeQueries(db),
     ...keyQueries(db),
     ...keyAdminQueries(db),
     ...watchlistQueries(db),

@@ -94,3 +94,60 @@ describe('parseConfig', () => {
     expect(result.ok ? [] : result.errors).toEqual([expect.stringContaining('JWT_SECRET')]);
   });
 });
+
+describe('billing configuration', () => {
+  const STRIPE = {
+    STRIPE_SECRET_KEY: 'sk_test_0123456789abcdef',
+    STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef',
+    STRIPE_PRICE_BASIC_MONTHLY: 'price_basic_m',
+    STRIPE_PRICE_BASIC_ANNUAL: 'price_basic_a',
+    STRIPE_PRICE_PRO_MONTHLY: 'price_pro_m',
+    STRIPE_PRICE_PRO_ANNUAL: 'price_pro_a',
+  };
+
+  it('none of the STRIPE_ variables: billing is not configured', () => {
+    const result = parseConfig({}, noFile);
+    expect(result.ok && result.config.billing).toBeUndefined();
+  });
+
+  it('all of them: the secret, the webhook secret, one price per plan and period, and another API address', () => {
+    const result = parseConfig({ ...STRIPE, STRIPE_API_URL: 'http://127.0.0.1:12111' }, noFile);
+    if (!result.ok) throw new Error(result.errors.join());
+    expect(result.config.billing).toEqual({
+      secretKey: STRIPE.STRIPE_SECRET_KEY,
+      webhookSecret: STRIPE.STRIPE_WEBHOOK_SECRET,
+      prices: {
+        BASIC: { monthly: 'price_basic_m', annual: 'price_basic_a' },
+        PRO: { monthly: 'price_pro_m', annual: 'price_pro_a' },
+      },
+      apiUrl: 'http://127.0.0.1:12111',
+    });
+  });
+
+  it('some of them: each missing one is named; malformed or repeated values are refused', () => {
+    const { STRIPE_WEBHOOK_SECRET: _w, STRIPE_PRICE_PRO_ANNUAL: _p, ...partial } = STRIPE;
+    expect(parseConfig(partial, noFile)).toEqual({
+      ok: false,
+      errors: [
+        'STRIPE_WEBHOOK_SECRET: required for billing (the other STRIPE_ variables are set)',
+        'STRIPE_PRICE_PRO_ANNUAL: required for billing (the other STRIPE_ variables are set)',
+      ],
+    });
+    const bad = parseConfig(
+      { ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_123', STRIPE_PRICE_PRO_MONTHLY: 'prod_1' },
+      noFile,
+    );
+    expect(bad.ok ? [] : bad.errors).toEqual([
+      expect.stringMatching(/^STRIPE_SECRET_KEY: must be a Stripe secret key/),
+      expect.stringMatching(/^STRIPE_PRICE_PRO_MONTHLY: must be a Stripe price id/),
+    ]);
+    const repeated = parseConfig({ ...STRIPE, STRIPE_PRICE_PRO_ANNUAL: 'price_pro_m' }, noFile);
+    expect(repeated.ok ? [] : repeated.errors).toEqual([
+      'STRIPE_PRICE_PRO_ANNUAL: the same price as another plan or period; each needs its own',
+    ]);
+    const orphan = parseConfig({ STRIPE_API_URL: 'http://127.0.0.1:1' }, noFile);
+    expect(orphan.ok ? [] : orphan.errors).toEqual([
+      'STRIPE_API_URL: set without STRIPE_SECRET_KEY and the rest',
+    ]);
+  });
+});

@@ -1,6 +1,13 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import {
+  BILLING_PERIODS,
+  type BillingConfig,
+  PAID_PLANS,
+  type PriceIds,
+  priceVariable,
+} from '../billing/index.ts';
+import {
   ANNOUNCED_HIDDEN_CHAINS,
   BUILT_IN_CHAINS,
   builtInChain,
@@ -44,7 +51,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
-  /** Namespace for every Redis key (queues, leases, streams): lets several deployments share one Redis. */
+  /**
+   * Namespace for every Redis key (queues, leases, streams): lets several deployments share one
+   * Redis. Unset: the data directory's own on the embedded default, else `tm` (app/embedded/instance.ts).
+   */
   // A whole-prefix hash tag ({tm}) keeps every key in one Redis Cluster slot, as BullMQ requires.
   REDIS_PREFIX: z
     .string()
@@ -52,7 +62,7 @@ const envSchema = z.object({
       /^([A-Za-z0-9_.-]{1,40}|\{[A-Za-z0-9_.-]{1,40}\})$/,
       'letters, digits, _ . - only, optionally in braces ({tm})',
     )
-    .default('tm'),
+    .optional(),
   CHAINS_FILE: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -100,12 +110,44 @@ const envSchema = z.object({
     .optional(),
   /** Sender address of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
+  /** Billing through Stripe (docs/operations.md): all of the STRIPE_ variables, or none. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/,
+      'must be a Stripe secret key (sk_live_… or sk_test_…)',
+    )
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=_]{8,}$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  ...(Object.fromEntries(
+    PAID_PLANS.flatMap((plan) =>
+      BILLING_PERIODS.map((period) => [
+        priceVariable(plan, period),
+        z
+          .string()
+          .regex(/^price_[A-Za-z0-9_]{1,200}$/, 'must be a Stripe price id (price_…)')
+          .optional(),
+      ]),
+    ),
+  ) as Record<
+    `STRIPE_PRICE_${'BASIC' | 'PRO'}_${'MONTHLY' | 'ANNUAL'}`,
+    z.ZodOptional<z.ZodString>
+  >),
+  /** Another address for Stripe's API (stripe-mock, a test server); unset: Stripe's own. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The web app's address as its users reach it: where Checkout and the billing portal send them back. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
   env: Env;
+  /** Billing through Stripe; absent: not configured (plans change only by the operator). */
+  billing?: BillingConfig;
   /** Chains with an RPC endpoint: the ones scanned. Empty means "start the embedded dev chain". */
   chains: ChainConfig[];
   /** Every chain id the API accepts: configured ones plus the built-in ones (even without RPC). */
@@ -134,6 +176,7 @@ export function parseConfig(
   const errors: string[] = [];
   if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
     errors.push('JWT_SECRET: required when NODE_ENV=production');
+  const billing = billingConfig(env, errors);
 
   const byId = new Map<number, ChainConfig>();
   if (env.CHAINS_FILE) {
@@ -175,7 +218,55 @@ export function parseConfig(
   if (errors.length > 0) return { ok: false, errors };
 
   const chains = [...byId.values()].sort((a, b) => a.chainId - b.chainId);
-  return { ok: true, config: { env, chains, knownChainIds: knownIds(chains) } };
+  return {
+    ok: true,
+    config: { env, chains, knownChainIds: knownIds(chains), ...(billing ? { billing } : {}) },
+  };
+}
+
+/** All of the STRIPE_ variables or none: a half-configured billing is refused, naming what is missing. */
+function billingConfig(env: Env, errors: string[]): BillingConfig | undefined {
+  const priceVariables = PAID_PLANS.flatMap((plan) =>
+    BILLING_PERIODS.map((period) => priceVariable(plan, period) as keyof Env),
+  );
+  const required = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', ...priceVariables] as const;
+  const missing = required.filter((name) => !env[name]);
+  if (missing.length === required.length) {
+    if (env.STRIPE_API_URL)
+      errors.push('STRIPE_API_URL: set without STRIPE_SECRET_KEY and the rest');
+    return undefined;
+  }
+  if (missing.length > 0) {
+    errors.push(
+      ...missing.map(
+        (name) => `${name}: required for billing (the other STRIPE_ variables are set)`,
+      ),
+    );
+    return undefined;
+  }
+  const prices = Object.fromEntries(
+    PAID_PLANS.map((plan) => [
+      plan,
+      Object.fromEntries(
+        BILLING_PERIODS.map((period) => [
+          period,
+          String(env[priceVariable(plan, period) as keyof Env]),
+        ]),
+      ),
+    ]),
+  ) as PriceIds;
+  const ids = priceVariables.map((name) => env[name]);
+  const repeated = priceVariables.find((_, i) => ids.indexOf(ids[i]) !== i);
+  if (repeated) {
+    errors.push(`${repeated}: the same price as another plan or period; each needs its own`);
+    return undefined;
+  }
+  return {
+    secretKey: env.STRIPE_SECRET_KEY!,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+    prices,
+    ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}),
+  };
 }
 
 export function knownIds(chains: readonly ChainConfig[]): ReadonlySet<number> {

@@ -3,7 +3,7 @@ import {
   type DexScreenerMock,
   mockPair,
   startDexScreenerMock,
-} from '../../test/support/dexscreener.ts';
+} from '../../test/support/protocol/dexscreener.ts';
 import { createAggregatorClient, summarizePairs } from './aggregator.ts';
 
 const TOKEN = '0x1000000000000000000000000000000000000001';

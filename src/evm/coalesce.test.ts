@@ -4,7 +4,7 @@ import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { startFaultProxy } from '../../test/support/fault-proxy.ts';
+import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
 import { createCoalescingRpc, withCode } from './coalesce.ts';
 import type { RpcOutcome, RpcRequest } from './rpc.ts';
 

@@ -2,7 +2,7 @@ import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { startFaultProxy } from '../../test/support/fault-proxy.ts';
+import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
 import { createCoalescingRpc } from './coalesce.ts';
 import { prefetch } from './prefetch.ts';
 import type { RpcOutcome, RpcRequest } from './rpc.ts';

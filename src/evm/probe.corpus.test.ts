@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
 import { createRpcClient } from '../../infra/rpc/index.ts';
-import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { loadCorpus } from '../../test/support/corpus.ts';
 import { recogniseCorpus } from '../../test/support/corpus-recognition.ts';
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
-import { createDemoLauncher } from '../../scripts/dev/demo-launcher.ts';
+import { ANVIL_PRIVATE_KEYS, createDemoLauncher } from '../../app/embedded/index.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -266,6 +265,30 @@ describe.runIf(RUN)('web app in chromium', () => {
     await visit('/tokens?sort=-current_risk_score', 'table.rows tbody tr');
     await expectAccessible('tokens');
     await screenshots(page, 'tokens');
+
+    // Alert preferences: each change is accepted by PUT /api/preferences (the body the API's
+    // generated types require, email_alerts included) and still there after a reload.
+    const savePreference = async (label: string) => {
+      const box = page.getByLabel(label, { exact: true });
+      const before = await box.isChecked();
+      const [put] = await Promise.all([
+        page.waitForResponse(
+          (r) => r.url().endsWith('/api/preferences') && r.request().method() === 'PUT',
+        ),
+        box.click(),
+      ]);
+      expect(put.status(), `${label}: ${await put.text()}`).toBe(200);
+      await expect.poll(() => box.isChecked()).toBe(!before);
+      return !before;
+    };
+    await visit('/settings', 'legend:has-text("Email alerts")');
+    if (!(await page.getByLabel('Send me email alerts').isChecked()))
+      await savePreference('Send me email alerts');
+    const rugAlerts = await savePreference('Rug pull');
+    await visit('/settings', 'legend:has-text("Email alerts")');
+    await expect
+      .poll(() => page.getByLabel('Rug pull', { exact: true }).isChecked())
+      .toBe(rugAlerts);
   });
 
   it('a token deployed by the demo launcher shows up in the live feed within 10 s of its block', async () => {
@@ -373,6 +396,8 @@ describe.runIf(RUN)('web app in chromium', () => {
   it('PRO: generate a key (secret shown once), list it, revoke it', async () => {
     await setPlan('pro');
     await visit('/settings', '#plan-title');
+    // No STRIPE_ configuration here: the page says so instead of offering plans.
+    await page.getByTestId('billing-not-configured').waitFor();
     await waitFor(
       async () => (await page.locator('.plan').textContent()) === 'PRO',
       20_000,

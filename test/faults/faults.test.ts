@@ -8,12 +8,17 @@ import { eq, sql } from 'drizzle-orm';
 import { type Contract, parseEther } from 'ethers';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findFreePort,
+  findOnPath,
+  redisAnswers,
+  redisServerArgs,
+  stopChild,
+} from '../../app/embedded/index.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { findOnPath, redisAnswers, redisServerArgs, stopChild } from '../../scripts/dev/stack.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
 import { QUEUE_NAMES } from '../../workers/jobs.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
@@ -25,9 +30,9 @@ import {
   repeatedHistory,
   repeatedTokenCreated,
 } from '../support/duplicates.ts';
-import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/protocol/fault-proxy.ts';
+import { startTcpProxy, type TcpProxy } from '../support/protocol/tcp-proxy.ts';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/services.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { deployCorpusToken } from '../support/token-corpus.ts';
 
 /**

@@ -390,7 +390,7 @@ export function useApiStack(options: { seed?: boolean } = {}): ApiStack {
       trialEndsAt: extra.trialEndsAt ?? null,
     }))!;
     if (extra.paymentFailedAt)
-      user = (await stack.accounts.recordPaymentFailed(email, extra.paymentFailedAt))!;
+      user = (await stack.accounts.recordPaymentFailed(email, extra.paymentFailedAt))!.user;
     return {
       user,
       email,

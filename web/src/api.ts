@@ -1,22 +1,32 @@
+import type { components, operations } from './api-types.ts';
 import { type SessionUser, session } from './session.ts';
-import {
-  asNumber,
-  asRecord,
-  type Json,
-  normalizeToken,
-  type TokenFilters,
-  type TokenListItem,
-  type TokenPage,
-} from './token-model.ts';
+import { asNumber, asRecord, type Json, normalizeToken, type TokenFilters } from './token-model.ts';
 
 export type * from './token-model.ts';
+export { oneOf, RISK_LEVELS } from './token-model.ts';
 
 /**
  * The one place the web app meets the API (the reference at /docs): typed requests per
- * endpoint. The token object's shape and its reading are in token-model.ts.
+ * endpoint. Every request and answer type is read from the generated OpenAPI types
+ * (api-types.ts, `npm run generate:api-types`), so the browser and the server cannot disagree;
+ * the token object's reading is in token-model.ts.
  */
 
+type Operation = keyof operations;
+/** What operation `Op` answers with status `S` (JSON), as the API declares it. */
+type Answer<
+  Op extends Operation,
+  S extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses'],
+> = operations[Op]['responses'][S] extends { content: { 'application/json': infer T } } ? T : never;
+/** The JSON body operation `Op` takes. */
+type Body<Op extends Operation> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
+
 export type Plan = SessionUser['plan'];
+export type AlertKind = Preferences['alert_kinds'][number];
 
 export class ApiError extends Error {
   constructor(
@@ -88,51 +98,32 @@ export async function request<T>(
 
 // ---- accounts -------------------------------------------------------------------------------
 
-export interface Me extends SessionUser {
-  plan_state: string | null;
-  payment_failed_at: string | null;
-  downgraded_at: string | null;
-  created_at: string | null;
-}
+export type Me = components['schemas']['User'];
 
 export const auth = {
   signUp: (email: string, password: string) =>
-    request<{ user: SessionUser }>('POST', '/api/auth/signup', {
+    request<Answer<'postApiAuthSignup', 201>>('POST', '/api/auth/signup', {
       body: { email, password },
       anonymous: true,
     }),
   signIn: (email: string, password: string) =>
-    request<{ token: string; expires_in: number; user: SessionUser }>('POST', '/api/auth/signin', {
+    request<Answer<'postApiAuthSignin'>>('POST', '/api/auth/signin', {
       body: { email, password },
       anonymous: true,
     }),
   me: () => request<Me>('GET', '/api/auth/me'),
 };
 
-export interface ApiKeyCreated {
-  api_key: string;
-  api_secret: string;
-  name: string | null;
-  status: string;
-  created_at: string;
-}
-
-export interface ApiKeyListed {
-  api_key: string;
-  name: string | null;
-  status: string;
-  created_at: string;
-  last_used: string | null;
-  usage_stats: {
-    requests_today: number;
-    requests_this_month: number;
-    total_requests: number;
-  } | null;
-}
+export type ApiKeyCreated = components['schemas']['ApiKeyCreated'];
+export type ApiKeyListed = Answer<'getApiAuthApiKeys'>['api_keys'][number];
 
 export const keys = {
   async generate(name: string, description: string): Promise<ApiKeyCreated> {
-    const body = { plan: 'pro', name, ...(description ? { description } : {}) };
+    const body: Body<'postApiAuthGenerateApiKey'> = {
+      plan: 'pro',
+      name,
+      ...(description ? { description } : {}),
+    };
     try {
       return await request<ApiKeyCreated>('POST', '/api/auth/generate-api-key', { body });
     } catch (error) {
@@ -149,27 +140,42 @@ export const keys = {
       return request<ApiKeyCreated>('POST', '/api/auth/generate-api-key', { body: rest });
     }
   },
-  list: () => request<{ api_keys: ApiKeyListed[]; total: number }>('GET', '/api/auth/api-keys'),
+  list: () => request<Answer<'getApiAuthApiKeys'>>('GET', '/api/auth/api-keys'),
   revoke: (apiKey: string) =>
-    request<{ message: string }>('DELETE', `/api/auth/api-keys/${encodeURIComponent(apiKey)}`),
+    request<Answer<'deleteApiAuthApiKeysApiKey'>>(
+      'DELETE',
+      `/api/auth/api-keys/${encodeURIComponent(apiKey)}`,
+    ),
 };
 
-export interface Preferences {
-  email_alerts: boolean;
-  alert_kinds: string[];
-}
+export type Preferences = Answer<'getApiPreferences'>;
+export type PreferencesUpdate = Body<'putApiPreferences'>;
 
 export const preferences = {
   get: () => request<Preferences>('GET', '/api/preferences'),
-  put: (value: Partial<Preferences>) =>
-    request<Preferences>('PUT', '/api/preferences', { body: value }),
+  put: (value: PreferencesUpdate) =>
+    request<Answer<'putApiPreferences'>>('PUT', '/api/preferences', { body: value }),
+};
+
+// ---- billing --------------------------------------------------------------------------------
+
+export type BillingOverview = Answer<'getApiBilling'>;
+export type BillingPeriod = BillingOverview['plans'][number]['period'];
+
+export const billing = {
+  overview: () => request<BillingOverview>('GET', '/api/billing'),
+  checkout: (plan: 'BASIC' | 'PRO', period: BillingPeriod) =>
+    request<Answer<'postApiBillingCheckout', 201>>('POST', '/api/billing/checkout', {
+      body: { plan: plan.toLowerCase(), period },
+    }),
+  portal: () => request<Answer<'postApiBillingPortal', 201>>('POST', '/api/billing/portal'),
 };
 
 // ---- tokens ---------------------------------------------------------------------------------
 
 export const tokens = {
   list: (filters: TokenFilters) =>
-    request<TokenPage>('GET', '/api/tokens', { query: { ...filters } }),
+    request<Answer<'getApiTokens'>>('GET', '/api/tokens', { query: { ...filters } }),
   detail: async (chainId: number, address: string) =>
     normalizeToken(
       await request<unknown>('GET', `/api/tokens/${address}`, {
@@ -177,24 +183,14 @@ export const tokens = {
       }),
     ),
   refresh: (chainId: number, address: string) =>
-    request<{ status: string }>('POST', `/api/tokens/${address}/refresh`, {
+    request<Answer<'postApiTokensAddressRefresh', 202>>('POST', `/api/tokens/${address}/refresh`, {
       query: { chain_id: chainId },
     }),
 };
 
 // ---- creators and watchlist -----------------------------------------------------------------
 
-export interface Creator {
-  address: string;
-  chain_id: number;
-  total_tokens: number | null;
-  success_rate: number | null;
-  scam_rate: number | null;
-  reputation_score: number | null;
-  first_seen: string | null;
-  last_seen: string | null;
-  tokens?: TokenListItem[];
-}
+export type Creator = Answer<'getApiCreatorsAddress'>;
 
 export const creators = {
   async detail(chainId: number, address: string): Promise<Creator> {
@@ -209,19 +205,18 @@ export const creators = {
   },
 };
 
-export interface WatchItem {
-  contract_address: string;
-  chain_id: number;
-  added_at: string;
-  token: TokenListItem | null;
-}
+export type WatchItem = Answer<'getApiWatchlist'>['items'][number];
 
 export const watchlist = {
-  list: () => request<{ items: WatchItem[]; total: number }>('GET', '/api/watchlist'),
-  add: (chainId: number, address: string) =>
-    request<WatchItem>('POST', '/api/watchlist', { body: { address, chain_id: chainId } }),
+  list: () => request<Answer<'getApiWatchlist'>>('GET', '/api/watchlist'),
+  add: (chainId: number, address: string) => {
+    const body: Body<'postApiWatchlist'> = { address, chain_id: chainId };
+    return request<Answer<'postApiWatchlist', 201>>('POST', '/api/watchlist', { body });
+  },
   remove: (chainId: number, address: string) =>
-    request<unknown>('DELETE', `/api/watchlist/${address}`, { query: { chain_id: chainId } }),
+    request<Answer<'deleteApiWatchlistAddress'>>('DELETE', `/api/watchlist/${address}`, {
+      query: { chain_id: chainId },
+    }),
 };
 
 // ---- live events (WebSocket) ----------------------------------------------------------------

@@ -44,8 +44,3 @@ export function dateTime(iso: string | null | undefined): string {
 
 export const shortAddress = (address: string) =>
   address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
-
-export function levelOf(score: number | null | undefined): string | null {
-  if (score === null || score === undefined) return null;
-  return score <= 30 ? 'low' : score <= 60 ? 'medium' : score <= 90 ? 'high' : 'critical';
-}

@@ -1,3 +1,5 @@
+import type { operations } from './api-types.ts';
+
 /**
  * The signed-in session: the JWT lives in localStorage (never a cookie, so no CSRF surface) and
  * is sent as `Authorization: Bearer`. Shared by the tabs of one browser; signing out in one tab
@@ -6,12 +8,9 @@
 
 const STORAGE_KEY = 'token-monitor.session';
 
-export interface SessionUser {
-  id: number;
-  email: string;
-  plan: 'FREE' | 'BASIC' | 'PRO';
-  trial_ends_at: string | null;
-}
+/** The user as signin answers it (the API's generated types). */
+export type SessionUser =
+  operations['postApiAuthSignin']['responses'][200]['content']['application/json']['user'];
 
 export interface Session {
   token: string;

@@ -1,3 +1,10 @@
+import {
+  adminFunctionAccess_controlValues,
+  type components,
+  type operations,
+  riskLevelValues,
+} from './api-types.ts';
+
 /**
  * The token object as the web app reads it (docs/web.md): the documented field names
  * (full_token_data, security_hints with admin_functions, analyses[] with risk_factor_details,
@@ -5,163 +12,151 @@
  * trading_simulation, is_honeypot, liquidity_lock). Every field may be null or missing: a stage
  * that has not run yet leaves it empty, and the page says so instead of breaking.
  * `normalizeToken` also reads the older names (history, risk_analysis, structured risk_factors).
+ *
+ * The shapes come from the API's generated types (api-types.ts, from its OpenAPI document): a
+ * field or a word the server renames or drops fails this file's type check, not a page at run
+ * time. `Tolerant` widens them to what a reader of partial answers holds.
  */
 
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical' | 'honeypot';
+type Schemas = components['schemas'];
+/** T's fields present and possibly null (those named in Kept stay as declared). */
+type Tolerant<T, Kept extends keyof T = never> = {
+  [K in keyof T]-?: K extends Kept ? T[K] : Exclude<T[K], undefined> | null;
+};
 
-/** A row of the feed, the token list, a creator's tokens: the list item (risk fields BASIC+). */
-export interface TokenListItem {
-  contract_address: string;
-  chain_id: number;
-  name: string | null;
-  symbol: string | null;
-  current_risk_score?: number | null;
-  current_risk_level?: RiskLevel | null;
-  current_liquidity_usd: number | null;
-  is_actively_traded: boolean | null;
-  detected_at: string | null;
-  is_honeypot?: boolean | null;
-}
+/** A token's risk level: RISK_LEVELS on the server (src/analysis/types.ts), through the document. */
+export type RiskLevel = Schemas['RiskLevel'];
+export const RISK_LEVELS: readonly RiskLevel[] = riskLevelValues;
+export type AccessControl = Schemas['AdminFunction']['access_control'];
 
-export interface TokenPage {
-  items: TokenListItem[];
-  total: number;
-  page: number;
-  limit: number;
-}
+/** `value` when it is one of `words`, else null: an unknown word reads as unknown, not as a lie. */
+export const oneOf = <T extends string>(words: readonly T[], value: unknown): T | null =>
+  words.includes(value as T) ? (value as T) : null;
 
-export interface TokenFilters {
-  page?: number;
-  limit?: number;
-  chain_id?: number;
-  risk_level?: string;
-  is_honeypot?: boolean;
-  min_liquidity_usd?: number;
-  q?: string;
-  sort?: string;
-}
+/**
+ * A row of the feed, the token list, a creator's tokens: the list item (risk fields BASIC+). A
+ * row built from live events may not know yet whether the token trades, nor when it was seen,
+ * and carries the honeypot verdict the events give.
+ */
+export type TokenListItem = Tolerant<
+  Schemas['TokenListItem'],
+  Exclude<keyof Schemas['TokenListItem'], 'is_actively_traded' | 'detected_at'>
+> & { is_honeypot?: boolean | null };
 
-export interface AdminFunction {
-  name: string | null;
-  selector: string | null;
-  access_control: string | null;
-  risk_level: number | null;
-  description: string | null;
-}
+export type TokenPage = operations['getApiTokens']['responses'][200]['content']['application/json'];
 
-export interface Evidence {
-  kind: string | null;
-  detail: string;
-  selector: string | null;
-}
+type ListQuery = NonNullable<operations['getApiTokens']['parameters']['query']>;
+/** Names the query's parameters (a name the API drops fails the type check). */
+type QueryNames<K extends keyof ListQuery> = K;
+/** The filters that are numbers in the app (the query carries them as text). */
+type NumericFilter = QueryNames<
+  'chain_id' | 'page' | 'limit' | 'min_risk_score' | 'max_risk_score' | 'min_liquidity_usd'
+>;
+/**
+ * The list's filters under the query's own names and words (risk levels, sort keys); booleans
+ * and numbers as the app holds them, written as text by `request`.
+ */
+export type TokenFilters = {
+  [K in keyof ListQuery]?: ListQuery[K] extends 'true' | 'false' | undefined
+    ? boolean
+    : K extends NumericFilter
+      ? number
+      : ListQuery[K];
+};
+
+export type AdminFunction = Tolerant<Schemas['AdminFunction']>;
+
+type Factor = Schemas['Analysis']['risk_factor_details'][number];
+export type Evidence = Tolerant<Factor['evidence'][number], 'detail'>;
 
 /** One scored fact behind the risk score: what it is, how many points, and what was observed. */
-export interface RiskFactorDetail {
-  code: string;
-  points: number | null;
-  severity: string | null;
-  message: string;
+export type RiskFactorDetail = Tolerant<Omit<Factor, 'evidence'>, 'code' | 'message'> & {
   evidence: Evidence[];
-}
+};
 
-export interface Analysis {
-  timestamp: string | null;
-  risk_factors: string[];
-  actionable_insights: string[];
-  alerts: { type: string; message: string }[];
-  risk_factor_details: RiskFactorDetail[];
-}
+export type Analysis = Tolerant<
+  Pick<Schemas['Analysis'], 'timestamp' | 'risk_factors' | 'actionable_insights' | 'alerts'>,
+  'risk_factors' | 'actionable_insights' | 'alerts'
+> & { risk_factor_details: RiskFactorDetail[] };
 
-export interface HistoryPoint {
-  timestamp: string;
-  risk_score: number | null;
-  price_usd: number | null;
-  liquidity_usd: number | null;
-  volume_24h_usd: number | null;
-  market_cap_usd: number | null;
-}
+export type HistoryPoint = Schemas['HistorySnapshot'];
+export type TradingSimulation = Schemas['TradingSimulation'];
 
-export interface TradingSimulation {
-  is_buyable: boolean | null;
-  is_sellable: boolean | null;
-  buy_tax_pct: number | null;
-  sell_tax_pct: number | null;
-  transfer_tax_pct: number | null;
-  max_tx_amount: string | null;
-  simulated_at: string | null;
-  error: string | null;
-}
+type Lock = NonNullable<Schemas['SecurityHints']['liquidity_lock']>;
+export type LiquidityLock = Tolerant<Omit<Lock, 'lockers'>> & { lockers: unknown[] };
 
-export interface LiquidityLock {
-  locked_pct: number | null;
-  burned_pct: number | null;
-  lockers: unknown[];
-}
+export type SecurityHints = Tolerant<
+  Pick<
+    Schemas['SecurityHints'],
+    | 'ownership_renounced'
+    | 'has_mint_function'
+    | 'has_blacklist_function'
+    | 'has_pause_function'
+    | 'is_proxy'
+    | 'fee_modifiable'
+    | 'has_max_tx_limit'
+    | 'trading_restricted'
+    | 'owner_can_change_balance'
+    | 'hidden_owner'
+    | 'owner_address'
+    | 'creator_reputation_score'
+  >
+> & { admin_functions: AdminFunction[] };
 
-export interface SecurityHints {
-  ownership_renounced: boolean | null;
-  has_mint_function: boolean | null;
-  has_blacklist_function: boolean | null;
-  has_pause_function: boolean | null;
-  is_proxy: boolean | null;
-  fee_modifiable: boolean | null;
-  has_max_tx_limit: boolean | null;
-  trading_restricted: boolean | null;
-  owner_can_change_balance: boolean | null;
-  hidden_owner: boolean | null;
-  owner_address: string | null;
-  creator_reputation_score: number | null;
-  admin_functions: AdminFunction[];
-}
-
-export interface DexHints {
-  is_tradable: boolean | null;
-  has_liquidity: boolean | null;
-  total_liquidity_usd: number | null;
-  token_price_usd: number | null;
-  buy_url: string | null;
-  num_trading_pairs: number | null;
-  main_trading_pair: string | null;
-  trading_pairs: unknown[];
-  recommended_dex: string | null;
-  volume_24h_usd: number | null;
-}
+export type DexHints = Tolerant<
+  Pick<
+    Schemas['DexHints'],
+    | 'is_tradable'
+    | 'has_liquidity'
+    | 'total_liquidity_usd'
+    | 'token_price_usd'
+    | 'buy_url'
+    | 'num_trading_pairs'
+    | 'main_trading_pair'
+    | 'recommended_dex'
+    | 'volume_24h_usd'
+  >
+> & { trading_pairs: unknown[] };
 
 /** The token page's object: the detail view, read under the contract's names. */
-export interface TokenDetail {
-  contract_address: string;
-  chain_id: number;
-  name: string | null;
-  symbol: string | null;
-  decimals: number | null;
-  total_supply: string | null;
-  creator: string | null;
-  creation_tx_hash: string | null;
-  creation_block_number: number | null;
-  detected_at: string | null;
-  current_risk_score: number | null;
-  current_risk_level: RiskLevel | null;
-  /** false: the caller's plan does not show risk (FREE); the page explains rather than shows "unknown". */
-  risk_visible: boolean;
-  current_liquidity_usd: number | null;
-  price_usd: number | null;
-  is_honeypot: boolean | null;
-  security_hints: SecurityHints | null;
-  trading_simulation: TradingSimulation | null;
-  liquidity_lock: LiquidityLock | null;
-  dex_hints: DexHints | null;
-  analyses: Analysis[];
-  /** null: not part of the caller's plan (history is PRO's); []: none yet. */
-  token_history: HistoryPoint[] | null;
-  monitoring_recommendations: { risk_monitoring: string[]; price_alerts: string[] } | null;
-  data_quality_score: number | null;
-  last_updated: string | null;
-  /** Who holds it (null: not measured yet, or not the caller's plan). */
-  holders: Holders | null;
-  lp_holders: LpHolders[];
-  holder_sells: HolderSells | null;
-  impersonates: { symbol: string; canonical_address: string } | null;
-}
+export type TokenDetail = Tolerant<
+  Pick<
+    Schemas['TokenDetail'],
+    | 'contract_address'
+    | 'chain_id'
+    | 'name'
+    | 'symbol'
+    | 'decimals'
+    | 'total_supply'
+    | 'creator'
+    | 'creation_tx_hash'
+    | 'creation_block_number'
+    | 'detected_at'
+    | 'current_risk_score'
+    | 'current_risk_level'
+    | 'current_liquidity_usd'
+    | 'price_usd'
+    | 'last_updated'
+  >,
+  'contract_address' | 'chain_id'
+> &
+  Tolerant<Pick<Schemas['CompleteToken'], 'is_honeypot' | 'data_quality_score'>> & {
+    /** false: the caller's plan does not show risk (FREE); the page explains rather than shows "unknown". */
+    risk_visible: boolean;
+    security_hints: SecurityHints | null;
+    trading_simulation: TradingSimulation | null;
+    liquidity_lock: LiquidityLock | null;
+    dex_hints: DexHints | null;
+    analyses: Analysis[];
+    /** null: not part of the caller's plan (history is PRO's); []: none yet. */
+    token_history: HistoryPoint[] | null;
+    monitoring_recommendations: Schemas['CompleteToken']['monitoring_recommendations'] | null;
+    /** Who holds it (null: not measured yet, or not the caller's plan). */
+    holders: Holders | null;
+    lp_holders: LpHolders[];
+    holder_sells: HolderSells | null;
+    impersonates: { symbol: string; canonical_address: string } | null;
+  };
 
 export interface HolderRow {
   address: string;
@@ -288,7 +283,7 @@ function normalizeHints(raw: unknown): SecurityHints | null {
       .map((f) => ({
         name: asString(f.name),
         selector: asString(f.selector),
-        access_control: asString(f.access_control),
+        access_control: oneOf(adminFunctionAccess_controlValues, f.access_control),
         risk_level: asNumber(f.risk_level),
         description: asString(f.description),
       })),
@@ -398,7 +393,7 @@ export function normalizeToken(raw: unknown): TokenDetail {
       asNumber(t.creation_block_number),
     detected_at: asString(t.detected_at),
     current_risk_score: asNumber(t.current_risk_score),
-    current_risk_level: asString(t.current_risk_level) as RiskLevel | null,
+    current_risk_level: oneOf(RISK_LEVELS, t.current_risk_level),
     risk_visible: 'current_risk_score' in t,
     current_liquidity_usd: asNumber(t.current_liquidity_usd),
     price_usd: asNumber(dex?.token_price_usd) ?? asNumber(t.price_usd),

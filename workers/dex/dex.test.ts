@@ -10,6 +10,11 @@ import {
 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventData } from '../../api/schemas.ts';
+import {
+  deployUniswapV3,
+  seedStablecoinPool,
+  type UniswapV3Deployment,
+} from '../../app/embedded/index.ts';
 import { startService } from '../../app/service.ts';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
@@ -20,11 +25,6 @@ import { pairs, tokenHistory, tokens } from '../../db/schema.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import {
-  deployUniswapV3,
-  seedStablecoinPool,
-  type UniswapV3Deployment,
-} from '../../scripts/dev/uniswap.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import type { DexHints, LiquidityLock } from '../../src/dex/dex-hints.ts';
 import { bucketStart, SLOW_REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
@@ -40,7 +40,7 @@ import {
   type DexScreenerMock,
   mockPair,
   startDexScreenerMock,
-} from '../../test/support/dexscreener.ts';
+} from '../../test/support/protocol/dexscreener.ts';
 import {
   createTestDatabase,
   createTestRedis,

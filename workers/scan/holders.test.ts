@@ -1,16 +1,16 @@
 import { Contract, Interface, parseEther, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ANVIL_PRIVATE_KEYS,
+  createDemoLauncher,
+  type DemoLauncher,
+  type LaunchedToken,
+  TOKEN_KINDS,
+} from '../../app/embedded/index.ts';
 import type { Service } from '../../app/service.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createHolderRepository, type HolderRepository } from '../../db/repositories/holders.ts';
-import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
-import {
-  createDemoLauncher,
-  type DemoLauncher,
-  type LaunchedToken,
-} from '../../scripts/dev/demo-launcher.ts';
-import { TOKEN_KINDS } from '../../scripts/dev/demo-tokens.ts';
 import { ZERO_ADDRESS } from '../../src/holders/transfers.ts';
 import { startTestChain, type TestChain, waitMined } from '../../test/support/chain.ts';
 import { startTestService } from '../../test/support/service.ts';

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { ContractFactory, type InterfaceAbi, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_PRIVATE_KEYS } from '../../app/embedded/index.ts';
 import { type Service, startService } from '../../app/service.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
@@ -9,7 +10,6 @@ import { creators, tokens } from '../../db/schema.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createLogger, silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
 import { ReorgTooDeepError } from '../../src/evm/reorg.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import {

@@ -1,8 +1,8 @@
 import { toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilHandle, startAnvil } from '../../../app/embedded/index.ts';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
 import { createRpcClient } from '../../../infra/rpc/index.ts';
-import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
 import { compileSolidity } from '../../../test/support/solc.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import { addressFromLabel } from '../bytecode/index.ts';

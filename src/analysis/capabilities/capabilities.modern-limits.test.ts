@@ -6,7 +6,7 @@ import {
   summary,
   ZERO_OWNER,
 } from '../../../test/support/capabilities.ts';
-import { compileSolidity, modernBuilds } from '../../../test/support/solc.ts';
+import { compileSolidityAsync, modernBuilds } from '../../../test/support/solc.ts';
 import { solidityFixture } from '../../../test/support/solidity.ts';
 
 const MODERN_LIMITS_SOURCE = solidityFixture('modern-limits');
@@ -145,8 +145,8 @@ describe.each(BUILDS)('$label', (build) => {
 });
 
 describe('known misses (docs/risk-model.md, Known limits)', () => {
-  it('a sell fee bounded at exactly 100 %, and sales closed to all but the owner in the code', () => {
-    const h = capabilityHelpers(compileSolidity(MODERN_LIMITS_MISSED_SOURCE));
+  it('a sell fee bounded at exactly 100 %, and sales closed to all but the owner in the code', async () => {
+    const h = capabilityHelpers(await compileSolidityAsync(MODERN_LIMITS_MISSED_SOURCE));
     // setSellFee(100) leaves the pair nothing, and the router's sale reverts: not proven here,
     // as the walk stores 1,000 (refused) or 0, never the divisor.
     expect(summary(h.analyse('FeeTo100'))).toEqual([]);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { tokens, type LiveEvent, type TokenListItem } from '../api.ts';
+import { oneOf, RISK_LEVELS, tokens, type LiveEvent, type RiskLevel, type TokenListItem } from '../api.ts';
 import { Empty, Failure, Loading, RiskBadge } from '../components.tsx';
 import { CHAINS, age, chainName, usd } from '../format.ts';
 import { POLL_INTERVAL_MS, useLiveEvents, useLiveStatus } from '../live.ts';
@@ -13,7 +13,6 @@ import { session } from '../session.ts';
  */
 
 const FEED_SIZE = 50;
-const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
 const NEW_ROW_HIGHLIGHT_MS = 4_000;
 
 export interface FeedRow extends TokenListItem {
@@ -71,7 +70,7 @@ export function applyEvent(rows: Map<string, FeedRow>, event: LiveEvent): Map<st
     }
     next.set(key, {
       contract_address: event.data.contract_address.toLowerCase(), chain_id: event.data.chain_id, name: null, symbol: null,
-      current_liquidity_usd: null, is_actively_traded: null, detected_at: event.ts,
+      current_risk_score: null, current_risk_level: null, current_liquidity_usd: null, is_actively_traded: null, detected_at: event.ts,
       ...existing, ...patch, arrivedAt: existing?.arrivedAt ?? (event.type === 'token.created' ? Date.now() : undefined),
     });
   }
@@ -93,7 +92,7 @@ export function Feed() {
   const riskVisible = plan !== 'FREE';
   const live = useLiveStatus();
   const [chain, setChain] = useState('');
-  const [level, setLevel] = useState('');
+  const [level, setLevel] = useState<RiskLevel | ''>('');
   const [paused, setPaused] = useState(false);
   const [rows, setRows] = useState<Map<string, FeedRow>>(new Map());
   const [frozen, setFrozen] = useState<FeedRow[] | null>(null);
@@ -166,7 +165,7 @@ export function Feed() {
           </select>
         </label>
         <label>Risk level
-          <select value={level} onChange={(e) => setLevel(e.currentTarget.value)} disabled={!riskVisible} title={riskVisible ? undefined : 'BASIC filters by risk'}>
+          <select value={level} onChange={(e) => setLevel(oneOf(RISK_LEVELS, e.currentTarget.value) ?? '')} disabled={!riskVisible} title={riskVisible ? undefined : 'BASIC filters by risk'}>
             <option value="">Any risk</option>
             {RISK_LEVELS.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>

@@ -1,19 +1,22 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { auth, keys, preferences, type ApiKeyCreated, type Preferences } from '../api.ts';
+import { auth, keys, preferences, type AlertKind, type ApiKeyCreated, type Plan, type PreferencesUpdate } from '../api.ts';
 import { CopyButton, Failure, Loading } from '../components.tsx';
+import { BillingPanel } from './billing.tsx';
 import { dateTime } from '../format.ts';
 import { session } from '../session.ts';
 
 /** Plan and trial state, API keys (PRO), and email alert preferences (BASIC and up). */
 
-const ALERT_KINDS: [string, string][] = [
-  ['honeypot', 'A token turns out to be a honeypot'], ['liquidity_pull', 'Liquidity is pulled'], ['rug', 'Rug pull'],
-  ['owner_changed', 'The owner changes'], ['tax_raised', 'A tax is raised'], ['mint_after_launch', 'Tokens are minted after launch'],
-  ['risk_level_changed', 'The risk level changes'],
-];
+/** Every alert kind the API knows (its generated types): a new kind fails the type check until it has words here. */
+const ALERT_LABELS: Record<AlertKind, string> = {
+  honeypot: 'A token turns out to be a honeypot', liquidity_pull: 'Liquidity is pulled', rug: 'Rug pull',
+  owner_changed: 'The owner changes', tax_raised: 'A tax is raised', mint_after_launch: 'Tokens are minted after launch',
+  risk_level_changed: 'The risk level changes',
+};
+const ALERT_KINDS = Object.entries(ALERT_LABELS) as [AlertKind, string][];
 
-const PLAN_TEXT: Record<string, string> = {
+const PLAN_TEXT: Record<Plan, string> = {
   FREE: 'Basic viewing: new tokens without risk scores.',
   BASIC: 'Risk scores, watchlist, creator pages, live updates (1 connection).',
   PRO: 'Everything in BASIC, plus history, raw data, the API with keys, and 10 live connections.',
@@ -30,8 +33,8 @@ function PlanPanel() {
       <div><dt>Plan</dt><dd><strong>{u.plan}</strong>{u.plan_state ? ` (${u.plan_state})` : ''}</dd></div>
       <div class="wide"><dt>Includes</dt><dd>{PLAN_TEXT[u.plan] ?? ''}</dd></div>
       {u.trial_ends_at && <div><dt>Trial ends</dt><dd>{dateTime(u.trial_ends_at)}</dd></div>}
+      {u.plan_ends_at && <div><dt>Plan ends</dt><dd>{dateTime(u.plan_ends_at)} (cancelled)</dd></div>}
       {u.payment_failed_at && <div class="wide"><dt>Payment</dt><dd class="bad">A payment failed on {dateTime(u.payment_failed_at)}: the plan returns to FREE 3 days later unless it is settled.</dd></div>}
-      <div class="wide"><dt>Billing</dt><dd>Upgrades, invoices and cancellation go through the billing portal of the payment processor. This installation has none configured: an operator changes plans with <code>token-monitor users set-plan</code>.</dd></div>
     </dl>
   );
 }
@@ -116,7 +119,7 @@ function AlertPreferences() {
   const prefs = useQuery({ queryKey: ['preferences'], queryFn: preferences.get });
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: (value: Partial<Preferences>) => preferences.put(value),
+    mutationFn: (value: PreferencesUpdate) => preferences.put(value),
     onSuccess: (value) => {
       client.setQueryData(['preferences'], value);
       setSaved(true);
@@ -125,7 +128,8 @@ function AlertPreferences() {
   if (prefs.isPending) return <Loading what="your alert preferences" />;
   if (prefs.isError) return <Failure error={prefs.error} what="your alert preferences" retry={() => void prefs.refetch()} />;
   const p = prefs.data;
-  const toggleKind = (kind: string, on: boolean) => save.mutate({ alert_kinds: on ? [...new Set([...p.alert_kinds, kind])] : p.alert_kinds.filter((k) => k !== kind) });
+  // email_alerts is required in every update (the API's body): send the current one along.
+  const toggleKind = (kind: AlertKind, on: boolean) => save.mutate({ email_alerts: p.email_alerts, alert_kinds: on ? [...new Set([...p.alert_kinds, kind])] : p.alert_kinds.filter((k) => k !== kind) });
   return (
     <fieldset>
       <legend>Email alerts for the tokens you watch</legend>
@@ -144,6 +148,7 @@ export function Settings() {
     <section aria-labelledby="settings-title">
       <div class="page-head"><h1 id="settings-title">Settings</h1></div>
       <section class="panel" aria-labelledby="plan-title"><h2 id="plan-title">Plan</h2><PlanPanel /></section>
+      <section class="panel" aria-labelledby="billing-title"><h2 id="billing-title">Billing</h2><BillingPanel plan={plan} /></section>
       <section class="panel" aria-labelledby="keys-title">
         <h2 id="keys-title">API keys</h2>
         {plan === 'PRO' ? <ApiKeys /> : <p class="muted">API keys come with the PRO plan: programmatic access to complete token data, 1,000 requests a day.</p>}

@@ -107,7 +107,10 @@ function Actions(props: { token: TokenDetail; allowed: boolean }) {
   const list = useQuery({ queryKey: ['watchlist'], queryFn: watchlist.list, enabled: props.allowed });
   const watching = list.data?.items.some((w) => w.chain_id === token.chain_id && w.contract_address === token.contract_address) ?? false;
   const toggle = useMutation({
-    mutationFn: () => (watching ? watchlist.remove(token.chain_id, token.contract_address) : watchlist.add(token.chain_id, token.contract_address)),
+    mutationFn: async () => {
+      if (watching) await watchlist.remove(token.chain_id, token.contract_address);
+      else await watchlist.add(token.chain_id, token.contract_address);
+    },
     onSuccess: () => {
       setMessage(watching ? 'Removed from your watchlist.' : 'Added to your watchlist.');
       return client.invalidateQueries({ queryKey: ['watchlist'] });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useSearch } from 'wouter';
-import { type TokenFilters, type TokenListItem, tokens } from '../api.ts';
+import { oneOf, RISK_LEVELS, type TokenFilters, type TokenListItem, tokens } from '../api.ts';
 import { Empty, Failure, Loading, RiskBadge } from '../components.tsx';
 import { CHAINS, age, chainName, usd } from '../format.ts';
 import { session } from '../session.ts';
@@ -9,7 +9,8 @@ import { session } from '../session.ts';
 /** Every filter of GET /api/tokens, with search and pages, kept in the URL so a view can be shared. */
 
 const PAGE_SIZE = 25;
-const SORTS: [string, string][] = [
+type Sort = NonNullable<TokenFilters['sort']>;
+const SORTS: [Sort, string][] = [
   ['-detected_at', 'Newest first'], ['detected_at', 'Oldest first'], ['-current_liquidity_usd', 'Most liquidity'],
   ['-current_risk_score', 'Riskiest first'], ['current_risk_score', 'Safest first'],
 ];
@@ -21,16 +22,16 @@ function filtersOf(search: string, riskVisible: boolean): TokenFilters {
     const v = Number(p.get(name));
     return Number.isInteger(v) && v > 0 ? v : undefined;
   };
-  const sort = p.get('sort') ?? undefined;
+  const sort = SORTS.find(([v]) => v === p.get('sort'))?.[0];
   return {
     page: int('page') ?? 1,
     limit: PAGE_SIZE,
     chain_id: int('chain_id'),
     q: p.get('q')?.trim() || undefined,
-    risk_level: riskVisible ? p.get('risk_level') || undefined : undefined,
+    risk_level: riskVisible ? (oneOf(RISK_LEVELS, p.get('risk_level')) ?? undefined) : undefined,
     is_honeypot: riskVisible && p.has('is_honeypot') ? p.get('is_honeypot') === 'true' : undefined,
     min_liquidity_usd: Number(p.get('min_liquidity_usd')) > 0 ? Number(p.get('min_liquidity_usd')) : undefined,
-    sort: sort && (riskVisible || !sort.includes('risk')) && SORTS.some(([v]) => v === sort) ? sort : undefined,
+    sort: sort && (riskVisible || !sort.includes('risk')) ? sort : undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { fromQuantity } from '../../src/evm/rpc.ts';
+import { type ParentDeathWatch, stopWhenThisProcessDies } from './watchdog.ts';
 
 const DEFAULT_CHAIN_ID = 31337;
 const HOST = '127.0.0.1';
@@ -68,8 +69,9 @@ export interface AnvilHandle {
   stop(): Promise<void>;
 }
 
-// Children still running; the exit hook kills them so none outlives this process.
-const liveChildren = new Set<ChildProcess>();
+// Children still running; the exit hook kills them so none outlives this process (and their
+// parent-death watch, for a death that runs no hook).
+const liveChildren = new Map<ChildProcess, ParentDeathWatch | undefined>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
@@ -78,7 +80,10 @@ function installExitHook(): void {
   // 'exit' handlers must be synchronous; kill() is. Signals that end the process without an
   // 'exit' event (an unhandled SIGTERM) are the host's to handle: call process.exit() there.
   process.on('exit', () => {
-    for (const child of liveChildren) child.kill('SIGKILL');
+    for (const [child, watch] of liveChildren) {
+      watch?.cancel();
+      child.kill('SIGKILL');
+    }
   });
 }
 
@@ -139,7 +144,8 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
     detached: true,
   });
   installExitHook();
-  liveChildren.add(child);
+  const watch = child.pid === undefined ? undefined : stopWhenThisProcessDies(child.pid);
+  liveChildren.set(child, watch);
 
   let stderrTail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -149,7 +155,10 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
   child.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   let spawnError: Error | undefined;
   child.once('error', (err) => (spawnError = err));
-  const exited = waitForExit(child).then(() => liveChildren.delete(child));
+  const exited = waitForExit(child).then(() => {
+    watch?.cancel();
+    liveChildren.delete(child);
+  });
 
   const rpcUrl = `http://${HOST}:${port}`;
   let stopping: Promise<void> | undefined;
@@ -161,7 +170,6 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
         await exited;
         clearTimeout(killTimer);
       }
-      liveChildren.delete(child);
     })();
     return stopping;
   };
@@ -171,7 +179,7 @@ async function spawnOnce(port: number, opts: AnvilOptions, chainId: number): Pro
     if (spawnError)
       throw new Error(`could not start anvil (${anvilBinaryPath()}): ${spawnError.message}`);
     if (child.exitCode !== null || child.signalCode !== null) {
-      liveChildren.delete(child);
+      await exited;
       throw new AnvilExitedEarly(
         `anvil exited before answering (code ${child.exitCode}, signal ${child.signalCode}): ${stderrTail.trim()}`,
       );

@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
+import { fromQuantity, toQuantity } from '../../../src/evm/rpc.ts';
 
 /**
  * A JSON-RPC proxy in front of a real node. At `rate`, instead of forwarding, it answers 429, 500,

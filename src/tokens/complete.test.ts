@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailHolders } from './token-view.ts';
+import { detailHolders } from './complete.ts';
 
 const HOLDER = '0x00000000000000000000000000000000000000aa';
 const stored = {

@@ -1,19 +1,9 @@
 import { z } from 'zod';
-import {
-  type AnalysisRow,
-  type CreatorRow,
-  type HistoryRow,
-  type TokenKey,
-  type TokenListRow,
-  type TokenRepository,
-  type TokenRow,
-  tokenKey,
-} from '../db/repositories/tokens.ts';
-import { type AccessControl, FUNCTION_RISKS } from '../src/analysis/types.ts';
-import { isoOrNull } from '../src/time.ts';
-import { holderSellsView, holdersView, impersonatesView } from '../src/tokens/holders-view.ts';
-import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
-import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
+import { type AccessControl, FUNCTION_RISKS } from '../analysis/types.ts';
+import { isoOrNull } from '../time.ts';
+import { holderSellsView, holdersView, impersonatesView } from './holders-view.ts';
+import { monitoringRecommendations } from './monitoring.ts';
+import { dataQualityScore, type QualityInput } from './quality.ts';
 import {
   type AdminFunctionView,
   adminFunctionView,
@@ -22,16 +12,63 @@ import {
   isHoneypotOf,
   lastUpdatedOf,
   qualityInputOf,
+  type StoredToken,
   securityHintsCore,
   toNumber,
   tradingSimulationView,
-} from '../src/tokens/view.ts';
+} from './view.ts';
 
 /**
  * Token representations of docs/api.md: the general list item and detail view, and the complete
- * token object of the PRO operations, assembled here for the API and for `token-monitor analyze`.
+ * token object of the PRO operations, for the API and for `token-monitor analyze` (the records come
+ * from Postgres through db/repositories/complete.ts). Pure: rows in, answers out.
  * Addresses are lower-case in every answer; a value not known yet is null, never a missing key.
  */
+
+/** What the general list item reads of a token row: the list selects only these. */
+export type ListSource = Pick<
+  StoredToken,
+  | 'address'
+  | 'chainId'
+  | 'name'
+  | 'symbol'
+  | 'currentRiskScore'
+  | 'currentRiskLevel'
+  | 'currentLiquidityUsd'
+  | 'isActivelyTraded'
+> & { detectedAt: Date };
+
+/** What the detail view and the complete object read of a token row (db/schema.ts `tokens`). */
+export interface TokenRecord extends StoredToken {
+  detectedAt: Date;
+  txOrigin: string | null;
+  creationBlockHash: string | null;
+  detectionSource: string | null;
+  marketCapUsd: string | null;
+  initialLiquidityUsd: string | null;
+  volume24hUsd: string | null;
+  stage: string;
+}
+
+/** One scored analysis as stored (db/schema.ts `analyses`). */
+export interface AnalysisRecord {
+  createdAt: Date;
+  riskFactors: unknown;
+  actionableInsights: unknown;
+  alerts: unknown;
+  riskScore: number | null;
+  riskLevel: string | null;
+}
+
+/** One history snapshot as stored (db/schema.ts `token_history`). */
+export interface HistoryRecord {
+  bucketAt: Date;
+  riskScore: number | null;
+  priceUsd: string | null;
+  liquidityUsd: string | null;
+  volume24hUsd: string | null;
+  marketCapUsd: string | null;
+}
 
 export const RISK_FIELDS = ['current_risk_score', 'current_risk_level'] as const;
 /** Snapshots kept in an assembled object: the most the single-token detail shows. */
@@ -39,7 +76,7 @@ export const DETAIL_HISTORY_LIMIT = 100;
 /** Scored analyses in the complete object, newest first. */
 export const ANALYSES_LIMIT = 10;
 
-export function toListItem(row: TokenListRow) {
+export function toListItem(row: ListSource) {
   return {
     contract_address: row.address,
     chain_id: row.chainId,
@@ -56,15 +93,15 @@ export function toListItem(row: TokenListRow) {
 /** How much of the holder parts a general detail shows: FREE none, BASIC the summary, PRO all. */
 export type HoldersDepth = 'none' | 'summary' | 'all';
 
+const withoutList = <T extends { top_holders: unknown }>({ top_holders: _list, ...rest }: T) =>
+  rest;
+
 /**
  * The holder parts of the general detail (docs/api.md): BASIC sees the shares without the
  * holder list, and the sells' counts and taxes; PRO sees the complete object's parts; FREE none.
  */
-const withoutList = <T extends { top_holders: unknown }>({ top_holders: _list, ...rest }: T) =>
-  rest;
-
 export function detailHolders(
-  row: Pick<TokenRow, 'holders' | 'tradingSimulation' | 'securityHints'>,
+  row: Pick<TokenRecord, 'holders' | 'tradingSimulation' | 'securityHints'>,
   depth: HoldersDepth,
 ) {
   if (depth === 'none')
@@ -87,7 +124,7 @@ export function detailHolders(
   };
 }
 
-export function toDetail(row: TokenRow, depth: HoldersDepth = 'summary') {
+export function toDetail(row: TokenRecord, depth: HoldersDepth = 'summary') {
   return {
     ...toListItem(row),
     decimals: row.decimals,
@@ -132,7 +169,7 @@ const storedFactors = z.array(storedFactor).catch([]);
 const storedStrings = z.array(z.string()).catch([]);
 
 /** One scored analysis: risk factors as short sentences, their structured evidence beside them. */
-export function analysisView(row: AnalysisRow) {
+export function analysisView(row: AnalysisRecord) {
   const factors = storedFactors.parse(row.riskFactors);
   // An alert is a factor's message: its code is the alert's type.
   const alerts = storedStrings.parse(row.alerts).map((message) => ({
@@ -150,7 +187,7 @@ export function analysisView(row: AnalysisRow) {
   };
 }
 
-export function historyItem(row: HistoryRow) {
+export function historyItem(row: HistoryRecord) {
   return {
     timestamp: row.bucketAt.toISOString(),
     risk_score: row.riskScore,
@@ -174,11 +211,12 @@ const storedAdmin = z
   .catch([]);
 
 export interface CompleteParts {
-  row: TokenRow;
-  analyses: AnalysisRow[];
+  row: TokenRecord;
+  analyses: AnalysisRecord[];
   adminFunctions: unknown;
-  creator: CreatorRow | undefined;
-  history: HistoryRow[];
+  /** The creator's reputation row, when the creator is known. */
+  creator: { reputationScore: number | null } | undefined;
+  history: HistoryRecord[];
 }
 
 /** The complete token object with every optional part present; `shapeComplete` drops what was not asked for. */
@@ -234,35 +272,6 @@ export type CompleteToken = ReturnType<typeof toComplete>;
 export interface CompleteRecord {
   token: CompleteToken;
   quality: QualityInput;
-}
-
-/** Complete records (history up to DETAIL_HISTORY_LIMIT) of the tokens that exist, straight from Postgres. */
-export async function assembleComplete(
-  tokens: TokenRepository,
-  keys: readonly TokenKey[],
-  nowMs = Date.now(),
-): Promise<CompleteRecord[]> {
-  // Three reads in one parallel step (an unknown key finds no analyses and no history): the rows
-  // with their creators (joined), the analyses with the admin functions, the history.
-  const [rows, { recent, admin }, histories] = await Promise.all([
-    tokens.rowsWithCreators(keys),
-    tokens.analysesOf(keys, ANALYSES_LIMIT),
-    tokens.histories(keys, DETAIL_HISTORY_LIMIT),
-  ]);
-  return rows.map(({ row, creator }) => {
-    const key = tokenKey({ chainId: row.chainId, address: row.address });
-    const token = toComplete(
-      {
-        row,
-        analyses: recent.get(key) ?? [],
-        adminFunctions: admin.get(key),
-        creator: creator ?? undefined,
-        history: histories.get(key) ?? [],
-      },
-      nowMs,
-    );
-    return { token, quality: qualityInputOf(row) };
-  });
 }
 
 export interface IncludeOptions {
