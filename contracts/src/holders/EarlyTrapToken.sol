@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-import "./lib/ERC20Core.sol";
-import "./lib/Owned.sol";
+import "../lib/ERC20Core.sol";
+import "../lib/Owned.sol";
 
 /// Traps its early buyers: whoever buys from the pair within `trapBlocks` blocks of the first
 /// liquidity can never move the tokens again, while later buyers trade freely. A simulation by a

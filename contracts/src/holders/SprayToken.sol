@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-import "./lib/ERC20Core.sol";
+import "../lib/ERC20Core.sol";
 
 /// The holders benchmark's traffic: one call sends tokens to many fresh addresses, so that a
 /// history with tens of thousands of Transfer logs takes few transactions to build.
