@@ -37,7 +37,10 @@ export interface TokenChainState {
 
 const sortPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 
-/** The discovery calls for `token` and the pool each call would name. */
+/**
+ * The discovery calls for `token` and the pool each call would name. V4 pools cannot be asked for
+ * (their key includes a hook): they are known from the PoolManager's Initialize events.
+ */
 export function discoveryCalls(
   chain: DexChain,
   token: string,
@@ -52,7 +55,7 @@ export function discoveryCalls(
           call: calls.getPair(dex.factory, token, quote),
           ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null },
         });
-      } else {
+      } else if (dex.kind === 'v3') {
         for (const fee of dex.fee_tiers ?? UNISWAP_V3_FEES) {
           out.push({
             call: calls.getPool(dex.factory, token, quote, fee),
