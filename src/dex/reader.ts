@@ -8,15 +8,19 @@ import { type PoolRef, valuePool } from './pricing.ts';
 /**
  * Reads a token's DEX state from the chain in two batched rounds at one block: (1) pool discovery
  * (V2 getPair, V3 getPool across fee tiers, against wrapped native and each stablecoin) with the
- * token's supply; (2) each pool's state (reserves, or slot0 + liquidity + balances) and, for V2,
- * where its LP tokens are (burned, or held by known lockers). With Multicall3 each round is one
- * eth_call.
+ * token's supply; (2) each pool's state (reserves, or slot0 + liquidity + balances, or a V4
+ * pool's extsload) and, for V2, where its LP tokens are (burned, or held by known lockers). V4
+ * pools come from the known pools (recorded from Initialize events). With Multicall3 each round
+ * is one eth_call.
  */
 
 /** The wrapped native token's USD price is re-read at most this often per chain and process. */
 const NATIVE_PRICE_TTL_MS = 30_000;
 /** A stablecoin is taken at 1 USD. */
 const STABLECOIN_USD = 1;
+/** Native currency as V4 pools hold it. */
+const NATIVE = ZERO_ADDRESS;
+const NATIVE_DECIMALS = 18;
 
 export interface DexChain {
   chainId: number;
@@ -135,8 +139,9 @@ export interface DexReader {
 }
 
 export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReader {
-  const quotes = new Set([chain.wrappedNative, ...chain.stablecoins]);
-  const decimalsCache = new Map<string, number>();
+  // Native currency (the zero address in V4 pools) is priced as wrapped native.
+  const quotes = new Set([NATIVE, chain.wrappedNative, ...chain.stablecoins]);
+  const decimalsCache = new Map<string, number>([[NATIVE, NATIVE_DECIMALS]]);
   let native: { at: number; usd: number | null } | undefined;
 
   // A token without decimals() is read as 18, the ERC-20 convention.
@@ -194,7 +199,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     async quotePrices(blockNumber) {
       const prices = new Map<string, number>(chain.stablecoins.map((s) => [s, STABLECOIN_USD]));
       const usd = await nativeUsd(blockNumber);
-      if (usd !== null) prices.set(chain.wrappedNative, usd);
+      if (usd !== null) prices.set(chain.wrappedNative, usd).set(NATIVE, usd);
       return prices;
     },
     async readToken(token, blockNumber, knownPools = []) {

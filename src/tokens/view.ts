@@ -114,12 +114,16 @@ const tradingPair = z.object({
   quote_token: z.string(),
   liquidity_usd: z.number().nullable(),
   price_usd: z.number().nullable(),
+  // Stored before V4 pools were read: absent, so null.
+  pool_id: z.string().nullable().default(null),
+  hook_address: z.string().nullable().default(null),
 });
 const storedDex = z
   .object({
     is_tradable: flag,
     has_liquidity: flag,
     has_v3_liquidity: flag,
+    has_v4_liquidity: flag,
     total_liquidity_usd: maybeNumber,
     token_price_usd: maybeNumber,
     buy_url: maybeText,
@@ -232,6 +236,7 @@ export function dexHintsView(value: unknown) {
     is_tradable: dex.is_tradable ?? null,
     has_liquidity: dex.has_liquidity ?? null,
     has_v3_liquidity: dex.has_v3_liquidity ?? null,
+    has_v4_liquidity: dex.has_v4_liquidity ?? null,
     total_liquidity_usd: dex.total_liquidity_usd ?? null,
     token_price_usd: dex.token_price_usd ?? null,
     buy_url: dex.buy_url ?? null,
