@@ -14,8 +14,9 @@ interface IV4SimWeth {
 /// token's deepest pool against native currency or wrapped native among the candidates, then at
 /// each amount, in a sub-call that is reverted afterwards (every amount starts from the chain's
 /// state): quotes the buy without the hook, buys through the hook, sends part to a fresh address,
-/// quotes the sell without the hook and sells through the hook. The Result has the
-/// TradeSimulator's layout, so both are read by one decoder; "pair" is the PoolManager here.
+/// quotes the sell without the hook and sells through the hook. The Result starts with the
+/// TradeSimulator's fields, so both are read by one decoder ("pair" is the PoolManager here), and
+/// adds what the swaps themselves paid out, which tells the hook's share from the token's.
 contract V4TradeSimulator {
     uint256 private constant BPS = 10_000;
     bytes32 private constant NEUTRAL = keccak256("token-monitor.hook-switch.neutral");
@@ -41,6 +42,9 @@ contract V4TradeSimulator {
         /// Native currency the pool alone gives for sellAmount (the hook switched off).
         uint256 sellExpectedEth;
         uint256 sellEthReceived;
+        /// What the PoolManager paid out through the hook (before the token's own transfer fees).
+        uint256 buySwapOut;
+        uint256 sellSwapOut;
     }
 
     struct Pool {
@@ -217,8 +221,9 @@ contract V4TradeSimulator {
     function _buy(Result memory r, Market calldata m, uint256 amountIn) private {
         uint256 before = _balanceOf(m.token, address(this));
         uint256 g = gasleft();
-        try this.swapExternal(m, true, amountIn) {
+        try this.swapExternal(m, true, amountIn) returns (uint256 out) {
             r.buy.ok = true;
+            r.buySwapOut = out;
         } catch (bytes memory err) {
             r.buy.revertData = err;
         }
@@ -255,8 +260,9 @@ contract V4TradeSimulator {
         uint256 managerBefore = _balanceOf(m.token, m.manager);
         uint256 ethBefore = address(this).balance;
         uint256 g = gasleft();
-        try this.swapExternal(m, false, amount) {
+        try this.swapExternal(m, false, amount) returns (uint256 out) {
             r.sell.ok = true;
+            r.sellSwapOut = out;
         } catch (bytes memory err) {
             r.sell.revertData = err;
         }

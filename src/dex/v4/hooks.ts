@@ -1,3 +1,5 @@
+import { id } from 'ethers';
+
 /**
  * Uniswap V4 hook permissions. A hook's address says which callbacks the PoolManager makes: each
  * of its low 14 bits is one permission (v4-core's Hooks.sol), so a hook cannot add a callback
@@ -78,3 +80,33 @@ export function hookAddressProblems(hook: string, fee: number): string[] {
   }
   return problems;
 }
+
+const KEY = '(address,address,uint24,int24,address)';
+const LIQUIDITY = '(int24,int24,int256,bytes32)';
+const SWAP = '(bool,int256,uint160)';
+/** The callbacks' signatures (IHooks), by name: what a permission makes the PoolManager call. */
+export const HOOK_CALLBACKS = {
+  beforeInitialize: `beforeInitialize(address,${KEY},uint160)`,
+  afterInitialize: `afterInitialize(address,${KEY},uint160,int24)`,
+  beforeAddLiquidity: `beforeAddLiquidity(address,${KEY},${LIQUIDITY},bytes)`,
+  afterAddLiquidity: `afterAddLiquidity(address,${KEY},${LIQUIDITY},int256,int256,bytes)`,
+  beforeRemoveLiquidity: `beforeRemoveLiquidity(address,${KEY},${LIQUIDITY},bytes)`,
+  afterRemoveLiquidity: `afterRemoveLiquidity(address,${KEY},${LIQUIDITY},int256,int256,bytes)`,
+  beforeSwap: `beforeSwap(address,${KEY},${SWAP},bytes)`,
+  afterSwap: `afterSwap(address,${KEY},${SWAP},int256,bytes)`,
+  beforeDonate: `beforeDonate(address,${KEY},uint256,uint256,bytes)`,
+  afterDonate: `afterDonate(address,${KEY},uint256,uint256,bytes)`,
+} as const;
+
+export type HookCallback = keyof typeof HOOK_CALLBACKS;
+
+/** Selector (8 hex digits, no 0x) → callback name. */
+export const HOOK_CALLBACK_BY_SELECTOR: ReadonlyMap<string, HookCallback> = new Map(
+  (Object.entries(HOOK_CALLBACKS) as [HookCallback, string][]).map(([name, sig]) => [
+    id(sig).slice(2, 10),
+    name,
+  ]),
+);
+
+export const hookCallbackSelector = (name: HookCallback): string =>
+  id(HOOK_CALLBACKS[name]).slice(2, 10);
