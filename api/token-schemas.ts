@@ -126,6 +126,20 @@ export const tradingSimulation = z
     max_tx_amount: z.string().nullable(),
     simulated_at: isoTime.nullable(),
     error: z.string().nullable(),
+    hook: z
+      .strictObject({
+        address,
+        pool_id: hex(32),
+        flags: z.string(),
+        permissions: z.array(z.string()),
+        problems: z.array(z.string()),
+        can_change_swaps: nullableBool,
+        findings: z.array(z.string()),
+      })
+      .nullable()
+      .describe(
+        "the simulated Uniswap V4 pool's hook: permission bits, problems, owner control, what it did",
+      ),
   })
   .meta({ id: 'TradingSimulation' });
 

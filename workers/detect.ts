@@ -3,7 +3,7 @@ import type { DexRepository } from '../db/repositories/dex.ts';
 import type { DetectedToken, TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import { ZERO_ADDRESS } from '../src/dex/abi.ts';
-import { baseTokensOf, poolCreations } from '../src/dex/pairs.ts';
+import { baseTokensOf, poolCreations, v4LiquidityAdds } from '../src/dex/pairs.ts';
 import { tokenCreatedData } from '../src/events/types.ts';
 import {
   type BlockTraces,
@@ -309,7 +309,8 @@ export async function recordPoolCreations(
 ) {
   const chainId = chain.config.chainId;
   const created = poolCreations(receipts, chain.config.dexes);
-  if (created.length === 0) return { created: 0, pooledTokens: [] };
+  const funded = v4LiquidityAdds(receipts, chain.config.dexes);
+  if (created.length === 0 && funded.length === 0) return { created: 0, pooledTokens: [] };
   const recorded: typeof created = [];
   for (const { txHash, ...pool } of created) {
     const written = await dex.recordPoolCreated({
@@ -323,7 +324,12 @@ export async function recordPoolCreations(
   }
   // Native currency (V4 pools hold it as the zero address) is a quote like wrapped native.
   const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
-  const known = await dex.knownTokens(chainId, baseTokensOf(recorded, quotes));
+  // A V4 pool's first liquidity (after its Initialize) gives its tokens a pass too.
+  const fundedTokens = (await dex.unfundedV4PoolTokens(chainId, funded)).filter(
+    (t) => !quotes.has(t),
+  );
+  const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
+  const known = await dex.knownTokens(chainId, candidates);
   return { created: recorded.length, pooledTokens: [...known] };
 }
 

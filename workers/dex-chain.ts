@@ -65,12 +65,18 @@ export function createReaderCache(multicall: boolean | undefined) {
   };
 }
 
-/** The chain's head block, one read shared by the refreshes within `cacheMs`; a failed read is not cached. */
+/**
+ * The chain's head block, one read shared by the refreshes within `cacheMs`; a failed read is not
+ * cached. A refresh that must see block `atLeast` (a pool created there) never gets an older head.
+ */
 export function createHeadCache(now: () => number, cacheMs: number) {
   const heads = new Map<number, { at: number; promise: Promise<ChainHead> }>();
-  return function head(chain: ChainRuntime): Promise<ChainHead> {
+  return async function head(chain: ChainRuntime, atLeast = 0): Promise<ChainHead> {
     const cached = heads.get(chain.config.chainId);
-    if (cached && now() - cached.at < cacheMs) return cached.promise;
+    if (cached && now() - cached.at < cacheMs) {
+      const tip = await cached.promise;
+      if (tip.number >= atLeast) return tip;
+    }
     const promise = chain.reader.block('latest').then((b) => {
       if (!b) throw new Error(`chain ${chain.config.chainId}: no latest block`);
       return { number: fromQuantity(b.number), timestamp: fromQuantity(b.timestamp) };

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { Contract, type InterfaceAbi, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Service, startService } from '../app/service.ts';
@@ -6,7 +6,7 @@ import { loadArtifact, uniswapArtifact } from '../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { createDexRepository, type DexRepository } from '../db/repositories/dex.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
-import { pairs, tokens } from '../db/schema.ts';
+import { analyses, pairs, tokens } from '../db/schema.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
@@ -23,7 +23,7 @@ import {
 import type { ChainConfig } from '../src/config/chains.ts';
 import type { DexHints } from '../src/dex/hints.ts';
 import { bucketStart } from '../src/dex/refresh.ts';
-import { HOOK_FLAGS, NO_HOOK, type V4PoolKey } from '../src/dex/v4/index.ts';
+import { HOOK_FLAGS, NO_HOOK, poolId, type V4PoolKey } from '../src/dex/v4/index.ts';
 import { createChainReader } from '../src/evm/chain-reader.ts';
 import { createRpcClient } from '../src/evm/rpc.ts';
 import { passFor } from '../src/run-key.ts';
@@ -355,5 +355,57 @@ describe('V4 pools in the dex stage', () => {
     });
     expect(late).toBe('orphaned');
     expect(await pairRow(init.id)).toBeUndefined();
+  });
+
+  it('through the whole pipeline: a token launched into a pool whose hook blocks sells is a honeypot, the hook as evidence', async () => {
+    // Detected by the running scanner, analysed, then given liquidity in a V4 pool.
+    const { address: token } = await chain.deploy('SimpleToken', ['Gate', 'GATE', SUPPLY]);
+    const hook = await deployHook(
+      chain.signer,
+      'SellGateHook',
+      [chain.v4!.poolManager, token, chain.account],
+      HOOK_FLAGS.beforeSwap,
+    );
+    const key = poolKeyOf(NO_HOOK, token, FEE, TICK_SPACING, hook);
+    await initializePool(
+      chain.signer,
+      chain.v4!,
+      key,
+      sqrtPriceX96Of(parseEther('5'), parseEther('200000')),
+    );
+    await addAndMeasure(key, parseEther('5'), parseEther('200000'));
+    const row = await eventually(
+      async () => {
+        const r = (
+          await handle.db
+            .select()
+            .from(tokens)
+            .where(and(eq(tokens.chainId, config.chainId), eq(tokens.address, token)))
+        )[0];
+        return r?.currentRiskLevel === 'honeypot' ? r : undefined;
+      },
+      45_000,
+      'the hooked token judged',
+    );
+    expect(row.isHoneypot).toBe(true);
+    expect(row.tradingSimulation).toMatchObject({
+      is_sellable: false,
+      pool: { dex: 'uniswap-v4', pool_id: poolId(key), hook },
+      hook: { address: hook, permissions: ['beforeSwap'] },
+    });
+    const [latest] = await handle.db
+      .select()
+      .from(analyses)
+      .where(and(eq(analyses.chainId, config.chainId), eq(analyses.address, token)))
+      .orderBy(desc(analyses.createdAt))
+      .limit(1);
+    const factors = latest!.riskFactors as { code: string; evidence: { detail: string }[] }[];
+    const honeypot = factors.find((f) => f.code === 'honeypot')!;
+    expect(honeypot.evidence.map((e) => e.detail).join(' ')).toContain(
+      `hook ${hook} reverted in beforeSwap: sells are disabled`,
+    );
+    expect(factors.map((f) => f.code)).toEqual(
+      expect.arrayContaining(['hook_can_change_swaps', 'hook-blocks-sells']),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DexKind } from '../../src/dex/pricing.ts';
 import type { Database } from '../client.ts';
 import { pairs, tokenHistory, tokenHistory1h, tokenHistory5m, tokens } from '../schema.ts';
@@ -238,6 +238,23 @@ function dexReads(db: Database) {
         .where(
           and(eq(pairs.chainId, chainId), or(eq(pairs.token0, token), eq(pairs.token1, token))),
         );
+    },
+
+    /** The tokens of these recorded V4 pools that had no liquidity at their last refresh (or none yet). */
+    async unfundedV4PoolTokens(chainId: number, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ token0: pairs.token0, token1: pairs.token1 })
+        .from(pairs)
+        .where(
+          and(
+            eq(pairs.chainId, chainId),
+            inArray(pairs.address, ids),
+            eq(pairs.kind, 'v4'),
+            or(isNull(pairs.liquidity), eq(pairs.liquidity, '0')),
+          ),
+        );
+      return rows.flatMap((r) => [r.token0, r.token1]);
     },
 
     /** Which of these addresses are recorded tokens. */

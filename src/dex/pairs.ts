@@ -8,7 +8,7 @@ import {
   wordAddress,
 } from './abi.ts';
 import type { DexKind } from './pricing.ts';
-import { parseInitialize } from './v4/index.ts';
+import { liquidityAddedTo, parseInitialize } from './v4/index.ts';
 
 /**
  * Pools created in a block, from the factories' own events: V2 `PairCreated`, V3 `PoolCreated`
@@ -107,6 +107,29 @@ export function poolCreations(
     }
   }
   return found;
+}
+
+/**
+ * V4 pools that got liquidity in these receipts (ModifyLiquidity with a positive delta, from a
+ * configured PoolManager). A V4 pool's first liquidity usually comes after its Initialize, in
+ * another transaction: this is how the DEX stage hears of it.
+ */
+export function v4LiquidityAdds(
+  receipts: readonly RpcReceipt[],
+  dexes: readonly DexConfig[],
+): string[] {
+  const managers = new Set(dexes.filter((d) => d.kind === 'v4').map((d) => d.factory));
+  if (managers.size === 0) return [];
+  const ids = new Set<string>();
+  for (const receipt of receipts) {
+    if (receipt.status !== undefined && receipt.status !== '0x1') continue;
+    for (const log of receipt.logs) {
+      if (!managers.has(log.address.toLowerCase())) continue;
+      const id = liquidityAddedTo(log);
+      if (id) ids.add(id);
+    }
+  }
+  return [...ids];
 }
 
 /** The sides of new pools worth a DEX pass: neither native currency, the wrapped native token nor a stablecoin (those are quotes). */

@@ -90,6 +90,29 @@ const storedLock = z.object({
     .catch([]),
 });
 
+/** A V4 pool's hook as the simulate stage stores it (src/analysis/hooks/report.ts). */
+const storedHook = z
+  .object({
+    address: z.string(),
+    pool_id: z.string(),
+    flags: z.string(),
+    permissions: z.array(z.string()).catch([]),
+    problems: z.array(z.string()).catch([]),
+    control: z
+      .object({
+        upgradeable: z.boolean(),
+        owner_settings: z.array(z.unknown()).catch([]),
+      })
+      .nullable()
+      .catch(null),
+    effects: z
+      .object({ findings: z.array(z.string()).catch([]) })
+      .nullable()
+      .catch(null),
+  })
+  .nullable()
+  .catch(null);
+
 const storedSimulation = z
   .object({
     is_buyable: flag,
@@ -105,6 +128,7 @@ const storedSimulation = z
     simulated_at: maybeText,
     error: maybeText,
     is_honeypot: flag,
+    hook: storedHook,
   })
   .partial();
 
@@ -225,6 +249,24 @@ export function tradingSimulationView(value: unknown) {
     max_tx_amount: sim.max_tx_amount ?? null,
     simulated_at: sim.simulated_at ?? null,
     error: sim.error ?? null,
+    hook: hookView(sim.hook ?? null),
+  };
+}
+
+/** trading_simulation.hook: the simulated V4 pool's hook, or null (no V4 pool, or no hook). */
+function hookView(hook: z.output<typeof storedHook>) {
+  if (!hook) return null;
+  return {
+    address: hook.address,
+    pool_id: hook.pool_id,
+    flags: hook.flags,
+    permissions: hook.permissions,
+    problems: hook.problems,
+    // hook_can_change_swaps: upgradeable, or owner-set state read in its swap callbacks; null: not analysed.
+    can_change_swaps: hook.control
+      ? hook.control.upgradeable || hook.control.owner_settings.length > 0
+      : null,
+    findings: hook.effects?.findings ?? [],
   };
 }
 export type TradingSimulationView = ReturnType<typeof tradingSimulationView>;

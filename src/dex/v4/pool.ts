@@ -26,6 +26,11 @@ export const V4_INITIALIZE_TOPIC = id(
 /** `Swap(PoolId indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)`. */
 export const V4_SWAP_TOPIC = id('Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)');
 
+/** `ModifyLiquidity(PoolId indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)`. */
+export const V4_MODIFY_LIQUIDITY_TOPIC = id(
+  'ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)',
+);
+
 /** StateLibrary.POOLS_SLOT: `pools` is the PoolManager's storage slot 6. */
 const POOLS_SLOT = 6n;
 /** Pool.State words read: slot0, feeGrowthGlobal0X128, feeGrowthGlobal1X128, liquidity. */
@@ -155,4 +160,13 @@ export function v4SwapQuoteAmount(
   if (raw === null) return null;
   const signed = toSigned256(raw);
   return signed < 0n ? -signed : signed;
+}
+
+/** The pool id of a ModifyLiquidity log that added liquidity, or null (removal, other log, malformed). */
+export function liquidityAddedTo(log: { topics: readonly string[]; data: string }): string | null {
+  if (log.topics[0] !== V4_MODIFY_LIQUIDITY_TOPIC) return null;
+  const idTopic = log.topics[1];
+  const delta = dataWord(log.data, 2);
+  if (!idTopic || !/^0x[0-9a-fA-F]{64}$/.test(idTopic) || delta === null) return null;
+  return toSigned256(delta) > 0n ? idTopic.toLowerCase() : null;
 }

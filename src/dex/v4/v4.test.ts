@@ -5,10 +5,12 @@ import {
   decodePoolState,
   hookAddressProblems,
   hookPermissions,
+  liquidityAddedTo,
   NO_HOOK,
   parseInitialize,
   poolId,
   V4_INITIALIZE_TOPIC,
+  V4_MODIFY_LIQUIDITY_TOPIC,
   virtualReserves,
 } from './index.ts';
 
@@ -65,6 +67,20 @@ describe('pool state and logs', () => {
     });
     expect(parseInitialize({ topics: [keccak256('0x01'), ...topics.slice(1)], data })).toBeNull();
     expect(parseInitialize({ topics, data: data.slice(0, 100) })).toBeNull();
+  });
+
+  it('tells a liquidity add from a removal in ModifyLiquidity logs', () => {
+    const id = poolId(key);
+    const log = (delta: bigint) => ({
+      topics: [V4_MODIFY_LIQUIDITY_TOPIC, id, coder.encode(['address'], [key.currency1])],
+      data: coder.encode(
+        ['int24', 'int24', 'int256', 'bytes32'],
+        [-60, 60, delta, `0x${'0'.repeat(64)}`],
+      ),
+    });
+    expect(liquidityAddedTo(log(10n ** 18n))).toBe(id);
+    expect(liquidityAddedTo(log(-(10n ** 18n)))).toBeNull();
+    expect(liquidityAddedTo({ ...log(1n), topics: [V4_INITIALIZE_TOPIC, id] })).toBeNull();
   });
 
   it('decodes extsload words as StateLibrary does, and refuses short answers', () => {
