@@ -72,10 +72,7 @@ export async function startDevChain(options: {
       lockers: [],
       ephemeral: true,
     };
-    options.logger.info(
-      { rpc: anvil.rpcUrl, ...uniswap, poolManager: v4.poolManager },
-      'development chain ready',
-    );
+    options.logger.info({ rpc: anvil.rpcUrl, ...uniswap, ...v4 }, 'development chain ready');
     return {
       chain,
       uniswap,

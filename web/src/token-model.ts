@@ -81,6 +81,19 @@ export interface HistoryPoint {
   market_cap_usd: number | null;
 }
 
+/** The simulated Uniswap V4 pool's hook (trading_simulation.hook). */
+export interface PoolHook {
+  address: string;
+  pool_id: string;
+  flags: string;
+  permissions: string[];
+  problems: string[];
+  /** The owner can change it (upgradeable, or owner-set state read in its swap callbacks); null: not analysed. */
+  can_change_swaps: boolean | null;
+  /** What it did in the simulated trades. */
+  findings: string[];
+}
+
 export interface TradingSimulation {
   is_buyable: boolean | null;
   is_sellable: boolean | null;
@@ -90,6 +103,16 @@ export interface TradingSimulation {
   max_tx_amount: string | null;
   simulated_at: string | null;
   error: string | null;
+  hook: PoolHook | null;
+}
+
+/** A pool the token trades in (dex_hints.trading_pairs[]); V4 pools carry their id and hook. */
+export interface TradingPair {
+  dex: string;
+  pair_address: string;
+  pool_id: string | null;
+  hook_address: string | null;
+  liquidity_usd: number | null;
 }
 
 export interface LiquidityLock {
@@ -122,7 +145,8 @@ export interface DexHints {
   buy_url: string | null;
   num_trading_pairs: number | null;
   main_trading_pair: string | null;
-  trading_pairs: unknown[];
+  has_v4_liquidity: boolean | null;
+  trading_pairs: TradingPair[];
   recommended_dex: string | null;
   volume_24h_usd: number | null;
 }
@@ -174,6 +198,34 @@ export const asNumber = (v: unknown): number | null =>
 const asBoolean = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 const asStrings = (v: unknown): string[] =>
   asArray(v).filter((s): s is string => typeof s === 'string');
+
+function normalizeHook(raw: unknown): PoolHook | null {
+  const h = asRecord(raw);
+  const address = asString(h?.address);
+  if (!h || !address) return null;
+  return {
+    address,
+    pool_id: asString(h.pool_id) ?? '',
+    flags: asString(h.flags) ?? '',
+    permissions: asStrings(h.permissions),
+    problems: asStrings(h.problems),
+    can_change_swaps: asBoolean(h.can_change_swaps),
+    findings: asStrings(h.findings),
+  };
+}
+
+function normalizePairs(raw: unknown): TradingPair[] {
+  return asArray(raw)
+    .map(asRecord)
+    .filter((p): p is Json => p !== null && typeof p.pair_address === 'string')
+    .map((p) => ({
+      dex: asString(p.dex) ?? '',
+      pair_address: p.pair_address as string,
+      pool_id: asString(p.pool_id),
+      hook_address: asString(p.hook_address),
+      liquidity_usd: asNumber(p.liquidity_usd),
+    }));
+}
 
 function normalizeAnalysis(raw: unknown): Analysis | null {
   const a = asRecord(raw);
@@ -310,6 +362,7 @@ export function normalizeToken(raw: unknown): TokenDetail {
           max_tx_amount: sim.max_tx_amount == null ? null : String(sim.max_tx_amount),
           simulated_at: asString(sim.simulated_at),
           error: asString(sim.error),
+          hook: normalizeHook(sim.hook),
         }
       : null,
     liquidity_lock: normalizeLock(t.liquidity_lock ?? hints?.liquidity_lock),
@@ -322,7 +375,8 @@ export function normalizeToken(raw: unknown): TokenDetail {
           buy_url: asString(dex.buy_url),
           num_trading_pairs: asNumber(dex.num_trading_pairs),
           main_trading_pair: asString(dex.main_trading_pair),
-          trading_pairs: asArray(dex.trading_pairs),
+          has_v4_liquidity: asBoolean(dex.has_v4_liquidity),
+          trading_pairs: normalizePairs(dex.trading_pairs),
           recommended_dex: asString(dex.recommended_dex),
           volume_24h_usd: asNumber(dex.volume_24h_usd),
         }
