@@ -26,7 +26,6 @@ COPY workers ./workers
 COPY api ./api
 COPY db ./db
 COPY app ./app
-COPY scripts ./scripts
 COPY contracts ./contracts
 COPY infra ./infra
 COPY --from=web /app/web/dist ./web/dist

@@ -4,8 +4,11 @@ import { defineConfig } from 'vitest/config';
 const IGNORED = /^(node_modules|\.data|\.git)\//;
 /** The fault suite breaks services on purpose and takes minutes: `npm run test:faults`. */
 const FAULTS = /^test\/faults\//;
-/** What starts services: Postgres/Redis (test/support/services), Anvil, solc, HTTP mocks. */
-const NEEDS_SERVICES = /from '[^']*(support\/[^']*|\/anvil\.ts|\/service\.ts)'/;
+/**
+ * What starts services: Postgres/Redis (test/support/services), Anvil (app/embedded), solc, HTTP
+ * mocks.
+ */
+const NEEDS_SERVICES = /from '[^']*(support\/[^']*|\/anvil\.ts|\/service\.ts|embedded\/index\.ts)'/;
 
 /** Test files under `dir`, never descending into ignored folders (node_modules is large). */
 function findTests(dir: string): string[] {

@@ -3,13 +3,13 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import { type RequestHandler, Router } from 'express';
-import type { FailedAuthThrottle } from './auth-throttle.ts';
-import { sameSecret } from './bearer-guard.ts';
+import type { FailedAuthThrottle } from './access/index.ts';
+import { sameSecret } from './access/index.ts';
 import { MESSAGES } from './errors.ts';
 
 /**
  * Bull Board at /admin/queues behind the operator login (HTTP Basic, ADMIN_USER / ADMIN_PASSWORD).
- * Wrong logins count per client address (api/auth-throttle.ts, scope `admin`): past the limit the
+ * Wrong logins count per client address (api/access/auth-throttle.ts, scope `admin`): past the limit the
  * board answers 429 to that address, right password or not, until the window ends.
  */
 

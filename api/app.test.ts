@@ -15,7 +15,7 @@ import {
   type TestRedis,
 } from '../test/support/services.ts';
 import { createApp } from './app.ts';
-import type { ReadinessCheck } from './routes/health.ts';
+import type { ReadinessCheck } from './routes/index.ts';
 
 /** The HTTP API (docs/api.md) on real Postgres and Redis, over a real HTTP server. */
 

@@ -8,23 +8,32 @@ import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { Submitter } from '../workers/submit.ts';
+import {
+  bearerGuard,
+  type Clock,
+  createAuth,
+  createFailedAuthThrottle,
+  createRateLimiter,
+  createUsageCounter,
+  type FailedAuthThrottle,
+  type JwtConfig,
+  type UsageCounter,
+} from './access/index.ts';
 import { adminRouter } from './admin.ts';
-import { createAuth, type JwtConfig } from './auth.ts';
-import { createFailedAuthThrottle, type FailedAuthThrottle } from './auth-throttle.ts';
-import { bearerGuard } from './bearer-guard.ts';
 import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
-import { type Clock, createRateLimiter } from './rate-limit.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
-import { authRoutes } from './routes/auth.ts';
-import { creatorsRoutes } from './routes/creators.ts';
-import { docsRouter } from './routes/docs.ts';
-import { healthRouter, type ReadinessCheck } from './routes/health.ts';
-import { preferencesRoutes } from './routes/preferences.ts';
-import { proRoutes } from './routes/pro.ts';
-import { tokensRoutes } from './routes/tokens.ts';
-import { watchlistRoutes } from './routes/watchlist.ts';
+import {
+  authRoutes,
+  creatorsRoutes,
+  docsRouter,
+  healthRouter,
+  preferencesRoutes,
+  proRoutes,
+  type ReadinessCheck,
+  tokensRoutes,
+  watchlistRoutes,
+} from './routes/index.ts';
 import type { CompleteRecord } from './token-view.ts';
-import { createUsageCounter, type UsageCounter } from './usage.ts';
 import { webRouter } from './web.ts';
 
 /** The Express application: routes only; the HTTP server and WebSocket live in app/service.ts. */

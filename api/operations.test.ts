@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueDemoKey } from '../app/operator.ts';
+import { issueDemoKey } from '../app/embedded/index.ts';
 import type { Service } from '../app/service.ts';
 import { startTestChain, type TestChain } from '../test/support/chain.ts';
 import { startTestService } from '../test/support/service.ts';

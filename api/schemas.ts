@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
-import { address, isoTime, RISK_LEVELS } from './token-schemas.ts';
+import { RISK_LEVELS } from '../src/analysis/types.ts';
+import { address, isoTime } from './token-schemas.ts';
 
 export * from './token-schemas.ts';
 

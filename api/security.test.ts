@@ -16,10 +16,9 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../test/support/services.ts';
+import { FAILED_AUTH_LIMIT, signToken } from './access/index.ts';
 import type { AppDeps } from './app.ts';
 import { createApp } from './app.ts';
-import { signToken } from './auth.ts';
-import { FAILED_AUTH_LIMIT } from './auth-throttle.ts';
 
 /**
  * Limits that cannot be walked around (docs/security.md), each shown by the request that must be

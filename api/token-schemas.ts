@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
+import { RISK_LEVELS } from '../src/analysis/types.ts';
 
 /**
  * The token object's response schemas (docs/api.md, "The complete token object") and the
@@ -12,7 +13,6 @@ export const address = z
   .regex(/^0x[0-9a-f]{40}$/)
   .describe('lower-case 0x address');
 export const isoTime = z.iso.datetime();
-export const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
 
 const nullableBool = z.boolean().nullable();
 const nullableInt = z.number().int().nullable();

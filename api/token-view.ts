@@ -9,7 +9,7 @@ import {
   type TokenRow,
   tokenKey,
 } from '../db/repositories/tokens.ts';
-import type { AccessControl, FunctionRisk } from '../src/analysis/types.ts';
+import { type AccessControl, FUNCTION_RISKS } from '../src/analysis/types.ts';
 import { isoOrNull } from '../src/time.ts';
 import { monitoringRecommendations } from '../src/tokens/monitoring.ts';
 import { dataQualityScore, type QualityInput } from '../src/tokens/quality.ts';
@@ -131,7 +131,7 @@ const storedAdmin = z
       name: z.string(),
       selector: z.string(),
       access_control: z.string().transform((a) => a as AccessControl),
-      risk_level: z.enum(['low', 'medium', 'high', 'critical']).transform((r) => r as FunctionRisk),
+      risk_level: z.enum(FUNCTION_RISKS),
       description: z.string(),
     }),
   )

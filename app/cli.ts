@@ -1,19 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseTrustProxy } from '../api/client-address.ts';
+import { parseTrustProxy } from '../api/access/index.ts';
 import { runMigrations } from '../db/client.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
-import { applyDemoKeyPolicy, demoKeyAction } from '../scripts/dev/demo-key.ts';
-import { type DevChain, startDevChain } from '../scripts/dev/devchain.ts';
-import { persistedSecret } from '../scripts/dev/secrets.ts';
-import { type Resolved, resolveDatabase, resolveRedis } from '../scripts/dev/stack.ts';
 import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
+import {
+  applyDemoKeyPolicy,
+  DEMO_EMAIL,
+  type DevChain,
+  demoKeyAction,
+  persistedSecret,
+  type RedisNamespace,
+  type Resolved,
+  redisNamespace,
+  resolveDatabase,
+  resolveRedis,
+  startDevChain,
+} from './embedded/index.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { accountsCommand, DEMO_EMAIL, keysCommand } from './operator.ts';
+import { accountsCommand, keysCommand } from './operator.ts';
 import { ROLES, type Role, startService } from './service.ts';
+import { createShutdown } from './shutdown.ts';
 
 /** `token-monitor <command>` (docs/operations.md). Prints JSON when stdout is not a terminal. */
 
@@ -37,7 +47,6 @@ Commands:
 // PGlite is one backend session: interleaved extended-protocol messages from several connections
 // clobber each other's unnamed statements, so the embedded pool uses a single (pipelined) connection.
 const EMBEDDED_POOL_MAX = 1;
-const FORCED_EXIT_CODE = 130;
 const DEMO_PASSWORD_LENGTH = 24;
 
 function output(value: unknown, human: string) {
@@ -69,37 +78,6 @@ async function migrateCommand(config: AppConfig, logger: Logger) {
   }
 }
 
-/** Cleanups run in reverse order on the first signal; a second signal exits at once. */
-function createShutdown(logger: Logger) {
-  const cleanups: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        logger.warn({ err: (error as Error).message }, 'shutdown step failed');
-      }
-    }
-  };
-  let stopping = false;
-  const onSignal = (signal: string) => {
-    if (stopping) {
-      logger.warn('second signal: exiting now');
-      process.exit(FORCED_EXIT_CODE);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    void stopAll().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  return {
-    onStop: (cleanup: () => Promise<void>) => cleanups.push(cleanup),
-    stopAll,
-    stopping: () => stopping,
-  };
-}
-
 /** Operators log in to Bull Board with ADMIN_USER/ADMIN_PASSWORD; the embedded default makes one up. */
 function operatorLogin(config: AppConfig) {
   const generatedAdmin =
@@ -117,13 +95,19 @@ function operatorLogin(config: AppConfig) {
 
 /**
  * The embedded default hands out a ready-made PRO key, so that every endpoint can be tried at
- * once; anything else revokes a leftover one (scripts/dev/demo-key.ts). Done before the
+ * once; anything else revokes a leftover one (app/embedded/demo-key.ts). Done before the
  * service opens its pool: an embedded PGlite serves one connection at a time.
  */
 async function prepareDemoAccess(
   config: AppConfig,
   logger: Logger,
-  stack: { roles: Set<Role>; devChain?: DevChain; database: Resolved; redis: Resolved },
+  stack: {
+    roles: Set<Role>;
+    devChain?: DevChain;
+    database: Resolved;
+    redis: Resolved;
+    redisPrefix: string;
+  },
 ) {
   const { roles, devChain, database, redis } = stack;
   const action = demoKeyAction({
@@ -132,10 +116,10 @@ async function prepareDemoAccess(
     nodeEnv: config.env.NODE_ENV,
   });
   // …and on the embedded default only, a web sign-in for the demo account with a password
-  // generated once for DATA_DIR.
+  // generated once for DATA_DIR (DATA_DIR/demo-password holds it).
   const demoPassword =
     roles.has('api') && action === 'issue' && devChain
-      ? persistedSecret(config.env.DATA_DIR, 'demo-password').value.slice(0, DEMO_PASSWORD_LENGTH)
+      ? persistedSecret(config.env.DATA_DIR, 'demo-password', DEMO_PASSWORD_LENGTH).value
       : undefined;
   const demoKey =
     roles.has('api') && (action === 'revoke' || devChain)
@@ -143,7 +127,8 @@ async function prepareDemoAccess(
           action,
           databaseUrl: database.url,
           redisUrl: redis.url,
-          redisPrefix: config.env.REDIS_PREFIX,
+          redisPrefix: stack.redisPrefix,
+          dataDir: config.env.DATA_DIR,
           logger,
           password: demoPassword,
         })
@@ -157,12 +142,14 @@ interface StartedStack {
   chains: AppConfig['chains'];
   database: Resolved;
   redis: Resolved;
+  namespace: RedisNamespace;
   login: ReturnType<typeof operatorLogin>;
   demo: Awaited<ReturnType<typeof prepareDemoAccess>>;
 }
 
 /** What `start` prints as JSON: every address the running service answers on. */
-function startedBanner({ url, roles, chains, database, redis, login, demo }: StartedStack) {
+function startedBanner(stack: StartedStack) {
+  const { url, roles, chains, database, redis, namespace, login, demo } = stack;
   const wsUrl = url?.replace(/^http/, 'ws');
   return {
     status: 'started',
@@ -183,6 +170,7 @@ function startedBanner({ url, roles, chains, database, redis, login, demo }: Sta
     demo_api_key: demo.demoKey ?? null,
     database: database.source,
     redis: redis.source,
+    redis_prefix: namespace.prefix,
     // Providers put API keys in the path or query of RPC URLs: only scheme and host are shown.
     chains: chains.map((c) => ({
       chain_id: c.chainId,
@@ -217,7 +205,7 @@ function bannerText(banner: ReturnType<typeof startedBanner>, stack: StartedStac
         ]
       : []),
     `  Database:   ${banner.database}`,
-    `  Redis:      ${banner.redis}`,
+    `  Redis:      ${banner.redis}, key prefix ${banner.redis_prefix}`,
     ...stack.chains.map(
       (c) => `  Chain:      ${c.chainId} ${c.name} (${maskUrl(c.rpcUrls[0] ?? '')})`,
     ),
@@ -241,6 +229,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     fail(`--role must be one of all, ${ROLES.join(', ')}`);
   const roles = new Set<Role>(roleArg === 'all' ? ROLES : [roleArg as Role]);
   const shutdown = createShutdown(logger);
+  shutdown.listen();
 
   try {
     const database: Resolved = await resolveDatabase(
@@ -251,6 +240,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     shutdown.onStop(database.stop);
     const redis: Resolved = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
     shutdown.onStop(redis.stop);
+    const namespace = redisNamespace(config.env);
     await runMigrations(database.url);
     const jwt = roles.has('api')
       ? resolveJwtSecret(config.env.JWT_SECRET, config.env.DATA_DIR)
@@ -260,7 +250,13 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     if (devChain) shutdown.onStop(devChain.stop);
     const chains = devChain ? [devChain.chain] : config.chains;
     const login = operatorLogin(config);
-    const demo = await prepareDemoAccess(config, logger, { roles, devChain, database, redis });
+    const demo = await prepareDemoAccess(config, logger, {
+      roles,
+      devChain,
+      database,
+      redis,
+      redisPrefix: namespace.prefix,
+    });
     const service = await startService({
       admin: login.admin,
       roles,
@@ -268,7 +264,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       metricsToken: config.env.METRICS_TOKEN,
       databaseUrl: database.url,
       redisUrl: redis.url,
-      redisPrefix: config.env.REDIS_PREFIX,
+      redisPrefix: namespace.prefix,
       chains,
       knownChainIds: knownIds(chains),
       port: config.env.PORT,
@@ -286,6 +282,8 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
     });
     shutdown.onStop(service.stop);
     if (shutdown.stopping()) return;
+    // A second start on this DATA_DIR names the URL of this one.
+    if (service.url) (database.lock ?? redis.lock)?.announce(service.url);
 
     const stack: StartedStack = {
       url: service.url,
@@ -293,6 +291,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       chains,
       database,
       redis,
+      namespace,
       login,
       demo,
     };

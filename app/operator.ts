@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { createDb } from '../db/client.ts';
 import { createAccountRepository, type UserRow } from '../db/repositories/accounts.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { LOCAL_REDIS_URL, redisAnswers } from '../scripts/dev/stack.ts';
 import {
   API_KEY_PATTERN,
-  generateApiKey,
   hashPassword,
   MASKED_KEY_PATTERN,
   sha256Hex,
@@ -26,6 +22,7 @@ import {
   USAGE_EXIT_CODE,
   withDatabase,
 } from './commands/input.ts';
+import { LOCAL_REDIS_URL, redisAnswers, redisNamespace } from './embedded/index.ts';
 
 /**
  * The operator's account commands (docs/operations.md): `users` (create, set-plan,
@@ -60,7 +57,7 @@ async function announceAuthChange(config: AppConfig): Promise<void> {
   if (!url) return;
   const redis = createRedis(url, 'commands');
   try {
-    await bumpAuthGeneration(redis, keySpace(config.env.REDIS_PREFIX).prefix);
+    await bumpAuthGeneration(redis, keySpace(redisNamespace(config.env).prefix).prefix);
   } finally {
     redis.disconnect();
   }
@@ -265,51 +262,4 @@ export async function keysCommand(
     { status: 'updated', api_key: row.maskedKey, rate_limit: limits },
     `${row.maskedKey}: ${limits.requests_per_minute}/minute, ${limits.requests_per_hour}/hour, ${limits.requests_per_day}/day.`,
   );
-}
-
-export const DEMO_EMAIL = 'demo@token-monitor.local';
-
-/**
- * The embedded default's ready-made demo PRO API key (docs/configuration.md): a PRO demo account (created
- * once, with a random password nobody knows) gets a fresh key on every start; the previous one
- * is revoked. Only for the embedded default, never with a configured chain.
- */
-export async function issueDemoKey(
-  databaseUrl: string,
-  redisUrl: string,
-  redisPrefix: string,
-  password?: string,
-): Promise<string> {
-  const handle = createDb(databaseUrl, { max: 1 });
-  const redis = createRedis(redisUrl, 'commands');
-  try {
-    const accounts = createAccountRepository(handle.db);
-    const now = new Date();
-    const user =
-      (await accounts.userByEmail(DEMO_EMAIL)) ??
-      (await accounts.createUser({
-        email: DEMO_EMAIL,
-        passwordHash: await hashPassword(randomBytes(24).toString('hex')),
-        plan: 'PRO',
-      })) ??
-      (await accounts.userByEmail(DEMO_EMAIL));
-    if (!user) throw new Error('demo account could not be created');
-    if (user.plan !== 'PRO' || user.trialEndsAt || user.paymentFailedAt)
-      await accounts.setPlan(DEMO_EMAIL, 'PRO', { now });
-    // The web app's demo sign-in: the password printed by `npm start` (kept in DATA_DIR).
-    if (password) await accounts.setPasswordHash(DEMO_EMAIL, await hashPassword(password));
-    const key = generateApiKey();
-    await accounts.generateKey(user.id, key, {
-      name: 'Demo key',
-      description: 'issued by npm start (embedded default)',
-      plan: 'PRO',
-      now,
-      expiresAt: null,
-    });
-    await bumpAuthGeneration(redis, keySpace(redisPrefix).prefix);
-    return key.apiKey;
-  } finally {
-    redis.disconnect();
-    await handle.close();
-  }
 }

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import {
+  clientAddressOf,
+  createAuth,
+  createFailedAuthThrottle,
+  createRateLimiter,
+  createUsageCounter,
+  type TrustProxy,
+  type UsageCounter,
+} from '../api/access/index.ts';
 import { createApp } from '../api/app.ts';
-import { createAuth } from '../api/auth.ts';
-import { createFailedAuthThrottle } from '../api/auth-throttle.ts';
-import { clientAddressOf, type TrustProxy } from '../api/client-address.ts';
-import { createRateLimiter } from '../api/rate-limit.ts';
-import { createUsageCounter, type UsageCounter } from '../api/usage.ts';
-import { type Broadcaster, createBroadcaster } from '../api/ws.ts';
+import { type Broadcaster, createBroadcaster } from '../api/ws/index.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
-import { QUEUE_NAMES } from '../workers/catalog.ts';
+import { QUEUE_NAMES } from '../workers/jobs.ts';
 import { createSubmitter } from '../workers/submit.ts';
-import type { Shared } from './service.ts';
+import type { Shared } from './service-shared.ts';
 
 /** The api role of app/service.ts: the HTTP API and the WebSocket on one server. */
 

@@ -14,23 +14,25 @@ import {
   startAlertsConsumer,
 } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
-import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/catalog.ts';
-import { createDetectProcessor } from '../workers/detect.ts';
-import { createDexProcessor } from '../workers/dex.ts';
-import { checkDexFactories } from '../workers/dex-factories.ts';
-import { type DexScheduler, startDexScheduler } from '../workers/dex-scheduler.ts';
+import {
+  checkDexFactories,
+  createDexProcessor,
+  type DexScheduler,
+  startDexScheduler,
+} from '../workers/dex/index.ts';
 import {
   type HistoryMaintenance,
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/jobs.ts';
 import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
-import { createReplayProcessor } from '../workers/replay-detect.ts';
+import { createReplayProcessor } from '../workers/replay/index.ts';
 import { createLiquidityInput, createRiskProcessor } from '../workers/risk.ts';
-import { createScanner, type Scanner } from '../workers/scanner.ts';
+import { createDetectProcessor, createScanner, type Scanner } from '../workers/scan/index.ts';
 import { createSelectorsProcessor } from '../workers/selectors.ts';
 import { createSimulateProcessor } from '../workers/simulate.ts';
-import type { Shared } from './service.ts';
+import type { Shared } from './service-shared.ts';
 
 /**
  * The worker, scanner and scheduler roles of app/service.ts, each started on the shared

@@ -1,73 +1,19 @@
-import type { Logger } from 'pino';
-import type { TrustProxy } from '../api/client-address.ts';
-import { createDb } from '../db/client.ts';
-import { createAccountRepository } from '../db/repositories/accounts.ts';
-import { createAnalysisRepository } from '../db/repositories/analyses.ts';
-import { createCreatorRepository } from '../db/repositories/creators.ts';
-import { createDexRepository } from '../db/repositories/dex.ts';
-import { createScanRepository } from '../db/repositories/scan.ts';
-import { createTokenRepository } from '../db/repositories/tokens.ts';
-import { createEventPublisher } from '../infra/events.ts';
-import { createMetrics, type Metrics } from '../infra/metrics.ts';
-import { createRedis, keySpace } from '../infra/redis.ts';
-import { bumpTokenVersion } from '../infra/token-cache.ts';
-import type { ChainConfig } from '../src/config/chains.ts';
-import { type ChainRuntime, createChainRuntimes } from '../workers/chain-runtime.ts';
-import { createProducer, type WorkerPool } from '../workers/queues.ts';
-import type { Scanner } from '../workers/scanner.ts';
+import type { Metrics } from '../infra/metrics.ts';
+import type { ChainRuntime } from '../workers/chain-runtime.ts';
+import type { WorkerPool } from '../workers/queues.ts';
+import type { Scanner } from '../workers/scan/index.ts';
 import { createResimulate, type ResimulateReason } from '../workers/simulate.ts';
+import { ensureOwnNamespace } from './namespace.ts';
 import { startApi } from './service-api.ts';
 import { startAlerts, startScanners, startSchedulers, startStageWorkers } from './service-roles.ts';
+import { openShared, type ServiceOptions, type Shared } from './service-shared.ts';
 
 /**
  * Assembles the roles of one process (docs/architecture.md): api, worker, scanner, scheduler, or all.
  * The same code serves every role; `stop` shuts them down in dependency order.
  */
 
-export const ROLES = ['api', 'worker', 'scanner', 'scheduler'] as const;
-export type Role = (typeof ROLES)[number];
-
-export interface ServiceOptions {
-  roles: ReadonlySet<Role>;
-  databaseUrl: string;
-  redisUrl: string;
-  redisPrefix: string;
-  chains: ChainConfig[];
-  knownChainIds: ReadonlySet<number>;
-  port: number;
-  host: string;
-  logger: Logger;
-  /** HS256 secret of the API's JWTs (app/jwt-secret.ts); an ephemeral one when absent. */
-  jwtSecret?: string;
-  /** Database pool size; keep it within an embedded PGlite's connection slots. */
-  poolMax?: number;
-  workerDrainDeadlineMs?: number;
-  /** SMTP_URL: alert emails of the worker role's alerts consumer; without it alerts are recorded only. */
-  smtpUrl?: string;
-  /** ALERT_EMAIL_FROM. */
-  alertEmailFrom?: string;
-  /** Tests shorten how long a failed alert event stays pending before it is retried. */
-  alertsClaimIdleMs?: number;
-  /** Operator login for Bull Board; without it the board answers 503. */
-  admin?: { user: string; password: string };
-  /** TRUST_PROXY (Express's `trust proxy`); off by default: the client address is the socket's. */
-  trustProxy?: TrustProxy;
-  /** METRICS_TOKEN: /metrics wants it as a Bearer token. */
-  metricsToken?: string;
-  /** How often open WebSockets are judged again (tests shorten it). */
-  wsRecheckIntervalMs?: number;
-  /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
-  dex?: {
-    intervalMs?: number;
-    /** DEX_IDLE_AFTER_MINUTES in ms. */
-    idleAfterMs?: number;
-    /** DEXSCREENER_URL: a DexScreener-compatible API to fill gaps in chain data. */
-    aggregatorUrl?: string;
-    aggregatorRequestsPerMinute?: number;
-    /** false: plain JSON-RPC batches instead of Multicall3 (benchmark baseline). */
-    multicall?: boolean;
-  };
-}
+export { ROLES, type Role, type ServiceOptions } from './service-shared.ts';
 
 export interface Service {
   /** The API's base URL when the api role runs. */
@@ -80,55 +26,6 @@ export interface Service {
   resimulate(chainId: number, address: string, reason: ResimulateReason): Promise<string>;
   stop(): Promise<void>;
 }
-
-/** What every role shares: the database, the Redis connections, repositories, producer and chains. */
-function openShared(options: ServiceOptions) {
-  const { logger, roles } = options;
-  const keys = keySpace(options.redisPrefix);
-  const { db, sql, close: closeDb } = createDb(options.databaseUrl, { max: options.poolMax });
-  const commandRedis = createRedis(options.redisUrl, 'commands');
-  const producerConnection = createRedis(options.redisUrl, 'producer');
-  const workerConnection = roles.has('worker')
-    ? createRedis(options.redisUrl, 'worker')
-    : undefined;
-  const producer = createProducer(producerConnection, keys.prefix);
-  const tokens = createTokenRepository(db);
-  const accounts = createAccountRepository(db);
-  const analyses = createAnalysisRepository(db);
-  const creators = createCreatorRepository(db);
-  const scan = createScanRepository(db);
-  const events = createEventPublisher(commandRedis, keys.events);
-  const metrics = createMetrics();
-  const chains = createChainRuntimes(options.chains, logger, metrics);
-  const dexRepo = createDexRepository(db);
-  const tokenChanged = (chainId: number, address: string) =>
-    bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
-  return {
-    options,
-    logger,
-    keys,
-    db,
-    sql,
-    closeDb,
-    commandRedis,
-    producerConnection,
-    workerConnection,
-    producer,
-    tokens,
-    accounts,
-    analyses,
-    creators,
-    scan,
-    events,
-    metrics,
-    chains,
-    dexRepo,
-    dexOptions: options.dex ?? {},
-    tokenChanged,
-  };
-}
-
-export type Shared = ReturnType<typeof openShared>;
 
 interface RunningRoles {
   scanners: Scanner[];
@@ -170,6 +67,15 @@ async function stopRoles(s: Shared, running: RunningRoles) {
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { roles } = options;
   const shared = openShared(options);
+  try {
+    await ensureOwnNamespace(shared.db, shared.commandRedis, shared.keys, {
+      database: options.databaseUrl,
+      redis: options.redisUrl,
+    });
+  } catch (error) {
+    await stopRoles(shared, { scanners: [] });
+    throw error;
+  }
   const { workerConnection } = shared;
   const pool = workerConnection ? startStageWorkers(shared, workerConnection) : undefined;
   const alerts = workerConnection ? await startAlerts(shared) : undefined;

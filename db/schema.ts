@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { RISK_LEVELS } from '../src/analysis/types.ts';
 
 /**
  * Durable state. Natural keys everywhere (chain_id + address), so that every write is an
@@ -26,6 +27,16 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 const blockNumber = (name: string) => bigint(name, { mode: 'number' });
 /** uint256 amounts exceed every JS number: stored exactly as numeric(78,0). */
 const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/**
+ * This database's identity: one row, made by migration 0009 and never changed. Every Redis
+ * namespace records the id of the database it serves, so that two deployments on one Redis and
+ * key prefix refuse to start instead of taking each other's jobs (app/namespace.ts).
+ */
+export const deployment = pgTable('deployment', {
+  id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+  createdAt: createdAt(),
+});
 
 /** Where each chain's scanner resumes; one row per chain. */
 export const scanCursors = pgTable('scan_cursors', {
@@ -89,7 +100,8 @@ export const tokens = pgTable(
     /** Pipeline progress: detected → bytecode → … (later stages extend it). */
     stage: text('stage').notNull().default('detected'),
     currentRiskScore: integer('current_risk_score'),
-    currentRiskLevel: text('current_risk_level'),
+    // A TypeScript type only (no check constraint, no migration): rows read back as RiskLevel.
+    currentRiskLevel: text('current_risk_level', { enum: RISK_LEVELS }),
     // Analysis results (docs/risk-model.md), copied from the latest analysis for listing and filtering.
     isProxy: boolean('is_proxy'),
     implementationAddress: text('implementation_address'),

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
  * nothing: its slots are pruned at the next admission once their expiry (one TTL) has passed.
  */
 
-/** Three heartbeats (api/ws.ts beats every 30 s): one missed beat never frees a live slot. */
+/** Three heartbeats (api/ws/broadcaster.ts beats every 30 s): one missed beat never frees a live slot. */
 export const SLOT_TTL_MS = 90_000;
 
 // Drops expired slots, then takes one if fewer than the limit are held. Atomic across instances.

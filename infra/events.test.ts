@@ -33,7 +33,8 @@ describe('event publisher', () => {
     expect(again).toBeNull();
     expect(other).toMatch(/^\d+-\d+$/);
     expect(await redis.xlen(stream)).toBe(4);
-    const [[, fields]] = (await redis.xrange(stream, first!, first!)) as [string, string[]][];
+    const [entry] = (await redis.xrange(stream, first!, first!)) as [string, string[]][];
+    const fields = entry?.[1];
     expect(fields).toEqual([
       'type',
       'token.removed',

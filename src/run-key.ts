@@ -1,7 +1,7 @@
 /**
  * Run keys: every pass of the token pipeline over one token is named by a run key, minted here
  * and only here from the typed trigger that started the pass. The key is part of every stage's
- * job id (workers/catalog.ts) and of the pass's analysis row, so that:
+ * job id (workers/jobs.ts) and of the pass's analysis row, so that:
  *
  * - a trigger delivered twice (a block rescanned, a scheduler tick repeated, a job retried) mints
  *   the same key, and BullMQ drops the duplicate job;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findForbiddenReferences } from '../scripts/checks/references.ts';
 
@@ -38,9 +38,13 @@ describe('the repository stands alone', () => {
 
 /** Which layers each layer may not import (docs/architecture.md): data and imports flow one way. */
 const FORBIDDEN_IMPORTS: Record<string, readonly string[]> = {
-  src: ['infra', 'db', 'workers', 'api', 'app'],
-  db: ['workers', 'api', 'app'],
-  infra: ['workers', 'api', 'app'],
+  src: ['infra', 'db', 'workers', 'api', 'app', 'scripts'],
+  db: ['workers', 'api', 'app', 'scripts'],
+  infra: ['workers', 'api', 'app', 'scripts'],
+  workers: ['api', 'app', 'scripts'],
+  api: ['app', 'scripts'],
+  // scripts/ holds what a developer runs by hand: the running program never depends on it.
+  app: ['scripts'],
 };
 
 function layerViolations(): string[] {
@@ -64,7 +68,40 @@ function layerViolations(): string[] {
 }
 
 describe('the layers', () => {
-  it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point', () => {
+  it('import one way: src/ nothing with I/O, db/ and infra/ no worker, route or entry point, nothing the program runs imports scripts/', () => {
     expect(layerViolations()).toEqual([]);
+  });
+});
+
+/**
+ * A folder with an index.ts is entered through it: the files beside it are its inside, free to
+ * change without touching another folder. Returns `importer -> imported` for every import from
+ * outside such a folder that names a file other than its door.
+ */
+function doorViolations(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z', '*.ts', '*.tsx'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && existsSync(f));
+  const violations: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(file), match[1]!));
+      // The outermost folder with a door that holds the target but not the importer.
+      for (let dir = dirname(target); dir !== '.' && dir !== ''; dir = dirname(dir)) {
+        if (`${file}`.startsWith(`${dir}/`)) break;
+        if (existsSync(join(dir, 'index.ts')) && target !== join(dir, 'index.ts')) {
+          violations.push(`${file} -> ${target}`);
+          break;
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+describe('the doors', () => {
+  it('a folder with an index.ts is imported through it from outside', () => {
+    expect(doorViolations()).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../db/repositories/accounts.ts';
-import type { JobData } from './catalog.ts';
+import type { JobData } from './jobs.ts';
 
 /**
  * The account job (docs/api.md): downgrade ended trials and accounts 3 days after a failed payment,

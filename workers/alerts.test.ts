@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findFreePort } from '../app/embedded/index.ts';
 import { startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { type AccountRepository, createAccountRepository } from '../db/repositories/accounts.ts';
@@ -7,7 +8,6 @@ import { type AlertRepository, createAlertRepository } from '../db/repositories/
 import { createEventPublisher, type EventPublisher } from '../infra/events.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
-import { findFreePort } from '../scripts/dev/anvil.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { alertData, storedToken } from '../test/support/events.ts';
 import {
@@ -308,7 +308,7 @@ describe('alerts consumer', () => {
     const row = {
       ...storedToken(token),
       totalSupply: '1000',
-      currentRiskLevel: 'low',
+      currentRiskLevel: 'low' as const,
       currentRiskScore: 10,
       securityHints: { owner_address: addr(2) },
       tradingSimulation: { buy_tax_pct: 0, sell_tax_pct: 0 },

@@ -10,7 +10,7 @@ import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { analyses, creators, tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
-import { HINT_SOURCES, type HintFlag } from '../src/analysis/risk/hints.ts';
+import { HINT_SOURCES, type HintFlag } from '../src/analysis/risk/index.ts';
 import { type RiskFactor, riskLevelOf, type TradingSimulation } from '../src/analysis/types.ts';
 import { startTestChain, type TestChain, waitMined } from '../test/support/chain.ts';
 import {

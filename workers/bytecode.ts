@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { TokenRepository } from '../db/repositories/tokens.ts';
 import { bytecodeFacts } from '../src/evm/bytecode.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 

@@ -1,9 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { type Metrics, rpcMethodLabel } from '../infra/metrics.ts';
+import { createRpcClient } from '../infra/rpc/index.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import { type ChainReader, createChainReader } from '../src/evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../src/evm/rpc.ts';
+import type { RpcClient } from '../src/evm/rpc.ts';
 
 /**
  * A configured chain as the workers use it: its configuration, its JSON-RPC client and the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passFor } from '../src/run-key.ts';
-import { jobCatalog } from './catalog.ts';
+import { jobCatalog } from './jobs.ts';
 import { pipeline } from './pipeline.ts';
 
 const token = { chainId: 31337, address: `0x${'ab'.repeat(20)}` };

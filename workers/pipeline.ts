@@ -1,5 +1,5 @@
 import { type Pass, type PassTrigger, passFor } from '../src/run-key.ts';
-import type { JobData, JobInput, QueueName } from './catalog.ts';
+import type { JobData, JobInput, QueueName } from './jobs.ts';
 import type { PassState } from './pass-state.ts';
 import { inProcessProducer, type Producer } from './queues.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createTestRedis, eventually, type TestRedis } from '../test/support/services.ts';
-import { cappedBackoff, MAX_BACKOFF_MS } from './catalog.ts';
+import { cappedBackoff, MAX_BACKOFF_MS } from './jobs.ts';
 import { createProducer, startWorkers } from './queues.ts';
 
 describe('cappedBackoff', () => {

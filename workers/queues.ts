@@ -8,7 +8,7 @@ import {
   jobCatalog,
   QUEUE_NAMES,
   type QueueName,
-} from './catalog.ts';
+} from './jobs.ts';
 import type { PassState } from './pass-state.ts';
 
 /** Typed producers and workers over the catalog. */

@@ -2,16 +2,19 @@ import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
-import { deriveHints } from '../src/analysis/risk/hints.ts';
-import { assessRisk, type CreatorInput, type LiquidityInput } from '../src/analysis/risk/risk.ts';
-import { isTrusted } from '../src/analysis/risk/trust.ts';
-import type { BehaviourReport } from '../src/analysis/simulation/behaviour.ts';
-import type { SimulationReport } from '../src/analysis/simulation/simulation.ts';
+import {
+  assessRisk,
+  type CreatorInput,
+  deriveHints,
+  isTrusted,
+  type LiquidityInput,
+} from '../src/analysis/risk/index.ts';
+import type { BehaviourReport, SimulationReport } from '../src/analysis/simulation/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import { toNumber } from '../src/tokens/view.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';

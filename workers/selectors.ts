@@ -2,12 +2,12 @@ import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
-import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/static.ts';
+import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { createCoalescingRpc } from '../src/evm/coalesce.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 

@@ -2,20 +2,20 @@ import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { PairRow } from '../db/repositories/dex.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
-import { probeCreatorAccess } from '../src/analysis/access/creator-access.ts';
-import { isTrusted } from '../src/analysis/risk/trust.ts';
+import { probeCreatorAccess } from '../src/analysis/access/index.ts';
+import { simulateVenues, type VenueReport } from '../src/analysis/hooks/index.ts';
+import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
+  amountsFor,
   type BehaviourReport,
   type PrivilegedCaller,
   probeAdminBehaviour,
-} from '../src/analysis/simulation/behaviour.ts';
-import { amountsFor } from '../src/analysis/simulation/simulation.ts';
-import type { V4Candidate } from '../src/analysis/simulation/v4.ts';
-import { simulateVenues, type VenueReport } from '../src/analysis/simulation/venues.ts';
+  type V4Candidate,
+} from '../src/analysis/simulation/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { PassReason } from '../src/run-key.ts';
-import type { JobData } from './catalog.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import type { JobData } from './jobs.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';

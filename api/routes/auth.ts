@@ -19,9 +19,9 @@ import {
   planState,
 } from '../../src/plans.ts';
 import { isoOrNull } from '../../src/time.ts';
-import { type Auth, type JwtConfig, principalOf, signToken } from '../auth.ts';
+import type { Clock, Limits, UsageCounter } from '../access/index.ts';
+import { type Auth, type JwtConfig, principalOf, signToken } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Clock, Limits } from '../rate-limit.ts';
 import { type RouteSpec, route } from '../route.ts';
 import {
   apiKeyCreated,
@@ -31,7 +31,6 @@ import {
   signupResponse,
   userSchema,
 } from '../schemas.ts';
-import type { UsageCounter } from '../usage.ts';
 
 /** Accounts and API keys (docs/api.md, "Accounts and API keys"). */
 

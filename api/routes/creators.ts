@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CREATOR_SORT_FIELDS, type CreatorRepository } from '../../db/repositories/creators.ts';
 import type { CreatorRow } from '../../db/repositories/tokens.ts';
-import { rates } from '../../src/analysis/risk/creators.ts';
-import type { Auth } from '../auth.ts';
+import { rates } from '../../src/analysis/risk/index.ts';
+import type { Auth } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { creatorDetail, creatorList } from '../schemas.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AccountRepository } from '../../db/repositories/accounts.ts';
 import { ALERT_KINDS, alertKindsOf } from '../../src/alerts.ts';
-import { type Auth, principalOf } from '../auth.ts';
+import type { Clock } from '../access/index.ts';
+import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
-import type { Clock } from '../rate-limit.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { preferencesResponse } from '../schemas.ts';
 

@@ -5,7 +5,7 @@ import { type TokenKey, type TokenRepository, tokenKey } from '../../db/reposito
 import type { createListCache, TokenCache } from '../../infra/token-cache.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { tokenSummary } from '../../src/tokens/view.ts';
-import type { Auth } from '../auth.ts';
+import type { Auth } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { bulkResponse, completeToken, proTokenList } from '../schemas.ts';

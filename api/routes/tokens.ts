@@ -10,9 +10,10 @@ import {
   type TokenSortField,
 } from '../../db/repositories/tokens.ts';
 import type { createListCache } from '../../infra/token-cache.ts';
+import { RISK_LEVELS } from '../../src/analysis/types.ts';
 import { planAllows } from '../../src/plans.ts';
 import type { Submitter } from '../../workers/submit.ts';
-import { type Auth, principalOf } from '../auth.ts';
+import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { refreshResponse, tokenDetail, tokenList } from '../schemas.ts';
@@ -28,7 +29,6 @@ const MAX_PAGE = 1_000_000;
 const MAX_Q_LENGTH = 64;
 export const REFRESH_COOLDOWN_MS = 10_000;
 
-const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
 const SORT_VALUES = TOKEN_SORT_FIELDS.flatMap((f) => [f, `-${f}`]) as [string, ...string[]];
 
 const booleanParam = z

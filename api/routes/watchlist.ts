@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AccountRepository } from '../../db/repositories/accounts.ts';
 import type { TokenRepository } from '../../db/repositories/tokens.ts';
-import { type Auth, principalOf } from '../auth.ts';
+import { type Auth, principalOf } from '../access/index.ts';
 import { HttpError, MESSAGES } from '../errors.ts';
 import { type RouteSpec, route } from '../route.ts';
 import { watchlistItem, watchlistRemoved, watchlistResponse } from '../schemas.ts';

@@ -6,13 +6,13 @@ import { createDb, runMigrations } from '../../db/client.ts';
 import { createTokenRepository, type TokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { hasReached, type Stage } from '../../src/stages.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { createSubmitter } from '../../workers/submit.ts';
+import { redisNamespace, resolveDatabase, resolveRedis } from '../embedded/index.ts';
 import { startService } from '../service.ts';
 import { type CliIo, parseOptions, positiveInt } from './input.ts';
 
@@ -101,12 +101,13 @@ export async function analyzeCommand(
   const input = parseAnalyzeArgs(config, args, io);
   const database = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
   const redis = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
+  const keys = keySpace(redisNamespace(config.env).prefix);
   await runMigrations(database.url);
   const service = await startService({
     roles: new Set(['worker']),
     databaseUrl: database.url,
     redisUrl: redis.url,
-    redisPrefix: config.env.REDIS_PREFIX,
+    redisPrefix: keys.prefix,
     chains: [input.chain],
     knownChainIds: config.knownChainIds,
     port: 0,
@@ -117,7 +118,6 @@ export async function analyzeCommand(
   const handle = createDb(database.url, { max: 1 });
   const commandRedis = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
-  const keys = keySpace(config.env.REDIS_PREFIX);
   const producer = createProducer(producerConnection, keys.prefix);
   const tokens = createTokenRepository(handle.db);
   try {

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { createDb, runMigrations } from '../../db/client.ts';
-import { resolveDatabase } from '../../scripts/dev/stack.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import type { Plan } from '../../src/plans.ts';
+import { resolveDatabase } from '../embedded/index.ts';
 
 /**
  * What the operator commands share: how they answer (JSON when piped, prose on a terminal), their

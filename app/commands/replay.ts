@@ -5,12 +5,16 @@ import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts'
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { resolveDatabase, resolveRedis } from '../../scripts/dev/stack.ts';
 import type { AppConfig } from '../../src/config/env.ts';
 import { createChainRuntimes } from '../../workers/chain-runtime.ts';
 import { createProducer, startWorkers } from '../../workers/queues.ts';
-import { type ReplayProgress, replayRange } from '../../workers/replay.ts';
-import { createReplayProcessor } from '../../workers/replay-detect.ts';
+import {
+  createReplayProcessor,
+  type ReplayProgress,
+  replayRange,
+} from '../../workers/replay/index.ts';
+import { redisNamespace, resolveDatabase, resolveRedis } from '../embedded/index.ts';
+import { ensureOwnNamespace } from '../namespace.ts';
 
 /** `token-monitor replay --chain-id N --from A --to B` (docs/operations.md). */
 
@@ -41,9 +45,11 @@ export async function replayCommand(
   const database = await resolveDatabase(config.env.DATABASE_URL, config.env.DATA_DIR, logger);
   const redis = await resolveRedis(config.env.REDIS_URL, config.env.DATA_DIR, logger);
   await runMigrations(database.url);
-  const keys = keySpace(config.env.REDIS_PREFIX);
+  const keys = keySpace(redisNamespace(config.env).prefix);
   const { db, close } = createDb(database.url, { max: config.env.DATABASE_URL ? 4 : 1 });
   const commandRedis = createRedis(redis.url, 'commands');
+  // Refused before any worker touches another deployment's queues; the exit hooks clean up.
+  await ensureOwnNamespace(db, commandRedis, keys, { database: database.url, redis: redis.url });
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
   const producer = createProducer(producerConnection, keys.prefix);

@@ -1,5 +1,5 @@
-import { startAnvil } from '../../scripts/dev/anvil.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
+import { startAnvil } from '../../app/embedded/index.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import {
   type PlaceMode,
   runDevelopmentSet,

@@ -1,17 +1,16 @@
-import { assessRisk } from '../../src/analysis/risk/risk.ts';
-import { isTrusted } from '../../src/analysis/risk/trust.ts';
-import { probeAdminBehaviour } from '../../src/analysis/simulation/behaviour.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
+import { assessRisk, isTrusted } from '../../src/analysis/risk/index.ts';
 import {
   amountsFor,
   findPool,
   type Pool,
+  probeAdminBehaviour,
   simulateTrading,
   simulationRequest,
-} from '../../src/analysis/simulation/simulation.ts';
-import { analyzeStatic } from '../../src/analysis/static/static.ts';
+} from '../../src/analysis/simulation/index.ts';
+import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import {
@@ -19,7 +18,7 @@ import {
   type CorpusToken,
   deployCorpus,
 } from '../../test/support/token-corpus.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 import { pool, runPipeline, type WireTraffic } from './analysis-pipeline.ts';

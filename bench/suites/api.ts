@@ -112,7 +112,7 @@ async function seed(url: string): Promise<{ apiKey: string; target: string }> {
   const handle = createDb(url, { max: 2 });
   try {
     const now = Date.now();
-    const rows = Array.from({ length: TOKEN_COUNT }, (_, i) => ({
+    const rows = Array.from({ length: TOKEN_COUNT }, (_, i): typeof tokens.$inferInsert => ({
       chainId: 1,
       address: addr(0xb000 + i),
       name: `Bench Token ${i}`,

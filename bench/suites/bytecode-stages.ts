@@ -1,5 +1,5 @@
-import { extractFunctions } from '../../src/analysis/bytecode/selectors.ts';
-import { analyzeBytecode } from '../../src/analysis/static/static.ts';
+import { extractFunctions } from '../../src/analysis/bytecode/index.ts';
+import { analyzeBytecode } from '../../src/analysis/static/index.ts';
 import { bytecodeFacts } from '../../src/evm/bytecode.ts';
 import { type CorpusContract, loadCorpus } from '../../test/support/corpus.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';

@@ -9,17 +9,21 @@ import {
   Wallet,
 } from 'ethers';
 import WebSocket from 'ws';
-import { issueDemoKey } from '../../app/operator.ts';
+import {
+  ANVIL_PRIVATE_KEYS,
+  type AnvilHandle,
+  issueDemoKey,
+  startAnvil,
+} from '../../app/embedded/index.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { tokens } from '../../db/schema.ts';
-import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { createRpcClient, subscribeNewHeads } from '../../infra/rpc/index.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { findDeployments } from '../../src/evm/deployments.ts';
-import { subscribeNewHeads } from '../../src/evm/heads.ts';
 import { probeContract } from '../../src/evm/probe.ts';
-import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
+import { toQuantity } from '../../src/evm/rpc.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import {
   createTestDatabase,

@@ -7,6 +7,22 @@ import {
   parseEther,
   Wallet,
 } from 'ethers';
+import {
+  ANVIL_PRIVATE_KEYS,
+  addLiquidityV4,
+  deployUniswapV2,
+  deployUniswapV3,
+  deployUniswapV4,
+  fullRangeLiquidity,
+  initializePool,
+  poolKeyOf,
+  seedStablecoinPool,
+  sqrtPriceX96Of,
+  startAnvil,
+  swapV4,
+  type UniswapV2Deployment,
+  type UniswapV4Deployment,
+} from '../../app/embedded/index.ts';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type Database } from '../../db/client.ts';
 import { createDexRepository, type DexRepository } from '../../db/repositories/dex.ts';
@@ -14,32 +30,15 @@ import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher, type EventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
-import { ANVIL_PRIVATE_KEYS, startAnvil } from '../../scripts/dev/anvil.ts';
-import {
-  deployUniswapV2,
-  deployUniswapV3,
-  seedStablecoinPool,
-  type UniswapV2Deployment,
-} from '../../scripts/dev/uniswap.ts';
-import {
-  addLiquidityV4,
-  deployUniswapV4,
-  fullRangeLiquidity,
-  initializePool,
-  poolKeyOf,
-  sqrtPriceX96Of,
-  swapV4,
-  type UniswapV4Deployment,
-} from '../../scripts/dev/uniswap-v4.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { bucketStart, REFRESH_INTERVAL_MS } from '../../src/dex/refresh.ts';
 import { NO_HOOK, type V4PoolKey } from '../../src/dex/v4/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import { passFor } from '../../src/run-key.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
-import { createDexProcessor } from '../../workers/dex.ts';
+import { createDexProcessor } from '../../workers/dex/index.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 import { createProducer, type Producer, startWorkers } from '../../workers/queues.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, progress, round } from '../report.ts';

@@ -1,3 +1,4 @@
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import {
   mapWindowed,
   readBlockRange,
@@ -8,8 +9,8 @@ import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { findDeployments } from '../../src/evm/deployments.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { type BlockRange, pendingChunks } from '../../src/evm/ranges.ts';
-import { createRpcClient, toQuantity } from '../../src/evm/rpc.ts';
-import { jobCatalog } from '../../workers/catalog.ts';
+import { toQuantity } from '../../src/evm/rpc.ts';
+import { jobCatalog } from '../../workers/jobs.ts';
 
 /**
  * The replay's raw RPC ceiling: exactly the RPC work a replay does per block (per segment, the

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { ContractFactory, type InterfaceAbi, JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { tokens } from '../../db/schema.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import {
@@ -15,7 +15,7 @@ import {
   type TestRedis,
 } from '../../test/support/services.ts';
 import { createProducer } from '../../workers/queues.ts';
-import { DEFAULT_BATCH_BLOCKS, replayRange } from '../../workers/replay.ts';
+import { DEFAULT_BATCH_BLOCKS, replayRange } from '../../workers/replay/index.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 import { rawReplayCeiling } from './replay-ceiling.ts';

@@ -4,7 +4,7 @@ import type { createHistoryRepository } from '../../db/repositories/history.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { DAY_MS, partitionFor } from '../../src/history/retention.ts';
-import { startDexScheduler } from '../../workers/dex-scheduler.ts';
+import { startDexScheduler } from '../../workers/dex/index.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 import { scaleChain } from './scale-seed.ts';

@@ -3,19 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { findFreePort, findOnPath, redisAnswers, stopChild } from '../../app/embedded/index.ts';
 import { startService } from '../../app/service.ts';
 import { createDb } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { keySpace } from '../../infra/redis.ts';
-import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { findOnPath, redisAnswers, stopChild } from '../../scripts/dev/stack.ts';
 import { LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { createTestDatabase } from '../../test/support/services.ts';
 import { createProducer } from '../../workers/queues.ts';
-import { type ReplayDeps, replayRange } from '../../workers/replay.ts';
+import { type ReplayDeps, replayRange } from '../../workers/replay/index.ts';
 import { type BenchRow, progress, round } from '../report.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { textFrame } from '../../api/ws-fanout.ts';
+import { textFrame } from '../../api/ws/index.ts';
 import { tailEvents } from '../../infra/events.ts';
 import { createRedis } from '../../infra/redis.ts';
 import type { EventMessage } from '../../src/events/types.ts';

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-o
 import { DAY_MS, PAYMENT_GRACE_DAYS, type Plan, PURGE_AFTER_DAYS } from '../../src/plans.ts';
 import type { Database } from '../client.ts';
 import { users, watchlist } from '../schema.ts';
-import type { UserRow } from './accounts.ts';
+import type { UserRow } from './rows.ts';
 
 /** The plan half of the account repository (createAccountRepository spreads it in). */
 

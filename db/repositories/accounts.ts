@@ -4,11 +4,11 @@ import type { Plan } from '../../src/plans.ts';
 import type { Database } from '../client.ts';
 import { apiKeys, tokens, users, watchlist } from '../schema.ts';
 import { planQueries } from './account-plans.ts';
+import type { ApiKeyRow, UserRow } from './rows.ts';
 
 /** Users, API keys and watchlists. Every query is parameterized through drizzle. */
 
-export type UserRow = typeof users.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type { ApiKeyRow, UserRow } from './rows.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const ONE_ACTIVE_INDEX = 'api_keys_one_active_idx';

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import type { RiskAssessment, SecurityHints, TradingSimulation } from '../../src/analysis/types.ts';
+import type {
+  RiskAssessment,
+  RiskLevel,
+  SecurityHints,
+  TradingSimulation,
+} from '../../src/analysis/types.ts';
 import type { Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
 import { pipelinedTransaction } from '../pipelined.ts';
@@ -191,7 +196,7 @@ function analysisReads(db: Database) {
 export interface PassTokenColumns extends Partial<StaticColumns> {
   tradingSimulation?: TradingSimulation;
   currentRiskScore?: number;
-  currentRiskLevel?: string;
+  currentRiskLevel?: RiskLevel;
   isHoneypot?: boolean;
   securityHints?: SecurityHints;
   riskUpdatedAt?: Date;

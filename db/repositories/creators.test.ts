@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reputationScore, tokenOutcome } from '../../src/analysis/risk/creators.ts';
+import { reputationScore, tokenOutcome } from '../../src/analysis/risk/index.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/support/services.ts';
 import { createDb, type DbHandle } from '../client.ts';
 import { creators, tokens } from '../schema.ts';

@@ -8,7 +8,7 @@ import {
   SCAM_WEIGHT,
   SUCCESS_MAX_RISK_SCORE,
   SUCCESS_MIN_AGE_HOURS,
-} from '../../src/analysis/risk/creators.ts';
+} from '../../src/analysis/risk/index.ts';
 import type { Database } from '../client.ts';
 import { pipelinedTransaction } from '../pipelined.ts';
 import { creators, tokens } from '../schema.ts';

@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { Database } from '../client.ts';
 import { analyses, creators, type tokenHistory, tokens } from '../schema.ts';
-import type { AnalysisRow, CreatorRow, HistoryRow, TokenKey, TokenRow } from './tokens.ts';
+import type { AnalysisRow, CreatorRow, HistoryRow, TokenKey, TokenRow } from './rows.ts';
 
 /** Reads of what is known about given tokens, several at once (createTokenRepository spreads them in). */
 

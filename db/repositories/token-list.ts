@@ -15,9 +15,10 @@ import {
 } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
+import type { RiskLevel } from '../../src/analysis/types.ts';
 import type { Database } from '../client.ts';
 import { tokens } from '../schema.ts';
-import type { TokenRow } from './tokens.ts';
+import type { TokenRow } from './rows.ts';
 
 /** The token list: its filters, order, totals and the queries that read it (createTokenRepository spreads them in). */
 
@@ -51,7 +52,7 @@ export interface TokenListQuery {
   limit: number;
   /** Rows to skip; overrides page when set (the PRO list's offset pagination). */
   offset?: number;
-  riskLevel?: string;
+  riskLevel?: RiskLevel;
   minRiskScore?: number;
   maxRiskScore?: number;
   isHoneypot?: boolean;

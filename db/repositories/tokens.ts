@@ -1,18 +1,13 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { STAGE_ORDER, type Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
-import {
-  type analyses,
-  blockHashes,
-  creators,
-  pairs,
-  type tokenHistory,
-  tokens,
-} from '../schema.ts';
+import { blockHashes, creators, pairs, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
+import type { TokenRow } from './rows.ts';
 import { detailQueries } from './token-details.ts';
 import { listQueries } from './token-list.ts';
 
+export type { AnalysisRow, CreatorRow, HistoryRow, TokenKey, TokenRow } from './rows.ts';
 export { historiesQuery, tokenKey } from './token-details.ts';
 export {
   EXACT_TOTAL_LIMIT,
@@ -24,16 +19,6 @@ export {
   type TokenSortField,
   type TokenSummaryRow,
 } from './token-list.ts';
-
-export type TokenRow = typeof tokens.$inferSelect;
-export type AnalysisRow = typeof analyses.$inferSelect;
-export type HistoryRow = typeof tokenHistory.$inferSelect;
-export type CreatorRow = typeof creators.$inferSelect;
-
-export interface TokenKey {
-  chainId: number;
-  address: string;
-}
 
 export interface DetectedToken {
   chainId: number;

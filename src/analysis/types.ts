@@ -5,7 +5,12 @@
  */
 
 export type AccessControl = 'owner-only' | 'role' | 'none' | 'unknown';
-export type FunctionRisk = 'low' | 'medium' | 'high' | 'critical';
+/**
+ * An admin function's risk, in the catalog's words (`critical` is one of them, not a token level);
+ * the API gives it as an integer (src/tokens/view.ts ADMIN_RISK_LEVELS).
+ */
+export const FUNCTION_RISKS = ['low', 'medium', 'high', 'critical'] as const;
+export type FunctionRisk = (typeof FUNCTION_RISKS)[number];
 
 export type AdminFamily =
   | 'mint'
@@ -126,7 +131,13 @@ export interface TradingSimulation {
   amounts: SimulationAmount[];
 }
 
-export type RiskLevel = 'low' | 'medium' | 'high' | 'honeypot';
+/**
+ * A token's risk level (`current_risk_level`, the `risk_level` filter): the score's band
+ * (riskLevelOf), declared once here; the API's schemas, the OpenAPI document and the web app's
+ * generated types (web/src/api-types.ts) all come from this list.
+ */
+export const RISK_LEVELS = ['low', 'medium', 'high', 'honeypot'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export interface RiskFactor {
   code: string;

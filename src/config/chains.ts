@@ -21,7 +21,7 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
   .transform((a) => a.toLowerCase());
 
-/** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/hints.ts). */
+/** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/dex-hints.ts). */
 const buyUrl = z.string().includes('{token}').optional();
 
 /** A DEX of a chain. `factory` is the contract whose events announce its pools: for V4, the PoolManager. */
@@ -46,7 +46,12 @@ const factoryDexSchema = z.object({
 
 /** A Uniswap V4 deployment: one PoolManager holds every pool (no factory, no router needed). */
 const v4DexSchema = z
-  .object({ name: z.string().min(1), kind: z.literal('v4'), pool_manager: address, buy_url: buyUrl })
+  .object({
+    name: z.string().min(1),
+    kind: z.literal('v4'),
+    pool_manager: address,
+    buy_url: buyUrl,
+  })
   .transform(
     (d): DexConfig => ({
       name: d.name,

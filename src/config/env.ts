@@ -44,7 +44,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
-  /** Namespace for every Redis key (queues, leases, streams): lets several deployments share one Redis. */
+  /**
+   * Namespace for every Redis key (queues, leases, streams): lets several deployments share one
+   * Redis. Unset: the data directory's own on the embedded default, else `tm` (app/embedded/instance.ts).
+   */
   // A whole-prefix hash tag ({tm}) keeps every key in one Redis Cluster slot, as BullMQ requires.
   REDIS_PREFIX: z
     .string()
@@ -52,7 +55,7 @@ const envSchema = z.object({
       /^([A-Za-z0-9_.-]{1,40}|\{[A-Za-z0-9_.-]{1,40}\})$/,
       'letters, digits, _ . - only, optionally in braces ({tm})',
     )
-    .default('tm'),
+    .optional(),
   CHAINS_FILE: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),

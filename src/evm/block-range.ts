@@ -9,7 +9,7 @@ import type { RpcBlockHeader, RpcReceipt } from './types.ts';
  * in one JSON-RPC batch, then receipts and traces of the blocks that hold transactions through a
  * bounded window of concurrent requests (the reader asks eth_getBlockReceipts where the node has
  * it, per-transaction receipts otherwise). Empty blocks cost nothing beyond their header.
- * Replay jobs (workers/replay-detect.ts) and the bench's raw ceiling share it, so both do the
+ * Replay jobs (workers/replay/detect.ts) and the bench's raw ceiling share it, so both do the
  * same RPC work per block.
  */
 

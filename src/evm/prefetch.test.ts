@@ -1,10 +1,11 @@
 import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/fault-proxy.ts';
 import { createCoalescingRpc } from './coalesce.ts';
 import { prefetch } from './prefetch.ts';
-import { createRpcClient, type RpcOutcome, type RpcRequest } from './rpc.ts';
+import type { RpcOutcome, RpcRequest } from './rpc.ts';
 
 /** Reads asked ahead answer later steps as the plain requests would, without asking again. */
 

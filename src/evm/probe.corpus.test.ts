@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
+import { type AnvilHandle, startAnvil } from '../../app/embedded/index.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
 import { loadCorpus } from '../../test/support/corpus.ts';
 import { recogniseCorpus } from '../../test/support/corpus-recognition.ts';
-import { createRpcClient } from './rpc.ts';
 
 /**
  * Token recognition on real code: each of the 2,000 mainnet contracts of

@@ -1,4 +1,4 @@
-import { resolveProxy } from '../analysis/access/proxy.ts';
+import { resolveProxy } from '../analysis/access/index.ts';
 import { hasOpcode } from './bytecode.ts';
 import {
   type Dispatch,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdminFunction } from '../analysis/types.ts';
+import type { AdminFunction, FunctionRisk, RiskLevel } from '../analysis/types.ts';
 import { isoOrNull } from '../time.ts';
 import { dataQualityScore, type QualityInput } from './quality.ts';
 
@@ -30,7 +30,7 @@ export interface StoredToken {
   skeletonHash: string | null;
   template: string | null;
   currentRiskScore: number | null;
-  currentRiskLevel: string | null;
+  currentRiskLevel: RiskLevel | null;
   isHoneypot: boolean | null;
   ownerAddress: string | null;
   tradingSimulation: unknown;
@@ -193,7 +193,12 @@ export function liquidityLockView(value: unknown) {
 }
 
 /** Catalog risk levels as the integer the API gives (docs/api.md): low 1 … critical 4. */
-export const ADMIN_RISK_LEVELS = { low: 1, medium: 2, high: 3, critical: 4 } as const;
+export const ADMIN_RISK_LEVELS = {
+  low: 1,
+  medium: 2,
+  high: 3,
+  critical: 4,
+} as const satisfies Record<FunctionRisk, number>;
 
 export function adminFunctionView(
   f: Pick<AdminFunction, 'name' | 'selector' | 'access_control' | 'risk_level' | 'description'>,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { issueDemoKey } from '../../app/operator.ts';
+import { issueDemoKey } from '../../app/embedded/index.ts';
 import { createDb } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { sha256Hex } from '../../src/accounts/credentials.ts';

@@ -1,18 +1,28 @@
 import { ContractFactory, type InterfaceAbi, id, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeCreatorAccess } from '../../src/analysis/access/creator-access.ts';
-import { deriveHints, evidenceFor, type HintFlag } from '../../src/analysis/risk/hints.ts';
-import { assessRisk } from '../../src/analysis/risk/risk.ts';
-import { probeAdminBehaviour } from '../../src/analysis/simulation/behaviour.ts';
-import { amountsFor, simulateTrading } from '../../src/analysis/simulation/simulation.ts';
-import { analyzeStatic } from '../../src/analysis/static/static.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
+import { probeCreatorAccess } from '../../src/analysis/access/index.ts';
+import {
+  assessRisk,
+  deriveHints,
+  evidenceFor,
+  type HintFlag,
+} from '../../src/analysis/risk/index.ts';
+import {
+  amountsFor,
+  probeAdminBehaviour,
+  simulateTrading,
+} from '../../src/analysis/simulation/index.ts';
+import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../src/evm/rpc.ts';
+import type { RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import { type Compiled, compileSolidity } from '../support/solc.ts';
-import { OWNERSHIP_SOURCE } from './ownership-modern.sol.ts';
+import { solidityFixture } from '../support/solidity.ts';
+
+const OWNERSHIP_SOURCE = solidityFixture('ownership-modern');
 
 /**
  * Ownership shapes of 2021-2023 tokens (solc 0.8, OpenZeppelin-style code), deployed on Anvil with

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { ContractFactory, type InterfaceAbi, JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ANVIL_PRIVATE_KEYS } from '../../app/embedded/index.ts';
 import { loadArtifact } from '../../contracts/artifacts.ts';
-import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
 import { createTestRedis, type TestRedis } from '../support/services.ts';
 import { spawnStart, waitForBanner } from '../support/start-process.ts';
 

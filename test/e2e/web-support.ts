@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { UniswapV4Deployment } from '../../scripts/dev/uniswap-v4.ts';
+import type { UniswapV4Deployment } from '../../app/embedded/index.ts';
 import { spawnStart, startEnv, waitForBanner } from '../support/start-process.ts';
 
 /**

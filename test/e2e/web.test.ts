@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANVIL_PRIVATE_KEYS } from '../../scripts/dev/anvil.ts';
-import { createDemoLauncher } from '../../scripts/dev/demo-launcher.ts';
+import { ANVIL_PRIVATE_KEYS, createDemoLauncher } from '../../app/embedded/index.ts';
 import {
   createTestDatabase,
   createTestRedis,

@@ -8,14 +8,19 @@ import { eq, sql } from 'drizzle-orm';
 import { type Contract, parseEther } from 'ethers';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findFreePort,
+  findOnPath,
+  redisAnswers,
+  redisServerArgs,
+  stopChild,
+} from '../../app/embedded/index.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createAccountRepository } from '../../db/repositories/accounts.ts';
 import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { findOnPath, redisAnswers, redisServerArgs, stopChild } from '../../scripts/dev/stack.ts';
 import { hashPassword } from '../../src/accounts/credentials.ts';
-import { QUEUE_NAMES } from '../../workers/catalog.ts';
+import { QUEUE_NAMES } from '../../workers/jobs.ts';
 import { createProAccount, RAISED_LIMITS } from '../support/accounts.ts';
 import { startTestChain, type TestChain, waitMined } from '../support/chain.ts';
 import {

@@ -3,11 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { z } from 'zod';
+import { createUsageCounter, signToken, type UsageCounter } from '../../api/access/index.ts';
 import { createApp } from '../../api/app.ts';
-import { signToken } from '../../api/auth.ts';
 import type { RouteSpec } from '../../api/route.ts';
 import * as S from '../../api/schemas.ts';
-import { createUsageCounter, type UsageCounter } from '../../api/usage.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import {
   type AccountRepository,
@@ -29,6 +28,7 @@ import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { hashPassword, sha256Hex } from '../../src/accounts/credentials.ts';
+import type { RiskLevel } from '../../src/analysis/types.ts';
 import type { Plan } from '../../src/plans.ts';
 import { createProducer, type Producer } from '../../workers/queues.ts';
 import {
@@ -178,7 +178,7 @@ async function seedTokens(stack: ApiStack): Promise<void> {
     number,
     number,
     string,
-    Partial<{ score: number; level: string; liquidity: string; name: string }>,
+    Partial<{ score: number; level: RiskLevel; liquidity: string; name: string }>,
   ][] = [
     [1, 0xa001, 'SAFE', { score: 10, level: 'low', liquidity: '250000.50' }],
     [1, 0xa002, 'MEDI', { score: 45, level: 'medium', liquidity: '1000' }],

@@ -1,13 +1,12 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
-import { addressFromLabel } from '../../src/analysis/bytecode/calldata.ts';
-import { CLAIMS } from '../../src/analysis/capabilities/verdicts.ts';
-import { matchCatalog } from '../../src/analysis/catalog/catalog.ts';
-import { deriveHints } from '../../src/analysis/risk/hints.ts';
-import { assessRisk } from '../../src/analysis/risk/risk.ts';
-import { analyzeStatic } from '../../src/analysis/static/static.ts';
+import { createRpcClient } from '../../infra/rpc/index.ts';
+import { addressFromLabel } from '../../src/analysis/bytecode/index.ts';
+import { CLAIMS } from '../../src/analysis/capabilities/index.ts';
+import { matchCatalog } from '../../src/analysis/catalog/index.ts';
+import { assessRisk, deriveHints } from '../../src/analysis/risk/index.ts';
+import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskFactor, SecurityHints } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createRpcClient } from '../../src/evm/rpc.ts';
 import {
   type BackdoorEntry,
   CAPABILITIES,

@@ -1,14 +1,11 @@
 import { id } from 'ethers';
-import { extractFunctions, normalizeCode } from '../../src/analysis/bytecode/selectors.ts';
-import {
-  analyzeCapabilities,
-  type CapabilityReport,
-} from '../../src/analysis/capabilities/capabilities.ts';
-import { deriveHints } from '../../src/analysis/risk/hints.ts';
-import { assessRisk } from '../../src/analysis/risk/risk.ts';
-import { analyzeBytecode } from '../../src/analysis/static/static.ts';
+import { extractFunctions, normalizeCode } from '../../src/analysis/bytecode/index.ts';
+import type { CapabilityReport } from '../../src/analysis/capabilities/index.ts';
+import { analyzeCapabilities } from '../../src/analysis/capabilities/index.ts';
+import { assessRisk, deriveHints } from '../../src/analysis/risk/index.ts';
+import { analyzeBytecode } from '../../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../../src/analysis/types.ts';
-import { prepareCode } from '../../src/analysis/walk/interpreter.ts';
+import { prepareCode } from '../../src/analysis/walk/index.ts';
 import type { Compiled } from './solc.ts';
 
 /**

@@ -8,10 +8,16 @@ import {
   parseEther,
   Wallet,
 } from 'ethers';
+import {
+  ANVIL_PRIVATE_KEYS,
+  type AnvilHandle,
+  deployUniswapV2,
+  deployUniswapV4,
+  startAnvil,
+  type UniswapV2Deployment,
+  type UniswapV4Deployment,
+} from '../../app/embedded/index.ts';
 import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
-import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from '../../scripts/dev/anvil.ts';
-import { deployUniswapV2, type UniswapV2Deployment } from '../../scripts/dev/uniswap.ts';
-import { deployUniswapV4, type UniswapV4Deployment } from '../../scripts/dev/uniswap-v4.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { fromQuantity } from '../../src/evm/rpc.ts';
 

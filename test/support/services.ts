@@ -3,11 +3,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
+import {
+  findFreePort,
+  LOCAL_REDIS_URL,
+  redisAnswers,
+  resolveRedis,
+} from '../../app/embedded/index.ts';
 import { runMigrations } from '../../db/client.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis } from '../../infra/redis.ts';
-import { findFreePort } from '../../scripts/dev/anvil.ts';
-import { LOCAL_REDIS_URL, redisAnswers, resolveRedis } from '../../scripts/dev/stack.ts';
 
 /**
  * Services for integration tests (docs/configuration.md: tests follow the same rule): the ones named
@@ -95,20 +99,28 @@ export async function createTestRedis(): Promise<TestRedis> {
     url: resolved.url,
     prefix,
     async cleanup() {
-      const redis = createRedis(resolved.url, 'commands');
       try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          cursor = next;
-          if (keys.length > 0) await redis.del(...keys);
-        } while (cursor !== '0');
+        await deleteKeys(resolved.url, prefix);
       } finally {
-        redis.disconnect();
         await resolved.stop();
       }
     },
   };
+}
+
+/** Deletes every key under `prefix` (a test's own namespace). */
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = createRedis(url, 'commands');
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */

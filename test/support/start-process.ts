@@ -20,13 +20,28 @@ export function startEnv(env: Record<string, string>): Record<string, string | u
   };
 }
 
-/** Spawns `token-monitor start` from the repository root with `startEnv(env)`. */
-export function spawnStart(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start'], {
+/**
+ * Spawns `token-monitor start` (and `args`, e.g. `--role api`) from the repository root with
+ * `startEnv(env)`. `detached`: the process leads a process group of its own, which a test can kill
+ * whole (`process.kill(-pid)`), as a terminal or an OOM killer does.
+ */
+export function spawnStart(
+  env: Record<string, string>,
+  options: { args?: string[]; detached?: boolean } = {},
+): ChildProcess {
+  return spawn(process.execPath, ['bin/token-monitor.mjs', 'start', ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: startEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
+}
+
+/** Resolves with the exit code (or the signal's name) once `child` has exited. */
+export function exitOf(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve(child.exitCode ?? child.signalCode!);
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal!)));
 }
 
 /**

@@ -2,8 +2,8 @@ import { AbiCoder, id } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
 import { RpcError } from '../../evm/rpc.ts';
-import { extractFunctions } from '../bytecode/selectors.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { extractFunctions } from '../bytecode/index.ts';
+import { selectorOf } from '../catalog/index.ts';
 import type { ExtractedFunction } from '../types.ts';
 import {
   bytecodeVerdict,

@@ -6,7 +6,7 @@ import {
   addressFromLabel,
   describeProbeArguments,
   probeCalldata,
-} from '../bytecode/calldata.ts';
+} from '../bytecode/index.ts';
 import type { AccessControl, Evidence, ExtractedFunction } from '../types.ts';
 import {
   type CallerCheck,

@@ -2,9 +2,8 @@ import { id } from 'ethers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
 import { type Compiled, compileSolidity } from '../../../test/support/solc.ts';
-import { probeCalldata } from '../bytecode/calldata.ts';
-import { extractFunctions } from '../bytecode/selectors.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { extractFunctions, probeCalldata } from '../bytecode/index.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { prepareCode, type WalkResult, walkFunction } from './caller-checks.ts';
 
 /** Shapes of access control the project's own contracts lack, compiled with the project's solc. */

@@ -1,4 +1,4 @@
-import { type CodeModel, type WalkResult, walk } from '../walk/interpreter.ts';
+import { type CodeModel, type WalkResult, walk } from '../walk/index.ts';
 
 /**
  * Which checks on the caller guard a function: a light symbolic walk of it (walk/interpreter.ts) whose
@@ -6,13 +6,13 @@ import { type CodeModel, type WalkResult, walk } from '../walk/interpreter.ts';
  * (walk/caller-patterns.ts). The values are walk/symbolic.ts, the arithmetic walk/u256.ts.
  */
 
-export type { CallerCheck, CallerCheckKind } from '../walk/caller-patterns.ts';
+export type { CallerCheck, CallerCheckKind } from '../walk/index.ts';
 export {
   type CodeModel,
   type PathTrace,
   prepareCode,
   type WalkResult,
-} from '../walk/interpreter.ts';
+} from '../walk/index.ts';
 
 /**
  * Walks the function that `calldata` (0x hex: selector + arguments) dispatches to.

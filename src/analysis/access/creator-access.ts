@@ -1,5 +1,5 @@
 import type { RpcClient } from '../../evm/rpc.ts';
-import type { BehaviourFinding, PrivilegedCaller } from '../simulation/behaviour-effects.ts';
+import type { BehaviourFinding, PrivilegedCaller } from '../simulation/index.ts';
 import type { StaticAnalysis } from '../types.ts';
 import { functionLabel, probeCalls, probeRequests, STRANGER } from './access-control.ts';
 import { PROOF_FAMILIES } from './privilege.ts';

@@ -1,11 +1,12 @@
 import { toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilHandle, startAnvil } from '../../../app/embedded/index.ts';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
-import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { compileSolidity } from '../../../test/support/solc.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
-import { addressFromLabel } from '../bytecode/calldata.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
+import { addressFromLabel } from '../bytecode/index.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { probeCalls, probeRequests, STRANGER } from './access-control.ts';
 import {
   DEAD_ADDRESSES,

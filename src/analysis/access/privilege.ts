@@ -1,5 +1,5 @@
 import { id } from 'ethers';
-import { type BehaviourFinding, findingToAdminFunction } from '../simulation/behaviour.ts';
+import { type BehaviourFinding, findingToAdminFunction } from '../simulation/index.ts';
 import type { AdminFamily, AdminFunction, Evidence, StaticAnalysis } from '../types.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilHandle, startAnvil } from '../../../app/embedded/index.ts';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
-import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import {
   eip1167Implementation,
   MAX_PROXY_HOPS,

@@ -1,7 +1,7 @@
 import { id, toBeHex } from 'ethers';
 import { hasOpcode, isEip1167 } from '../../evm/bytecode.ts';
 import type { RpcClient, RpcRequest } from '../../evm/rpc.ts';
-import { normalizeCode } from '../bytecode/selectors.ts';
+import { normalizeCode } from '../bytecode/index.ts';
 import type { Evidence, ProxyInfo, ProxyKind } from '../types.ts';
 import { isExecutionFailure } from './access-control.ts';
 

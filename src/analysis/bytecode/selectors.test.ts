@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { extractFunctions, MAX_CODE_BYTES, normalizeCode, toExtracted } from './selectors.ts';
 
 describe('extractFunctions', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { extractFunctions } from './selectors.ts';
 import { identifyTemplate } from './template.ts';
 

@@ -1,5 +1,5 @@
 import { hasOpcode, isEip1167 } from '../../evm/bytecode.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import { selectorOf } from '../catalog/index.ts';
 import { normalizeCode } from './selectors.ts';
 
 /**

@@ -1,16 +1,19 @@
 import type { ExtractedFunction } from '../types.ts';
-import type { CodeModel, PathTrace } from '../walk/interpreter.ts';
+import type { CodeModel, PathTrace } from '../walk/index.ts';
 import {
   comparedReads,
   contains,
   entryKey,
   evaluate,
   flagReads,
+  isCallerLeaf,
+  isNode,
   memberOffset,
+  type Node,
+  type Sym,
   sameSym,
   slotShape,
-} from '../walk/storage-shapes.ts';
-import { isCallerLeaf, isNode, type Node, type Sym } from '../walk/symbolic.ts';
+} from '../walk/index.ts';
 import {
   ARG_ADDRESSES,
   type Budget,

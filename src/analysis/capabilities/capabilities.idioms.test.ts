@@ -8,7 +8,7 @@ import {
   summary,
 } from '../../../test/support/capabilities.ts';
 import { compileSolidity } from '../../../test/support/solc.ts';
-import { evidenceFor, type HintFlag } from '../risk/hints.ts';
+import { evidenceFor, type HintFlag } from '../risk/index.ts';
 
 /**
  * Generalisation checks: the idioms of real token code (inline owner checks, an owner in any

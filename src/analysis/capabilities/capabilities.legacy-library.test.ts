@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capabilityHelpers, detail, summary } from '../../../test/support/capabilities.ts';
 import { compileLegacy, type LegacySolc } from '../../../test/support/solc.ts';
-import { type Dialect, dialect } from './capabilities.legacy.fixtures.ts';
-import { LIBRARY_SOURCE } from './capabilities.legacy-library.fixtures.ts';
+import { type Dialect, dialect, solidityFixture } from '../../../test/support/solidity.ts';
+
+const LIBRARY_SOURCE = solidityFixture('legacy-library');
 
 /**
  * Library-built 0.4–0.6 tokens (SafeMath, OpenZeppelin 1.x, the ethereum.org advanced token) and

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capabilityHelpers, detail, summary } from '../../../test/support/capabilities.ts';
 import { compileLegacy, type LegacySolc } from '../../../test/support/solc.ts';
-import { UNISWAP_ERA_SOURCE } from './capabilities.legacy-uniswap.fixtures.ts';
+import { solidityFixture } from '../../../test/support/solidity.ts';
+
+const UNISWAP_ERA_SOURCE = solidityFixture('legacy-uniswap');
 
 /**
  * Uniswap-era 0.5/0.6 tokens, compiled by 0.5.17 and 0.6.12 with the optimizer on and off.

@@ -7,7 +7,9 @@ import {
   ZERO_OWNER,
 } from '../../../test/support/capabilities.ts';
 import { compileLegacy, type LegacySolc } from '../../../test/support/solc.ts';
-import { type Dialect, dialect, LEGACY_SOURCE } from './capabilities.legacy.fixtures.ts';
+import { type Dialect, dialect, solidityFixture } from '../../../test/support/solidity.ts';
+
+const LEGACY_SOURCE = solidityFixture('legacy');
 
 /**
  * The idioms of capabilities.idioms.test.ts as Solidity 0.4–0.6 wrote them (most real rug pulls

@@ -7,10 +7,10 @@ import {
   ZERO_OWNER,
 } from '../../../test/support/capabilities.ts';
 import { compileSolidity, modernBuilds } from '../../../test/support/solc.ts';
-import {
-  MODERN_LIMITS_MISSED_SOURCE,
-  MODERN_LIMITS_SOURCE,
-} from './capabilities.modern-limits.fixtures.ts';
+import { solidityFixture } from '../../../test/support/solidity.ts';
+
+const MODERN_LIMITS_SOURCE = solidityFixture('modern-limits');
+const MODERN_LIMITS_MISSED_SOURCE = `${MODERN_LIMITS_SOURCE}\n${solidityFixture('modern-limits-missed')}`;
 
 /**
  * Sell-side limits of 2020-2023 meme and scam tokens, compiled by solc 0.8 (optimizer on and

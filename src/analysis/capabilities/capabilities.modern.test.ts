@@ -7,7 +7,10 @@ import {
   ZERO_OWNER,
 } from '../../../test/support/capabilities.ts';
 import { compileSolidity, modernBuilds } from '../../../test/support/solc.ts';
-import { HARDCODED_DEV, MODERN_SOURCE, OZ5_SOURCE } from './capabilities.modern.fixtures.ts';
+import { HARDCODED_DEV, solidityFixture } from '../../../test/support/solidity.ts';
+
+const MODERN_SOURCE = solidityFixture('modern');
+const OZ5_SOURCE = solidityFixture('oz5');
 
 /**
  * Mint and leak idioms of 2020-2023 rug pulls (OpenZeppelin-style ERC20, `_msgSender()`, an

@@ -3,10 +3,11 @@ import solc from 'solc';
 import { describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
 import { loadBackdoors } from '../../../test/support/backdoors.ts';
-import { extractFunctions, normalizeCode } from '../bytecode/selectors.ts';
-import { analyzeBytecode } from '../static/static.ts';
-import { prepareCode } from '../walk/interpreter.ts';
-import { analyzeCapabilities, type CapabilityReport } from './capabilities.ts';
+import { extractFunctions, normalizeCode } from '../bytecode/index.ts';
+import { analyzeBytecode } from '../static/index.ts';
+import { prepareCode } from '../walk/index.ts';
+import { analyzeCapabilities } from './capabilities.ts';
+import type { CapabilityReport } from './types.ts';
 
 /** What the code does, read from bytecode alone: the project's contracts and real mainnet code. */
 

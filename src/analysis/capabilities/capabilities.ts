@@ -1,9 +1,7 @@
-import { describeCheck } from '../access/access-control.ts';
-import type { AdminFamily, Evidence, ExtractedFunction } from '../types.ts';
-import type { CallerCheck } from '../walk/caller-patterns.ts';
-import type { CodeModel, PathTrace } from '../walk/interpreter.ts';
-import { privilegedBy } from '../walk/storage-shapes.ts';
-import { T_CALLER } from '../walk/symbolic.ts';
+import { describeCheck } from '../access/index.ts';
+import type { ExtractedFunction } from '../types.ts';
+import type { CallerCheck, CodeModel, PathTrace } from '../walk/index.ts';
+import { privilegedBy, T_CALLER } from '../walk/index.ts';
 import { collectBlockers } from './blockers.ts';
 import { allowanceFindings, balanceFindings, type PathFacts } from './findings.ts';
 import {
@@ -18,12 +16,9 @@ import {
   walkRecorded,
 } from './layout.ts';
 import { limitFindings } from './limits.ts';
-import {
-  type FlagRequirement,
-  flagRequirements,
-  recordSlotWrites,
-  type SlotWrites,
-} from './state.ts';
+import type { SlotWrites } from './state.ts';
+import { flagRequirements, recordSlotWrites } from './state.ts';
+import type { Capability, CapabilityFinding, CapabilityReport } from './types.ts';
 
 /**
  * Owner capabilities read from what the code does, whatever its functions are called.
@@ -46,37 +41,6 @@ import {
  *
  * Evidence names the function, the slot and the observation. Pure and bounded.
  */
-
-export type Capability = 'mint' | 'leak' | 'limit';
-
-export interface CapabilityFinding {
-  selector: string;
-  arguments: string;
-  capability: Capability;
-  family: AdminFamily;
-  evidence: Evidence[];
-  /** Flags the path to the effect needed, each with its value (capabilities/state.ts). */
-  requires?: FlagRequirement[];
-}
-
-export type { TokenLayout } from './layout.ts';
-export { effectCalldata } from './layout.ts';
-
-export interface CapabilityReport {
-  layout: TokenLayout;
-  findings: CapabilityFinding[];
-  /** Selectors walked to the end: for these, no finding means none of the effects. */
-  conclusive: string[];
-  /** transfer() was walked to the end, so what it checks before failing is known. */
-  limitsKnown: boolean;
-  /** Privileged functions whose only limit-like write can just enable transfers. */
-  oneWay: { selector: string; detail: string }[];
-  /** What every function can write to each plain slot, on any path that succeeds. */
-  slotWrites: SlotWrites;
-  /** Every state-changing function but the holder's own was walked to the end. */
-  walkedAll: boolean;
-  steps: number;
-}
 
 /**
  * In the holder's own functions (approve, burn(uint256)) a caller looked up in a mapping is the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSolidity } from '../../../test/support/solc.ts';
-import { selectorOf } from '../catalog/catalog.ts';
-import { analyzeBytecode } from '../static/static.ts';
+import { selectorOf } from '../catalog/index.ts';
+import { analyzeBytecode } from '../static/index.ts';
 
 /**
  * The "can only lower" rule (capabilities/fee-direction.ts): a setter whose own checks bound what it stores by

@@ -1,9 +1,15 @@
-import { probeCalldata } from '../bytecode/calldata.ts';
-import type { DispatchedFunction } from '../bytecode/selectors.ts';
+import type { DispatchedFunction } from '../bytecode/index.ts';
+import { probeCalldata } from '../bytecode/index.ts';
 import type { ExtractedFunction } from '../types.ts';
-import { type CodeModel, walk } from '../walk/interpreter.ts';
-import { contains, evaluateWith } from '../walk/storage-shapes.ts';
-import { isNode, type Node, type Sym } from '../walk/symbolic.ts';
+import {
+  type CodeModel,
+  contains,
+  evaluateWith,
+  isNode,
+  type Node,
+  type Sym,
+  walk,
+} from '../walk/index.ts';
 import { type Blockers, collectBlockers } from './blockers.ts';
 import { CAPABILITY_BUDGET, discoverLayout, TRANSFER_AMOUNT } from './layout.ts';
 import type { Judged } from './verdicts.ts';

@@ -1,19 +1,22 @@
 import type { AdminFamily, ExtractedFunction } from '../types.ts';
-import { unwrap } from '../walk/caller-patterns.ts';
-import type { PathTrace, PathWrite } from '../walk/interpreter.ts';
+import type { PathTrace, PathWrite } from '../walk/index.ts';
 import {
   asAddress,
   callerIs,
   contains,
   evaluateWith,
+  isCallerLeaf,
+  isNode,
+  type Node,
   type SlotShape,
+  type Sym,
   sameSym,
   slotShape,
-} from '../walk/storage-shapes.ts';
-import { isCallerLeaf, isNode, type Node, type Sym } from '../walk/symbolic.ts';
+  unwrap,
+} from '../walk/index.ts';
 import { type Blockers, balanceStructMember } from './blockers.ts';
-import type { Capability, CapabilityFinding } from './capabilities.ts';
 import { fromCalldata, hex, keyName, type TokenLayout } from './layout.ts';
+import type { Capability, CapabilityFinding } from './types.ts';
 
 /**
  * The effects one privileged path that succeeds has (capabilities.ts): a mint, a leak of a

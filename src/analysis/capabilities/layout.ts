@@ -1,10 +1,18 @@
 import { AbiCoder, ParamType } from 'ethers';
-import { addressFromLabel, splitTypes } from '../bytecode/calldata.ts';
+import { addressFromLabel, splitTypes } from '../bytecode/index.ts';
 import type { ExtractedFunction } from '../types.ts';
-import type { CallerCheck } from '../walk/caller-patterns.ts';
-import { type CodeModel, type PathTrace, walk } from '../walk/interpreter.ts';
-import { asAddress, flagReads, memberOffset, slotShape } from '../walk/storage-shapes.ts';
-import { isCallerLeaf, type Sym } from '../walk/symbolic.ts';
+import type { CallerCheck } from '../walk/index.ts';
+import {
+  asAddress,
+  type CodeModel,
+  flagReads,
+  isCallerLeaf,
+  memberOffset,
+  type PathTrace,
+  type Sym,
+  slotShape,
+  walk,
+} from '../walk/index.ts';
 
 /**
  * What the capability analysis (capabilities.ts) needs to know about a token before judging its

@@ -1,8 +1,14 @@
 import type { ExtractedFunction } from '../types.ts';
-import type { PathTrace, PathWrite } from '../walk/interpreter.ts';
-import { changedBits, entryKey, memberOffset, sameSym, slotShape } from '../walk/storage-shapes.ts';
-import { isNode, type Sym } from '../walk/symbolic.ts';
-import type { Capability, CapabilityFinding } from './capabilities.ts';
+import type { PathTrace, PathWrite } from '../walk/index.ts';
+import {
+  changedBits,
+  entryKey,
+  isNode,
+  memberOffset,
+  type Sym,
+  sameSym,
+  slotShape,
+} from '../walk/index.ts';
 import { finding, type PathFacts } from './findings.ts';
 import { fromCalldata, hex, keyName, type TokenLayout, TRANSFER_AMOUNT } from './layout.ts';
 import {
@@ -12,6 +18,7 @@ import {
   oneWayEntryWrite,
   oneWayWrite,
 } from './one-way.ts';
+import type { Capability, CapabilityFinding } from './types.ts';
 
 /**
  * The limit one privileged path that succeeds puts on holders (capabilities.ts): a write to a

@@ -1,14 +1,16 @@
-import type { PathTrace } from '../walk/interpreter.ts';
+import type { PathTrace } from '../walk/index.ts';
 import {
   comparedReads,
   contains,
   evaluate,
   evaluateWith,
   flagReads,
+  isNode,
+  type Node,
+  type Sym,
   sameSym,
   slotShape,
-} from '../walk/storage-shapes.ts';
-import { isNode, type Node, type Sym } from '../walk/symbolic.ts';
+} from '../walk/index.ts';
 import type { Blockers, EntryBlocker } from './blockers.ts';
 import type { TokenLayout } from './layout.ts';
 

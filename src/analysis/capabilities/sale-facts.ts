@@ -1,7 +1,16 @@
-import { unwrap } from '../walk/caller-patterns.ts';
-import type { PathTrace } from '../walk/interpreter.ts';
-import { comparedReads, evaluate, flagReads, sameSym, slotShape } from '../walk/storage-shapes.ts';
-import { isCallerLeaf, isNode, type Node, type Sym } from '../walk/symbolic.ts';
+import type { PathTrace } from '../walk/index.ts';
+import {
+  comparedReads,
+  evaluate,
+  flagReads,
+  isCallerLeaf,
+  isNode,
+  type Node,
+  type Sym,
+  sameSym,
+  slotShape,
+  unwrap,
+} from '../walk/index.ts';
 import type { TokenLayout } from './layout.ts';
 
 /**

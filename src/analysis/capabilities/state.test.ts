@@ -1,10 +1,11 @@
 import { type Contract, ContractFactory, type InterfaceAbi } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { type Compiled, compileSolidity } from '../../../test/support/solc.ts';
 import { createChainReader } from '../../evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
-import { analyzeStatic } from '../static/static.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
+import { analyzeStatic } from '../static/index.ts';
 import type { StaticAnalysis } from '../types.ts';
 
 /**

@@ -1,6 +1,14 @@
-import type { PathTrace } from '../walk/interpreter.ts';
-import { changedBits, contains, evaluate, flagReads, slotShape } from '../walk/storage-shapes.ts';
-import { type Node, type Sym, T_CALLER } from '../walk/symbolic.ts';
+import type { PathTrace } from '../walk/index.ts';
+import {
+  changedBits,
+  contains,
+  evaluate,
+  flagReads,
+  type Node,
+  type Sym,
+  slotShape,
+  T_CALLER,
+} from '../walk/index.ts';
 import { storedBit } from './one-way.ts';
 
 /**

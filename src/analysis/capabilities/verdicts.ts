@@ -1,7 +1,7 @@
-import type { BytecodeVerdict } from '../access/access-control.ts';
-import type { DispatchedFunction } from '../bytecode/selectors.ts';
+import type { BytecodeVerdict } from '../access/index.ts';
+import type { DispatchedFunction } from '../bytecode/index.ts';
 import type { AdminFamily, CatalogEntry, Evidence, FunctionRisk } from '../types.ts';
-import type { Capability, CapabilityReport } from './capabilities.ts';
+import type { Capability, CapabilityReport } from './types.ts';
 
 /**
  * Merges what the code does (capabilities.ts) with what functions are called (the catalog):

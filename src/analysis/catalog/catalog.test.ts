@@ -1,7 +1,7 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
-import { extractFunctions } from '../bytecode/selectors.ts';
+import { extractFunctions } from '../bytecode/index.ts';
 import type { AdminFamily } from '../types.ts';
 import { buildCatalog, CATALOG, catalogEntry, matchCatalog } from './catalog.ts';
 import { CATALOG_GROUPS } from './data.ts';

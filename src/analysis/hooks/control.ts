@@ -7,14 +7,23 @@ import {
 } from '../../dex/v4/index.ts';
 import { hasOpcode } from '../../evm/bytecode.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
-import { resolveProxy } from '../access/proxy.ts';
-import { ARGUMENT_VARIANTS, addressFromLabel, probeCalldata } from '../bytecode/calldata.ts';
-import { extractFunctions, normalizeCode } from '../bytecode/selectors.ts';
+import { resolveProxy } from '../access/index.ts';
+import {
+  ARGUMENT_VARIANTS,
+  addressFromLabel,
+  extractFunctions,
+  normalizeCode,
+  probeCalldata,
+} from '../bytecode/index.ts';
 import type { Evidence } from '../types.ts';
-import type { CallerCheck } from '../walk/caller-patterns.ts';
-import { type PathTrace, prepareCode, walk } from '../walk/interpreter.ts';
-import { slotShape } from '../walk/storage-shapes.ts';
-import type { Sym } from '../walk/symbolic.ts';
+import {
+  type CallerCheck,
+  type PathTrace,
+  prepareCode,
+  type Sym,
+  slotShape,
+  walk,
+} from '../walk/index.ts';
 
 /**
  * Can anyone change what a V4 hook does to swaps? Two ways, both seen in the hook's code: it is an

@@ -1,35 +1,11 @@
-import { decodeRevert } from '../simulation/codec.ts';
-import type { V4Outcome, V4Run, V4Test } from '../simulation/v4.ts';
+import { decodeRevert, type V4Outcome, type V4Run, type V4Test } from '../simulation/index.ts';
+import type { CreatorRun, HookEffects } from './report.ts';
 
 /**
  * What a V4 pool's hook did in the simulated trades: the stranger's buys and sells compared with
  * the same swaps quoted with the hook switched off (its share of each), reverts that came from the
  * hook (the PoolManager wraps them with the hook's address), and the creator's own run.
  */
-
-export interface CreatorRun {
-  /** The creator's buy and sell of the smallest amount went through. */
-  sell_ok: boolean;
-  sell_fee_pct: number | null;
-  error: string | null;
-}
-
-export interface HookEffects {
-  /** No buy went through, and the hook is why (it reverted or gave no valid answer). */
-  swaps_blocked: boolean;
-  /** A bought position could not be sold because the hook reverted the sell. */
-  sells_blocked: boolean;
-  /** The hook's share of a buy's or a sell's output, in percent (the worst amount); null: unmeasured. */
-  buy_fee_pct: number | null;
-  sell_fee_pct: number | null;
-  /** The first revert that came from the hook, decoded. */
-  revert: string | null;
-  creator: CreatorRun | null;
-  /** The creator sells where a stranger cannot, or pays a lower fee. */
-  treats_creator_differently: boolean;
-  /** What happened, one sentence each (the web app shows them). */
-  findings: string[];
-}
 
 /** A creator's fee counts as lower only by more than this (rounding, price impact). */
 const FEE_DIFFERENCE_PCT = 1;

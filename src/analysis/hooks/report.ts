@@ -6,12 +6,35 @@ import {
   type V4PoolKey,
 } from '../../dex/v4/index.ts';
 import type { HookControl } from './control.ts';
-import type { HookEffects } from './effects.ts';
 
 /**
  * A V4 pool's hook as the simulation report carries it (trading_simulation.hook): its permission
  * bits, what makes it unusable, who can change it, and what it did in the simulated trades.
  */
+
+export interface CreatorRun {
+  /** The creator's buy and sell of the smallest amount went through. */
+  sell_ok: boolean;
+  sell_fee_pct: number | null;
+  error: string | null;
+}
+
+export interface HookEffects {
+  /** No buy went through, and the hook is why (it reverted or gave no valid answer). */
+  swaps_blocked: boolean;
+  /** A bought position could not be sold because the hook reverted the sell. */
+  sells_blocked: boolean;
+  /** The hook's share of a buy's or a sell's output, in percent (the worst amount); null: unmeasured. */
+  buy_fee_pct: number | null;
+  sell_fee_pct: number | null;
+  /** The first revert that came from the hook, decoded. */
+  revert: string | null;
+  creator: CreatorRun | null;
+  /** The creator sells where a stranger cannot, or pays a lower fee. */
+  treats_creator_differently: boolean;
+  /** What happened, one sentence each (the web app shows them). */
+  findings: string[];
+}
 
 export interface HookReport {
   address: string;

@@ -5,7 +5,7 @@ import {
   isLive,
   isRealRenounce,
   POWER_OF,
-} from '../access/privilege.ts';
+} from '../access/index.ts';
 import { type AdminFamily, type AdminFunction, type RiskFactor, riskLevelOf } from '../types.ts';
 import {
   FAMILY_POINTS,

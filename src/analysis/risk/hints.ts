@@ -1,5 +1,5 @@
-import { privilegedAddressProof } from '../access/privilege.ts';
-import type { BehaviourFinding } from '../simulation/behaviour.ts';
+import { privilegedAddressProof } from '../access/index.ts';
+import type { BehaviourFinding } from '../simulation/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../types.ts';
 import type { CreatorInput, LiquidityInput } from './risk.ts';
 

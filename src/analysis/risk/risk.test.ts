@@ -1,7 +1,7 @@
 import { id } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { PROOF_FAMILIES } from '../access/privilege.ts';
-import type { BehaviourFinding } from '../simulation/behaviour.ts';
+import { PROOF_FAMILIES } from '../access/index.ts';
+import type { BehaviourFinding } from '../simulation/index.ts';
 import type {
   AccessControl,
   AdminFamily,

@@ -1,5 +1,5 @@
 import type { HookReport } from '../hooks/index.ts';
-import type { BehaviourFinding } from '../simulation/behaviour.ts';
+import type { BehaviourFinding } from '../simulation/index.ts';
 import type {
   AdminFamily,
   AdminFunction,

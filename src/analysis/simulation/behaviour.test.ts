@@ -1,10 +1,11 @@
 import { type FunctionFragment, Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { startFaultProxy } from '../../../test/support/fault-proxy.ts';
 import { type CorpusToken, deployCorpusToken } from '../../../test/support/token-corpus.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import type { ExtractedFunction } from '../types.ts';
 import {
   type BehaviourReport,

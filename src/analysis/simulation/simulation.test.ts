@@ -1,9 +1,10 @@
 import { AbiCoder } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { startFaultProxy } from '../../../test/support/fault-proxy.ts';
 import { type CorpusToken, deployCorpusToken, MAX_TX } from '../../../test/support/token-corpus.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import {
   amountsFor,
   decodeRevert,

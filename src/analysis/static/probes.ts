@@ -4,28 +4,25 @@ import {
   type CallOutcome,
   combineVerdicts,
   functionLabel,
-  probeCalls,
-  probeRequests,
-  type SimulationVerdict,
-  STRANGER,
-  simulationVerdict,
-} from '../access/access-control.ts';
-import {
   type GatedFunction,
   type HiddenOwnerResult,
   isDeadAddress,
   MAX_HIDDEN_CANDIDATES,
   type PrivilegedSlot,
+  probeCalls,
+  probeRequests,
   proveHiddenOwner,
+  provesPrivilege,
   type readOwner,
+  type SimulationVerdict,
+  STRANGER,
   type StorageCandidate,
+  simulationVerdict,
   storageCandidates,
-} from '../access/ownership.ts';
-import { provesPrivilege } from '../access/privilege.ts';
-import { toExtracted } from '../bytecode/selectors.ts';
-import type { CapabilityReport } from '../capabilities/capabilities.ts';
-import { closedRequirement } from '../capabilities/state.ts';
-import type { Judged } from '../capabilities/verdicts.ts';
+} from '../access/index.ts';
+import { toExtracted } from '../bytecode/index.ts';
+import type { CapabilityReport, Judged } from '../capabilities/index.ts';
+import { closedRequirement } from '../capabilities/index.ts';
 import type {
   AccessControl,
   AdminFunction,

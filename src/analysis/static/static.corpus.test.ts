@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilHandle, startAnvil } from '../../../scripts/dev/anvil.ts';
+import { type AnvilHandle, startAnvil } from '../../../app/embedded/index.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { type CorpusContract, loadCorpus } from '../../../test/support/corpus.ts';
 import { createChainReader } from '../../evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import type { AccessControl } from '../types.ts';
 import { analyzeBytecode, analyzeStatic } from './static.ts';
 

@@ -1,12 +1,13 @@
 import { ContractFactory, Interface, type InterfaceAbi, id, toBeHex } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { type Compiled, compileSolidity } from '../../../test/support/solc.ts';
 import { createChainReader } from '../../evm/chain-reader.ts';
-import { createRpcClient, type RpcClient } from '../../evm/rpc.ts';
-import { STRANGER } from '../access/access-control.ts';
-import { selectorOf } from '../catalog/catalog.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
+import { STRANGER } from '../access/index.ts';
+import { selectorOf } from '../catalog/index.ts';
 import type { StaticAnalysis } from '../types.ts';
 import { analyzeBytecode, analyzeStatic } from './static.ts';
 

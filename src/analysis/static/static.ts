@@ -6,29 +6,34 @@ import type { RpcClient } from '../../evm/rpc.ts';
 import {
   type BytecodeVerdict,
   bytecodeVerdict,
-  functionLabel,
-  STRANGER,
-} from '../access/access-control.ts';
-import { type CodeModel, prepareCode } from '../access/caller-checks.ts';
-import {
+  type CodeModel,
   candidateSlotRequests,
+  functionLabel,
   ownerRequests,
   ownershipInfo,
+  prepareCode,
+  proxyFromCode,
+  proxySlotRequests,
   readOwner,
-} from '../access/ownership.ts';
-import { proxyFromCode, proxySlotRequests, resolveProxy } from '../access/proxy.ts';
+  resolveProxy,
+  STRANGER,
+} from '../access/index.ts';
 import {
   type DispatchedFunction,
   extractFunctions,
+  identifyTemplate,
   normalizeCode,
+  skeletonHash,
   toExtracted,
-} from '../bytecode/selectors.ts';
-import { skeletonHash } from '../bytecode/skeleton.ts';
-import { identifyTemplate } from '../bytecode/template.ts';
-import { analyzeCapabilities, type CapabilityReport } from '../capabilities/capabilities.ts';
-import { applyLowersOnly } from '../capabilities/fee-direction.ts';
-import { applyCapabilities, type Judged } from '../capabilities/verdicts.ts';
-import { catalogEntry, selectorOf } from '../catalog/catalog.ts';
+} from '../bytecode/index.ts';
+import type { CapabilityReport } from '../capabilities/index.ts';
+import {
+  analyzeCapabilities,
+  applyCapabilities,
+  applyLowersOnly,
+  type Judged,
+} from '../capabilities/index.ts';
+import { catalogEntry, selectorOf } from '../catalog/index.ts';
 import type { ExtractedFunction, PrivilegedFunction, ProxyInfo, StaticAnalysis } from '../types.ts';
 import {
   adminFunction,

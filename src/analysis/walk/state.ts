@@ -1,6 +1,6 @@
 import { keccak256 } from 'ethers';
 import { pushDataSize } from '../../evm/opcodes.ts';
-import { metadataLength } from '../bytecode/skeleton.ts';
+import { metadataLength } from '../bytecode/index.ts';
 import type { CallerCheck } from './caller-patterns.ts';
 import { isNode, type Node, node, type Sym, T_CALLER } from './symbolic.ts';
 

@@ -1,0 +1,2 @@
+export { type Broadcaster, createBroadcaster } from './broadcaster.ts';
+export { textFrame } from './fanout.ts';

@@ -1,0 +1,116 @@
+import type { Logger } from 'pino';
+import type { TrustProxy } from '../api/access/index.ts';
+import { createDb } from '../db/client.ts';
+import { createAccountRepository } from '../db/repositories/accounts.ts';
+import { createAnalysisRepository } from '../db/repositories/analyses.ts';
+import { createCreatorRepository } from '../db/repositories/creators.ts';
+import { createDexRepository } from '../db/repositories/dex.ts';
+import { createScanRepository } from '../db/repositories/scan.ts';
+import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { createEventPublisher } from '../infra/events.ts';
+import { createMetrics } from '../infra/metrics.ts';
+import { createRedis, keySpace } from '../infra/redis.ts';
+import { bumpTokenVersion } from '../infra/token-cache.ts';
+import type { ChainConfig } from '../src/config/chains.ts';
+import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import { createProducer } from '../workers/queues.ts';
+
+/**
+ * What every role of one process shares (app/service.ts assembles the roles): its options and the
+ * connections, repositories, producer and chain runtimes opened once for all of them. A leaf of
+ * the service's files, so that the roles' files import it without importing the assembly.
+ */
+
+export const ROLES = ['api', 'worker', 'scanner', 'scheduler'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ServiceOptions {
+  roles: ReadonlySet<Role>;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  chains: ChainConfig[];
+  knownChainIds: ReadonlySet<number>;
+  port: number;
+  host: string;
+  logger: Logger;
+  /** HS256 secret of the API's JWTs (app/jwt-secret.ts); an ephemeral one when absent. */
+  jwtSecret?: string;
+  /** Database pool size; keep it within an embedded PGlite's connection slots. */
+  poolMax?: number;
+  workerDrainDeadlineMs?: number;
+  /** SMTP_URL: alert emails of the worker role's alerts consumer; without it alerts are recorded only. */
+  smtpUrl?: string;
+  /** ALERT_EMAIL_FROM. */
+  alertEmailFrom?: string;
+  /** Tests shorten how long a failed alert event stays pending before it is retried. */
+  alertsClaimIdleMs?: number;
+  /** Operator login for Bull Board; without it the board answers 503. */
+  admin?: { user: string; password: string };
+  /** TRUST_PROXY (Express's `trust proxy`); off by default: the client address is the socket's. */
+  trustProxy?: TrustProxy;
+  /** METRICS_TOKEN: /metrics wants it as a Bearer token. */
+  metricsToken?: string;
+  /** How often open WebSockets are judged again (tests shorten it). */
+  wsRecheckIntervalMs?: number;
+  /** DEX refresh settings (docs/dex.md: every 60 s); tests shorten the interval. */
+  dex?: {
+    intervalMs?: number;
+    /** DEX_IDLE_AFTER_MINUTES in ms. */
+    idleAfterMs?: number;
+    /** DEXSCREENER_URL: a DexScreener-compatible API to fill gaps in chain data. */
+    aggregatorUrl?: string;
+    aggregatorRequestsPerMinute?: number;
+    /** false: plain JSON-RPC batches instead of Multicall3 (benchmark baseline). */
+    multicall?: boolean;
+  };
+}
+
+/** What every role shares: the database, the Redis connections, repositories, producer and chains. */
+export function openShared(options: ServiceOptions) {
+  const { logger, roles } = options;
+  const keys = keySpace(options.redisPrefix);
+  const { db, sql, close: closeDb } = createDb(options.databaseUrl, { max: options.poolMax });
+  const commandRedis = createRedis(options.redisUrl, 'commands');
+  const producerConnection = createRedis(options.redisUrl, 'producer');
+  const workerConnection = roles.has('worker')
+    ? createRedis(options.redisUrl, 'worker')
+    : undefined;
+  const producer = createProducer(producerConnection, keys.prefix);
+  const tokens = createTokenRepository(db);
+  const accounts = createAccountRepository(db);
+  const analyses = createAnalysisRepository(db);
+  const creators = createCreatorRepository(db);
+  const scan = createScanRepository(db);
+  const events = createEventPublisher(commandRedis, keys.events);
+  const metrics = createMetrics();
+  const chains = createChainRuntimes(options.chains, logger, metrics);
+  const dexRepo = createDexRepository(db);
+  const tokenChanged = (chainId: number, address: string) =>
+    bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
+  return {
+    options,
+    logger,
+    keys,
+    db,
+    sql,
+    closeDb,
+    commandRedis,
+    producerConnection,
+    workerConnection,
+    producer,
+    tokens,
+    accounts,
+    analyses,
+    creators,
+    scan,
+    events,
+    metrics,
+    chains,
+    dexRepo,
+    dexOptions: options.dex ?? {},
+    tokenChanged,
+  };
+}
+
+export type Shared = ReturnType<typeof openShared>;

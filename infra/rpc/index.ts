@@ -1,0 +1,15 @@
+export {
+  backoffDelay,
+  createRpcClient,
+  isImmutableRequest,
+  type RpcClientOptions,
+} from './client.ts';
+export {
+  createEndpointPool,
+  type EndpointLease,
+  type EndpointOutcome,
+  type EndpointPool,
+  type EndpointPoolOptions,
+  type EndpointStats,
+} from './endpoints.ts';
+export { type HeadSubscription, subscribeNewHeads } from './heads.ts';

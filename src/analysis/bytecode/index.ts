@@ -1,0 +1,16 @@
+export {
+  ARGUMENT_VARIANTS,
+  type ArgumentVariant,
+  addressFromLabel,
+  describeProbeArguments,
+  probeCalldata,
+  splitTypes,
+} from './calldata.ts';
+export {
+  type DispatchedFunction,
+  extractFunctions,
+  normalizeCode,
+  toExtracted,
+} from './selectors.ts';
+export { metadataLength, skeletonHash } from './skeleton.ts';
+export { identifyTemplate } from './template.ts';

@@ -1,0 +1,33 @@
+import type { AdminFamily, Evidence } from '../types.ts';
+import type { TokenLayout } from './layout.ts';
+import type { FlagRequirement, SlotWrites } from './state.ts';
+
+/** The words of the capability walk, in a leaf file so that its parts can share them. */
+
+export type Capability = 'mint' | 'leak' | 'limit';
+
+export interface CapabilityFinding {
+  selector: string;
+  arguments: string;
+  capability: Capability;
+  family: AdminFamily;
+  evidence: Evidence[];
+  /** Flags the path to the effect needed, each with its value (capabilities/state.ts). */
+  requires?: FlagRequirement[];
+}
+
+export interface CapabilityReport {
+  layout: TokenLayout;
+  findings: CapabilityFinding[];
+  /** Selectors walked to the end: for these, no finding means none of the effects. */
+  conclusive: string[];
+  /** transfer() was walked to the end, so what it checks before failing is known. */
+  limitsKnown: boolean;
+  /** Privileged functions whose only limit-like write can just enable transfers. */
+  oneWay: { selector: string; detail: string }[];
+  /** What every function can write to each plain slot, on any path that succeeds. */
+  slotWrites: SlotWrites;
+  /** Every state-changing function but the holder's own was walked to the end. */
+  walkedAll: boolean;
+  steps: number;
+}

@@ -1,0 +1,1 @@
+export { catalogEntry, matchCatalog, selectorOf } from './catalog.ts';

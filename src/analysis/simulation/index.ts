@@ -1,0 +1,26 @@
+export {
+  type BehaviourFinding,
+  type BehaviourReport,
+  findingToAdminFunction,
+  type PrivilegedCaller,
+  probeAdminBehaviour,
+} from './behaviour.ts';
+export { decodeRevert } from './codec.ts';
+export {
+  amountsFor,
+  findPool,
+  type Pool,
+  type SimulateInput,
+  type SimulationReport,
+  simulateTrading,
+  simulationRequest,
+  summarize,
+} from './simulation.ts';
+export {
+  asAmountOutcomes,
+  testV4,
+  type V4Candidate,
+  type V4Outcome,
+  type V4Run,
+  type V4Test,
+} from './v4.ts';

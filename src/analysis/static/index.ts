@@ -1,0 +1,1 @@
+export { analyzeBytecode, analyzeStatic, type StaticDeps, type StaticInput } from './static.ts';

@@ -1,0 +1,26 @@
+export { type CallerCheck, type CallerCheckKind, unwrap } from './caller-patterns.ts';
+export {
+  type CodeModel,
+  type PathTrace,
+  type PathWrite,
+  prepareCode,
+  type WalkResult,
+  walk,
+} from './interpreter.ts';
+export {
+  asAddress,
+  callerIs,
+  changedBits,
+  comparedReads,
+  contains,
+  entryKey,
+  evaluate,
+  evaluateWith,
+  flagReads,
+  memberOffset,
+  privilegedBy,
+  type SlotShape,
+  sameSym,
+  slotShape,
+} from './storage-shapes.ts';
+export { isCallerLeaf, isNode, type Node, type Sym, T_CALLER } from './symbolic.ts';

@@ -1,0 +1,3 @@
+export { checkDexFactories } from './factories.ts';
+export { createDexProcessor } from './processor.ts';
+export { type DexScheduler, startDexScheduler } from './scheduler.ts';

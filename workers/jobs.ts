@@ -1,0 +1,142 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import { INITIAL_RUN, PASS_REASONS, RUN_KEY_PATTERN } from '../src/run-key.ts';
+
+/**
+ * The job catalog: every queue's name, the schema of its job data, its options and its
+ * deterministic job id. Producers and processors share it, so that a job enqueued with the
+ * wrong shape fails at the producer, and scanning or replaying a block twice enqueues nothing new.
+ */
+
+const address = z.string().regex(/^0x[0-9a-f]{40}$/, 'lower-case 0x address');
+const hash = z.string().regex(/^0x[0-9a-f]{64}$/, 'lower-case 0x 32-byte hash');
+const chainId = z.number().int().positive();
+
+const SECOND = 1_000;
+const HOUR_SECONDS = 3_600;
+const DAY_SECONDS = 86_400;
+
+/** The longest wait between two attempts: an outage of minutes is ridden out, not waited out for hours. */
+export const MAX_BACKOFF_MS = 30_000;
+export const CAPPED_BACKOFF = 'capped-exponential';
+
+/**
+ * Exponential backoff with jitter (so a recovered RPC or database is not hit by a thundering
+ * herd), capped at MAX_BACKOFF_MS. Workers implement the strategy (workers/queues.ts).
+ */
+export function cappedBackoff(attemptsMade: number, baseMs: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attemptsMade - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+const retrying = (attempts: number, delayMs: number): JobsOptions => ({
+  attempts,
+  backoff: { type: CAPPED_BACKOFF, delay: delayMs },
+  // Bounded retention; failed jobs are kept longer than completed ones, for operators to inspect.
+  removeOnComplete: { age: HOUR_SECONDS, count: 5_000 },
+  removeOnFail: { age: 7 * DAY_SECONDS, count: 20_000 },
+});
+
+/**
+ * Token-stage jobs: one pass of the pipeline over a token, named by its run key and started for a
+ * reason (src/run-key.ts mints both; workers/pipeline.ts routes them).
+ */
+const tokenStage = z.object({
+  chainId,
+  address,
+  reason: z.enum(PASS_REASONS).default('pipeline'),
+  run: z.string().regex(RUN_KEY_PATTERN).default(INITIAL_RUN),
+  bucketMs: z.number().int().min(0).optional(),
+});
+type TokenStageData = { chainId: number; address: string; run: string };
+const tokenStageId = (stage: string) => (d: TokenStageData) =>
+  `${stage}-${d.chainId}-${d.address}-${d.run}`;
+
+export const jobCatalog = {
+  detect: {
+    schema: z.object({
+      chainId,
+      blockNumber: z.number().int().min(0),
+      blockHash: hash,
+      source: z.enum(['live', 'replay']),
+    }),
+    options: retrying(12, SECOND),
+    concurrency: 4,
+    jobId: (d: { chainId: number; blockNumber: number; blockHash: string }) =>
+      `detect-${d.chainId}-${d.blockNumber}-${d.blockHash}`,
+  },
+  /**
+   * A replay job is a range of final historical blocks (workers/replay/detect.ts): the detect
+   * stage's code, batched, in a queue of its own with fewer workers, so live scanning is never
+   * starved. Final blocks do not change, so the range alone names the job.
+   */
+  replay: {
+    schema: z.object({
+      chainId,
+      fromBlock: z.number().int().min(0),
+      toBlock: z.number().int().min(0),
+      source: z.literal('replay'),
+    }),
+    options: retrying(12, SECOND),
+    concurrency: 2,
+    jobId: (d: { chainId: number; fromBlock: number; toBlock: number }) =>
+      `replay-${d.chainId}-${d.fromBlock}-${d.toBlock}`,
+  },
+  bytecode: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 8,
+    // The initial pass's id has no run suffix (ids of jobs already queued stay valid).
+    jobId: (d: TokenStageData) =>
+      `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
+  },
+  /** Its job also runs simulate and risk (workers/pipeline.ts chainStages): their concurrency too. */
+  selectors: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 16,
+    jobId: tokenStageId('selectors'),
+  },
+  /** Its job also runs risk (workers/pipeline.ts chainStages): risk's concurrency too. */
+  simulate: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 12,
+    jobId: tokenStageId('simulate'),
+  },
+  risk: {
+    schema: tokenStage,
+    options: retrying(8, SECOND),
+    concurrency: 8,
+    jobId: tokenStageId('risk'),
+  },
+  dex: {
+    schema: tokenStage,
+    options: retrying(6, SECOND),
+    concurrency: 8,
+    jobId: tokenStageId('dex'),
+  },
+  /**
+   * Account maintenance (docs/api.md): downgrades and purges. Run by a BullMQ job scheduler that the
+   * scheduler role upserts (ACCOUNTS_SCHEDULER); the id below is for a run enqueued by hand.
+   */
+  accounts: {
+    schema: z.object({ task: z.literal('maintenance') }),
+    options: retrying(5, 10 * SECOND),
+    concurrency: 1,
+    jobId: (d: { task: string }) => `accounts-${d.task}`,
+  },
+} as const;
+
+/** The scheduler role keeps one job scheduler per entry (upsertJobScheduler: idempotent across restarts and instances). */
+export const ACCOUNTS_SCHEDULER = {
+  id: 'accounts-maintenance',
+  everyMs: 15 * 60 * SECOND,
+  data: { task: 'maintenance' as const },
+};
+
+export type QueueName = keyof typeof jobCatalog;
+export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schema']>;
+/** What a producer passes: defaults (reason, run) are filled in by the schema. */
+export type JobInput<N extends QueueName> = z.input<(typeof jobCatalog)[N]['schema']>;
+export const QUEUE_NAMES = Object.keys(jobCatalog) as QueueName[];

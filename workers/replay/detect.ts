@@ -1,0 +1,210 @@
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import type { ReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
+import {
+  type FetchedBlock,
+  mapWindowed,
+  readBlockRange,
+  SEGMENTS_IN_FLIGHT,
+  segmentsOf,
+} from '../../src/evm/block-range.ts';
+import { probeContract } from '../../src/evm/probe.ts';
+import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
+import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import type { JobData } from '../jobs.ts';
+import { routeOutcome } from '../pipeline.ts';
+import {
+  announceToken,
+  type BlockDeployment,
+  blockDeployments,
+  createOldContractCache,
+  type DetectDeps,
+  detectedToken,
+  logRefusal,
+  type OldContractCache,
+  type Probe,
+  type RecordedDeployments,
+  recordPair,
+  recordPoolCreations,
+} from '../scan/index.ts';
+
+/**
+ * The replay stage: one job is a range of final blocks, worked in segments (src/evm/block-range.ts),
+ * a few at once. A segment's headers come in one JSON-RPC batch, the receipts and traces of its
+ * blocks with transactions through a bounded window, and its deployments are probed through a
+ * window and recorded with the detect stage's rules, its tokens in one transaction
+ * (db/repositories/replay-tokens.ts). The tokens are recorded and announced, not routed: the
+ * replay hands them to analysis after the range (workers/replay/handoff.ts), so that analysis
+ * trails instead of throttling detection. Idempotent like detection: a retried or repeated range
+ * upserts the same rows and announces nothing twice.
+ */
+
+/** A job of more blocks than this is refused: a job holds every block of its range in memory. */
+export const MAX_REPLAY_BATCH = 1_000;
+
+/** Deployments probed at once, per batch. */
+const PROBE_WINDOW = 8;
+/** Announcements (and cache invalidations) in flight at once. */
+const ANNOUNCE_WINDOW = 16;
+
+export type ReplayBatchResult = RecordedDeployments & {
+  status: 'done';
+  blocks: number;
+  deployments: number;
+  poolsCreated: number;
+};
+
+export interface ReplayStageDeps extends DetectDeps {
+  writer: ReplayTokenWriter;
+}
+
+type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
+
+/** Probes every deployment of a segment; pairs are recorded one by one (they are few). */
+async function probeAll(
+  deps: ReplayStageDeps,
+  chain: ChainRuntime,
+  items: readonly BlockDeployment[],
+  log: Logger,
+  outcome: RecordedDeployments,
+): Promise<TokenFound[]> {
+  const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
+    probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
+  );
+  const found: TokenFound[] = [];
+  for (const [i, probe] of probes.entries()) {
+    const item = items[i]!;
+    if (probe.kind === 'token') found.push({ item, probe });
+    else if (probe.kind === 'not-token') {
+      logRefusal(log, item.deployment, probe);
+      outcome.skipped++;
+    } else {
+      const pair = await recordPair(deps.tokens, chain, item.deployment, probe, item.block);
+      if (pair.kind === 'pair') outcome.pairs.push(item.deployment.address);
+      else outcome.orphaned++;
+    }
+  }
+  return found;
+}
+
+/** The deployments of a segment's blocks, each with the block it happened in. */
+async function deploymentsOf(
+  deps: ReplayStageDeps,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  blocks: readonly FetchedBlock[],
+): Promise<BlockDeployment[]> {
+  const items: BlockDeployment[] = [];
+  for (const b of blocks) {
+    const block = {
+      number: b.number,
+      hash: b.hash,
+      timestamp: new Date(fromQuantity(b.header.timestamp) * 1000),
+    };
+    for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
+      items.push({ deployment, block });
+  }
+  return items;
+}
+
+/**
+ * Records a segment's tokens in one transaction, then announces the new ones and marks them
+ * announced: a crash in between repeats the announcement, which its once-key drops.
+ */
+async function recordTokens(
+  deps: ReplayStageDeps,
+  chainId: number,
+  found: readonly TokenFound[],
+  outcome: RecordedDeployments,
+): Promise<void> {
+  const unique = [...new Map(found.map((f) => [f.item.deployment.address, f])).values()];
+  const written = await deps.writer.upsertDetectedMany(
+    chainId,
+    unique.map((f) => detectedToken(chainId, f.item.deployment, f.probe, f.item.block)),
+  );
+  const recorded = unique.flatMap((f, i) => {
+    const w = written[i]!;
+    if (w.status === 'orphaned') {
+      outcome.orphaned++;
+      return [];
+    }
+    return [{ address: f.item.deployment.address, hash: f.item.block.hash, ...w }];
+  });
+  await mapWindowed(recorded, ANNOUNCE_WINDOW, async (r) => {
+    await deps.onChanged?.(chainId, r.address);
+    if (!r.announced) await announceToken(deps, r.row, r.hash);
+  });
+  await deps.writer.markAnnouncedMany(
+    chainId,
+    recorded.filter((r) => !r.announced).map((r) => r.address),
+  );
+  outcome.tokens.push(...recorded.map((r) => r.address));
+}
+
+/** Pools created by configured factories, per block, after the batch's tokens are known. */
+async function recordPools(deps: ReplayStageDeps, chain: ChainRuntime, fetched: FetchedBlock[]) {
+  const pools: { blockNumber: number; pooledTokens: string[] }[] = [];
+  let created = 0;
+  if (!deps.dex) return { pools, created };
+  for (const b of fetched) {
+    const result = await recordPoolCreations(deps.dex, chain, b.receipts, b);
+    created += result.created;
+    if (result.pooledTokens.length > 0)
+      pools.push({ blockNumber: b.number, pooledTokens: result.pooledTokens });
+  }
+  return { pools, created };
+}
+
+export function createReplayProcessor(deps: ReplayStageDeps) {
+  const oldContracts = createOldContractCache();
+
+  return async function processReplay(data: JobData<'replay'>): Promise<ReplayBatchResult> {
+    const blocks = data.toBlock - data.fromBlock + 1;
+    if (blocks < 1 || blocks > MAX_REPLAY_BATCH)
+      throw new UnrecoverableError(
+        `replay range ${data.fromBlock}-${data.toBlock}: 1 to ${MAX_REPLAY_BATCH} blocks`,
+      );
+    const chain = chainOf(deps.chains, data.chainId);
+    const log = deps.logger.child({ chain: data.chainId, block: data.fromBlock });
+    const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+    const fetched: FetchedBlock[] = [];
+    let deployments = 0;
+    // Reading and probing run in segments, a few at once; each segment's writes start as soon as
+    // its probes are done and run beside the next segments' RPC work, so the RPC work never
+    // waits for Postgres. Segments hold different tokens, and each write locks its rows in
+    // address order, so concurrent writes cannot deadlock. A failed write fails the job (retried
+    // whole: every write is an upsert).
+    const writes: Promise<unknown>[] = [];
+    await mapWindowed(
+      segmentsOf({ from: data.fromBlock, to: data.toBlock }),
+      SEGMENTS_IN_FLIGHT,
+      async (segment) => {
+        const segmentBlocks = await readBlockRange(chain.rpc, chain.reader, segment);
+        const items = await deploymentsOf(deps, oldContracts, chain, segmentBlocks);
+        const found = await probeAll(deps, chain, items, log, outcome);
+        fetched.push(...segmentBlocks);
+        deployments += items.length;
+        // Settled below; the handler keeps an early failure from going unhandled meanwhile.
+        const write = recordTokens(deps, data.chainId, found, outcome);
+        write.catch(() => {});
+        writes.push(write);
+      },
+    ).finally(() => Promise.allSettled(writes));
+    for (const result of await Promise.allSettled(writes))
+      if (result.status === 'rejected') throw result.reason;
+    fetched.sort((a, b) => a.number - b.number);
+    const pools = await recordPools(deps, chain, fetched);
+    await routeOutcome(deps.producer, 'replay', data, { pools: pools.pools });
+    log.debug(
+      { toBlock: data.toBlock, deployments, tokens: outcome.tokens.length },
+      'replay batch detected',
+    );
+    return {
+      status: 'done',
+      blocks,
+      deployments,
+      ...outcome,
+      poolsCreated: pools.created,
+    };
+  };
+}

@@ -1,0 +1,395 @@
+import type { Logger } from 'pino';
+import type { DexRepository } from '../../db/repositories/dex.ts';
+import type { DetectedToken, TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
+import type { EventPublisher } from '../../infra/events.ts';
+import { ZERO_ADDRESS } from '../../src/dex/abi.ts';
+import { baseTokensOf, poolCreations, v4LiquidityAdds } from '../../src/dex/pairs.ts';
+import { tokenCreatedData } from '../../src/events/types.ts';
+import {
+  type BlockTraces,
+  type Deployment,
+  findDeployments,
+  transferLogCandidates,
+} from '../../src/evm/deployments.ts';
+import { probeContract } from '../../src/evm/probe.ts';
+import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
+import type { RpcReceipt } from '../../src/evm/types.ts';
+import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import type { JobData } from '../jobs.ts';
+import { routeOutcome } from '../pipeline.ts';
+import type { Producer } from '../queues.ts';
+
+/**
+ * The detect stage: one block → its contract deployments → ERC-20 probe → tokens (and DEX pairs)
+ * recorded, announced and handed to the bytecode stage. Every step is idempotent.
+ */
+
+/** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
+const OLD_CONTRACT_CACHE_SIZE = 50_000;
+const PROBE_CONCURRENCY = 8;
+
+export interface DetectDeps {
+  chains: ReadonlyMap<number, ChainRuntime>;
+  tokens: TokenRepository;
+  producer: Producer;
+  events: EventPublisher;
+  logger: Logger;
+  /** With it, pools created by configured factories are recorded and their known tokens get a DEX pass. */
+  dex?: DexRepository;
+  /** Called after a token was recorded: invalidates cached copies and list pages (infra/token-cache.ts). */
+  onChanged?: (chainId: number, address: string) => Promise<void>;
+}
+
+export type DetectResult =
+  | { status: 'orphaned'; blockHash: string }
+  | {
+      status: 'done';
+      deployments: number;
+      tokens: string[];
+      pairs: string[];
+      skipped: number;
+      orphaned: number;
+      poolsCreated?: number;
+    };
+
+export interface DetectedBlock {
+  number: number;
+  hash: string;
+  timestamp: Date;
+}
+
+/** A deployment and the block it happened in: what gets probed and recorded. */
+export interface BlockDeployment {
+  deployment: Deployment;
+  block: DetectedBlock;
+}
+
+export interface RecordedDeployments {
+  tokens: string[];
+  pairs: string[];
+  skipped: number;
+  orphaned: number;
+}
+
+export type DeploymentOutcome = { kind: 'skipped' | 'pair' | 'orphaned' | 'token' };
+
+/** Per chain, contracts seen to predate a block they emitted a Transfer in; each set bounded. */
+export function createOldContractCache() {
+  const oldContracts = new Map<number, Set<string>>();
+  return {
+    of: (chainId: number): Iterable<string> => oldContracts.get(chainId) ?? [],
+    remember(chainId: number, address: string) {
+      let set = oldContracts.get(chainId);
+      if (!set) {
+        set = new Set();
+        oldContracts.set(chainId, set);
+      }
+      if (set.size >= OLD_CONTRACT_CACHE_SIZE) set.clear();
+      set.add(address);
+    },
+  };
+}
+
+export type OldContractCache = ReturnType<typeof createOldContractCache>;
+
+/** Without traces: Transfer emitters that had no code before this block were created in it. */
+async function fallbackDeployments(
+  tokens: TokenRepository,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  blockNumber: number,
+  receipts: Parameters<typeof transferLogCandidates>[0],
+  known: Deployment[],
+) {
+  const exclude = new Set(known.map((d) => d.address));
+  for (const a of oldContracts.of(chain.config.chainId)) exclude.add(a);
+  const candidates = transferLogCandidates(receipts, exclude);
+  if (candidates.length === 0) return [];
+  const recorded = await tokens.knownAddresses(
+    chain.config.chainId,
+    candidates.map((c) => c.address),
+  );
+  const found: Deployment[] = [];
+  for (const candidate of candidates) {
+    if (recorded.has(candidate.address)) continue;
+    const before =
+      blockNumber === 0 ? '0x' : await chain.reader.code(candidate.address, blockNumber - 1);
+    if (before !== '0x') {
+      oldContracts.remember(chain.config.chainId, candidate.address);
+      continue;
+    }
+    found.push({
+      address: candidate.address,
+      creator: candidate.likelyCreator,
+      creatorIsContract: candidate.likelyCreator ? true : null,
+      txOrigin: candidate.txOrigin,
+      txHash: candidate.txHash,
+      gasUsed: null,
+      source: 'transfer-log',
+    });
+  }
+  return found;
+}
+
+export type Probe = Awaited<ReturnType<typeof probeContract>>;
+
+export async function recordPair(
+  tokens: TokenRepository,
+  chain: ChainRuntime,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'pair' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const dex = chain.config.dexes.find(
+    (x) => x.factory === probe.factory || x.factory === d.creator,
+  );
+  const written = await tokens.upsertPair({
+    chainId: chain.config.chainId,
+    address: d.address,
+    dex: dex?.name ?? 'unknown',
+    factory: probe.factory ?? d.creator,
+    token0: probe.token0,
+    token1: probe.token1,
+    creationBlockNumber: block.number,
+    creationTxHash: d.txHash,
+    creationBlockHash: block.hash,
+  });
+  return { kind: written === 'recorded' ? 'pair' : 'orphaned' };
+}
+
+/** The row a detected token is recorded as. */
+export function detectedToken(
+  chainId: number,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'token' }>,
+  block: DetectedBlock,
+): DetectedToken {
+  return {
+    chainId,
+    address: d.address,
+    name: probe.name,
+    symbol: probe.symbol,
+    decimals: probe.decimals,
+    totalSupply: probe.totalSupply,
+    creationTxHash: d.txHash,
+    creator: d.creator,
+    creatorIsContract: d.creatorIsContract,
+    txOrigin: d.txOrigin,
+    creationBlockNumber: block.number,
+    creationBlockHash: block.hash,
+    creationTimestamp: block.timestamp,
+    creationGasUsed: d.gasUsed,
+    detectionSource: d.source,
+  };
+}
+
+/** The announcement of a newly recorded token, once per creation (this address, this block). */
+export async function announceToken(
+  deps: Pick<DetectDeps, 'events'>,
+  row: TokenRow,
+  blockHash: string,
+): Promise<void> {
+  await deps.events.publish(
+    { type: 'token.created', data: tokenCreatedData(row) },
+    { onceKey: `created:${row.chainId}:${row.address}:${blockHash}` },
+  );
+}
+
+async function recordToken(
+  deps: DetectDeps,
+  chainId: number,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'token' }>,
+  block: DetectedBlock,
+): Promise<DeploymentOutcome> {
+  const outcome = await deps.tokens.upsertDetected(detectedToken(chainId, d, probe, block));
+  if (outcome.status === 'orphaned') return { kind: 'orphaned' };
+  const { row, announced } = outcome;
+  await deps.onChanged?.(chainId, d.address);
+  // Announce before marking: a crash in between never loses the event, and the once-key (this
+  // creation, in this block) keeps the retry from announcing it twice.
+  if (!announced) {
+    await announceToken(deps, row, block.hash);
+    await deps.tokens.markAnnounced(chainId, d.address);
+  }
+  return { kind: 'token' };
+}
+
+/**
+ * Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
+ * part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
+ */
+export function logRefusal(
+  log: Logger,
+  d: Deployment,
+  probe: Extract<Probe, { kind: 'not-token' }>,
+) {
+  const level = probe.missing === 'totalSupply()' ? 'debug' : 'info';
+  const fields = { address: d.address, missing: probe.missing, reason: probe.reason };
+  log[level](fields, 'deployment refused: not a token');
+}
+
+async function recordDeployment(
+  deps: DetectDeps,
+  chain: ChainRuntime,
+  d: Deployment,
+  block: DetectedBlock,
+  log: Logger,
+): Promise<DeploymentOutcome> {
+  const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
+  if (probe.kind === 'not-token') {
+    logRefusal(log, d, probe);
+    return { kind: 'skipped' };
+  }
+  if (probe.kind === 'pair') return recordPair(deps.tokens, chain, d, probe, block);
+  return recordToken(deps, chain.config.chainId, d, probe, block);
+}
+
+/**
+ * Probes and records the deployments a few at a time. `onRecorded` gets each slice's new tokens
+ * at once (live detection routes them on; a retry records nothing twice and routes them again).
+ */
+export async function recordDeployments(
+  deps: DetectDeps,
+  chain: ChainRuntime,
+  items: readonly BlockDeployment[],
+  log: Logger,
+  onRecorded?: (tokens: BlockDeployment[]) => Promise<void>,
+): Promise<RecordedDeployments> {
+  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+  for (let i = 0; i < items.length; i += PROBE_CONCURRENCY) {
+    const slice = items.slice(i, i + PROBE_CONCURRENCY);
+    const results = await Promise.all(
+      slice.map((item) => recordDeployment(deps, chain, item.deployment, item.block, log)),
+    );
+    results.forEach((r, j) => {
+      const address = slice[j]!.deployment.address;
+      if (r.kind === 'token') outcome.tokens.push(address);
+      else if (r.kind === 'pair') outcome.pairs.push(address);
+      else if (r.kind === 'orphaned') outcome.orphaned++;
+      else outcome.skipped++;
+    });
+    await onRecorded?.(slice.filter((_, j) => results[j]!.kind === 'token'));
+  }
+  return outcome;
+}
+
+/** The contracts created in one block: from receipts and traces, or Transfer logs without traces. */
+export async function blockDeployments(
+  deps: Pick<DetectDeps, 'tokens'>,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  block: { number: number; receipts: RpcReceipt[]; traces: BlockTraces },
+): Promise<Deployment[]> {
+  const deployments = findDeployments(block.receipts, block.traces);
+  if (block.traces.kind !== 'none') return deployments;
+  const fallback = await fallbackDeployments(
+    deps.tokens,
+    oldContracts,
+    chain,
+    block.number,
+    block.receipts,
+    deployments,
+  );
+  return [...deployments, ...fallback];
+}
+
+/**
+ * PairCreated / PoolCreated from the configured factories and Initialize from the configured V4
+ * PoolManagers: the pool is recorded (unless its block was orphaned meanwhile), and each of its
+ * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
+ * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
+ * token deployed and paired in the same block is known by then.
+ */
+export async function recordPoolCreations(
+  dex: DexRepository,
+  chain: ChainRuntime,
+  receipts: Parameters<typeof poolCreations>[0],
+  block: { number: number; hash: string },
+) {
+  const chainId = chain.config.chainId;
+  const created = poolCreations(receipts, chain.config.dexes);
+  const funded = v4LiquidityAdds(receipts, chain.config.dexes);
+  if (created.length === 0 && funded.length === 0) return { created: 0, pooledTokens: [] };
+  const recorded: typeof created = [];
+  for (const { txHash, ...pool } of created) {
+    const written = await dex.recordPoolCreated({
+      chainId,
+      ...pool,
+      creationBlockNumber: block.number,
+      creationTxHash: txHash,
+      creationBlockHash: block.hash,
+    });
+    if (written === 'recorded') recorded.push({ txHash, ...pool });
+  }
+  // Native currency (V4 pools hold it as the zero address) is a quote like wrapped native.
+  const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
+  // A V4 pool's first liquidity (after its Initialize) gives its tokens a pass too.
+  const fundedTokens = (await dex.unfundedV4PoolTokens(chainId, funded)).filter(
+    (t) => !quotes.has(t),
+  );
+  const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
+  const known = await dex.knownTokens(chainId, candidates);
+  return { created: recorded.length, pooledTokens: [...known] };
+}
+
+export function createDetectProcessor(deps: DetectDeps) {
+  const oldContracts = createOldContractCache();
+
+  return async function processDetect(data: JobData<'detect'>): Promise<DetectResult> {
+    const chain = chainOf(deps.chains, data.chainId);
+    const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
+
+    const header = await chain.reader.blockByHash(data.blockHash);
+    // The block left the canonical chain: the scanner enqueues its replacement under another id.
+    if (!header) return { status: 'orphaned', blockHash: data.blockHash };
+    const block = {
+      number: data.blockNumber,
+      hash: data.blockHash,
+      timestamp: new Date(fromQuantity(header.timestamp) * 1000),
+    };
+
+    const [receipts, traces] = await Promise.all([
+      chain.reader.receipts(header),
+      chain.reader.traces(header),
+    ]);
+    const deployments = await blockDeployments(deps, oldContracts, chain, {
+      number: data.blockNumber,
+      receipts,
+      traces,
+    });
+    const outcome = await recordDeployments(
+      deps,
+      chain,
+      deployments.map((deployment) => ({ deployment, block })),
+      log,
+      (recorded) =>
+        routeOutcome(deps.producer, 'detect', data, {
+          tokens: recorded.map((r) => r.deployment.address),
+          pooledTokens: [],
+        }),
+    );
+    if (deployments.length > 0)
+      log.info(
+        {
+          deployments: deployments.length,
+          tokens: outcome.tokens.length,
+          pairs: outcome.pairs.length,
+        },
+        'block deployments',
+      );
+    const pools = deps.dex
+      ? await recordPoolCreations(deps.dex, chain, receipts, block)
+      : { created: 0, pooledTokens: [] };
+    await routeOutcome(deps.producer, 'detect', data, {
+      tokens: [],
+      pooledTokens: pools.pooledTokens,
+    });
+    return {
+      status: 'done',
+      deployments: deployments.length,
+      ...outcome,
+      poolsCreated: pools.created,
+    };
+  };
+}

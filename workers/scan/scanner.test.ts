@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type DbHandle } from '../../db/client.ts';
+import { createScanRepository } from '../../db/repositories/scan.ts';
+import { createEventPublisher } from '../../infra/events.ts';
+import { silentLogger } from '../../infra/logger.ts';
+import { createRedis, keySpace } from '../../infra/redis.ts';
+import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  type TestDatabase,
+  type TestRedis,
+} from '../../test/support/services.ts';
+import { createChainRuntimes } from '../chain-runtime.ts';
+import { createProducer } from '../queues.ts';
+import { createScanner, type Scanner } from './scanner.ts';
+
+/** One scanner per chain: the Redis lease, takeover when the holder dies, and a persisted cursor. */
+
+const LEASE_TTL_MS = 800;
+
+let chain: TestChain;
+let database: TestDatabase;
+let redis: TestRedis;
+let handle: DbHandle;
+
+beforeAll(async () => {
+  [chain, database, redis] = await Promise.all([
+    startTestChain(),
+    createTestDatabase(),
+    createTestRedis(),
+  ]);
+  handle = createDb(database.url, { max: database.embedded ? 1 : 4 });
+}, 120_000);
+
+afterAll(async () => {
+  await handle?.close();
+  await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
+});
+
+function scannerFor(
+  holderId: string,
+  connection = createRedis(redis.url, 'commands'),
+): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
+  const producerConnection = createRedis(redis.url, 'producer');
+  const producer = createProducer(producerConnection, redis.prefix);
+  const [runtime] = createChainRuntimes([chain.chainConfig()], silentLogger).values();
+  const scanner = createScanner({
+    chain: runtime!,
+    scan: createScanRepository(handle.db),
+    producer,
+    redis: connection,
+    events: createEventPublisher(connection, keySpace(redis.prefix).events),
+    leaseKey: keySpace(redis.prefix).lease('scanner:31337'),
+    holderId,
+    logger: silentLogger,
+    leaseTtlMs: LEASE_TTL_MS,
+  });
+  return {
+    scanner,
+    connection,
+    async close() {
+      await scanner.stop();
+      await producer.close();
+      producerConnection.disconnect();
+      connection.disconnect();
+    },
+  };
+}
+
+describe('scanner lease', () => {
+  it('lets one instance scan; another takes over when the holder dies', async () => {
+    const a = scannerFor('a');
+    const b = scannerFor('b');
+    expect((await a.scanner.tick()).status).not.toBe('not-leader');
+    expect(await b.scanner.tick()).toEqual({ status: 'not-leader' });
+    expect(a.scanner.isLeader()).toBe(true);
+    expect(b.scanner.isLeader()).toBe(false);
+
+    // "Kill" a: its connection drops, so it can neither renew nor release the lease.
+    a.connection.disconnect();
+    b.scanner.start();
+    await eventually(
+      async () => (b.scanner.isLeader() ? true : undefined),
+      LEASE_TTL_MS * 10,
+      'takeover',
+    );
+
+    // The new leader carries on from the persisted cursor.
+    const { blockNumber: head } = await chain.deploy('SimpleToken', [
+      'After Takeover',
+      'AFT',
+      1000n,
+    ]);
+    await eventually(
+      async () =>
+        (await createScanRepository(handle.db).getCursor(31337))!.nextBlock > head
+          ? true
+          : undefined,
+      10_000,
+      'cursor past head',
+    );
+    await b.close();
+    await a.close();
+  });
+
+  it('resumes from the stored cursor after a restart, without rescanning', async () => {
+    const scan = createScanRepository(handle.db);
+    const before = (await scan.getCursor(31337))!.nextBlock;
+    const first = scannerFor('c');
+    expect((await first.scanner.tick()).status).toBe('idle');
+    await first.close();
+
+    const { blockNumber: head } = await chain.deploy('SimpleToken', ['Later', 'LTR', 1000n]);
+    const second = scannerFor('d');
+    const result = await second.scanner.tick();
+    expect(result).toEqual({ status: 'scanned', from: before, to: head, head });
+    expect((await scan.getCursor(31337))!.nextBlock).toBe(head + 1);
+    // The scanned blocks' hashes are kept for reorg detection.
+    const block = await chain.provider.getBlock(head);
+    expect(await scan.getBlockHash(31337, head)).toBe(block!.hash);
+    await second.close();
+  });
+
+  it('refuses an RPC that serves another chain than the one recorded', async () => {
+    const scan = createScanRepository(handle.db);
+    const cursor = (await scan.getCursor(31337))!;
+    await scan.advance(31337, [], cursor.nextBlock, `0x${'ab'.repeat(32)}`);
+    const s = scannerFor('e');
+    await expect(s.scanner.tick()).rejects.toThrow(/serves another chain/);
+    await s.close();
+  });
+});

@@ -1,0 +1,346 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { BlockRecord, ScanRepository } from '../../db/repositories/scan.ts';
+import type { EventPublisher } from '../../infra/events.ts';
+import { createLease, type Lease } from '../../infra/lease.ts';
+import { type HeadSubscription, subscribeNewHeads } from '../../infra/rpc/index.ts';
+import { firstBreak, ReorgTooDeepError } from '../../src/evm/reorg.ts';
+import { fromQuantity, sleep, toQuantity } from '../../src/evm/rpc.ts';
+import type { RpcBlockHeader } from '../../src/evm/types.ts';
+import type { ChainRuntime } from '../chain-runtime.ts';
+import type { Producer } from '../queues.ts';
+
+/**
+ * The scanner of one chain: follows the head and hands each new block to the detect queue.
+ * Only the holder of the chain's Redis lease scans; the others wait and take over when it dies.
+ * The cursor advances only after the blocks' jobs are enqueued, so a crash repeats work (which
+ * the deterministic job ids absorb) but never skips a block.
+ */
+
+const DEFAULT_LEASE_TTL_MS = 15_000;
+const DEFAULT_MAX_BLOCKS_PER_TICK = 100;
+/**
+ * Polling continues while newHeads is connected, as a safety net, at this multiple of the
+ * interval.
+ */
+const POLL_SLOWDOWN_WITH_HEADS = 5;
+
+export interface ScannerDeps {
+  chain: ChainRuntime;
+  scan: ScanRepository;
+  producer: Producer;
+  redis: Redis;
+  events: EventPublisher;
+  leaseKey: string;
+  holderId: string;
+  logger: Logger;
+  leaseTtlMs?: number;
+  maxBlocksPerTick?: number;
+  /** Observes the blocks between the head and the last block handed on, and each reorg. */
+  onLag?: (blocks: number) => void;
+  onReorg?: (depth: number) => void;
+}
+
+export type TickResult =
+  | { status: 'not-leader' }
+  | { status: 'idle'; head: number; next: number }
+  | { status: 'scanned'; from: number; to: number; head: number }
+  | { status: 'reorg'; ancestor: number; depth: number; removed: string[] };
+
+export interface Scanner {
+  start(): void;
+  stop(): Promise<void>;
+  /** One scanning step (exposed for tests and replays). */
+  tick(): Promise<TickResult>;
+  isLeader(): boolean;
+}
+
+/** The chain's scanning lease, renewed in the background while held. */
+interface Leadership {
+  /** Takes the lease if not held; whether this process holds it now. */
+  ensure(): Promise<boolean>;
+  holds(): boolean;
+  /** Stops renewing and hands the lease back (on shutdown). */
+  resign(): Promise<void>;
+}
+
+function createLeadership(deps: ScannerDeps, ttl: number, log: Logger): Leadership {
+  const lease: Lease = createLease(deps.redis, deps.leaseKey, deps.holderId, ttl);
+  let leader = false;
+  let renewTimer: NodeJS.Timeout | undefined;
+
+  function renew() {
+    lease.renew().then(
+      (ok) => {
+        if (!ok && leader) {
+          leader = false;
+          log.warn('scanner lease lost');
+        }
+      },
+      (error: Error) => log.warn({ err: error.message }, 'lease renewal failed'),
+    );
+  }
+
+  return {
+    async ensure() {
+      if (leader) return true;
+      if (!(await lease.tryAcquire())) return false;
+      leader = true;
+      log.info({ holder: deps.holderId }, 'scanner lease acquired');
+      // A lease lost and taken again must not leave the old renewal running.
+      if (renewTimer) clearInterval(renewTimer);
+      renewTimer = setInterval(renew, Math.floor(ttl / 3));
+      return true;
+    },
+    holds: () => leader,
+    async resign() {
+      if (renewTimer) clearInterval(renewTimer);
+      if (leader) {
+        leader = false;
+        await lease.release().catch(() => {});
+      }
+    },
+  };
+}
+
+/**
+ * A development chain restarted from scratch has another genesis: its old data describes nothing.
+ * Checked once per scanner: a genesis never changes under a running node.
+ */
+function createGenesisCheck(deps: ScannerDeps, log: Logger): () => Promise<string> {
+  const { chain, scan } = deps;
+  const chainId = chain.config.chainId;
+  let genesisHash: string | undefined;
+  return async () => {
+    if (genesisHash !== undefined) return genesisHash;
+    const genesis = await chain.reader.block(0);
+    if (!genesis) throw new Error(`chain ${chainId}: block 0 not available`);
+    const cursor = await scan.getCursor(chainId);
+    if (cursor?.genesisHash && cursor.genesisHash !== genesis.hash) {
+      if (!chain.config.ephemeral) {
+        throw new Error(
+          `chain ${chainId}: the RPC serves another chain ` +
+            `(genesis ${genesis.hash}, recorded ${cursor.genesisHash})`,
+        );
+      }
+      log.warn('development chain was restarted: forgetting its previous data');
+      await scan.resetChain(chainId);
+    }
+    genesisHash = genesis.hash;
+    return genesisHash;
+  };
+}
+
+const toRecord = (chainId: number, header: RpcBlockHeader): BlockRecord => ({
+  chainId,
+  blockNumber: fromQuantity(header.number),
+  blockHash: header.hash.toLowerCase(),
+  parentHash: header.parentHash.toLowerCase(),
+  timestamp: new Date(fromQuantity(header.timestamp) * 1000),
+});
+
+/** Blocks `from`…`to` in one batch, up to the first the node does not have yet. */
+async function fetchBlocks(chain: ChainRuntime, from: number, to: number): Promise<BlockRecord[]> {
+  const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(
+    numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
+  );
+  const blocks: BlockRecord[] = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    if (!outcome.ok) throw outcome.error;
+    const header = outcome.result;
+    // Validation: a node behind a load balancer may answer for a block it does not have yet.
+    if (!header || fromQuantity(header.number) !== numbers[i]) break;
+    blocks.push(toRecord(chain.config.chainId, header));
+  }
+  return blocks;
+}
+
+/**
+ * Walks back from `firstNew - 1` to the last block whose stored hash the node still serves, within
+ * the finality window; answers that ancestor and the node's blocks after it.
+ */
+async function findCommonAncestor(
+  { chain, scan }: ScannerDeps,
+  firstNew: number,
+): Promise<{ ancestor: number; newBranch: BlockRecord[] }> {
+  const chainId = chain.config.chainId;
+  const window = chain.config.finalityDepth;
+  const newBranch: BlockRecord[] = [];
+  for (let k = firstNew - 1; ; k--) {
+    if (k < 0 || firstNew - 1 - k >= window) throw new ReorgTooDeepError(chainId, firstNew, window);
+    const stored = await scan.getBlockHash(chainId, k);
+    if (stored === undefined) throw new ReorgTooDeepError(chainId, firstNew, window);
+    const header = await chain.reader.block(k);
+    if (!header) {
+      throw new Error(`chain ${chainId}: block ${k} not available while resolving a reorg`);
+    }
+    if (header.hash.toLowerCase() === stored) return { ancestor: k, newBranch };
+    newBranch.unshift(toRecord(chainId, header));
+  }
+}
+
+/** Rolls the chain back to `ancestor`, announcing every token the orphaned blocks produced. */
+async function rollBack(
+  { chain, scan, events }: ScannerDeps,
+  ancestor: number,
+  newBranch: BlockRecord[],
+): Promise<string[]> {
+  const chainId = chain.config.chainId;
+  const announce = (address: string) =>
+    events.publish({
+      type: 'token.removed',
+      data: { contract_address: address, chain_id: chainId, reason: 'reorg' },
+    });
+  // Announced before the rollback commits: a crash in between repeats the reorg on the next tick,
+  // and with it the events (at-least-once), rather than losing them.
+  const doomed = await scan.tokensAfter(chainId, ancestor);
+  for (const address of doomed) await announce(address);
+  const removed = await scan.rollback(chainId, ancestor, newBranch);
+  // A token written by a late job between the two reads is announced now.
+  for (const token of removed) if (!doomed.includes(token.address)) await announce(token.address);
+  return removed.map((t) => t.address);
+}
+
+/** Where to start scanning: the cursor, else the configured start block, else the safe head. */
+async function nextBlockToScan(deps: ScannerDeps, safeHead: number): Promise<number> {
+  const cursor = await deps.scan.getCursor(deps.chain.config.chainId);
+  return cursor?.nextBlock ?? deps.chain.config.startBlock ?? Math.max(0, safeHead);
+}
+
+/**
+ * The block after the cursor does not extend the stored chain: walk back to the common ancestor
+ * (within the finality window), roll back what the orphaned blocks produced and rewind the
+ * cursor, so that the next tick scans the new branch.
+ */
+async function handleReorg(deps: ScannerDeps, log: Logger, firstNew: number): Promise<TickResult> {
+  const { ancestor, newBranch } = await findCommonAncestor(deps, firstNew);
+  const removed = await rollBack(deps, ancestor, newBranch);
+  const depth = firstNew - 1 - ancestor;
+  deps.onReorg?.(depth);
+  log.warn(
+    { block: firstNew, ancestor, depth, removed: removed.length },
+    'reorg: rolled back to the common ancestor',
+  );
+  return { status: 'reorg', ancestor, depth, removed };
+}
+
+/**
+ * Enqueues a detect job per block, then advances the cursor past them (the order that makes a
+ * crash repeat work rather than skip it); answers the last block handed on.
+ */
+async function handOn(deps: ScannerDeps, blocks: BlockRecord[], genesis: string): Promise<number> {
+  const chainId = deps.chain.config.chainId;
+  const jobs = blocks.map((b) => ({
+    chainId,
+    blockNumber: b.blockNumber,
+    blockHash: b.blockHash,
+    source: 'live' as const,
+  }));
+  await deps.producer.enqueueBulk('detect', jobs);
+  const last = blocks[blocks.length - 1]!.blockNumber;
+  await deps.scan.advance(chainId, blocks, last + 1, genesis);
+  await deps.scan.pruneBlockHashes(chainId, last - deps.chain.config.finalityDepth * 2);
+  return last;
+}
+
+function logTickFailure(log: Logger, error: unknown, failures: number): void {
+  if (error instanceof ReorgTooDeepError) {
+    log.fatal(
+      { err: error.message, failures },
+      'reorg deeper than the finality window: scanning halted for this chain',
+    );
+  } else log.error({ err: (error as Error).message, failures }, 'scan tick failed');
+}
+
+export function createScanner(deps: ScannerDeps): Scanner {
+  const { chain, scan, logger } = deps;
+  const chainId = chain.config.chainId;
+  const log = logger.child({ chain: chainId, role: 'scanner' });
+  const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const maxBlocks = deps.maxBlocksPerTick ?? DEFAULT_MAX_BLOCKS_PER_TICK;
+  const leadership = createLeadership(deps, ttl, log);
+  const checkGenesis = createGenesisCheck(deps, log);
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let heads: HeadSubscription | undefined;
+  let wake: (() => void) | undefined;
+
+  const waitForWork = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function tick(): Promise<TickResult> {
+    if (!(await leadership.ensure())) return { status: 'not-leader' };
+    const genesis = await checkGenesis();
+    const head = await chain.reader.blockNumber();
+    const safeHead = head - chain.config.confirmations;
+    const next = await nextBlockToScan(deps, safeHead);
+    deps.onLag?.(Math.max(0, head - (next - 1)));
+    if (next > safeHead) return { status: 'idle', head, next };
+    let blocks = await fetchBlocks(chain, next, Math.min(safeHead, next + maxBlocks - 1));
+    const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;
+    const breakAt = firstBreak(blocks, previousHash);
+    if (breakAt === 0) return handleReorg(deps, log, next);
+    // A break inside the batch: the node switched branch while answering; the next tick sees it
+    // whole.
+    if (breakAt > 0) blocks = blocks.slice(0, breakAt);
+    if (blocks.length === 0) return { status: 'idle', head, next };
+    if (!leadership.holds()) return { status: 'not-leader' };
+    const last = await handOn(deps, blocks, genesis);
+    deps.onLag?.(Math.max(0, head - last));
+    log.debug({ from: next, to: last, head }, 'blocks enqueued');
+    return { status: 'scanned', from: next, to: last, head };
+  }
+
+  /** How long to wait after a tick with nothing more to do at once. */
+  function pause(result: TickResult): number {
+    if (result.status === 'not-leader') return Math.floor(ttl / 3);
+    const poll = chain.config.pollIntervalMs;
+    return heads?.connected() ? poll * POLL_SLOWDOWN_WITH_HEADS : poll;
+  }
+
+  async function run() {
+    let failures = 0;
+    while (running) {
+      try {
+        const result = await tick();
+        failures = 0;
+        const catchingUp =
+          result.status === 'scanned' && result.to < result.head - chain.config.confirmations;
+        // A reorg rescans the new branch at once.
+        if (catchingUp || result.status === 'reorg') continue;
+        await waitForWork(pause(result));
+      } catch (error) {
+        failures++;
+        logTickFailure(log, error, failures);
+        await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)));
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      if (chain.config.wsUrl) heads = subscribeNewHeads(chain.config.wsUrl, () => wake?.(), log);
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      heads?.close();
+      await loop;
+      await leadership.resign();
+    },
+    tick,
+    isLeader: () => leadership.holds(),
+  };
+}
