@@ -25,6 +25,8 @@ import { ALL_HOOK_MASK, NO_HOOK, poolId, type V4PoolKey } from '../../src/dex/v4
 export const CREATE2_DEPLOYER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 /** Salts tried before giving up: a given 14-bit pattern turns up once in 16 384 tries on average. */
 const MAX_SALT_TRIES = 1_000_000;
+/** Salts tried between two returns to the event loop (about 0.1 s of hashing). */
+const SALT_SLICE = 2_048;
 const RECEIPT_POLL_MS = 20;
 const RECEIPT_TIMEOUT_MS = 60_000;
 /** TickMath.MIN_TICK / MAX_TICK. */
@@ -75,6 +77,29 @@ export async function deployUniswapV4(signer: Signer): Promise<UniswapV4Deployme
   return { poolManager, swapRouter, liquidityRouter };
 }
 
+/** The CREATE2 preimage 0xff . deployer . salt . keccak256(initCode), salt's last four bytes varied in place. */
+function preimageOf(initCode: string, deployer: string): Uint8Array {
+  const preimage = new Uint8Array(85);
+  preimage[0] = 0xff;
+  preimage.set(getBytes(deployer), 1);
+  preimage.set(getBytes(keccak256(initCode)), 53);
+  return preimage;
+}
+
+/** Tries salts `from` to `to` (exclusive): hashing bytes, not hex, makes ~20 000 tries a second. */
+function searchSalts(preimage: Uint8Array, flags: number, from: number, to: number) {
+  for (let i = from; i < to; i++) {
+    preimage.set([i >>> 24, (i >>> 16) & 0xff, (i >>> 8) & 0xff, i & 0xff], 49);
+    const hash = keccak256(preimage);
+    if ((Number.parseInt(hash.slice(-4), 16) & ALL_HOOK_MASK) !== flags) continue;
+    return { salt: hexlify(preimage.slice(21, 53)), address: lower(`0x${hash.slice(-40)}`) };
+  }
+  return null;
+}
+
+const noSalt = (flags: number) =>
+  new Error(`no salt within ${MAX_SALT_TRIES} tries gives hook flags 0x${flags.toString(16)}`);
+
 /**
  * The first salt at which `deployer` CREATE2-deploys `initCode` to an address whose low 14 bits
  * are exactly `flags` (HookMiner's search).
@@ -84,22 +109,27 @@ export function mineHookSalt(
   flags: number,
   deployer = CREATE2_DEPLOYER,
 ): { salt: string; address: string } {
-  // CREATE2 address = keccak256(0xff . deployer . salt . keccak256(initCode))[12:]; only the
-  // salt's last four bytes change, in place (hashing bytes, not hex, makes ~20 000 tries a second).
-  const preimage = new Uint8Array(85);
-  preimage[0] = 0xff;
-  preimage.set(getBytes(deployer), 1);
-  preimage.set(getBytes(keccak256(initCode)), 53);
-  for (let i = 0; i < MAX_SALT_TRIES; i++) {
-    preimage.set([i >>> 24, (i >>> 16) & 0xff, (i >>> 8) & 0xff, i & 0xff], 49);
-    const hash = keccak256(preimage);
-    if ((Number.parseInt(hash.slice(-4), 16) & ALL_HOOK_MASK) !== flags) continue;
-    return { salt: hexlify(preimage.slice(21, 53)), address: lower(`0x${hash.slice(-40)}`) };
-  }
-  throw new Error(
-    `no salt within ${MAX_SALT_TRIES} tries gives hook flags 0x${flags.toString(16)}`,
-  );
+  const found = searchSalts(preimageOf(initCode, deployer), flags, 0, MAX_SALT_TRIES);
+  if (!found) throw noSalt(flags);
+  return found;
 }
+
+/**
+ * mineHookSalt in slices that give the event loop back between them: the embedded stack's demo
+ * launcher mines in the service's own process, whose API and WebSocket must not stall for it.
+ */
+async function mineHookSaltYielding(initCode: string, flags: number) {
+  const preimage = preimageOf(initCode, CREATE2_DEPLOYER);
+  for (let from = 0; from < MAX_SALT_TRIES; from += SALT_SLICE) {
+    const found = searchSalts(preimage, flags, from, Math.min(from + SALT_SLICE, MAX_SALT_TRIES));
+    if (found) return found;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw noSalt(flags);
+}
+
+/** Salts found, by init code and flags: a hook deployed again (same code, same arguments) is not mined again. */
+const minedSalts = new Map<string, Promise<{ salt: string; address: string }>>();
 
 /** Deploys contract `name` with `args` through the CREATE2 deployer at an address with `flags`. */
 export async function deployHook(
@@ -111,7 +141,14 @@ export async function deployHook(
   const artifact = loadArtifact(name);
   const factory = new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode);
   const initCode = (await factory.getDeployTransaction(...args)).data;
-  const { salt, address } = mineHookSalt(initCode, flags);
+  const key = `${keccak256(initCode)}:${flags}`;
+  let mining = minedSalts.get(key);
+  if (!mining) {
+    mining = mineHookSaltYielding(initCode, flags);
+    minedSalts.set(key, mining);
+    mining.catch(() => minedSalts.delete(key));
+  }
+  const { salt, address } = await mining;
   const provider = signer.provider as Provider;
   if ((await provider.getCode(address)) === '0x')
     await mined(
