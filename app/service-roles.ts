@@ -95,6 +95,7 @@ export function startStageWorkers(
     analyses,
     producer: chainStages(producer, { risk }),
     logger,
+    pairsOf: s.dexRepo.pairsOf,
   });
   const selectors = createSelectorsProcessor({
     chains,

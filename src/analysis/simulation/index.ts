@@ -5,11 +5,22 @@ export {
   type PrivilegedCaller,
   probeAdminBehaviour,
 } from './behaviour.ts';
+export { decodeRevert } from './codec.ts';
 export {
   amountsFor,
   findPool,
   type Pool,
+  type SimulateInput,
   type SimulationReport,
   simulateTrading,
   simulationRequest,
+  summarize,
 } from './simulation.ts';
+export {
+  asAmountOutcomes,
+  testV4,
+  type V4Candidate,
+  type V4Outcome,
+  type V4Run,
+  type V4Test,
+} from './v4.ts';
