@@ -135,26 +135,48 @@ export const tradingSimulation = z
     max_tx_amount: z.string().nullable(),
     simulated_at: isoTime.nullable(),
     error: z.string().nullable(),
+    hook: z
+      .strictObject({
+        address,
+        pool_id: hex(32),
+        flags: z.string(),
+        permissions: z.array(z.string()),
+        problems: z.array(z.string()),
+        can_change_swaps: nullableBool,
+        findings: z.array(z.string()),
+      })
+      .nullable()
+      .describe(
+        "the simulated Uniswap V4 pool's hook: permission bits, problems, owner control, what it did",
+      ),
   })
   .meta({ id: 'TradingSimulation' });
+
+/** A V2/V3 pair's address, or a V4 pool's id (V4 pools live in their PoolManager and have no address). */
+const poolRef = z
+  .union([address, hex(32)])
+  .describe('a pool address, or a Uniswap V4 pool id (32 bytes)');
 
 export const dexHints = z
   .strictObject({
     is_tradable: nullableBool,
     has_liquidity: nullableBool,
     has_v3_liquidity: nullableBool,
+    has_v4_liquidity: nullableBool,
     total_liquidity_usd: z.number().nullable(),
     token_price_usd: z.number().nullable(),
     buy_url: z.url().nullable(),
     num_trading_pairs: nullableInt,
-    main_trading_pair: address.nullable(),
+    main_trading_pair: poolRef.nullable(),
     trading_pairs: z.array(
       z.strictObject({
         dex: z.string(),
-        pair_address: address,
+        pair_address: poolRef,
         quote_token: address,
         liquidity_usd: z.number().nullable(),
         price_usd: z.number().nullable(),
+        pool_id: hex(32).nullable(),
+        hook_address: address.nullable(),
       }),
     ),
     recommended_dex: z.string().nullable(),

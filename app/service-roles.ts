@@ -106,6 +106,7 @@ export function startStageWorkers(
     producer: chainStages(producer, { risk }),
     logger,
     holders: s.holders,
+    pairsOf: s.dexRepo.pairsOf,
   });
   const selectors = createSelectorsProcessor({
     chains,

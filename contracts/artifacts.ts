@@ -55,6 +55,13 @@ export const CONTRACT_NAMES = [
   'CallBundle',
   // Placed by state override at a contract: reads its slots and, for any other call, runs its code.
   'SlotWindow',
+  // Uniswap V4 hooks of the demo and the tests (deployed at mined CREATE2 addresses: their low 14
+  // bits are their permissions), and the V4 honeypot test with the switch it places at a hook.
+  'FeeHook',
+  'SellGateHook',
+  'RevertingHook',
+  'HookSwitch',
+  'V4TradeSimulator',
 ] as const;
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
@@ -65,7 +72,10 @@ export type UniswapContractName =
   | 'WETH9'
   | 'UniswapV2Pair'
   | 'UniswapV3Factory'
-  | 'UniswapV3Pool';
+  | 'UniswapV3Pool'
+  | 'PoolManager'
+  | 'PoolSwapTest'
+  | 'PoolModifyLiquidityTest';
 
 export interface Artifact {
   abi: InterfaceAbi;
@@ -89,14 +99,24 @@ const UNISWAP_PACKAGE: Record<UniswapContractName, string> = {
   WETH9: '@uniswap/v2-periphery',
   UniswapV3Factory: '@uniswap/v3-core',
   UniswapV3Pool: '@uniswap/v3-core',
+  PoolManager: '@uniswap/v4-core',
+  PoolSwapTest: '@uniswap/v4-core',
+  PoolModifyLiquidityTest: '@uniswap/v4-core',
 };
 
 // V3 core ships Hardhat artifacts (artifacts/contracts/<Name>.sol/<Name>.json, 0x-prefixed
-// bytecode) rather than V2's build/<Name>.json.
-const artifactFile = (pkgDir: string, name: UniswapContractName): string =>
-  UNISWAP_PACKAGE[name] === '@uniswap/v3-core'
-    ? path.join(pkgDir, 'artifacts', 'contracts', `${name}.sol`, `${name}.json`)
-    : path.join(pkgDir, 'build', `${name}.json`);
+// bytecode), V4 core Foundry ones (out/<Name>.sol/<Name>.json, bytecode under `object`), V2
+// build/<Name>.json.
+function artifactFile(pkgDir: string, name: UniswapContractName): string {
+  const pkg = UNISWAP_PACKAGE[name];
+  if (pkg === '@uniswap/v3-core')
+    return path.join(pkgDir, 'artifacts', 'contracts', `${name}.sol`, `${name}.json`);
+  if (pkg === '@uniswap/v4-core') return path.join(pkgDir, 'out', `${name}.sol`, `${name}.json`);
+  return path.join(pkgDir, 'build', `${name}.json`);
+}
+
+type RawCode = string | { object?: string } | undefined;
+const codeOf = (raw: RawCode): string | undefined => (typeof raw === 'string' ? raw : raw?.object);
 
 const require = createRequire(import.meta.url);
 const ownCache = new Map<ContractName, ContractArtifact>();
@@ -121,7 +141,7 @@ export function loadArtifact(name: ContractName): ContractArtifact {
 }
 
 /**
- * Uniswap V2 artifacts from npm. Their files hold `abi`, `bytecode` (no 0x prefix) and
+ * Uniswap V2, V3 and V4 artifacts from npm. Their files hold `abi`, `bytecode` (no 0x prefix) and
  * `evm.bytecode.object` / `evm.deployedBytecode.object`; the prefix is added here.
  */
 export function uniswapArtifact(name: UniswapContractName): Artifact {
@@ -130,16 +150,18 @@ export function uniswapArtifact(name: UniswapContractName): Artifact {
   const pkgDir = path.dirname(require.resolve(`${UNISWAP_PACKAGE[name]}/package.json`));
   const raw = JSON.parse(readFileSync(artifactFile(pkgDir, name), 'utf8')) as {
     abi: InterfaceAbi;
-    bytecode?: string;
-    deployedBytecode?: string;
+    bytecode?: RawCode;
+    deployedBytecode?: RawCode;
     evm?: { bytecode?: { object?: string }; deployedBytecode?: { object?: string } };
   };
-  const bytecode = raw.bytecode ?? raw.evm?.bytecode?.object;
+  const bytecode = codeOf(raw.bytecode) ?? raw.evm?.bytecode?.object;
   if (!bytecode) throw new Error(`Uniswap artifact ${name} has no bytecode`);
   const artifact: Artifact = {
     abi: raw.abi,
     bytecode: with0x(bytecode),
-    deployedBytecode: with0x(raw.deployedBytecode ?? raw.evm?.deployedBytecode?.object ?? ''),
+    deployedBytecode: with0x(
+      codeOf(raw.deployedBytecode) ?? raw.evm?.deployedBytecode?.object ?? '',
+    ),
   };
   uniswapCache.set(name, artifact);
   return artifact;

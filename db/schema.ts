@@ -190,10 +190,13 @@ export const pairs = pgTable(
     token1: text('token1').notNull(),
     creationBlockNumber: blockNumber('creation_block_number'),
     creationTxHash: text('creation_tx_hash'),
-    /** v2 (constant product, reserves) or v3 (concentrated, slot0); null until known. */
+    /** v2 (constant product, reserves), v3 (concentrated, slot0) or v4 (a PoolManager pool: `address` is its pool id, `factory` the manager); null until known. */
     kind: text('kind'),
-    /** V3 fee tier. */
+    /** V3 fee tier; V4 LP fee (0x800000: dynamic, set by the hook). */
     fee: integer('fee'),
+    /** V4 only: the pool key's tick spacing and hook address (the zero address: no hook). */
+    tickSpacing: integer('tick_spacing'),
+    hooks: text('hooks'),
     /** The side priced against (wrapped native or a stablecoin) once the dex stage has looked at the pair. */
     quoteToken: text('quote_token'),
     /** V2 reserves, or V3 balances held by the pool. */

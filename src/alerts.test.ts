@@ -96,6 +96,7 @@ function risk(
       max_tx_amount: null,
       simulated_at: null,
       error: null,
+      hook: null,
     },
     dex_hints: null,
     holders: null,

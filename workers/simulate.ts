@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
+import type { PairRow } from '../db/repositories/dex.ts';
 import type { HolderRepository } from '../db/repositories/holders.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
 import { probeCreatorAccess } from '../src/analysis/access/index.ts';
+import { simulateVenues, type VenueReport } from '../src/analysis/hooks/index.ts';
 import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
   amountsFor,
@@ -14,6 +16,7 @@ import {
   type SimulationReport,
   simulateHolderSells,
   simulateTrading,
+  type V4Candidate,
 } from '../src/analysis/simulation/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
 import { roleAddresses } from '../src/holders/report.ts';
@@ -40,6 +43,30 @@ export interface SimulateDeps {
   logger: Logger;
   /** With it, the largest real holders' sells are simulated too (src/analysis/simulation/holder-sells.ts). */
   holders?: Pick<HolderRepository, 'tracks' | 'sellCandidates' | 'markContracts'>;
+  /** The token's recorded pools (DexRepository.pairsOf): its V4 pools are simulated too. */
+  pairsOf?: (chainId: number, token: string) => Promise<PairRow[]>;
+}
+
+/** The recorded V4 pools among a token's pairs, as pool keys of their PoolManager. */
+export function v4Candidates(rows: readonly PairRow[]): V4Candidate[] {
+  return rows.flatMap((r) =>
+    r.kind === 'v4' && r.factory && r.tickSpacing !== null && r.hooks && r.fee !== null
+      ? [
+          {
+            dex: r.dex,
+            poolManager: r.factory,
+            id: r.address,
+            key: {
+              currency0: r.token0,
+              currency1: r.token1,
+              fee: r.fee,
+              tickSpacing: r.tickSpacing,
+              hooks: r.hooks,
+            },
+          },
+        ]
+      : [],
+  );
 }
 
 export type ResimulateReason = Exclude<PassReason, 'pipeline'>;
@@ -182,9 +209,15 @@ export function createSimulateProcessor(deps: SimulateDeps) {
         : {};
     const token = tokenView(state);
 
-    const { report, pool } = await simulateTrading(chain.rpc, {
+    // V4 pools cannot be found by asking a factory: the ones the detect stage recorded are tried.
+    const hasV4 = chain.config.dexes.some((d) => d.kind === 'v4');
+    const v4 =
+      hasV4 && deps.pairsOf ? v4Candidates(await deps.pairsOf(data.chainId, data.address)) : [];
+    const { report, pool } = await simulateVenues(chain.rpc, {
       chain: chain.config,
       token: data.address,
+      v4,
+      creator: token?.creator ?? null,
     });
     let behaviour: BehaviourReport | null = null;
     // Trusted tokens are not scored for capability, so their functions need no probing.
@@ -226,9 +259,7 @@ export function createSimulateProcessor(deps: SimulateDeps) {
       pool && deps.holders && !isTrusted(chain.config, data.address)
         ? await realHolderSells(deps, chain, data, pool, token)
         : null;
-    const simulation: SimulationReport = holderSells
-      ? { ...report, holder_sells: holderSells }
-      : report;
+    const simulation: VenueReport = holderSells ? { ...report, holder_sells: holderSells } : report;
     addPart(
       state,
       'simulate',

@@ -26,6 +26,8 @@ import {
   type TokenIdentity,
   type TokenKind,
 } from './demo-tokens.ts';
+import { launchIntoV4, V4_VENUES, type V4Launch, type V4Venue } from './demo-v4.ts';
+import type { UniswapV4Deployment } from './uniswap-v4.ts';
 
 export { TOKEN_KIND_WEIGHTS, TOKEN_KINDS, type TokenKind } from './demo-tokens.ts';
 
@@ -33,6 +35,9 @@ const DEFAULT_INTERVAL_MS = 12_000;
 // Probability that an ERC-20 launch gets a V2 pair with liquidity (honeypots always do:
 // without liquidity there is nothing to trap), and that a pooled token also gets a buy.
 const LIQUIDITY_PROBABILITY = 0.8;
+// With Uniswap V4 deployed, this share of the pooled tokens whose rules do not need a V2 pair
+// launch into a V4 pool instead (no hook, a fee hook, or a hook that lets only the creator sell).
+const V4_PROBABILITY = 0.3;
 const BUY_PROBABILITY = 0.35;
 const LIQUIDITY_ETH_MIN = 0.2;
 const LIQUIDITY_ETH_MAX = 4;
@@ -58,6 +63,8 @@ export interface LaunchedToken {
   txHash: string;
   /** Uniswap V2 pair with liquidity, when one was created. */
   pair?: string;
+  /** The Uniswap V4 pool it was launched into instead, and its hook. */
+  v4?: V4Launch;
   name?: string;
   symbol?: string;
   /** The early-trap kind: the wallets that bought in its first blocks (trapped). */
@@ -69,12 +76,16 @@ export interface LaunchOptions {
   liquidity?: boolean;
   /** Force a small buy after liquidity; default random. */
   buy?: boolean;
+  /** Force the pool: a V2 pair or one of the V4 pools (needs `v4`); default random. */
+  venue?: 'v2' | V4Venue;
 }
 
 export interface DemoLauncherDeps {
   rpcUrl: string;
   privateKey: string;
   uniswap: { weth: string; factory: string; router: string };
+  /** Uniswap V4 core: with it, some tokens launch into V4 pools. */
+  v4?: UniswapV4Deployment;
   intervalMs?: number;
   logger?: Logger;
   /** Source of randomness in [0, 1); default Math.random. */
@@ -105,6 +116,7 @@ interface LaunchContext {
   v2Factory: Contract;
   tokenFactoryIface: Interface;
   upgradeableIface: Interface;
+  v4?: UniswapV4Deployment;
   /** The token factory and the upgradeable implementation, deployed on first use. */
   shared(): Promise<SharedContracts>;
 }
@@ -144,6 +156,7 @@ function createLaunchContext(deps: DemoLauncherDeps, log: Logger): LaunchContext
     ),
     tokenFactoryIface: new Interface(loadArtifact('TokenFactory').abi),
     upgradeableIface: new Interface(loadArtifact('UpgradeableToken').abi),
+    v4: deps.v4,
     shared: sharedContractsOnce(writer, log),
   };
 }
@@ -312,6 +325,37 @@ async function freshBuyers(ctx: LaunchContext, token: string, count: number): Pr
   return buyers;
 }
 
+/** The V4 pool a launch goes to, or null for a V2 pair (no V4, or a kind that needs its pair). */
+function v4VenueOf(ctx: LaunchContext, kind: TokenKind, opts: LaunchOptions): V4Venue | null {
+  if (!ctx.v4 || PAIR_AWARE_KINDS.has(kind) || opts.venue === 'v2') return null;
+  if (opts.venue) return opts.venue;
+  if (!ctx.mix.chance(V4_PROBABILITY)) return null;
+  return V4_VENUES[
+    Math.min(V4_VENUES.length - 1, Math.floor(ctx.mix.uniform(0, V4_VENUES.length)))
+  ]!;
+}
+
+/** Pools part of the supply with ETH in a V4 pool of `venue` (and maybe buys some). */
+async function poolInV4(
+  ctx: LaunchContext,
+  kind: TokenKind,
+  token: string,
+  venue: V4Venue,
+  buy: boolean,
+): Promise<V4Launch> {
+  const { writer, mix } = ctx;
+  const erc20 = new Contract(token, loadArtifact(kindArtifact(kind)).abi, writer.signer);
+  const balance = (await erc20.getFunction('balanceOf')(writer.me)) as bigint;
+  const share = BigInt(Math.round(mix.uniform(POOL_SHARE_MIN_PCT, POOL_SHARE_MAX_PCT)));
+  return launchIntoV4(writer.signer, ctx.v4!, {
+    token,
+    venue,
+    eth: mix.ethAmount(LIQUIDITY_ETH_MIN, LIQUIDITY_ETH_MAX),
+    tokens: (balance * share) / 100n,
+    buyEth: buy ? mix.ethAmount(BUY_ETH_MIN, BUY_ETH_MAX) : null,
+  });
+}
+
 /** Deploys one token of `kind`, pools it unless told otherwise, and finishes the kind's setup. */
 async function launchToken(
   ctx: LaunchContext,
@@ -332,7 +376,10 @@ async function launchToken(
   const withLiquidity =
     kind !== 'not-a-token' && (opts.liquidity ?? (trap || mix.chance(LIQUIDITY_PROBABILITY)));
   if (withLiquidity) {
-    token.pair = await addLiquidity(ctx, kind, address, opts.buy ?? mix.chance(BUY_PROBABILITY));
+    const buy = opts.buy ?? mix.chance(BUY_PROBABILITY);
+    const venue = v4VenueOf(ctx, kind, opts);
+    if (venue) token.v4 = await poolInV4(ctx, kind, address, venue, buy);
+    else token.pair = await addLiquidity(ctx, kind, address, buy);
     if (kind === 'early-trap') token.buyers = await freshBuyers(ctx, address, EARLY_BUYERS);
   }
   if (kind === 'fake-renounce') {

@@ -1,4 +1,4 @@
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import type { Logger } from 'pino';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
@@ -9,10 +9,11 @@ import {
   seedStablecoinPool,
   type UniswapV2Deployment,
 } from './uniswap.ts';
+import { deployUniswapV4 } from './uniswap-v4.ts';
 
 /**
- * The embedded development chain: a fresh Anvil with Uniswap V2 and a demo launcher that keeps
- * deploying a realistic mix of tokens. It lives and dies with the process (ephemeral).
+ * The embedded development chain: a fresh Anvil with Uniswap V2 and V4 and a demo launcher that
+ * keeps deploying a realistic mix of tokens. It lives and dies with the process (ephemeral).
  */
 
 const DEPLOYER_KEY_INDEX = 0;
@@ -42,11 +43,13 @@ export async function startDevChain(options: {
     // A USD stablecoin with a WETH pool: token prices and liquidity come out in USD, as on a real chain.
     const stablecoin = (await seedStablecoinPool(deployer, uniswap)).toLowerCase();
     const tether = (await deployDevTether(deployer)).toLowerCase();
+    const v4 = await deployUniswapV4(new NonceManager(deployer));
     provider.destroy();
     const launcher = createDemoLauncher({
       rpcUrl: anvil.rpcUrl,
       privateKey: ANVIL_PRIVATE_KEYS[LAUNCHER_KEY_INDEX],
       uniswap,
+      v4,
       intervalMs: options.demoIntervalMs,
       logger: options.logger.child({ role: 'demo-launcher' }),
     });
@@ -75,12 +78,13 @@ export async function startDevChain(options: {
           factory: uniswap.factory.toLowerCase(),
           router: uniswap.router.toLowerCase(),
         },
+        { name: 'uniswap-v4', kind: 'v4', factory: v4.poolManager },
       ],
       multicall3: uniswap.multicall3.toLowerCase(),
       lockers: [],
       ephemeral: true,
     };
-    options.logger.info({ rpc: anvil.rpcUrl, ...uniswap }, 'development chain ready');
+    options.logger.info({ rpc: anvil.rpcUrl, ...uniswap, ...v4 }, 'development chain ready');
     return {
       chain,
       uniswap,

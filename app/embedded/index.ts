@@ -9,6 +9,7 @@ export { ANVIL_PRIVATE_KEYS, type AnvilHandle, findFreePort, startAnvil } from '
 export { applyDemoKeyPolicy, DEMO_EMAIL, demoKeyAction, issueDemoKey } from './demo-key.ts';
 export { createDemoLauncher, type DemoLauncher, type LaunchedToken } from './demo-launcher.ts';
 export { TOKEN_KINDS } from './demo-tokens.ts';
+export { V4_VENUES, type V4Launch, type V4Venue } from './demo-v4.ts';
 export { type DevChain, startDevChain } from './devchain.ts';
 export { type RedisNamespace, redisNamespace } from './instance.ts';
 export { persistedSecret } from './secrets.ts';
@@ -30,3 +31,16 @@ export {
   type UniswapV2Deployment,
   type UniswapV3Deployment,
 } from './uniswap.ts';
+export {
+  addLiquidityV4,
+  CREATE2_DEPLOYER,
+  deployHook,
+  deployUniswapV4,
+  fullRangeLiquidity,
+  initializePool,
+  mineHookSalt,
+  poolKeyOf,
+  sqrtPriceX96Of,
+  swapV4,
+  type UniswapV4Deployment,
+} from './uniswap-v4.ts';

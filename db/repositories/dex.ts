@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { DexKind } from '../../src/dex/pricing.ts';
 import type { Database } from '../client.ts';
 import { pairs, tokenHistory, tokenHistory1h, tokenHistory5m, tokens } from '../schema.ts';
+import { isOrphaned } from './tokens.ts';
 
 /** DEX state: pairs with their state and volume cursors, the token's DEX fields, refresh snapshots. */
 
@@ -41,17 +43,22 @@ export interface PoolCreated {
   factory: string;
   token0: string;
   token1: string;
-  kind: 'v2' | 'v3';
+  kind: DexKind;
   fee: number | null;
+  /** V4 pool key fields (null for V2 and V3). */
+  tickSpacing: number | null;
+  hooks: string | null;
   creationBlockNumber: number;
   creationTxHash: string;
+  /** With it, a pool from a block the chain no longer has is refused (a reorg raced the job). */
+  creationBlockHash?: string;
 }
 
 export interface PairUpdate {
   chainId: number;
   address: string;
   dex: string;
-  kind: 'v2' | 'v3';
+  kind: DexKind;
   fee: number | null;
   token0: string;
   token1: string;
@@ -233,6 +240,23 @@ function dexReads(db: Database) {
         );
     },
 
+    /** The tokens of these recorded V4 pools that had no liquidity at their last refresh (or none yet). */
+    async unfundedV4PoolTokens(chainId: number, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ token0: pairs.token0, token1: pairs.token1 })
+        .from(pairs)
+        .where(
+          and(
+            eq(pairs.chainId, chainId),
+            inArray(pairs.address, ids),
+            eq(pairs.kind, 'v4'),
+            or(isNull(pairs.liquidity), eq(pairs.liquidity, '0')),
+          ),
+        );
+      return rows.flatMap((r) => [r.token0, r.token1]);
+    },
+
     /** Which of these addresses are recorded tokens. */
     async knownTokens(chainId: number, addresses: string[]): Promise<Set<string>> {
       if (addresses.length === 0) return new Set();
@@ -280,21 +304,32 @@ function dexReads(db: Database) {
 /** Pools from factory events, and one refresh's writes. */
 function dexWrites(db: Database) {
   return {
-    /** A pair seen through its factory's PairCreated/PoolCreated event; fills what an LP probe left open. */
-    async recordPoolCreated(pair: PoolCreated): Promise<void> {
-      await db
-        .insert(pairs)
-        .values(pair)
-        .onConflictDoUpdate({
-          target: [pairs.chainId, pairs.address],
-          set: {
-            kind: sql`coalesce(${pairs.kind}, excluded.kind)`,
-            fee: sql`coalesce(${pairs.fee}, excluded.fee)`,
-            factory: sql`coalesce(${pairs.factory}, excluded.factory)`,
-            creationBlockNumber: sql`coalesce(${pairs.creationBlockNumber}, excluded.creation_block_number)`,
-            creationTxHash: sql`coalesce(${pairs.creationTxHash}, excluded.creation_tx_hash)`,
-          },
-        });
+    /**
+     * A pair seen through its factory's PairCreated/PoolCreated event (or a V4 PoolManager's
+     * Initialize); fills what an LP probe left open. Refused when its block was orphaned.
+     */
+    async recordPoolCreated(pair: PoolCreated): Promise<'recorded' | 'orphaned'> {
+      const { creationBlockHash, ...row } = pair;
+      return db.transaction(async (tx) => {
+        if (await isOrphaned(tx, row.chainId, row.creationBlockNumber, creationBlockHash ?? null))
+          return 'orphaned';
+        await tx
+          .insert(pairs)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [pairs.chainId, pairs.address],
+            set: {
+              kind: sql`coalesce(${pairs.kind}, excluded.kind)`,
+              fee: sql`coalesce(${pairs.fee}, excluded.fee)`,
+              tickSpacing: sql`coalesce(${pairs.tickSpacing}, excluded.tick_spacing)`,
+              hooks: sql`coalesce(${pairs.hooks}, excluded.hooks)`,
+              factory: sql`coalesce(${pairs.factory}, excluded.factory)`,
+              creationBlockNumber: sql`coalesce(${pairs.creationBlockNumber}, excluded.creation_block_number)`,
+              creationTxHash: sql`coalesce(${pairs.creationTxHash}, excluded.creation_tx_hash)`,
+            },
+          });
+        return 'recorded';
+      });
     },
 
     /**

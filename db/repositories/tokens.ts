@@ -64,7 +64,8 @@ type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
  * orders this check against a reorg rollback, which holds the lock exclusively while it swaps
  * the block hashes and deletes what the orphaned blocks produced.
  */
-async function isOrphaned(
+/** Whether the block recorded at `blockNumber` is another one than `blockHash` (taken under the chain's shared lock). */
+export async function isOrphaned(
   tx: Tx,
   chainId: number,
   blockNumber: number | null,

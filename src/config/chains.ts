@@ -21,16 +21,47 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
   .transform((a) => a.toLowerCase());
 
-export const dexSchema = z.object({
+/** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/dex-hints.ts). */
+const buyUrl = z.string().includes('{token}').optional();
+
+/** A DEX of a chain. `factory` is the contract whose events announce its pools: for V4, the PoolManager. */
+export interface DexConfig {
+  name: string;
+  kind: 'v2' | 'v3' | 'v4';
+  factory: string;
+  router?: string;
+  fee_tiers?: number[];
+  buy_url?: string;
+}
+
+const factoryDexSchema = z.object({
   name: z.string().min(1),
   kind: z.enum(['v2', 'v3']),
   factory: address,
   router: address.optional(),
   /** V3 fee tiers to probe with getPool; defaults to the Uniswap tiers. */
   fee_tiers: z.array(z.number().int().positive()).optional(),
-  /** Where a user buys the token: a URL with `{token}` in it; defaults by DEX name (src/dex/dex-hints.ts). */
-  buy_url: z.string().includes('{token}').optional(),
+  buy_url: buyUrl,
 });
+
+/** A Uniswap V4 deployment: one PoolManager holds every pool (no factory, no router needed). */
+const v4DexSchema = z
+  .object({
+    name: z.string().min(1),
+    kind: z.literal('v4'),
+    pool_manager: address,
+    buy_url: buyUrl,
+  })
+  .transform(
+    (d): DexConfig => ({
+      name: d.name,
+      kind: 'v4',
+      factory: d.pool_manager,
+      ...(d.buy_url ? { buy_url: d.buy_url } : {}),
+    }),
+  );
+
+export const dexSchema = z.union([factoryDexSchema, v4DexSchema]);
 
 /** A contract that holds LP tokens on behalf of others until a date (a liquidity locker). */
 export const lockerSchema = z.object({ name: z.string().min(1), address });
@@ -68,7 +99,6 @@ export const chainFileEntrySchema = z.object({
 
 export const chainsFileSchema = z.object({ chains: z.array(chainFileEntrySchema).min(1) });
 
-export type DexConfig = z.infer<typeof dexSchema>;
 export type LockerConfig = z.infer<typeof lockerSchema>;
 export type KnownTokenConfig = z.infer<typeof knownTokenSchema>;
 
@@ -193,6 +223,8 @@ export const KNOWN_TOKENS: Readonly<Record<number, readonly KnownTokenConfig[]>>
  * Main DEXes, wrapped native token and USD stablecoins of the built-in chains. Addresses are the
  * ones the projects publish (Uniswap's, PancakeSwap's and QuickSwap's deployment pages, Circle's
  * and Tether's token lists); V3 pools are priced from slot0, so no V3 router or quoter is needed.
+ * Uniswap V4's `factory` is its PoolManager (docs.uniswap.org/contracts/v4/deployments): it
+ * announces every pool and holds their state, read with extsload.
  * Stablecoin decimals differ by chain (18 on BSC, 6 elsewhere): they are read on chain, never assumed.
  */
 export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
@@ -220,6 +252,7 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
         factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
         fee_tiers: UNISWAP_V3_FEES,
       },
+      { name: 'uniswap-v4', kind: 'v4', factory: '0x000000000004444c5dc75cb358380d2e3de08a90' },
     ],
   },
   {
@@ -245,6 +278,7 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
         factory: '0x0bfbcf9fa4f9c56b0f40a671ad40e0805a091865',
         fee_tiers: PANCAKE_V3_FEES,
       },
+      { name: 'uniswap-v4', kind: 'v4', factory: '0x28e2ea090877bf75740558f6bfb36a5ffee9e9df' },
     ],
   },
   {
@@ -271,6 +305,7 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
         factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
         fee_tiers: UNISWAP_V3_FEES,
       },
+      { name: 'uniswap-v4', kind: 'v4', factory: '0x67366782805870060151383f4bbff9dab53e5cd6' },
     ],
   },
   {
@@ -297,6 +332,7 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
         factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984',
         fee_tiers: UNISWAP_V3_FEES,
       },
+      { name: 'uniswap-v4', kind: 'v4', factory: '0x360e68faccca8ca495c1b759fd9eee466db9fb32' },
     ],
   },
   {
@@ -319,6 +355,7 @@ export const BUILT_IN_CHAINS: readonly BuiltIn[] = [
         factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd',
         fee_tiers: UNISWAP_V3_FEES,
       },
+      { name: 'uniswap-v4', kind: 'v4', factory: '0x498581ff718922c3f8e6a244956af099b2652b2b' },
     ],
   },
 ];

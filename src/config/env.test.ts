@@ -52,7 +52,11 @@ describe('parseConfig', () => {
     const [bsc] = result.config.chains;
     expect(bsc?.chainId).toBe(56);
     expect(bsc?.rpcUrls).toEqual(['https://bsc.example/rpc']);
-    expect(bsc?.dexes.map((d) => d.name)).toEqual(['pancakeswap-v2', 'pancakeswap-v3']);
+    expect(bsc?.dexes.map((d) => d.name)).toEqual([
+      'pancakeswap-v2',
+      'pancakeswap-v3',
+      'uniswap-v4',
+    ]);
     expect(bsc?.wrappedNative).toBe('0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c');
   });
 

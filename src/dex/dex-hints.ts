@@ -2,6 +2,7 @@ import type { DexConfig } from '../config/chains.ts';
 import type { PoolState } from './pool-state.ts';
 import { toUnits, valuePool } from './pricing.ts';
 import type { TokenChainState } from './reader.ts';
+import { hasHook } from './v4/index.ts';
 
 /**
  * From chain state to what the service stores and shows: per-pair valuations, dex_hints,
@@ -48,16 +49,23 @@ export function buyUrl(dex: DexConfig | undefined, chainId: number, token: strin
 
 export interface TradingPair {
   dex: string;
+  /** The pool's address; a V4 pool has none and is named by its pool id. */
   pair_address: string;
   quote_token: string;
   liquidity_usd: number | null;
   price_usd: number | null;
+  /** V4: the pool id (null for V2 and V3 pairs). */
+  pool_id: string | null;
+  /** V4: the pool's hook contract (null without one, and for V2 and V3 pairs). */
+  hook_address: string | null;
 }
 
 export interface DexHints {
   is_tradable: boolean;
   has_liquidity: boolean;
   has_v3_liquidity: boolean;
+  /** A Uniswap V4 pool holds liquidity (beside has_v3_liquidity, which keeps its meaning). */
+  has_v4_liquidity: boolean;
   total_liquidity_usd: number | null;
   token_price_usd: number | null;
   buy_url: string | null;
@@ -170,6 +178,7 @@ export function dexHints(
     is_tradable: live.some((p) => (p.liquidityUsd ?? 0) >= MIN_TRADABLE_LIQUIDITY_USD),
     has_liquidity: figures.hasLiquidity,
     has_v3_liquidity: live.some((p) => p.pool.ref.kind === 'v3'),
+    has_v4_liquidity: live.some((p) => p.pool.ref.kind === 'v4'),
     total_liquidity_usd: round(figures.liquidityUsd, USD_DECIMALS),
     token_price_usd: figures.priceUsd,
     buy_url: buyUrl(
@@ -185,6 +194,8 @@ export function dexHints(
       quote_token: p.pool.quote,
       liquidity_usd: round(p.liquidityUsd, USD_DECIMALS),
       price_usd: p.priceUsd,
+      pool_id: p.pool.ref.kind === 'v4' ? p.pool.ref.address : null,
+      hook_address: hasHook(p.pool.ref.v4?.hooks) ? p.pool.ref.v4!.hooks : null,
     })),
     recommended_dex: recommended,
     volume_24h_usd: round(context.volume24hUsd, USD_DECIMALS),

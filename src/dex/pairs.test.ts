@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RpcReceipt } from '../evm/types.ts';
 import { PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC } from './abi.ts';
 import { baseTokensOf, poolCreations } from './pairs.ts';
+import { V4_INITIALIZE_TOPIC } from './v4/index.ts';
 
 const abi = AbiCoder.defaultAbiCoder();
 const V2_FACTORY = '0xf200000000000000000000000000000000000002';
@@ -11,6 +12,8 @@ const A = '0xa000000000000000000000000000000000000001';
 const WETH = '0xb000000000000000000000000000000000000002';
 const PAIR = '0xc000000000000000000000000000000000000003';
 const POOL = '0xd000000000000000000000000000000000000004';
+const V4_MANAGER = '0xf400000000000000000000000000000000000004';
+const ZERO = '0x0000000000000000000000000000000000000000';
 const topic = (a: string) => zeroPadValue(a, 32);
 
 const receipt = (logs: RpcReceipt['logs'], status = '0x1'): RpcReceipt => ({
@@ -60,6 +63,8 @@ describe('poolCreations', () => {
         token0: A,
         token1: WETH,
         fee: null,
+        tickSpacing: null,
+        hooks: null,
         txHash: '0xfeed',
       },
       {
@@ -70,10 +75,46 @@ describe('poolCreations', () => {
         token0: A,
         token1: WETH,
         fee: 3000,
+        tickSpacing: null,
+        hooks: null,
         txHash: '0xfeed',
       },
     ]);
     expect(baseTokensOf(found, new Set([WETH]))).toEqual([A]);
+  });
+
+  it('reads Initialize from a configured V4 PoolManager: the pool id is its address, its hook kept', () => {
+    const hook = `0x${'ab'.repeat(18)}0080`;
+    const id = `0x${'9'.repeat(64)}`;
+    const init = {
+      address: V4_MANAGER,
+      topics: [V4_INITIALIZE_TOPIC, id, topic(ZERO), topic(A)],
+      data: abi.encode(
+        ['uint24', 'int24', 'address', 'uint160', 'int24'],
+        [3000, 60, hook, 2n ** 96n, 0],
+      ),
+      transactionHash: '0xfeed',
+    };
+    const v4 = [{ name: 'uniswap-v4', kind: 'v4' as const, factory: V4_MANAGER }];
+    const found = poolCreations([receipt([init])], v4);
+    expect(found).toEqual([
+      {
+        dex: 'uniswap-v4',
+        kind: 'v4',
+        factory: V4_MANAGER,
+        address: id,
+        token0: ZERO,
+        token1: A,
+        fee: 3000,
+        tickSpacing: 60,
+        hooks: hook,
+        txHash: '0xfeed',
+      },
+    ]);
+    // Native currency is a quote: the token is what gets the DEX pass.
+    expect(baseTokensOf(found, new Set([ZERO, WETH]))).toEqual([A]);
+    // The same log from another contract is a look-alike.
+    expect(poolCreations([receipt([{ ...init, address: A }])], v4)).toEqual([]);
   });
 
   it('ignores look-alike events from other contracts and reverted transactions', () => {

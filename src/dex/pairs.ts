@@ -7,21 +7,48 @@ import {
   topicAddress,
   wordAddress,
 } from './abi.ts';
+import type { DexKind } from './pricing.ts';
+import { liquidityAddedTo, parseInitialize } from './v4/index.ts';
 
 /**
- * Pools created in a block, from the factories' own events: V2 `PairCreated` and V3
- * `PoolCreated`, emitted only by the configured factories (anyone can emit a look-alike event).
+ * Pools created in a block, from the factories' own events: V2 `PairCreated`, V3 `PoolCreated`
+ * and V4 `Initialize` (a PoolManager's), emitted only by the configured contracts (anyone can
+ * emit a look-alike event).
  */
 
 export interface PoolCreation {
   dex: string;
-  kind: 'v2' | 'v3';
+  kind: DexKind;
   factory: string;
+  /** The pool's address; for V4, its pool id. */
   address: string;
   token0: string;
   token1: string;
   fee: number | null;
+  /** V4 only (null otherwise): the key's tick spacing and hook address. */
+  tickSpacing: number | null;
+  hooks: string | null;
   txHash: string;
+}
+
+type Log = RpcReceipt['logs'][number];
+
+/** A V4 PoolManager's Initialize: the pool id is its address, the hook travels with it. */
+function v4Creation(dex: DexConfig, log: Log, txHash: string): PoolCreation | null {
+  const init = parseInitialize(log);
+  if (!init) return null;
+  return {
+    dex: dex.name,
+    kind: 'v4',
+    factory: dex.factory,
+    address: init.id,
+    token0: init.currency0,
+    token1: init.currency1,
+    fee: init.fee,
+    tickSpacing: init.tickSpacing,
+    hooks: init.hooks,
+    txHash,
+  };
 }
 
 export function poolCreations(
@@ -35,6 +62,11 @@ export function poolCreations(
     for (const log of receipt.logs) {
       const dex = byFactory.get(log.address.toLowerCase());
       if (!dex) continue;
+      if (dex.kind === 'v4') {
+        const pool = v4Creation(dex, log, receipt.transactionHash);
+        if (pool) found.push(pool);
+        continue;
+      }
       const token0 = topicAddress(log.topics[1]);
       const token1 = topicAddress(log.topics[2]);
       if (!token0 || !token1) continue;
@@ -50,6 +82,8 @@ export function poolCreations(
             token0,
             token1,
             fee: null,
+            tickSpacing: null,
+            hooks: null,
             txHash: receipt.transactionHash,
           });
       } else if (dex.kind === 'v3' && log.topics[0] === POOL_CREATED_TOPIC) {
@@ -65,6 +99,8 @@ export function poolCreations(
             token0,
             token1,
             fee: fee === null ? null : Number(fee),
+            tickSpacing: null,
+            hooks: null,
             txHash: receipt.transactionHash,
           });
       }
@@ -73,7 +109,30 @@ export function poolCreations(
   return found;
 }
 
-/** The sides of new pools worth a DEX pass: neither the wrapped native token nor a stablecoin (those are quotes). */
+/**
+ * V4 pools that got liquidity in these receipts (ModifyLiquidity with a positive delta, from a
+ * configured PoolManager). A V4 pool's first liquidity usually comes after its Initialize, in
+ * another transaction: this is how the DEX stage hears of it.
+ */
+export function v4LiquidityAdds(
+  receipts: readonly RpcReceipt[],
+  dexes: readonly DexConfig[],
+): string[] {
+  const managers = new Set(dexes.filter((d) => d.kind === 'v4').map((d) => d.factory));
+  if (managers.size === 0) return [];
+  const ids = new Set<string>();
+  for (const receipt of receipts) {
+    if (receipt.status !== undefined && receipt.status !== '0x1') continue;
+    for (const log of receipt.logs) {
+      if (!managers.has(log.address.toLowerCase())) continue;
+      const id = liquidityAddedTo(log);
+      if (id) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
+/** The sides of new pools worth a DEX pass: neither native currency, the wrapped native token nor a stablecoin (those are quotes). */
 export function baseTokensOf(
   pools: readonly PoolCreation[],
   quotes: ReadonlySet<string>,

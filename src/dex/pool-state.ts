@@ -3,12 +3,14 @@ import type { CallBatcher, ContractCall } from '../evm/multicall.ts';
 import type { RpcOutcome } from '../evm/rpc.ts';
 import { calls, DEAD_ADDRESS, word, ZERO_ADDRESS } from './abi.ts';
 import type { PoolReading, PoolRef } from './pricing.ts';
+import { decodePoolState, poolStateCall, virtualReserves } from './v4/index.ts';
 
 /**
  * A pool's state at one block, as the DEX reader's second round reads it: V2 reserves and where
  * the pool's LP tokens are (burned, or held by known lockers); V3 slot0, liquidity and the pool's
- * balances of its two tokens. Each pool's calls are laid out in a fixed order, and its answers are
- * read back in that order.
+ * balances of its two tokens; V4 slot0 and liquidity from the PoolManager's storage (one extsload,
+ * as StateLibrary reads them). Each pool's calls are laid out in a fixed order, and its answers
+ * are read back in that order.
  */
 
 /** Uniswap V2 mints this much LP to address(0) on a pool's first deposit: locked by design, not "burned" by anyone. */
@@ -41,6 +43,7 @@ function poolCalls(pool: PoolRef, lockers: readonly LockerConfig[]): ContractCal
       ...lockers.map((l) => calls.balanceOf(pool.address, l.address)),
     ];
   }
+  if (pool.kind === 'v4') return pool.v4 ? [poolStateCall(pool.v4.poolManager, pool.address)] : [];
   return [
     calls.slot0(pool.address),
     calls.liquidity(pool.address),
@@ -81,6 +84,18 @@ function interpretPool(
     if (reserve0 === null || reserve1 === null) return null;
     const reading = { amount0: reserve0, amount1: reserve1 };
     return { ref: pool, quote, reading, lp: lpHolding(outcomes, lockers) };
+  }
+  if (pool.kind === 'v4') {
+    // A pool the manager does not know reads as zeros: no price, no liquidity (never an error).
+    const v4 = decodePoolState(outcomes[0]);
+    if (!v4) return null;
+    const reserves = virtualReserves(v4.sqrtPriceX96, v4.liquidity);
+    return {
+      ref: pool,
+      quote,
+      lp: null,
+      reading: { ...reserves, sqrtPriceX96: v4.sqrtPriceX96, liquidity: v4.liquidity },
+    };
   }
   const sqrtPriceX96 = word(outcomes[0], 0);
   const liquidity = word(outcomes[1]);

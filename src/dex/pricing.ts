@@ -4,7 +4,7 @@
  * (wrapped native or a stablecoin), whose USD price comes from its own stablecoin pool.
  */
 
-export type DexKind = 'v2' | 'v3';
+export type DexKind = 'v2' | 'v3' | 'v4';
 
 /** A pool as discovered: which DEX, which tokens (token0 < token1, as the factories sort them). */
 export interface PoolRef {
@@ -13,16 +13,18 @@ export interface PoolRef {
   address: string;
   token0: string;
   token1: string;
-  /** V3 fee tier (hundredths of a basis point); null for V2. */
+  /** V3 fee tier (hundredths of a basis point); V4 LP fee; null for V2. */
   fee: number | null;
+  /** V4: the PoolManager holding the pool (`address` is then the pool id), and the key's rest. */
+  v4?: { poolManager: string; tickSpacing: number; hooks: string };
 }
 
 /** What was read from a pool at one block. */
 export interface PoolReading {
-  /** V2 reserves, or V3 token balances held by the pool. */
+  /** V2 reserves, V3 token balances held by the pool, V4 virtual reserves of its in-range liquidity. */
   amount0: bigint;
   amount1: bigint;
-  /** V3 only: current sqrt(price) as Q64.96 and in-range liquidity. */
+  /** V3 and V4: current sqrt(price) as Q64.96 and in-range liquidity. */
   sqrtPriceX96?: bigint;
   liquidity?: bigint;
 }
@@ -92,7 +94,7 @@ export function valuePool(
     price1Per0 = v2Price1Per0(reading.amount0, reading.amount1, d0, d1);
     hasLiquidity = reading.amount0 > 0n && reading.amount1 > 0n;
   } else {
-    // A V3 pool without in-range liquidity has a price nobody can trade at.
+    // A V3 or V4 pool without in-range liquidity has a price nobody can trade at.
     hasLiquidity = (reading.liquidity ?? 0n) > 0n && (reading.amount0 > 0n || reading.amount1 > 0n);
     price1Per0 = hasLiquidity ? v3Price1Per0(reading.sqrtPriceX96 ?? 0n, d0, d1) : null;
   }

@@ -8,15 +8,19 @@ import { type PoolRef, valuePool } from './pricing.ts';
 /**
  * Reads a token's DEX state from the chain in two batched rounds at one block: (1) pool discovery
  * (V2 getPair, V3 getPool across fee tiers, against wrapped native and each stablecoin) with the
- * token's supply; (2) each pool's state (reserves, or slot0 + liquidity + balances) and, for V2,
- * where its LP tokens are (burned, or held by known lockers). With Multicall3 each round is one
- * eth_call.
+ * token's supply; (2) each pool's state (reserves, or slot0 + liquidity + balances, or a V4
+ * pool's extsload) and, for V2, where its LP tokens are (burned, or held by known lockers). V4
+ * pools come from the known pools (recorded from Initialize events). With Multicall3 each round
+ * is one eth_call.
  */
 
 /** The wrapped native token's USD price is re-read at most this often per chain and process. */
 const NATIVE_PRICE_TTL_MS = 30_000;
 /** A stablecoin is taken at 1 USD. */
 const STABLECOIN_USD = 1;
+/** Native currency as V4 pools hold it. */
+const NATIVE = ZERO_ADDRESS;
+const NATIVE_DECIMALS = 18;
 
 export interface DexChain {
   chainId: number;
@@ -37,7 +41,10 @@ export interface TokenChainState {
 
 const sortPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 
-/** The discovery calls for `token` and the pool each call would name. */
+/**
+ * The discovery calls for `token` and the pool each call would name. V4 pools cannot be asked for
+ * (their key includes a hook): they are known from the PoolManager's Initialize events.
+ */
 export function discoveryCalls(
   chain: DexChain,
   token: string,
@@ -52,7 +59,7 @@ export function discoveryCalls(
           call: calls.getPair(dex.factory, token, quote),
           ref: { dex: dex.name, kind: 'v2', token0, token1, fee: null },
         });
-      } else {
+      } else if (dex.kind === 'v3') {
         for (const fee of dex.fee_tiers ?? UNISWAP_V3_FEES) {
           out.push({
             call: calls.getPool(dex.factory, token, quote, fee),
@@ -132,8 +139,9 @@ export interface DexReader {
 }
 
 export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReader {
-  const quotes = new Set([chain.wrappedNative, ...chain.stablecoins]);
-  const decimalsCache = new Map<string, number>();
+  // Native currency (the zero address in V4 pools) is priced as wrapped native.
+  const quotes = new Set([NATIVE, chain.wrappedNative, ...chain.stablecoins]);
+  const decimalsCache = new Map<string, number>([[NATIVE, NATIVE_DECIMALS]]);
   let native: { at: number; usd: number | null } | undefined;
 
   // A token without decimals() is read as 18, the ERC-20 convention.
@@ -191,7 +199,7 @@ export function createDexReader(chain: DexChain, batcher: CallBatcher): DexReade
     async quotePrices(blockNumber) {
       const prices = new Map<string, number>(chain.stablecoins.map((s) => [s, STABLECOIN_USD]));
       const usd = await nativeUsd(blockNumber);
-      if (usd !== null) prices.set(chain.wrappedNative, usd);
+      if (usd !== null) prices.set(chain.wrappedNative, usd).set(NATIVE, usd);
       return prices;
     },
     async readToken(token, blockNumber, knownPools = []) {

@@ -2,6 +2,7 @@ import { fromQuantity } from '../evm/rpc.ts';
 import type { RpcLog } from '../evm/types.ts';
 import { dataWord, toSigned256, V2_SWAP_TOPIC, V3_SWAP_TOPIC } from './abi.ts';
 import type { DexKind } from './pricing.ts';
+import { v4SwapQuoteAmount } from './v4/index.ts';
 
 /**
  * 24 h volume from Swap events. Each pool keeps a scan cursor (the last block whose swaps are
@@ -31,7 +32,7 @@ export interface SwapTotals {
 
 /**
  * The quote-token amount a swap moved: V2 counts quote in + quote out (one of them is zero in a
- * normal swap), V3 the absolute quote delta.
+ * normal swap), V3 and V4 the absolute quote delta.
  */
 export function swapQuoteAmount(
   kind: DexKind,
@@ -47,6 +48,7 @@ export function swapQuoteAmount(
     if (in0 === null || in1 === null || out0 === null || out1 === null) return null;
     return quoteIs0 ? in0 + out0 : in1 + out1;
   }
+  if (kind === 'v4') return v4SwapQuoteAmount(log, quoteIs0);
   if (log.topics[0] !== V3_SWAP_TOPIC) return null;
   const raw = dataWord(log.data, quoteIs0 ? 0 : 1);
   if (raw === null) return null;

@@ -94,6 +94,29 @@ const storedLock = z.object({
     .catch([]),
 });
 
+/** A V4 pool's hook as the simulate stage stores it (src/analysis/hooks/report.ts). */
+const storedHook = z
+  .object({
+    address: z.string(),
+    pool_id: z.string(),
+    flags: z.string(),
+    permissions: z.array(z.string()).catch([]),
+    problems: z.array(z.string()).catch([]),
+    control: z
+      .object({
+        upgradeable: z.boolean(),
+        owner_settings: z.array(z.unknown()).catch([]),
+      })
+      .nullable()
+      .catch(null),
+    effects: z
+      .object({ findings: z.array(z.string()).catch([]) })
+      .nullable()
+      .catch(null),
+  })
+  .nullable()
+  .catch(null);
+
 const storedSimulation = z
   .object({
     is_buyable: flag,
@@ -109,6 +132,7 @@ const storedSimulation = z
     simulated_at: maybeText,
     error: maybeText,
     is_honeypot: flag,
+    hook: storedHook,
   })
   .partial();
 
@@ -118,12 +142,16 @@ const tradingPair = z.object({
   quote_token: z.string(),
   liquidity_usd: z.number().nullable(),
   price_usd: z.number().nullable(),
+  // Stored before V4 pools were read: absent, so null.
+  pool_id: z.string().nullable().default(null),
+  hook_address: z.string().nullable().default(null),
 });
 const storedDex = z
   .object({
     is_tradable: flag,
     has_liquidity: flag,
     has_v3_liquidity: flag,
+    has_v4_liquidity: flag,
     total_liquidity_usd: maybeNumber,
     token_price_usd: maybeNumber,
     buy_url: maybeText,
@@ -234,6 +262,24 @@ export function tradingSimulationView(value: unknown) {
     max_tx_amount: sim.max_tx_amount ?? null,
     simulated_at: sim.simulated_at ?? null,
     error: sim.error ?? null,
+    hook: hookView(sim.hook ?? null),
+  };
+}
+
+/** trading_simulation.hook: the simulated V4 pool's hook, or null (no V4 pool, or no hook). */
+function hookView(hook: z.output<typeof storedHook>) {
+  if (!hook) return null;
+  return {
+    address: hook.address,
+    pool_id: hook.pool_id,
+    flags: hook.flags,
+    permissions: hook.permissions,
+    problems: hook.problems,
+    // hook_can_change_swaps: upgradeable, or owner-set state read in its swap callbacks; null: not analysed.
+    can_change_swaps: hook.control
+      ? hook.control.upgradeable || hook.control.owner_settings.length > 0
+      : null,
+    findings: hook.effects?.findings ?? [],
   };
 }
 export type TradingSimulationView = ReturnType<typeof tradingSimulationView>;
@@ -245,6 +291,7 @@ export function dexHintsView(value: unknown) {
     is_tradable: dex.is_tradable ?? null,
     has_liquidity: dex.has_liquidity ?? null,
     has_v3_liquidity: dex.has_v3_liquidity ?? null,
+    has_v4_liquidity: dex.has_v4_liquidity ?? null,
     total_liquidity_usd: dex.total_liquidity_usd ?? null,
     token_price_usd: dex.token_price_usd ?? null,
     buy_url: dex.buy_url ?? null,

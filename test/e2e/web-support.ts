@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { UniswapV4Deployment } from '../../app/embedded/index.ts';
 import { spawnStart, startEnv, waitForBanner } from '../support/start-process.ts';
 
 /**
@@ -63,6 +64,8 @@ export interface Stack {
   banner: Banner;
   /** The demo chain's Uniswap V2, from the dev chain's start-up log (LOG_LEVEL=info). */
   uniswap: { weth: string; factory: string; router: string } | undefined;
+  /** The demo chain's Uniswap V4 (PoolManager and v4-core's routers), from the same log. */
+  v4: UniswapV4Deployment | undefined;
   child: ChildProcess;
   env: NodeJS.ProcessEnv;
   cli(...args: string[]): Promise<string>;
@@ -83,6 +86,13 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
     banner,
     uniswap: ready
       ? { weth: ready.weth!, factory: ready.factory!, router: ready.router! }
+      : undefined,
+    v4: ready?.poolManager
+      ? {
+          poolManager: ready.poolManager,
+          swapRouter: ready.swapRouter!,
+          liquidityRouter: ready.liquidityRouter!,
+        }
       : undefined,
     child,
     env: fullEnv,

@@ -393,6 +393,51 @@ describe.runIf(RUN)('web app in chromium', () => {
     HONEYPOT_WAIT_MS + 60_000,
   );
 
+  it(
+    'a token launched into a V4 pool whose hook blocks sells shows the pool, the hook and what it did',
+    async () => {
+      expect(stack.v4).toBeDefined();
+      const launcher = createDemoLauncher({
+        rpcUrl: stack.banner.chains[0]!.rpc,
+        privateKey: ANVIL_PRIVATE_KEYS[7],
+        uniswap: stack.uniswap!,
+        v4: stack.v4,
+      });
+      const launched = await launcher.launchOne('simple', {
+        liquidity: true,
+        buy: true,
+        venue: 'v4-sell-gate',
+      });
+      await launcher.stop();
+      const address = launched.address.toLowerCase();
+      const hook = launched.v4!.hook!;
+      await waitFor(
+        async () => {
+          const token = await apiGet<ListedToken>(`/tokens/${address}?chain_id=31337`).catch(
+            () => undefined,
+          );
+          return token?.current_risk_level === 'honeypot' ? token : undefined;
+        },
+        HONEYPOT_WAIT_MS,
+        `the V4 honeypot ${address} judged`,
+      );
+      await visit(`/token/31337/${address}`, '#token-title');
+      await page.locator('#hook-title').waitFor();
+      const section = (await page.locator('section.hook').textContent()) ?? '';
+      expect(section).toContain(hook);
+      expect(section).toContain('beforeSwap');
+      expect(section).toContain("reverted a stranger's sell");
+      expect(section).toContain('treats its creator differently');
+      const market = (await page.locator('#market-title ~ dl').textContent()) ?? '';
+      expect(market).toContain('uniswap-v4');
+      const callout = (await page.locator('.callout-bad').textContent()) ?? '';
+      expect(callout).toContain(hook);
+      await expectAccessible('token page (V4 hook honeypot)');
+      await screenshots(page, 'token-v4-hook');
+    },
+    HONEYPOT_WAIT_MS + 60_000,
+  );
+
   it('PRO: generate a key (secret shown once), list it, revoke it', async () => {
     await setPlan('pro');
     await visit('/settings', '#plan-title');

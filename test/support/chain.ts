@@ -12,8 +12,10 @@ import {
   ANVIL_PRIVATE_KEYS,
   type AnvilHandle,
   deployUniswapV2,
+  deployUniswapV4,
   startAnvil,
   type UniswapV2Deployment,
+  type UniswapV4Deployment,
 } from '../../app/embedded/index.ts';
 import { type ContractName, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
@@ -70,6 +72,8 @@ export interface TestChain {
   signer: NonceManager;
   account: string;
   uniswap: UniswapV2Deployment;
+  /** Uniswap V4 core (with `v4: true`): the real PoolManager and v4-core's routers. */
+  v4?: UniswapV4Deployment;
   deploy(
     name: ContractName,
     args?: unknown[],
@@ -80,7 +84,7 @@ export interface TestChain {
 }
 
 export async function startTestChain(
-  options: { blockTime?: number; extraArgs?: string[] } = {},
+  options: { blockTime?: number; extraArgs?: string[]; v4?: boolean } = {},
 ): Promise<TestChain> {
   const anvil = await startAnvil({
     chainId: LOCAL_CHAIN_ID,
@@ -96,12 +100,14 @@ export async function startTestChain(
   const wallet = new Wallet(ANVIL_PRIVATE_KEYS[0], provider);
   const signer = new NonceManager(wallet);
   const uniswap = await deployUniswapV2(signer);
+  const v4 = options.v4 ? await deployUniswapV4(signer) : undefined;
   return {
     anvil,
     provider,
     signer,
     account: wallet.address.toLowerCase(),
     uniswap,
+    v4,
     async deploy(name, args = []) {
       const artifact = loadArtifact(name);
       const contract = await new ContractFactory(
@@ -138,6 +144,7 @@ export async function startTestChain(
             factory: uniswap.factory.toLowerCase(),
             router: uniswap.router.toLowerCase(),
           },
+          ...(v4 ? [{ name: 'uniswap-v4', kind: 'v4' as const, factory: v4.poolManager }] : []),
         ],
         ephemeral: false,
         ...overrides,

@@ -556,19 +556,22 @@ export interface components {
             is_tradable: boolean | null;
             has_liquidity: boolean | null;
             has_v3_liquidity: boolean | null;
+            has_v4_liquidity: boolean | null;
             total_liquidity_usd: number | null;
             token_price_usd: number | null;
             buy_url: string | null;
             num_trading_pairs: number | null;
-            main_trading_pair: string | null;
+            main_trading_pair: (string) | null;
             trading_pairs: {
                 dex: string;
-                /** @description lower-case 0x address */
+                /** @description a pool address, or a Uniswap V4 pool id (32 bytes) */
                 pair_address: string;
                 /** @description lower-case 0x address */
                 quote_token: string;
                 liquidity_usd: number | null;
                 price_usd: number | null;
+                pool_id: string | null;
+                hook_address: string | null;
             }[];
             recommended_dex: string | null;
             volume_24h_usd: number | null;
@@ -614,6 +617,17 @@ export interface components {
             max_tx_amount: string | null;
             simulated_at: string | null;
             error: string | null;
+            /** @description the simulated Uniswap V4 pool's hook: permission bits, problems, owner control, what it did */
+            hook: {
+                /** @description lower-case 0x address */
+                address: string;
+                pool_id: string;
+                flags: string;
+                permissions: string[];
+                problems: string[];
+                can_change_swaps: boolean | null;
+                findings: string[];
+            } | null;
         };
         /** @description Without `fields`: the summary fields (and token_history with include_history=true). */
         ProListItem: {

@@ -81,6 +81,13 @@ export type Analysis = Tolerant<
 
 export type HistoryPoint = Schemas['HistorySnapshot'];
 export type TradingSimulation = Schemas['TradingSimulation'];
+/** The simulated Uniswap V4 pool's hook (trading_simulation.hook). */
+export type PoolHook = NonNullable<TradingSimulation['hook']>;
+/** A pool the token trades in (dex_hints.trading_pairs[]); V4 pools carry their id and hook. */
+export type TradingPair = Pick<
+  Schemas['DexHints']['trading_pairs'][number],
+  'dex' | 'pair_address' | 'pool_id' | 'hook_address' | 'liquidity_usd'
+>;
 
 type Lock = NonNullable<Schemas['SecurityHints']['liquidity_lock']>;
 export type LiquidityLock = Tolerant<Omit<Lock, 'lockers'>> & { lockers: unknown[] };
@@ -115,8 +122,9 @@ export type DexHints = Tolerant<
     | 'main_trading_pair'
     | 'recommended_dex'
     | 'volume_24h_usd'
+    | 'has_v4_liquidity'
   >
-> & { trading_pairs: unknown[] };
+> & { trading_pairs: TradingPair[] };
 
 /** The token page's object: the detail view, read under the contract's names. */
 export type TokenDetail = Tolerant<
@@ -363,6 +371,34 @@ function normalizeLock(raw: unknown): LiquidityLock | null {
     : null;
 }
 
+function normalizeHook(raw: unknown): PoolHook | null {
+  const h = asRecord(raw);
+  const address = asString(h?.address);
+  if (!h || !address) return null;
+  return {
+    address,
+    pool_id: asString(h.pool_id) ?? '',
+    flags: asString(h.flags) ?? '',
+    permissions: asStrings(h.permissions),
+    problems: asStrings(h.problems),
+    can_change_swaps: asBoolean(h.can_change_swaps),
+    findings: asStrings(h.findings),
+  };
+}
+
+function normalizePairs(raw: unknown): TradingPair[] {
+  return asArray(raw)
+    .map(asRecord)
+    .filter((p): p is Json => p !== null && typeof p.pair_address === 'string')
+    .map((p) => ({
+      dex: asString(p.dex) ?? '',
+      pair_address: p.pair_address as string,
+      pool_id: asString(p.pool_id),
+      hook_address: asString(p.hook_address),
+      liquidity_usd: asNumber(p.liquidity_usd),
+    }));
+}
+
 export function normalizeToken(raw: unknown): TokenDetail {
   const t = asRecord(raw) ?? {};
   const full = asRecord(t.full_token_data);
@@ -409,6 +445,7 @@ export function normalizeToken(raw: unknown): TokenDetail {
           max_tx_amount: sim.max_tx_amount == null ? null : String(sim.max_tx_amount),
           simulated_at: asString(sim.simulated_at),
           error: asString(sim.error),
+          hook: normalizeHook(sim.hook),
         }
       : null,
     liquidity_lock: normalizeLock(t.liquidity_lock ?? hints?.liquidity_lock),
@@ -421,7 +458,8 @@ export function normalizeToken(raw: unknown): TokenDetail {
           buy_url: asString(dex.buy_url),
           num_trading_pairs: asNumber(dex.num_trading_pairs),
           main_trading_pair: asString(dex.main_trading_pair),
-          trading_pairs: asArray(dex.trading_pairs),
+          trading_pairs: normalizePairs(dex.trading_pairs),
+          has_v4_liquidity: asBoolean(dex.has_v4_liquidity),
           recommended_dex: asString(dex.recommended_dex),
           volume_24h_usd: asNumber(dex.volume_24h_usd),
         }

@@ -9,6 +9,7 @@ import type { TokenDexFigures } from '../../src/dex/dex-hints.ts';
 import type { PoolState } from '../../src/dex/pool-state.ts';
 import { toUnits } from '../../src/dex/pricing.ts';
 import { createDexReader, type DexReader } from '../../src/dex/reader.ts';
+import { V4_SWAP_TOPIC } from '../../src/dex/v4/index.ts';
 import {
   addToBuckets,
   DAY_SECONDS,
@@ -69,12 +70,18 @@ export function createReaderCache(multicall: boolean | undefined) {
   };
 }
 
-/** The chain's head block, one read shared by the refreshes within `cacheMs`; a failed read is not cached. */
+/**
+ * The chain's head block, one read shared by the refreshes within `cacheMs`; a failed read is not
+ * cached. A refresh that must see block `atLeast` (a pool created there) never gets an older head.
+ */
 export function createHeadCache(now: () => number, cacheMs: number) {
   const heads = new Map<number, { at: number; promise: Promise<ChainHead> }>();
-  return function head(chain: ChainRuntime): Promise<ChainHead> {
+  return async function head(chain: ChainRuntime, atLeast = 0): Promise<ChainHead> {
     const cached = heads.get(chain.config.chainId);
-    if (cached && now() - cached.at < cacheMs) return cached.promise;
+    if (cached && now() - cached.at < cacheMs) {
+      const tip = await cached.promise;
+      if (tip.number >= atLeast) return tip;
+    }
     const promise = chain.reader.block('latest').then((b) => {
       if (!b) throw new Error(`chain ${chain.config.chainId}: no latest block`);
       return { number: fromQuantity(b.number), timestamp: fromQuantity(b.timestamp) };
@@ -136,6 +143,24 @@ function countSwap(
   }
 }
 
+/**
+ * The getLogs filter of a group and how a log names its pool: V2/V3 pools emit their own Swap
+ * events; V4 pools' come from their PoolManager, with the pool id as first topic.
+ */
+function swapFilter(group: PoolState[]) {
+  const manager = group[0]!.ref.v4?.poolManager;
+  if (manager)
+    return {
+      filter: { address: manager, topics: [V4_SWAP_TOPIC, group.map((p) => p.ref.address)] },
+      poolOf: (log: SwapLog) =>
+        log.address.toLowerCase() === manager ? log.topics[1]?.toLowerCase() : undefined,
+    };
+  return {
+    filter: { address: group.map((p) => p.ref.address), topics: [[V2_SWAP_TOPIC, V3_SWAP_TOPIC]] },
+    poolOf: (log: SwapLog) => log.address.toLowerCase(),
+  };
+}
+
 /** Reads the swaps of pools sharing one cursor, from `start` to the confirmed head, and moves their cursors. */
 async function scanGroup(
   chain: ChainRuntime,
@@ -148,15 +173,11 @@ async function scanGroup(
 ) {
   const ranges = scanRanges(start, confirmedHead);
   const byAddress = new Map(group.map((p) => [p.ref.address, p]));
+  const { filter, poolOf } = swapFilter(group);
   let anchor: { n: number; t: number } | undefined;
   for (const range of ranges) {
     const logs = await chain.rpc.request<SwapLog[]>('eth_getLogs', [
-      {
-        address: group.map((p) => p.ref.address),
-        topics: [[V2_SWAP_TOPIC, V3_SWAP_TOPIC]],
-        fromBlock: toQuantity(range.from),
-        toBlock: toQuantity(range.to),
-      },
+      { ...filter, fromBlock: toQuantity(range.from), toBlock: toQuantity(range.to) },
     ]);
     if (logs.some((l) => !l.blockTimestamp) && !anchor) {
       const b = await chain.reader.block(range.from);
@@ -164,7 +185,8 @@ async function scanGroup(
     }
     for (const log of logs) {
       if (log.removed) continue;
-      const pool = byAddress.get(log.address.toLowerCase());
+      const key = poolOf(log);
+      const pool = key === undefined ? undefined : byAddress.get(key);
       if (!pool) continue;
       const ts = logTimestamp(log, {
         from: anchor ?? { n: tip.number, t: tip.timestamp },
@@ -181,7 +203,10 @@ async function scanGroup(
   }
 }
 
-/** Swap events after each pool's cursor, in bounded ranges; pools sharing a cursor share the getLogs calls. */
+/**
+ * Swap events after each pool's cursor, in bounded ranges; pools sharing a cursor (and, for V4, a
+ * PoolManager) share the getLogs calls.
+ */
 export async function scanVolume(
   chain: ChainRuntime,
   pools: PoolState[],
@@ -191,18 +216,19 @@ export async function scanVolume(
   lookbackBlocks: number,
 ) {
   const scans = new Map<string, VolumeScan>();
-  const groups = new Map<number, PoolState[]>();
+  const groups = new Map<string, { start: number; pools: PoolState[] }>();
   for (const pool of pools) {
     const scan = await startVolumeScan(chain, rows.get(pool.ref.address), tip, lookbackBlocks);
     scans.set(pool.ref.address, scan);
-    const group = groups.get(scan.cursor) ?? [];
-    group.push(pool);
-    groups.set(scan.cursor, group);
+    const key = `${scan.cursor}:${pool.ref.v4?.poolManager ?? ''}`;
+    const group = groups.get(key) ?? { start: scan.cursor, pools: [] };
+    group.pools.push(pool);
+    groups.set(key, group);
   }
   // Swaps are counted only in confirmed blocks: a block scanned once is never scanned again, so
   // one that a reorg later drops must not be counted in the first place.
   const confirmedHead = tip.number - chain.config.confirmations;
-  for (const [start, group] of groups) {
+  for (const { start, pools: group } of groups.values()) {
     await scanGroup(chain, start, group, scans, tip, confirmedHead, decimals);
   }
   return scans;

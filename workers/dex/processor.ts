@@ -94,16 +94,20 @@ export type DexResult =
       firstLiquidity: boolean;
     };
 
-function poolRefOf(row: PairRow): PoolRef {
+function poolRefOf(row: PairRow): PoolRef | null {
+  const ref = { dex: row.dex, address: row.address, token0: row.token0, token1: row.token1 };
+  // A V4 pool is read from its PoolManager (the recorded factory) by its id (the address).
+  if (row.kind === 'v4') {
+    if (!row.factory || row.tickSpacing === null || !row.hooks) return null;
+    return {
+      ...ref,
+      kind: 'v4',
+      fee: row.fee,
+      v4: { poolManager: row.factory, tickSpacing: row.tickSpacing, hooks: row.hooks },
+    };
+  }
   // Pairs recorded by the LP probe are ERC-20 LP tokens: V2. V3 pools are recorded with their kind.
-  return {
-    dex: row.dex,
-    kind: row.kind === 'v3' ? 'v3' : 'v2',
-    address: row.address,
-    token0: row.token0,
-    token1: row.token1,
-    fee: row.fee,
-  };
+  return { ...ref, kind: row.kind === 'v3' ? 'v3' : 'v2', fee: row.fee };
 }
 
 /** Price and volume, the aggregator filling only what chain state could not give. */
@@ -356,14 +360,16 @@ export function createDexProcessor(deps: DexDeps) {
     const bucketAt = new Date(bucketMs);
 
     const reader = readerFor(chain);
-    const tip = await head(chain);
     const rows = new Map(
       (await deps.dex.pairsOf(data.chainId, data.address)).map((r) => [r.address, r]),
     );
+    // A pass for a pool created in block N reads at N or later, never at a head cached before it.
+    const newest = Math.max(0, ...[...rows.values()].map((r) => r.creationBlockNumber ?? 0));
+    const tip = await head(chain, newest);
     const state = await reader.readToken(
       data.address,
       tip.number,
-      [...rows.values()].map(poolRefOf),
+      [...rows.values()].flatMap((r) => poolRefOf(r) ?? []),
     );
     const quoteUsd = await reader.quotePrices(tip.number);
     const figures: TokenDexFigures = valueToken(data.address, state, quoteUsd);

@@ -3,7 +3,8 @@ import type { DexRepository } from '../../db/repositories/dex.ts';
 import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { DetectedToken, TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
 import type { EventPublisher } from '../../infra/events.ts';
-import { baseTokensOf, poolCreations } from '../../src/dex/pairs.ts';
+import { ZERO_ADDRESS } from '../../src/dex/abi.ts';
+import { baseTokensOf, poolCreations, v4LiquidityAdds } from '../../src/dex/pairs.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
 import {
   type BlockTraces,
@@ -301,7 +302,8 @@ export async function blockDeployments(
 }
 
 /**
- * PairCreated / PoolCreated from the configured factories: the pool is recorded, and each of its
+ * PairCreated / PoolCreated from the configured factories and Initialize from the configured V4
+ * PoolManagers: the pool is recorded (unless its block was orphaned meanwhile), and each of its
  * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
  * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
  * token deployed and paired in the same block is known by then.
@@ -310,22 +312,32 @@ export async function recordPoolCreations(
   dex: DexRepository,
   chain: ChainRuntime,
   receipts: Parameters<typeof poolCreations>[0],
-  block: { number: number },
+  block: { number: number; hash: string },
 ) {
   const chainId = chain.config.chainId;
   const created = poolCreations(receipts, chain.config.dexes);
-  if (created.length === 0) return { created: 0, pooledTokens: [] };
+  const funded = v4LiquidityAdds(receipts, chain.config.dexes);
+  if (created.length === 0 && funded.length === 0) return { created: 0, pooledTokens: [] };
+  const recorded: typeof created = [];
   for (const { txHash, ...pool } of created) {
-    await dex.recordPoolCreated({
+    const written = await dex.recordPoolCreated({
       chainId,
       ...pool,
       creationBlockNumber: block.number,
       creationTxHash: txHash,
+      creationBlockHash: block.hash,
     });
+    if (written === 'recorded') recorded.push({ txHash, ...pool });
   }
-  const quotes = new Set([chain.config.wrappedNative, ...chain.config.stablecoins]);
-  const known = await dex.knownTokens(chainId, baseTokensOf(created, quotes));
-  return { created: created.length, pooledTokens: [...known] };
+  // Native currency (V4 pools hold it as the zero address) is a quote like wrapped native.
+  const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
+  // A V4 pool's first liquidity (after its Initialize) gives its tokens a pass too.
+  const fundedTokens = (await dex.unfundedV4PoolTokens(chainId, funded)).filter(
+    (t) => !quotes.has(t),
+  );
+  const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
+  const known = await dex.knownTokens(chainId, candidates);
+  return { created: recorded.length, pooledTokens: [...known] };
 }
 
 export function createDetectProcessor(deps: DetectDeps) {

@@ -2,6 +2,7 @@ import { type RiskAssessment, riskLevelOf } from '../types.ts';
 import { capabilityFactors, levelFloorFactor } from './capability.ts';
 import { contextFactors } from './context.ts';
 import { holderFactors } from './holders.ts';
+import { hookFactors } from './hooks.ts';
 import { simulationFactors } from './simulation.ts';
 import { HONEYPOT_MIN_SCORE, NON_HONEYPOT_MAX_SCORE, type RiskInput } from './weights.ts';
 
@@ -53,6 +54,10 @@ const INSIGHTS: Record<string, string> = {
   'hidden-owner':
     'Privileges survive behind an address owner() does not show: treat the contract as owned.',
   proxy: 'The contract is upgradeable: its rules can change without notice.',
+  hook_can_change_swaps:
+    "The pool's hook can be changed by its owner: swaps may be taxed or refused after you buy.",
+  'hook-creator-exempt': "The pool's hook favours the creator: you do not trade on the same terms.",
+  'hook-invalid': "The pool's hook cannot work: do not trade through this pool.",
   'honeypot-clone': 'This code matches earlier honeypots.',
   'liquidity-unlocked': 'The liquidity is not locked: it can be withdrawn at any moment.',
   'creator-reputation': "Check the creator's earlier tokens.",
@@ -82,6 +87,7 @@ const ALERT_CODES = new Set([
 export function assessRisk(input: RiskInput): RiskAssessment {
   let factors = [
     ...simulationFactors(input.simulation),
+    ...hookFactors(input.simulation),
     ...capabilityFactors(input),
     ...contextFactors(input),
     ...holderFactors(input),

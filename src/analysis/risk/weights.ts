@@ -1,3 +1,4 @@
+import type { HookReport } from '../hooks/index.ts';
 import type { BehaviourFinding } from '../simulation/index.ts';
 import type {
   AdminFamily,
@@ -92,6 +93,12 @@ export const WEIGHTS = {
   impersonation: 30,
   selfdestruct: 10,
   externalCall: 10,
+  /** A V4 pool's hook its owner can change (upgradeable, or owner-set state read in its swap callbacks). */
+  hookCanChangeSwaps: 15,
+  /** A V4 pool's hook that cannot work (impossible permission bits, no code). */
+  hookInvalid: 10,
+  /** A V4 pool's hook that lets the creator trade on better terms. */
+  hookCreatorExempt: 10,
 } as const;
 
 /** Scores at the bottom of "medium" and "high" (riskLevelOf's thresholds plus one). */
@@ -125,7 +132,9 @@ export interface RiskInput {
   trusted: boolean;
   static: StaticAnalysis | null;
   behaviour: readonly BehaviourFinding[];
-  simulation: (TradingSimulation & { honeypot_reason?: string | null }) | null;
+  simulation:
+    | (TradingSimulation & { honeypot_reason?: string | null; hook?: HookReport | null })
+    | null;
   liquidity?: LiquidityInput | null;
   creator?: CreatorInput | null;
   /** Earlier tokens judged honeypots whose skeleton hash equals this token's. */

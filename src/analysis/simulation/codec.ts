@@ -1,4 +1,5 @@
 import { AbiCoder, type Result } from 'ethers';
+import { HOOK_CALLBACK_BY_SELECTOR } from '../../dex/v4/index.ts';
 import type { SimulationAmount } from '../types.ts';
 
 /**
@@ -38,12 +39,31 @@ export const pct = (lost: bigint, of: bigint): number | null => {
   return Number((clamped * 100n * PCT_SCALE + of / 2n) / of) / Number(PCT_SCALE);
 };
 
-/** Error(string), Panic(uint256), a custom error's selector, or "no reason". */
-export function decodeRevert(data: string): string {
+/** Uniswap V4's CustomRevert.WrappedError(address target, bytes4 selector, bytes reason, bytes details): how the PoolManager reports a hook's revert. */
+const WRAPPED_ERROR = '90bfb865';
+/** V4 Hooks.InvalidHookResponse(): a hook answered with the wrong selector, or not at all (no code). */
+const INVALID_HOOK_RESPONSE = '1e048e1d';
+const MAX_WRAP_DEPTH = 4;
+
+/** A V4 hook's revert as the PoolManager wraps it: which hook, in which callback, and why. */
+function wrappedError(hex: string, depth: number): string {
+  const [target, selector, reason] = coder.decode(
+    ['address', 'bytes4', 'bytes', 'bytes'],
+    `0x${hex.slice(8)}`,
+  ) as unknown as [string, string, string];
+  const callback = HOOK_CALLBACK_BY_SELECTOR.get(selector.slice(2)) ?? `0x${selector.slice(2)}`;
+  return `hook ${target.toLowerCase()} reverted in ${callback}: ${decodeRevert(reason, depth + 1)}`;
+}
+
+/** Error(string), Panic(uint256), a V4 hook's wrapped revert, a custom error's selector, or "no reason". */
+export function decodeRevert(data: string, depth = 0): string {
   const hex = data.startsWith('0x') ? data.slice(2) : data;
   if (hex.length === 0) return 'reverted without a reason';
   const selector = hex.slice(0, 8);
   try {
+    if (selector === WRAPPED_ERROR && depth < MAX_WRAP_DEPTH) return wrappedError(hex, depth);
+    if (selector === INVALID_HOOK_RESPONSE)
+      return 'the hook gave no valid answer (InvalidHookResponse: a hook address without code, or a wrong selector)';
     if (selector === '08c379a0') return String(coder.decode(['string'], `0x${hex.slice(8)}`)[0]);
     if (selector === '4e487b71')
       return `panic 0x${(coder.decode(['uint256'], `0x${hex.slice(8)}`)[0] as bigint).toString(16)}`;

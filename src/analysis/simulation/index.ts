@@ -5,6 +5,7 @@ export {
   type PrivilegedCaller,
   probeAdminBehaviour,
 } from './behaviour.ts';
+export { decodeRevert } from './codec.ts';
 export {
   type HolderCandidate,
   MAX_HOLDER_SELLS,
@@ -14,7 +15,17 @@ export {
   amountsFor,
   findPool,
   type Pool,
+  type SimulateInput,
   type SimulationReport,
   simulateTrading,
   simulationRequest,
+  summarize,
 } from './simulation.ts';
+export {
+  asAmountOutcomes,
+  testV4,
+  type V4Candidate,
+  type V4Outcome,
+  type V4Run,
+  type V4Test,
+} from './v4.ts';

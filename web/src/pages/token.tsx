@@ -7,6 +7,7 @@ import { chainName, dateTime, pct, shortAddress, usd } from '../format.ts';
 import { useLiveEvents } from '../live.ts';
 import { HoldersPanel } from './holders.tsx';
 import { session } from '../session.ts';
+import { HookReport, MainPool } from './token-pool.tsx';
 
 /**
  * The token page: verdict and score, every factor with its evidence, the admin functions, the
@@ -223,6 +224,7 @@ function Details(props: { t: TokenDetail; basic: boolean }) {
       <section class="panel" aria-labelledby="sim-title">
         <h2 id="sim-title">Trade simulation</h2>
         {basic ? <Simulation token={t} /> : <Locked feature="The simulated buy, sell and transfer" plan="BASIC" />}
+        {basic && <HookReport hook={t.trading_simulation?.hook ?? null} />}
       </section>
       <section class="panel" aria-labelledby="market-title">
         <h2 id="market-title">Market</h2>
@@ -231,7 +233,7 @@ function Details(props: { t: TokenDetail; basic: boolean }) {
           <div><dt>Liquidity</dt><dd>{usd(t.current_liquidity_usd)}</dd></div>
           <div><dt>Volume 24 h</dt><dd>{usd(t.dex_hints?.volume_24h_usd)}</dd></div>
           <div><dt>Pairs</dt><dd>{t.dex_hints?.num_trading_pairs ?? '—'}</dd></div>
-          <div class="wide"><dt>Main pair</dt><dd>{t.dex_hints?.main_trading_pair ? <code>{shortAddress(t.dex_hints.main_trading_pair)}</code> : '—'}</dd></div>
+          <div class="wide"><dt>Main pair</dt><dd><MainPool t={t} /></dd></div>
           <div class="wide"><dt>LP lock</dt><dd>{t.liquidity_lock && (t.liquidity_lock.locked_pct !== null || t.liquidity_lock.burned_pct !== null) ? `${pct(t.liquidity_lock.locked_pct)} locked, ${pct(t.liquidity_lock.burned_pct)} burned` : 'not measured yet'}</dd></div>
         </dl>
       </section>

@@ -1,0 +1,2 @@
+ALTER TABLE "pairs" ADD COLUMN "tick_spacing" integer;--> statement-breakpoint
+ALTER TABLE "pairs" ADD COLUMN "hooks" text;
