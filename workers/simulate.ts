@@ -13,9 +13,7 @@ import {
   type Pool,
   type PrivilegedCaller,
   probeAdminBehaviour,
-  type SimulationReport,
   simulateHolderSells,
-  simulateTrading,
   type V4Candidate,
 } from '../src/analysis/simulation/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
