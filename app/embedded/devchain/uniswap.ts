@@ -2,7 +2,7 @@
 // Multicall3 and, on request, Uniswap V3 core (factory from @uniswap/v3-core's artifacts plus our
 // V3PoolHelper, which answers the pool callbacks in place of the periphery) onto a dev chain.
 import { Contract, ContractFactory, getAddress, keccak256, type Signer } from 'ethers';
-import { type Artifact, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { type Artifact, loadArtifact, uniswapArtifact } from '../../../contracts/artifacts.ts';
 
 export interface UniswapV2Deployment {
   weth: string;
