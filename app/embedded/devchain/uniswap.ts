@@ -58,6 +58,14 @@ const DEV_STABLE_SUPPLY = 10n ** 12n * 10n ** DEV_STABLE_DECIMALS;
 const DEV_POOL_NATIVE = 100n * 10n ** 18n;
 
 /**
+ * The dev chain's USDT: a second 6-decimal USD stablecoin, without a pool. It is there to be
+ * copied: the demo launcher's look-alike kind takes its name and symbol (src/tokens/lookalike.ts).
+ */
+export async function deployDevTether(signer: Signer): Promise<string> {
+  return deploy(loadArtifact('DevStablecoin'), signer, ['Tether USD', 'USDT', DEV_STABLE_SUPPLY]);
+}
+
+/**
  * A 6-decimal USD stablecoin and a WETH/stablecoin V2 pool at `nativeUsd` (100 ETH deep), so that
  * the dev chain prices its tokens in USD the way a real chain does: through wrapped native.
  */
