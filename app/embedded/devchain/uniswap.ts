@@ -40,7 +40,7 @@ export function uniswapV2PairInitCodeHash(): string {
 
 export interface UniswapV3Deployment {
   factory: string;
-  /** Adds liquidity and swaps against bare V3 pools (contracts/src/V3PoolHelper.sol). */
+  /** Adds liquidity and swaps against bare V3 pools (contracts/src/service/V3PoolHelper.sol). */
   helper: string;
 }
 
