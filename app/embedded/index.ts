@@ -5,12 +5,40 @@
  * generated once for DATA_DIR, the demo account. Tests and benchmarks start their chains with the
  * same Anvil and Uniswap helpers.
  */
-export { ANVIL_PRIVATE_KEYS, type AnvilHandle, findFreePort, startAnvil } from './anvil.ts';
+
 export { applyDemoKeyPolicy, DEMO_EMAIL, demoKeyAction, issueDemoKey } from './demo-key.ts';
-export { createDemoLauncher, type DemoLauncher, type LaunchedToken } from './demo-launcher.ts';
-export { TOKEN_KINDS } from './demo-tokens.ts';
-export { V4_VENUES, type V4Launch, type V4Venue } from './demo-v4.ts';
-export { type DevChain, startDevChain } from './devchain.ts';
+export {
+  ANVIL_PRIVATE_KEYS,
+  type AnvilHandle,
+  addLiquidityV4,
+  CREATE2_DEPLOYER,
+  createDemoLauncher,
+  type DemoLauncher,
+  type DevChain,
+  deployDevTether,
+  deployHook,
+  deployUniswapV2,
+  deployUniswapV3,
+  deployUniswapV4,
+  findFreePort,
+  fullRangeLiquidity,
+  initializePool,
+  type LaunchedToken,
+  mineHookSalt,
+  poolKeyOf,
+  seedStablecoinPool,
+  sqrtPriceX96Of,
+  startAnvil,
+  startDevChain,
+  swapV4,
+  TOKEN_KINDS,
+  type UniswapV2Deployment,
+  type UniswapV3Deployment,
+  type UniswapV4Deployment,
+  V4_VENUES,
+  type V4Launch,
+  type V4Venue,
+} from './devchain/index.ts';
 export { type RedisNamespace, redisNamespace } from './instance.ts';
 export { persistedSecret } from './secrets.ts';
 export {
@@ -23,24 +51,3 @@ export {
   resolveRedis,
   stopChild,
 } from './stack.ts';
-export {
-  deployDevTether,
-  deployUniswapV2,
-  deployUniswapV3,
-  seedStablecoinPool,
-  type UniswapV2Deployment,
-  type UniswapV3Deployment,
-} from './uniswap.ts';
-export {
-  addLiquidityV4,
-  CREATE2_DEPLOYER,
-  deployHook,
-  deployUniswapV4,
-  fullRangeLiquidity,
-  initializePool,
-  mineHookSalt,
-  poolKeyOf,
-  sqrtPriceX96Of,
-  swapV4,
-  type UniswapV4Deployment,
-} from './uniswap-v4.ts';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../infra/logger.ts';
 import { processGone } from '../../test/support/processes.ts';
 import { eventually } from '../../test/support/services.ts';
-import { findFreePort } from './anvil.ts';
+import { findFreePort } from './devchain/index.ts';
 import { findOnPath, redisAnswers, redisServerArgs, stopLeftoverRedis } from './stack.ts';
 
 /**

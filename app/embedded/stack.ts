@@ -6,7 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { findFreePort } from './anvil.ts';
+import { findFreePort } from './devchain/index.ts';
 import { type DataDirLock, type LockHolder, lockDataDir } from './lock.ts';
 import { stopWhenThisProcessDies } from './watchdog.ts';
 

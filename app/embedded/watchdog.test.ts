@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rpcAnswers, waitGone } from '../../test/support/processes.ts';
-import type { AnvilHandle } from './anvil.ts';
+import type { AnvilHandle } from './devchain/index.ts';
 
 /**
  * The parent-death watch: a process that started Anvil is killed with SIGKILL (no exit hook
@@ -13,7 +13,7 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GONE_TIMEOUT_MS = 10_000;
 
 const HOLDER = `
-import { startAnvil } from './app/embedded/anvil.ts';
+import { startAnvil } from './app/embedded/index.ts';
 const anvil = await startAnvil();
 console.log(JSON.stringify({ pid: anvil.pid, rpcUrl: anvil.rpcUrl }));
 setInterval(() => {}, 1000);

@@ -145,22 +145,47 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize();
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width < 500 ? 812 : 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
-    // Usable at this width: nothing makes the page scroll sideways.
-    const overflow = await page.evaluate(() => {
-      const doc = (
-        globalThis as unknown as {
-          document: { documentElement: { scrollWidth: number; clientWidth: number } };
-        }
-      ).document;
-      return doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
-    });
-    if (overflow > 1) throw new Error(`${name} at ${width} px scrolls sideways by ${overflow} px`);
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width < 500 ? 812 : 900 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+      // Usable at this width: nothing makes the page scroll sideways.
+      const overflow = await page.evaluate(() => {
+        const doc = (
+          globalThis as unknown as {
+            document: { documentElement: { scrollWidth: number; clientWidth: number } };
+          }
+        ).document;
+        return doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
+      });
+      if (overflow > 1) {
+        const wide = await widestElements(page);
+        throw new Error(`${name} at ${width} px scrolls sideways by ${overflow} px: ${wide}`);
+      }
+    }
+  } finally {
+    // A failure at one width must not leave the next test at that width.
+    if (original) await page.setViewportSize(original);
   }
-  if (original) await page.setViewportSize(original);
+}
+
+/** The innermost elements that stick out past the viewport's right edge, for the failure message. */
+function widestElements(page: Page): Promise<string> {
+  // A string, evaluated in the page: this project is type-checked without the DOM library.
+  return page.evaluate(`(() => {
+    const limit = document.documentElement.clientWidth + 1;
+    const sticksOut = (el) =>
+      el.getBoundingClientRect().right > limit || el.scrollWidth > el.clientWidth + 1;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (!sticksOut(el) || getComputedStyle(el).overflowX === 'auto') continue;
+      if ([...el.children].some(sticksOut)) continue;
+      const right = Math.round(el.getBoundingClientRect().right);
+      out.push(el.tagName.toLowerCase() + '.' + el.className + ' (' + right + ' px, scroll ' + el.scrollWidth + '/' + el.clientWidth + '): ' + (el.textContent || '').slice(0, 80));
+    }
+    return out.slice(0, 6).join('; ');
+  })()`);
 }
 
 export async function waitFor<T>(

@@ -3,7 +3,7 @@ import { HOOK_CALLBACK_BY_SELECTOR } from '../../dex/v4/index.ts';
 import type { SimulationAmount } from '../types.ts';
 
 /**
- * The TradeSimulator's answers (contracts/src/TradeSimulator.sol) decoded, and one amount's
+ * The TradeSimulator's answers (contracts/src/service/TradeSimulator.sol) decoded, and one amount's
  * outcome read as the API reports it: taxes, step outcomes, revert reasons. Pure.
  */
 

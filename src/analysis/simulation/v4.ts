@@ -27,7 +27,7 @@ import {
  */
 
 /** The HookSwitch's shadow: where the hook's own code runs (contracts/src/v4/HookSwitch.sol). */
-export const HOOK_SHADOW = '0x00000000000000000000000000000000005a4d0f';
+const HOOK_SHADOW = '0x00000000000000000000000000000000005a4d0f';
 /** Pools a test looks at: a token has few; more would only lengthen the call. */
 const MAX_CANDIDATES = 16;
 /** The simulator's native balance: more than any buy it makes. */
@@ -71,7 +71,7 @@ export interface V4Test {
 const keyTuple = (k: V4PoolKey) => [k.currency0, k.currency1, k.fee, k.tickSpacing, k.hooks];
 
 /** Pools of `token` against native currency or wrapped native: the ones the simulator can trade. */
-export function tradableCandidates(
+function tradableCandidates(
   chain: ChainConfig,
   token: string,
   candidates: readonly V4Candidate[],

@@ -266,7 +266,7 @@ function Details(props: { t: TokenDetail; basic: boolean }) {
     {latest && latest.alerts.length > 0 && (
       <section class="panel" aria-labelledby="alerts-title">
         <h2 id="alerts-title">Alerts</h2>
-        <ul>{latest.alerts.map((a, i) => <li key={i}><strong>{a.type}</strong>: {a.message}</li>)}</ul>
+        <ul class="alert-list">{latest.alerts.map((a, i) => <li key={i}><strong>{a.type}</strong>: {a.message}</li>)}</ul>
       </section>
     )}
     </>

@@ -1,6 +1,6 @@
 import { Contract, getCreate2Address, keccak256, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniswapArtifact } from '../../contracts/artifacts.ts';
+import { uniswapArtifact } from '../../../contracts/artifacts.ts';
 import {
   decodePoolState,
   HOOK_FLAGS,
@@ -11,8 +11,8 @@ import {
   poolStateCall,
   V4_INITIALIZE_TOPIC,
   virtualReserves,
-} from '../../src/dex/v4/index.ts';
-import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+} from '../../../src/dex/v4/index.ts';
+import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import {
   addLiquidityV4,
   CREATE2_DEPLOYER,

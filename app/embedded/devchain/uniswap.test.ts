@@ -10,7 +10,7 @@ import {
   Wallet,
 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact, uniswapArtifact } from '../../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from './anvil.ts';
 import { deployUniswapV2, type UniswapV2Deployment, uniswapV2PairInitCodeHash } from './uniswap.ts';
 

@@ -1,7 +1,7 @@
 // The demo launcher's token mix: which kinds it deploys and how often, which artifact each is
 // read through, and the random draws (kind, name, amounts) that make a launch look realistic.
 import { parseEther } from 'ethers';
-import type { ContractName } from '../../contracts/artifacts.ts';
+import type { ContractName } from '../../../contracts/artifacts.ts';
 
 /** Every kind of deployment the launcher makes, with its relative frequency. */
 export const TOKEN_KIND_WEIGHTS = {

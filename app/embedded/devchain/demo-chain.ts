@@ -13,7 +13,7 @@ import {
   Wallet,
 } from 'ethers';
 import type { Logger } from 'pino';
-import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
+import { type ContractName, loadArtifact } from '../../../contracts/artifacts.ts';
 
 const RPC_POLLING_MS = 250;
 const DEADLINE_SECONDS = 3_600;

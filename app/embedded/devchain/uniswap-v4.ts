@@ -18,8 +18,8 @@ import {
   loadArtifact,
   type UniswapContractName,
   uniswapArtifact,
-} from '../../contracts/artifacts.ts';
-import { ALL_HOOK_MASK, NO_HOOK, poolId, type V4PoolKey } from '../../src/dex/v4/index.ts';
+} from '../../../contracts/artifacts.ts';
+import { ALL_HOOK_MASK, NO_HOOK, poolId, type V4PoolKey } from '../../../src/dex/v4/index.ts';
 
 /** The deterministic CREATE2 deployer (Arachnid's) that Anvil and most chains have at this address. */
 export const CREATE2_DEPLOYER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';

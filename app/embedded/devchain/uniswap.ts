@@ -2,7 +2,7 @@
 // Multicall3 and, on request, Uniswap V3 core (factory from @uniswap/v3-core's artifacts plus our
 // V3PoolHelper, which answers the pool callbacks in place of the periphery) onto a dev chain.
 import { Contract, ContractFactory, getAddress, keccak256, type Signer } from 'ethers';
-import { type Artifact, loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { type Artifact, loadArtifact, uniswapArtifact } from '../../../contracts/artifacts.ts';
 
 export interface UniswapV2Deployment {
   weth: string;
@@ -40,7 +40,7 @@ export function uniswapV2PairInitCodeHash(): string {
 
 export interface UniswapV3Deployment {
   factory: string;
-  /** Adds liquidity and swaps against bare V3 pools (contracts/src/V3PoolHelper.sol). */
+  /** Adds liquidity and swaps against bare V3 pools (contracts/src/service/V3PoolHelper.sol). */
   helper: string;
 }
 

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
-import { fromQuantity } from '../../src/evm/rpc.ts';
-import { type ParentDeathWatch, stopWhenThisProcessDies } from './watchdog.ts';
+import { fromQuantity } from '../../../src/evm/rpc.ts';
+import { type ParentDeathWatch, stopWhenThisProcessDies } from '../watchdog.ts';
 
 const DEFAULT_CHAIN_ID = 31337;
 const HOST = '127.0.0.1';

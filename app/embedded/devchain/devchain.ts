@@ -1,6 +1,6 @@
 import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import type { Logger } from 'pino';
-import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
+import { type ChainConfig, LOCAL_CHAIN_ID } from '../../../src/config/chains.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
 import { createDemoLauncher, type DemoLauncher } from './demo-launcher.ts';
 import {

@@ -1,7 +1,7 @@
 // The demo launcher's Uniswap V4 launches: a token's liquidity goes into a native-currency V4
 // pool, without a hook, with a fair fee hook, or with a hook that lets only the creator sell.
 import type { NonceManager } from 'ethers';
-import { HOOK_FLAGS, NO_HOOK, poolId, type V4PoolKey } from '../../src/dex/v4/index.ts';
+import { HOOK_FLAGS, NO_HOOK, poolId, type V4PoolKey } from '../../../src/dex/v4/index.ts';
 import {
   addLiquidityV4,
   deployHook,

@@ -14,7 +14,7 @@ import {
   ZeroAddress,
 } from 'ethers';
 import { type Logger, pino } from 'pino';
-import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact, uniswapArtifact } from '../../../contracts/artifacts.ts';
 import { type ChainWriter, createChainWriter } from './demo-chain.ts';
 import {
   createRandomMix,

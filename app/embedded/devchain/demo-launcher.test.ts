@@ -16,7 +16,7 @@ import {
 } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact, uniswapArtifact } from '../../../contracts/artifacts.ts';
 import { ANVIL_PRIVATE_KEYS, type AnvilHandle, startAnvil } from './anvil.ts';
 import {
   createDemoLauncher,

@@ -1,10 +1,10 @@
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcClient } from '../../infra/rpc/index.ts';
-import { simulateVenues } from '../../src/analysis/hooks/index.ts';
-import { decodePoolState, NO_HOOK, poolStateCall } from '../../src/dex/v4/index.ts';
-import type { RpcClient } from '../../src/evm/rpc.ts';
-import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
+import { simulateVenues } from '../../../src/analysis/hooks/index.ts';
+import { decodePoolState, NO_HOOK, poolStateCall } from '../../../src/dex/v4/index.ts';
+import type { RpcClient } from '../../../src/evm/rpc.ts';
+import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { ANVIL_PRIVATE_KEYS } from './anvil.ts';
 import { createDemoLauncher, type DemoLauncher, type LaunchedToken } from './demo-launcher.ts';
 import { V4_VENUES } from './demo-v4.ts';
