@@ -44,7 +44,7 @@ export function holderRoles(
   };
 }
 
-/** A pool of the token; only V2 pools have an LP token (a V3 position is an NFT). */
+/** A pool of the token; only V2 pools have an LP token (V3 positions are NFTs, V4 has none). */
 export interface HoldersPool {
   address: string;
   dex: string;
@@ -79,7 +79,7 @@ export async function buildHoldersReport(
 ): Promise<StoredHolders> {
   const roles = holderRoles(chain, token, pools);
   const named = { addresses: roleAddresses(roles), contracts: roleContracts(roles) };
-  const pairs = pools.filter((p) => p.kind !== 'v3');
+  const pairs = pools.filter((p) => p.kind === 'v2' || p.kind === null || p.kind === undefined);
   const [tracks, facts, lpFacts] = await Promise.all([
     holders.tracks(token.chainId),
     holders.facts(token.chainId, token.address, named, TOP_ROWS_READ),

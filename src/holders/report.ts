@@ -118,8 +118,16 @@ export function holdersReport(
   at: { block: number | null; complete: boolean },
 ): HoldersReport {
   const { supply, balancesOf } = facts;
+  const contracts = new Set(roleContracts(roles));
+  // What the roles tell without asking the chain: the token, pools, lockers have code; a creator
+  // known to be an account has none.
   const isContract = (address: string, known: boolean | null) =>
-    known ?? (roleContracts(roles).includes(address) ? true : null);
+    known ??
+    (contracts.has(address)
+      ? true
+      : address === roles.creator && roles.creatorIsContract === false
+        ? false
+        : null);
   const tops = facts.top.map((t) => ({ ...t, tag: tagOf(t.holder, roles) }));
   const float = tops
     .filter((t) => t.tag === null || !OUTSIDE_FLOAT.has(t.tag))
