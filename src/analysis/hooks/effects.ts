@@ -85,13 +85,12 @@ export function hookEffects(test: V4Test, hook: string): HookEffects {
   const revert = [...buyReverts, ...sellReverts].find((r) => r !== null) ?? null;
   const sellFeePct = maxOf(outcomes.map(sellFee));
   const creator = creatorRun(test.creatorRun);
-  const strangerSellFailed = outcomes.some((o) => o.raw.buy.ok && !o.raw.sell.ok);
+  // Only what the hook did counts: a token that spares its creator its own tax is not the hook.
   const treatsCreatorDifferently =
-    creator !== null &&
-    ((creator.sell_ok && (strangerSellFailed || swapsBlocked)) ||
-      (creator.sell_ok &&
-        sellFeePct !== null &&
-        (creator.sell_fee_pct ?? 0) + FEE_DIFFERENCE_PCT < sellFeePct));
+    creator?.sell_ok === true &&
+    (sellsBlocked ||
+      swapsBlocked ||
+      (sellFeePct !== null && (creator.sell_fee_pct ?? 0) + FEE_DIFFERENCE_PCT < sellFeePct));
   const effects = {
     swaps_blocked: swapsBlocked,
     sells_blocked: sellsBlocked,
