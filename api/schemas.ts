@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
 import { PLAN_STATES } from '../src/plans.ts';
-import { address, isoTime, riskLevel } from './token-schemas.ts';
+import {
+  address,
+  holderSells,
+  holders,
+  impersonates,
+  isoTime,
+  lpHolders,
+  riskLevel,
+} from './token-schemas.ts';
 
 export * from './token-schemas.ts';
 
@@ -153,6 +161,27 @@ const detailShape = {
   volume_24h_usd: z.number().nullable(),
   analysis_stage: z.string(),
   last_updated: isoTime,
+  holders: z
+    .union([holders, holders.omit({ top_holders: true })])
+    .nullable()
+    .describe('PRO: with top_holders; BASIC: the shares only; FREE: null'),
+  lp_holders: z.array(lpHolders).nullable().describe('PRO only (null for BASIC and FREE)'),
+  holder_sells: z
+    .union([
+      holderSells,
+      holderSells.pick({
+        tried: true,
+        failed: true,
+        average_tax_pct: true,
+        max_tax_pct: true,
+        block: true,
+      }),
+    ])
+    .nullable()
+    .describe(
+      'PRO: with the failing and siphoned holders; BASIC: the counts and taxes; FREE: null',
+    ),
+  impersonates: impersonates.nullable().describe('null for FREE callers, and when none'),
 };
 
 export const tokenDetail = z.strictObject(detailShape).meta({ id: 'TokenDetail' });

@@ -97,6 +97,13 @@ const securityHintsShape = {
   owner_address: address.nullable(),
   creator_reputation_score: z.number().nullable(),
   liquidity_lock: liquidityLock.nullable(),
+  selfdestruct: nullableBool.describe(
+    'reachable SELFDESTRUCT in the code (and who can reach it: the factors)',
+  ),
+  external_call: nullableBool.describe('the owner can set a contract that transfers call'),
+  is_open_source: nullableBool.describe(
+    'verified source on the configured explorer; null without one',
+  ),
 };
 
 /** security_hints without the admin function list: what events carry. */
@@ -177,6 +184,68 @@ export const dexHints = z
   })
   .meta({ id: 'DexHints' });
 
+const holderTag = z.enum(['pair', 'locker', 'burn', 'token', 'creator', 'owner']).nullable();
+const holderRow = z.strictObject({
+  address,
+  balance: z
+    .string()
+    .regex(/^-?\d+$/)
+    .describe('integer amount in smallest units'),
+  percent: z.number().describe('share of the tracked supply, percent'),
+  is_contract: nullableBool.describe('null: not asked yet'),
+  tag: holderTag,
+});
+
+export const holders = z
+  .strictObject({
+    holder_count: z.number().int(),
+    top_holders: z.array(holderRow),
+    creator_percent: z.number().nullable(),
+    owner_percent: z.number().nullable(),
+    contract_percent: z.number(),
+    burned_percent: z.number(),
+    pools_percent: z.number(),
+    top10_outside_pools_percent: z.number(),
+    block: nullableInt.describe('the block the balances are at'),
+    complete: z.boolean().describe('tracked from the creation block'),
+  })
+  .meta({ id: 'Holders' });
+
+export const lpHolders = z
+  .strictObject({
+    pair_address: address,
+    dex: z.string(),
+    holder_count: z.number().int(),
+    locked_percent: z.number(),
+    burned_percent: z.number(),
+    creator_percent: z.number(),
+    other_percent: z.number(),
+    top_holders: z.array(holderRow),
+  })
+  .meta({ id: 'LpHolders' });
+
+export const holderSells = z
+  .strictObject({
+    tried: z.number().int(),
+    failed: z.number().int(),
+    average_tax_pct: z.number().nullable(),
+    max_tax_pct: z.number().nullable(),
+    block: nullableInt,
+    failures: z.array(z.strictObject({ address, reason: z.string() })),
+    siphoned: z.array(
+      z.strictObject({ address, tracked_balance: z.string(), balance: z.string() }),
+    ),
+  })
+  .meta({ id: 'HolderSells' });
+
+export const impersonates = z
+  .strictObject({
+    symbol: z.string(),
+    canonical_address: address,
+    matched: z.enum(['symbol', 'name']),
+  })
+  .meta({ id: 'Impersonates' });
+
 export const analysis = z
   .strictObject({
     timestamp: isoTime,
@@ -240,6 +309,10 @@ const completeShape = {
   last_updated: isoTime,
   trading_simulation: tradingSimulation.nullable(),
   is_honeypot: nullableBool,
+  holders: holders.nullable(),
+  lp_holders: z.array(lpHolders),
+  holder_sells: holderSells.nullable(),
+  impersonates: impersonates.nullable(),
 };
 
 export const completeToken = z.strictObject(completeShape).meta({ id: 'CompleteToken' });
@@ -315,6 +388,10 @@ const tokenUpdatedData = z.strictObject({
   security_hints: securityHintsCore,
   trading_simulation: tradingSimulation.nullable(),
   dex_hints: dexHints.nullable(),
+  holders: holders.nullable(),
+  lp_holders: z.array(lpHolders),
+  holder_sells: holderSells.nullable(),
+  impersonates: impersonates.nullable(),
   previous: z.strictObject({
     current_risk_score: nullableInt,
     current_risk_level: riskLevel.nullable(),

@@ -23,6 +23,7 @@ import {
   type HistoryMaintenance,
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
+import { buildHoldersReport } from '../workers/holders-report.ts';
 import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/jobs.ts';
 import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
@@ -53,6 +54,7 @@ function createDexStage(s: Shared) {
     idleAfterMs: dexOptions.idleAfterMs ?? DEFAULT_DEX_IDLE_AFTER_MS,
     intervalMs: dexOptions.intervalMs,
     multicall: dexOptions.multicall,
+    holders: s.holders,
     aggregator: dexOptions.aggregatorUrl
       ? createAggregatorClient({
           baseUrl: dexOptions.aggregatorUrl,
@@ -79,6 +81,7 @@ export function startStageWorkers(
     logger,
     dex: s.dexRepo,
     onChanged: s.tokenChanged,
+    holders: s.holders,
   });
   // Simulate and risk run in the job that routes to them (workers/pipeline.ts chainStages).
   const risk = createRiskProcessor({
@@ -89,12 +92,20 @@ export function startStageWorkers(
     producer,
     onChanged: s.tokenChanged,
     liquidity: createLiquidityInput(tokens),
+    holdersReport: async (chain, token) =>
+      buildHoldersReport(
+        s.holders,
+        chain.config,
+        token,
+        await s.dexRepo.pairsOf(token.chainId, token.address),
+      ),
   });
   const simulate = createSimulateProcessor({
     chains,
     analyses,
     producer: chainStages(producer, { risk }),
     logger,
+    holders: s.holders,
     pairsOf: s.dexRepo.pairsOf,
   });
   const selectors = createSelectorsProcessor({
@@ -120,6 +131,7 @@ export function startStageWorkers(
         logger,
         dex: s.dexRepo,
         onChanged: s.tokenChanged,
+        replayHolders: s.holders,
       }),
       bytecode: createBytecodeProcessor({
         chains,
@@ -181,6 +193,7 @@ export function startScanners(s: Shared): Scanner[] {
       logger: s.logger,
       onLag: (blocks) => s.metrics.scannerLag.set(label, blocks),
       onReorg: () => s.metrics.reorgs.inc(label),
+      holders: s.holders,
     });
     scanner.start();
     scanners.push(scanner);
@@ -206,6 +219,8 @@ export async function startSchedulers(s: Shared) {
     intervalMs: s.dexOptions.intervalMs,
     dueForResimulation: (chainId, before, limit) =>
       s.analyses.dueForResimulation(chainId, before, limit),
+    dueForHolderSells: (chainId, before, limit) =>
+      s.analyses.dueForHolderSells(chainId, before, limit),
   });
   // A job scheduler, not a legacy repeatable job: upserting is idempotent across restarts and instances.
   await producer.queue('accounts').upsertJobScheduler(

@@ -6,6 +6,7 @@ import { createAnalysisRepository } from '../db/repositories/analyses.ts';
 import { createBillingRepository } from '../db/repositories/billing.ts';
 import { createCreatorRepository } from '../db/repositories/creators.ts';
 import { createDexRepository } from '../db/repositories/dex.ts';
+import { createHolderRepository } from '../db/repositories/holders.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
 import { createEventPublisher } from '../infra/events.ts';
@@ -94,6 +95,7 @@ export function openShared(options: ServiceOptions) {
   const analyses = createAnalysisRepository(db);
   const creators = createCreatorRepository(db);
   const scan = createScanRepository(db);
+  const holders = createHolderRepository(db);
   const events = createEventPublisher(commandRedis, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
@@ -121,6 +123,7 @@ export function openShared(options: ServiceOptions) {
     analyses,
     creators,
     scan,
+    holders,
     events,
     metrics,
     chains,

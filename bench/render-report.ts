@@ -42,6 +42,7 @@ export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'websocket', metric: 'burst of 1000 events: the last client has them all after' },
   { suite: 'replay', metric: 'replay blocks/s with live scanning alongside' },
   { suite: 'replay', metric: 'replay blocks/s alone against the raw RPC ceiling' },
+  { suite: 'holders', metric: 'replay with holder tracking, Transfer logs/s' },
   { suite: 'scale', metric: 'GET /api/tokens no filter, uncached p99' },
   { suite: 'scale', metric: 'GET /api/pro/tokens/{address} with 100 snapshots, uncached p99' },
   {

@@ -7,6 +7,7 @@ import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
 import { dexRefresh } from './suites/dex.ts';
 import { exportThroughput } from './suites/export.ts';
+import { holdersThroughput } from './suites/holders.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
 import { scaleGrowth } from './suites/scale.ts';
 import { redisSoak } from './suites/soak.ts';
@@ -40,6 +41,7 @@ const parameters = {
   api: { seconds: quick ? 3 : 5 },
   export: { tokens: quick ? 100_000 : 200_000 },
   replay: { deployments: quick ? 30 : 150, empty_blocks: quick ? 300 : 1_500 },
+  holders: { tokens: quick ? 4 : 10, sprays: quick ? 2 : 5, per_spray: 500, rounds: quick ? 1 : 3 },
   websocket: {
     clients: quick ? 1_000 : 10_000,
     steady_seconds: quick ? 10 : 60,
@@ -97,6 +99,16 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
       replayBesideLiveScanning({
         deployments: parameters.replay.deployments,
         emptyBlocks: parameters.replay.empty_blocks,
+      }),
+  ],
+  [
+    'holders',
+    () =>
+      holdersThroughput({
+        tokens: parameters.holders.tokens,
+        sprays: parameters.holders.sprays,
+        perSpray: parameters.holders.per_spray,
+        rounds: parameters.holders.rounds,
       }),
   ],
   [

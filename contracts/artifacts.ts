@@ -27,6 +27,10 @@ export const CONTRACT_NAMES = [
   'LyingDecimalsToken',
   'V3PoolHelper',
   'DevStablecoin',
+  // Traps the buyers of its first blocks of trading (the demo launcher's early-trap kind).
+  'EarlyTrapToken',
+  // Sends to many fresh addresses in one call: the holders benchmark's Transfer traffic.
+  'SprayToken',
   // The trade simulator (placed by eth_call state override, never deployed) and the
   // rest of the analysis corpus.
   'TradeSimulator',

@@ -135,6 +135,8 @@ export const tokens = pgTable(
     /** When the scheduler should refresh the token next; null: not scheduled. */
     nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
     dexUpdatedAt: timestamp('dex_updated_at', { withTimezone: true }),
+    /** The holders report (src/holders/report.ts), refreshed with the DEX data and by the risk stage. */
+    holders: jsonb('holders'),
     detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set once token.created is on the event stream: delivery is at-least-once, never lost. */
     announcedAt: timestamp('announced_at', { withTimezone: true }),
@@ -394,4 +396,78 @@ export const alertDeliveries = pgTable(
       .on(t.alertKey)
       .where(sql`email_wanted and emailed_at is null`),
   ],
+);
+
+/*
+ * Holders (docs/architecture.md, "Holders"): balances from the Transfer logs of the blocks the
+ * detect stage reads, applied in block order by one sequencer per chain.
+ */
+
+/** One row per holder per token (and per LP token); a row whose balance reaches zero is deleted. */
+export const holderBalances = pgTable(
+  'holder_balances',
+  {
+    chainId: integer('chain_id').notNull(),
+    token: text('token').notNull(),
+    holder: text('holder').notNull(),
+    /** Signed: a token emitting Transfers its balances do not back can drive a holder below zero. */
+    balance: numeric('balance', { precision: 78, scale: 0 }).notNull(),
+    /** Whether the holder has code, once the simulate stage asked (null: not asked). */
+    isContract: boolean('is_contract'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.token, t.holder] }),
+    index('holder_balances_top_idx').on(t.chainId, t.token, t.balance.desc()),
+  ],
+);
+
+/**
+ * The balance changes of recent blocks, per block, kept for the reorg window only: a rollback
+ * subtracts them exactly.
+ */
+export const holderChanges = pgTable(
+  'holder_changes',
+  {
+    chainId: integer('chain_id').notNull(),
+    blockNumber: blockNumber('block_number').notNull(),
+    token: text('token').notNull(),
+    holder: text('holder').notNull(),
+    delta: numeric('delta', { precision: 78, scale: 0 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.blockNumber, t.token, t.holder] })],
+);
+
+/**
+ * A block's Transfer logs waiting for the sequencer (every emitter's: a token recorded by the
+ * detect job of an earlier block is known by the time this block is applied). Deleted when applied.
+ */
+export const holderPending = pgTable(
+  'holder_pending',
+  {
+    chainId: integer('chain_id').notNull(),
+    blockNumber: blockNumber('block_number').notNull(),
+    blockHash: text('block_hash').notNull(),
+    parentHash: text('parent_hash').notNull(),
+    /** [token, from, to, value] per Transfer log, in log order. */
+    transfers: jsonb('transfers').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.blockNumber, t.blockHash] })],
+);
+
+/**
+ * The sequencer's cursor per chain and track: `live` (the scanner's blocks) and `replay` (final
+ * blocks of `token-monitor replay`). Balances include every block from start_block to block_number.
+ */
+export const holderTracks = pgTable(
+  'holder_tracks',
+  {
+    chainId: integer('chain_id').notNull(),
+    track: text('track').notNull(),
+    startBlock: blockNumber('start_block').notNull(),
+    blockNumber: blockNumber('block_number').notNull(),
+    /** Hash of block_number (live track): the next block applied must be its child. */
+    blockHash: text('block_hash'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.track] })],
 );

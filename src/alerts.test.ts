@@ -44,6 +44,9 @@ function risk(
       'hidden_owner',
       'creator_reputation_score',
       'liquidity_lock',
+      'selfdestruct',
+      'external_call',
+      'is_open_source',
     ].map((k) => [k, null]),
   );
   return {
@@ -96,6 +99,10 @@ function risk(
       hook: null,
     },
     dex_hints: null,
+    holders: null,
+    lp_holders: [],
+    holder_sells: null,
+    impersonates: null,
     previous: {
       current_risk_score: fields.previousScore ?? null,
       current_risk_level: null,

@@ -28,6 +28,8 @@ export const ALERT_KINDS = [
   'tax_raised',
   'mint_after_launch',
   'risk_level_changed',
+  'holder_concentration',
+  'impersonation',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export const DERIVED_ALERT_KINDS = [
@@ -48,6 +50,8 @@ const KIND_TITLES: Record<AlertKind, string> = {
   tax_raised: 'Tax raised',
   mint_after_launch: 'Tokens minted after launch',
   risk_level_changed: 'Risk level changed',
+  holder_concentration: 'Supply concentrated in few wallets',
+  impersonation: 'Look-alike of a well-known token',
 };
 
 export function isAlertKind(value: unknown): value is AlertKind {

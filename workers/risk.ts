@@ -4,17 +4,25 @@ import type { TokenRepository, TokenRow } from '../db/repositories/tokens.ts';
 import type { EventPublisher } from '../infra/events.ts';
 import {
   assessRisk,
+  type CodeFacts,
   type CreatorInput,
   deriveHints,
+  type HolderRiskFacts,
   isTrusted,
   type LiquidityInput,
+  type LookalikeFact,
 } from '../src/analysis/risk/index.ts';
 import type { BehaviourReport, SimulationReport } from '../src/analysis/simulation/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
+import type { StoredHolders } from '../src/holders/report.ts';
+import { holderSellsView } from '../src/tokens/holders-view.ts';
+import { findLookalike } from '../src/tokens/lookalike.ts';
 import { toNumber } from '../src/tokens/view.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { holderRoles } from './holders-report.ts';
 import type { JobData } from './jobs.ts';
+import { createKnownTokens, type KnownTokens } from './known-tokens.ts';
 import { flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
@@ -30,6 +38,8 @@ import type { Taxes } from './simulate.ts';
  */
 
 export const HONEYPOT_ALERT_MESSAGE = 'honeypot detected';
+/** Factors that raise the `holder_concentration` alert the first time they score. */
+const CONCENTRATION_CODES = new Set(['holders:creator', 'holders:owner', 'holders:concentration']);
 
 export interface RiskDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
@@ -42,6 +52,10 @@ export interface RiskDeps {
   producer?: Producer;
   /** Called after the token's row changed: invalidates cached copies (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;
+  /** The token's holders report, rebuilt now from the tracked balances (workers/holders-report.ts). */
+  holdersReport?: (chain: ChainRuntime, token: TokenRow) => Promise<StoredHolders | null>;
+  /** The chain's well-known tokens for the look-alike check (default: workers/known-tokens.ts). */
+  knownTokens?: KnownTokens;
 }
 
 /**
@@ -79,6 +93,8 @@ interface PassDetails {
   behaviour?: BehaviourReport | null;
   /** The taxes of the token's simulation before this pass (workers/simulate.ts). */
   previous_taxes?: Taxes | null;
+  /** Reachable SELFDESTRUCT and an owner-set external call (the selectors stage). */
+  code_facts?: CodeFacts;
 }
 
 /**
@@ -100,7 +116,57 @@ async function riskInputs(deps: RiskDeps, data: JobData<'risk'>, state: PassStat
   const creator: CreatorInput | null = counts.creator;
   const similarHoneypots = counts.similarHoneypots;
   const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
-  return { key, details, analysis, token, creator, similarHoneypots, liquidity };
+  const chain = chainOf(deps.chains, data.chainId);
+  const [report, known] = await Promise.all([
+    token && deps.holdersReport ? deps.holdersReport(chain, token) : null,
+    knownTokensOf(deps, chain),
+  ]);
+  const look = token ? findLookalike(token, known) : null;
+  const lookalike: LookalikeFact | null = look && {
+    ...look,
+    name: token?.name ?? null,
+    own_symbol: token?.symbol ?? null,
+  };
+  const holderFacts = token ? holderFactsOf(chain, token, report, details.simulation) : null;
+  return {
+    key,
+    details,
+    analysis,
+    token,
+    creator,
+    similarHoneypots,
+    liquidity,
+    report,
+    lookalike,
+    holderFacts,
+  };
+}
+
+/** The well-known tokens of the chain; the configured list alone when the on-chain read fails. */
+async function knownTokensOf(deps: RiskDeps, chain: ChainRuntime) {
+  try {
+    return await (deps.knownTokens ?? defaultKnownTokens)(chain.config, chain.rpc);
+  } catch (error) {
+    deps.logger.warn({ err: (error as Error).message }, 'known tokens: symbols not read');
+    return chain.config.knownTokens ?? [];
+  }
+}
+const defaultKnownTokens = createKnownTokens();
+
+/** What the holder factors read: the report, the roles' addresses, the real holders' sells. */
+function holderFactsOf(
+  chain: ChainRuntime,
+  token: TokenRow,
+  report: StoredHolders | null,
+  simulation: SimulationReport | undefined,
+): HolderRiskFacts {
+  const roles = holderRoles(chain.config, token, []);
+  const sells = holderSellsView(simulation ?? token.tradingSimulation);
+  return {
+    holders: report ? { ...report.holders, creator: roles.creator, owner: roles.owner } : null,
+    lp: report?.lp_holders ?? [],
+    sells,
+  };
 }
 
 type Inputs = Awaited<ReturnType<typeof riskInputs>>;
@@ -174,6 +240,45 @@ async function announceHoneypot(
   });
 }
 
+/**
+ * The `impersonation` and `holder_concentration` alerts, each once per token (its alert key): the
+ * first pass whose factors score it.
+ */
+async function announceHolderAlerts(
+  deps: RiskDeps,
+  data: JobData<'risk'>,
+  token: TokenRow | undefined,
+  assessment: RiskAssessment,
+): Promise<void> {
+  const before = (token?.securityHints ?? {}) as {
+    impersonates?: unknown;
+    alerted?: { holder_concentration?: boolean };
+  };
+  const scored = assessment.risk_factors.filter((f) => f.points > 0);
+  const look = before.impersonates ? undefined : scored.find((f) => f.code === 'impersonation');
+  const concentrated = before.alerted?.holder_concentration
+    ? undefined
+    : scored.find((f) => CONCENTRATION_CODES.has(f.code));
+  for (const [kind, factor] of [
+    ['impersonation', look],
+    ['holder_concentration', concentrated],
+  ] as const) {
+    if (!factor) continue;
+    await deps.events.publish({
+      type: 'alert',
+      data: {
+        contract_address: data.address,
+        chain_id: data.chainId,
+        type: kind,
+        message: factor.message,
+        alert_key: `${kind}:${data.chainId}:${data.address}`,
+        bucket_at: null,
+        details: { evidence: factor.evidence[0]?.detail ?? null, risk_score: assessment.score },
+      },
+    });
+  }
+}
+
 export function createRiskProcessor(deps: RiskDeps) {
   return async function processRisk(
     data: JobData<'risk'>,
@@ -191,6 +296,9 @@ export function createRiskProcessor(deps: RiskDeps) {
       liquidity,
       creator,
       similarHoneypots,
+      holderFacts: inputs.holderFacts,
+      lookalike: inputs.lookalike,
+      codeFacts: details.code_facts ?? null,
     });
     // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
     // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
@@ -200,11 +308,29 @@ export function createRiskProcessor(deps: RiskDeps) {
     const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
     const hints = {
       ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
-      explorer: { verified },
+      // is_open_source is the explorer's answer where one is configured (null without one).
+      explorer: { verified, configured: Boolean(chain.config.explorerApiUrl) },
+      // GoPlus's code facts (their evidence: the code:* factors); null when the code was not read.
+      selfdestruct: details.code_facts ? details.code_facts.selfdestruct !== null : null,
+      external_call: details.code_facts ? details.code_facts.external_call !== null : null,
+      impersonates: inputs.lookalike
+        ? {
+            symbol: inputs.lookalike.symbol,
+            canonical_address: inputs.lookalike.canonical_address,
+            matched: inputs.lookalike.matched,
+          }
+        : null,
+      // Which once-per-token alerts went out (announceHolderAlerts).
+      alerted: {
+        holder_concentration: assessment.risk_factors.some(
+          (f) => f.points > 0 && CONCENTRATION_CODES.has(f.code),
+        ),
+      },
     };
     const isHoneypot = assessment.level === 'honeypot';
     const changed = await announceUpdate(deps, inputs, assessment, hints);
     await announceHoneypot(deps, data, inputs, assessment);
+    await announceHolderAlerts(deps, data, inputs.token, assessment);
     // The job's one write: the earlier stages' parts, the score, and the creator's reputation.
     await flush(deps.analyses, key, state, {
       stage: 'risk',
@@ -219,6 +345,7 @@ export function createRiskProcessor(deps: RiskDeps) {
         isHoneypot,
         securityHints: hints,
         riskUpdatedAt: new Date(),
+        ...(inputs.report ? { holders: inputs.report } : {}),
       },
       assessment,
       creator: token?.creator ?? null,

@@ -2,6 +2,7 @@ import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
+import { codeFactsOf } from '../src/analysis/risk/index.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { createCoalescingRpc } from '../src/evm/coalesce.ts';
@@ -87,6 +88,8 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
         reason: data.reason,
         static_at: now,
         explorer: { verified, checked_at: now },
+        // Reachable SELFDESTRUCT, an owner-set contract that transfers call (src/analysis/risk/code-facts.ts).
+        code_facts: codeFactsOf(code, analysis),
       },
       token: {
         isProxy: analysis.proxy.is_proxy,

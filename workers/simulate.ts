@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import type { PairRow } from '../db/repositories/dex.ts';
+import type { HolderRepository } from '../db/repositories/holders.ts';
 import type { TokenRow } from '../db/repositories/tokens.ts';
 import { probeCreatorAccess } from '../src/analysis/access/index.ts';
 import { simulateVenues, type VenueReport } from '../src/analysis/hooks/index.ts';
@@ -8,13 +9,18 @@ import { isTrusted } from '../src/analysis/risk/index.ts';
 import {
   amountsFor,
   type BehaviourReport,
+  MAX_HOLDER_SELLS,
+  type Pool,
   type PrivilegedCaller,
   probeAdminBehaviour,
+  simulateHolderSells,
   type V4Candidate,
 } from '../src/analysis/simulation/index.ts';
-import type { StaticAnalysis } from '../src/analysis/types.ts';
+import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
+import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { coverage, holderRoles } from './holders-report.ts';
 import type { JobData } from './jobs.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
@@ -33,6 +39,8 @@ export interface SimulateDeps {
   analyses: AnalysisRepository;
   producer: Producer;
   logger: Logger;
+  /** With it, the largest real holders' sells are simulated too (src/analysis/simulation/holder-sells.ts). */
+  holders?: Pick<HolderRepository, 'tracks' | 'sellCandidates' | 'markContracts'>;
   /** The token's recorded pools (DexRepository.pairsOf): its V4 pools are simulated too. */
   pairsOf?: (chainId: number, token: string) => Promise<PairRow[]>;
 }
@@ -119,6 +127,57 @@ function previousTaxes(
     : null;
 }
 
+/**
+ * The real holders' sells: the largest holders that are no pool, locker, burn address, creator or
+ * owner, at the block the tracked balances are at (their Transfers are compared with balanceOf
+ * there only when the token was tracked from its creation block).
+ */
+async function realHolderSells(
+  deps: SimulateDeps,
+  chain: ChainRuntime,
+  data: JobData<'simulate'>,
+  pool: Pool,
+  token: TokenRow | undefined,
+): Promise<HolderSells | null> {
+  const holders = deps.holders!;
+  const tracks = await holders.tracks(data.chainId);
+  const roles = holderRoles(
+    chain.config,
+    {
+      chainId: data.chainId,
+      address: data.address,
+      creator: token?.creator ?? null,
+      creatorIsContract: token?.creatorIsContract ?? null,
+      txOrigin: token?.txOrigin ?? null,
+      ownerAddress: token?.ownerAddress ?? null,
+      creationBlockNumber: token?.creationBlockNumber ?? null,
+    },
+    [{ address: pool.pair }],
+  );
+  const exclude = [
+    ...roleAddresses(roles),
+    ...(token?.creator ? [token.creator] : []),
+    ...(token?.txOrigin ? [token.txOrigin] : []),
+  ];
+  const { holders: top, holderCount } = await holders.sellCandidates(
+    data.chainId,
+    data.address,
+    exclude,
+    MAX_HOLDER_SELLS,
+  );
+  const { block, complete } = coverage(tracks, token?.creationBlockNumber ?? null);
+  const run = await simulateHolderSells(chain.rpc, {
+    pool,
+    token: data.address,
+    candidates: top.map((t) => ({ address: t.holder, tracked: complete ? t.balance : null })),
+    block,
+    holderCount,
+  });
+  if (!run) return null;
+  await holders.markContracts(data.chainId, data.address, run.contracts);
+  return run.sells;
+}
+
 export function createSimulateProcessor(deps: SimulateDeps) {
   return async function processSimulate(
     data: JobData<'simulate'>,
@@ -135,9 +194,17 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     const analysis = ownStatic ?? staticOf(start.latestStatic);
     // Copied into this pass's row, so that the risk stage finds every input under one key: the code
     // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
-    const explorer = (start.latestStatic as { explorer?: unknown } | undefined)?.explorer;
+    const latest = start.latestStatic as { explorer?: unknown; code_facts?: unknown } | undefined;
+    const explorer = latest?.explorer;
+    const codeFacts = latest?.code_facts;
     const inherited =
-      analysis && !ownStatic ? { static: analysis, ...(explorer ? { explorer } : {}) } : {};
+      analysis && !ownStatic
+        ? {
+            static: analysis,
+            ...(explorer ? { explorer } : {}),
+            ...(codeFacts ? { code_facts: codeFacts } : {}),
+          }
+        : {};
     const token = tokenView(state);
 
     // V4 pools cannot be found by asking a factory: the ones the detect stage recorded are tried.
@@ -186,7 +253,11 @@ export function createSimulateProcessor(deps: SimulateDeps) {
           findings: [...(behaviour?.findings ?? []), ...creator],
         };
     }
-    const simulation: VenueReport = report;
+    const holderSells =
+      pool && deps.holders && !isTrusted(chain.config, data.address)
+        ? await realHolderSells(deps, chain, data, pool, token)
+        : null;
+    const simulation: VenueReport = holderSells ? { ...report, holder_sells: holderSells } : report;
     addPart(
       state,
       'simulate',

@@ -9,6 +9,7 @@ import {
   tokenKey,
 } from '../../db/repositories/tokens.ts';
 import { historyItem } from '../../src/tokens/complete.ts';
+import { holderSellsView, holdersView, impersonatesView } from '../../src/tokens/holders-view.ts';
 import { dataQualityScore } from '../../src/tokens/quality.ts';
 import { isHoneypotOf, lastUpdatedOf, qualityInputOf, toNumber } from '../../src/tokens/view.ts';
 import { type RouteSpec, route } from '../route.ts';
@@ -47,6 +48,14 @@ export const EXPORT_COLUMNS = [
   'is_actively_traded',
   'data_quality_score',
   'last_updated',
+  // The holder parts (docs/api.md): flat, so that a CSV carries them too.
+  'holder_count',
+  'creator_percent',
+  'top10_outside_pools_percent',
+  'burned_percent',
+  'holder_sells_tried',
+  'holder_sells_failed',
+  'impersonates',
 ] as const;
 const HISTORY_COLUMNS = [
   'timestamp',
@@ -83,6 +92,23 @@ export function exportRecord(
     is_actively_traded: row.isActivelyTraded,
     data_quality_score: dataQualityScore(qualityInputOf(row), nowMs),
     last_updated: lastUpdatedOf(row),
+    ...holderColumns(row),
+  };
+}
+
+/** The holders report, real holders' sells and look-alike, as flat columns (null: not measured). */
+function holderColumns(row: TokenRow) {
+  const { holders } = holdersView(row.holders);
+  const sells = holderSellsView(row.tradingSimulation);
+  const look = impersonatesView(row.securityHints);
+  return {
+    holder_count: holders?.holder_count ?? null,
+    creator_percent: holders?.creator_percent ?? null,
+    top10_outside_pools_percent: holders?.top10_outside_pools_percent ?? null,
+    burned_percent: holders?.burned_percent ?? null,
+    holder_sells_tried: sells?.tried ?? null,
+    holder_sells_failed: sells?.failed ?? null,
+    impersonates: look ? `${look.symbol} ${look.canonical_address}` : null,
   };
 }
 

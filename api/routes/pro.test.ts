@@ -45,6 +45,10 @@ const COMPLETE_KEYS = [
   'last_updated',
   'trading_simulation',
   'is_honeypot',
+  'holders',
+  'lp_holders',
+  'holder_sells',
+  'impersonates',
 ];
 const HINT_KEYS = [
   'contract_template',
@@ -63,6 +67,9 @@ const HINT_KEYS = [
   'owner_address',
   'creator_reputation_score',
   'liquidity_lock',
+  'selfdestruct',
+  'external_call',
+  'is_open_source',
   'admin_functions',
 ];
 
@@ -202,6 +209,10 @@ describe('GET /api/pro/tokens/{address}: the complete token object', () => {
       current_risk_score: null,
       analyses: [],
       token_history: [],
+      holders: null,
+      lp_holders: [],
+      holder_sells: null,
+      impersonates: null,
     });
     expect(token.security_hints).toMatchObject({
       has_mint_function: null,
@@ -511,6 +522,27 @@ describe('GET /api/pro/export', () => {
   };
 
   it('NDJSON: one record per token, newest first, with the list filters; history on request', async () => {
+    // A holders report on one token: the export carries its figures as flat columns.
+    await stack.handle.db
+      .update(tokensTable)
+      .set({
+        holders: {
+          holders: {
+            holder_count: 3,
+            top_holders: [],
+            creator_percent: 20,
+            owner_percent: 20,
+            contract_percent: 0,
+            burned_percent: 5,
+            pools_percent: 50,
+            top10_outside_pools_percent: 45,
+            block: 7,
+            complete: true,
+          },
+          lp_holders: [],
+        },
+      })
+      .where(eq(tokensTable.address, addr(0xa001)));
     const r = await exported('chain_ids=1&max_risk_score=45');
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^application\/x-ndjson/);
@@ -526,7 +558,14 @@ describe('GET /api/pro/export', () => {
       current_liquidity_usd: 250000.5,
       data_quality_score: 1,
       born_block: 100,
+      holder_count: 3,
+      creator_percent: 20,
+      top10_outside_pools_percent: 45,
+      burned_percent: 5,
+      holder_sells_tried: null,
+      impersonates: null,
     });
+    expect(lines[0]).toMatchObject({ holder_count: null });
     expect(lines[1]).not.toHaveProperty('token_history');
     const history = await exported(`addresses=${addr(0xa001)}&include_history=true`);
     expect(

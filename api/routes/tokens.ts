@@ -264,8 +264,9 @@ function detailRoute(deps: TokensRouterDeps, guard: RequestHandler[]): RouteSpec
       const row = await deps.tokens.get(query.chain_id, params.address);
       if (!row) throw new HttpError(404, MESSAGES.tokenNotFound);
       const plan = principalOf(res).plan;
-      if (!planAllows(plan, 'risk')) return withoutRisk(toDetail(row));
-      if (query.view !== 'complete') return toDetail(row);
+      if (!planAllows(plan, 'risk')) return withoutRisk(toDetail(row, 'none'));
+      if (query.view !== 'complete')
+        return toDetail(row, planAllows(plan, 'pro_api') ? 'all' : 'summary');
       // view=complete (the web app's token page): BASIC and PRO see the analysis behind the
       // score (flags, evidence, simulation, DEX state); the history snapshots are PRO's (the
       // plans table), so BASIC gets the object without them.

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createDb, runMigrations } from '../../db/client.ts';
+import { createHolderRepository } from '../../db/repositories/holders.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
 import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
@@ -55,6 +56,7 @@ export async function replayCommand(
   const producer = createProducer(producerConnection, keys.prefix);
   const chains = createChainRuntimes([chainConfig], logger);
   const tokens = createTokenRepository(db);
+  const holders = createHolderRepository(db);
   // This process works the replay queue itself; worker processes of a running service help.
   const pool = startWorkers({
     connection: workerConnection,
@@ -65,6 +67,7 @@ export async function replayCommand(
         chains,
         tokens,
         writer: createReplayTokenWriter(db),
+        replayHolders: holders,
         producer,
         events: createEventPublisher(commandRedis, keys.events),
         logger,
@@ -90,6 +93,7 @@ export async function replayCommand(
         chain: chains.get(args.chainId)!,
         producer,
         ranges: createReplayRepository(db),
+        holders,
         logger,
         shouldStop: () => stopping,
         onProgress: (p) => {

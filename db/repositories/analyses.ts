@@ -200,6 +200,8 @@ export interface PassTokenColumns extends Partial<StaticColumns> {
   isHoneypot?: boolean;
   securityHints?: SecurityHints;
   riskUpdatedAt?: Date;
+  /** The holders report (src/holders/report.ts), rebuilt by the risk stage. */
+  holders?: unknown;
 }
 
 /** What a job writes of its pass: the stages it ran, together (workers/pass-state.ts). */
@@ -272,6 +274,33 @@ function tokenSelections(db: Database) {
             eq(tokens.chainId, chainId),
             sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
             sql`(${tokens.securityHints}->>'fee_modifiable' = 'true' or ${tokens.securityHints}->>'has_max_tx_limit' = 'true' or ${tokens.securityHints}->>'trading_restricted' = 'true')`,
+          ),
+        )
+        .orderBy(tokens.riskUpdatedAt)
+        .limit(limit);
+    },
+
+    /**
+     * Tokens whose real holders' sells are due again (docs/risk-model.md, "Real holders' sells"):
+     * traded (some liquidity), with more than one holder, whose holder count moved since the last
+     * sells were simulated (or never were), and whose last risk pass is older than `before`.
+     */
+    async dueForHolderSells(
+      chainId: number,
+      before: Date,
+      limit: number,
+    ): Promise<{ address: string }[]> {
+      const count = sql`(${tokens.holders}->'holders'->>'holder_count')`;
+      return db
+        .select({ address: tokens.address })
+        .from(tokens)
+        .where(
+          and(
+            eq(tokens.chainId, chainId),
+            sql`${tokens.currentLiquidityUsd} > 0`,
+            sql`${tokens.riskUpdatedAt} < ${before.toISOString()}::timestamptz`,
+            sql`${count}::int > 1`,
+            sql`${count} is distinct from (${tokens.tradingSimulation}->'holder_sells'->>'holder_count')`,
           ),
         )
         .orderBy(tokens.riskUpdatedAt)

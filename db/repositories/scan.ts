@@ -4,6 +4,7 @@ import {
   analyses,
   blockHashes,
   creators,
+  holderBalances,
   pairs,
   scanCursors,
   tokenHistory,
@@ -13,6 +14,7 @@ import {
   watchlist,
 } from '../schema.ts';
 import { lockChainExclusive } from './chain-lock.ts';
+import { forgetHolders, undoHoldersAfter } from './holders.ts';
 
 export interface BlockRecord {
   chainId: number;
@@ -49,6 +51,14 @@ async function forgetTokens(
   }
 }
 
+/** The balances of removed tokens and pairs (what their Transfers left after the undo). */
+async function forgetTokenHolders(tx: Tx, chainId: number, addresses: string[]): Promise<void> {
+  if (addresses.length === 0) return;
+  await tx
+    .delete(holderBalances)
+    .where(and(eq(holderBalances.chainId, chainId), inArray(holderBalances.token, addresses)));
+}
+
 async function rollbackChain(
   db: Database,
   chainId: number,
@@ -61,11 +71,26 @@ async function rollbackChain(
       .delete(blockHashes)
       .where(and(eq(blockHashes.chainId, chainId), gt(blockHashes.blockNumber, ancestor)));
     if (newBranch.length > 0) await tx.insert(blockHashes).values(newBranch);
+    const [kept] = await tx
+      .select({ h: blockHashes.blockHash })
+      .from(blockHashes)
+      .where(and(eq(blockHashes.chainId, chainId), eq(blockHashes.blockNumber, ancestor)));
+    // Balances lose exactly what the orphaned blocks' Transfers added (before their tokens go).
+    await undoHoldersAfter(tx, chainId, ancestor, kept?.h ?? null);
     const removed = await tx
       .delete(tokens)
       .where(and(eq(tokens.chainId, chainId), gt(tokens.creationBlockNumber, ancestor)))
       .returning({ address: tokens.address, creator: tokens.creator });
     await forgetTokens(tx, chainId, removed);
+    await forgetTokenHolders(tx, chainId, [
+      ...removed.map((r) => r.address),
+      ...(
+        await tx
+          .select({ address: pairs.address })
+          .from(pairs)
+          .where(and(eq(pairs.chainId, chainId), gt(pairs.creationBlockNumber, ancestor)))
+      ).map((p) => p.address),
+    ]);
     await tx
       .delete(pairs)
       .where(and(eq(pairs.chainId, chainId), gt(pairs.creationBlockNumber, ancestor)));
@@ -91,6 +116,7 @@ async function resetChain(db: Database, chainId: number): Promise<void> {
     ]) {
       await tx.delete(table).where(eq(table.chainId, chainId));
     }
+    await forgetHolders(tx, chainId);
     await tx.delete(scanCursors).where(eq(scanCursors.chainId, chainId));
   });
 }

@@ -59,7 +59,8 @@ export interface Evidence {
     | 'call'
     | 'history'
     | 'liquidity'
-    | 'creator';
+    | 'creator'
+    | 'holders';
   /** Human-readable: "mint(address,uint256) (0x40c10f19) is callable by the owner only". */
   detail: string;
   selector?: string;
@@ -197,6 +198,9 @@ export interface SecurityHints {
     burned_pct: number | null;
     lockers: string[];
   } | null;
+  /** Code facts (the risk stage sets them from the selectors stage's code_facts; null: code not read). */
+  selfdestruct?: boolean | null;
+  external_call?: boolean | null;
 }
 
 export function riskLevelOf(score: number): RiskLevel {
@@ -204,4 +208,18 @@ export function riskLevelOf(score: number): RiskLevel {
   if (score <= 60) return 'medium';
   if (score <= 90) return 'high';
   return 'honeypot';
+}
+
+/** Real holders' sells as stored in trading_simulation.holder_sells (src/analysis/simulation/holder-sells.ts). */
+export interface HolderSells {
+  tried: number;
+  failed: number;
+  average_tax_pct: number | null;
+  max_tax_pct: number | null;
+  block: number | null;
+  /** How many holders the balances had when this ran: a change makes the sells due again. */
+  holder_count: number;
+  failures: { address: string; reason: string }[];
+  siphoned: { address: string; tracked_balance: string; balance: string }[];
+  simulated_at: string;
 }

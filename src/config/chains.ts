@@ -66,6 +66,13 @@ export const dexSchema = z.union([factoryDexSchema, v4DexSchema]);
 /** A contract that holds LP tokens on behalf of others until a date (a liquidity locker). */
 export const lockerSchema = z.object({ name: z.string().min(1), address });
 
+/** A well-known token of the chain: another token with its symbol or name is a look-alike. */
+export const knownTokenSchema = z.object({
+  symbol: z.string().min(1),
+  name: z.string().min(1),
+  address,
+});
+
 export const chainFileEntrySchema = z.object({
   chain_id: z.number().int().positive(),
   name: z.string().min(1),
@@ -83,6 +90,8 @@ export const chainFileEntrySchema = z.object({
   multicall3: address.optional(),
   /** Known liquidity lockers; default the built-in list of this chain id, if any. */
   lockers: z.array(lockerSchema).optional(),
+  /** Well-known tokens (look-alike check); default the built-in list of this chain id, if any. */
+  known_tokens: z.array(knownTokenSchema).optional(),
   /** An Etherscan-compatible API (getsourcecode) that tells verified contracts; none: verified_contract is false. */
   explorer_api_url: z.url().optional(),
   explorer_api_key: z.string().min(1).optional(),
@@ -91,6 +100,7 @@ export const chainFileEntrySchema = z.object({
 export const chainsFileSchema = z.object({ chains: z.array(chainFileEntrySchema).min(1) });
 
 export type LockerConfig = z.infer<typeof lockerSchema>;
+export type KnownTokenConfig = z.infer<typeof knownTokenSchema>;
 
 export interface ChainConfig {
   chainId: number;
@@ -116,6 +126,11 @@ export interface ChainConfig {
   multicall3?: string;
   /** Known liquidity lockers (security_hints.liquidity_lock). */
   lockers?: LockerConfig[];
+  /**
+   * Well-known tokens whose symbol or name a new token must not copy (src/tokens/lookalike.ts).
+   * The wrapped native token and the stablecoins count too, their symbols read on chain when not listed.
+   */
+  knownTokens?: KnownTokenConfig[];
   /** Etherscan-compatible explorer API (security_hints.verified_contract). */
   explorerApiUrl?: string;
   explorerApiKey?: string;
@@ -154,6 +169,53 @@ export const KNOWN_LOCKERS: Readonly<Record<number, readonly LockerConfig[]>> = 
     { name: 'unicrypt', address: '0xc765bddb93b0d1c1a88282ba0fa6b2d00e3e0c83' },
     { name: 'team-finance', address: '0x0c89c0407775dd89b12918b9c0aa42bf96518820' },
     { name: 'pinklock', address: '0x407993575c91ce7643a4d4ccacc9a98c36ee1bbe' },
+  ],
+};
+
+const known = (symbol: string, name: string, address: string): KnownTokenConfig => ({
+  symbol,
+  name,
+  address: address.toLowerCase(),
+});
+
+/**
+ * Well-known tokens of the built-in chains (look-alikes): the wrapped native token, the USD
+ * stablecoins and a few majors that phishing tokens copy, at the addresses their issuers publish.
+ */
+export const KNOWN_TOKENS: Readonly<Record<number, readonly KnownTokenConfig[]>> = {
+  1: [
+    known('WETH', 'Wrapped Ether', '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'),
+    known('USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+    known('USDT', 'Tether USD', '0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+    known('DAI', 'Dai Stablecoin', '0x6B175474E89094C44Da98b954EedeAC495271d0F'),
+    known('WBTC', 'Wrapped BTC', '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599'),
+    known('LINK', 'ChainLink Token', '0x514910771AF9Ca656af840dff83E8264EcF986CA'),
+    known('UNI', 'Uniswap', '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984'),
+  ],
+  56: [
+    known('WBNB', 'Wrapped BNB', '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c'),
+    known('USDC', 'USD Coin', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'),
+    known('USDT', 'Tether USD', '0x55d398326f99059fF775485246999027B3197955'),
+    known('BUSD', 'BUSD Token', '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56'),
+    known('ETH', 'Ethereum Token', '0x2170Ed0880ac9A755fd29B2688956BD959F933F8'),
+    known('CAKE', 'PancakeSwap Token', '0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82'),
+  ],
+  137: [
+    known('WMATIC', 'Wrapped Matic', '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270'),
+    known('USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'),
+    known('USDC.e', 'USD Coin (PoS)', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174'),
+    known('USDT', '(PoS) Tether USD', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),
+    known('WETH', 'Wrapped Ether', '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619'),
+  ],
+  42161: [
+    known('WETH', 'Wrapped Ether', '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1'),
+    known('USDC', 'USD Coin', '0xaf88d065e77c8cC2239327C5EDb3A432268e5831'),
+    known('USDT', 'Tether USD', '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9'),
+    known('ARB', 'Arbitrum', '0x912CE59144191C1204E64559FE8253a0e49E6548'),
+  ],
+  8453: [
+    known('WETH', 'Wrapped Ether', '0x4200000000000000000000000000000000000006'),
+    known('USDC', 'USD Coin', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
   ],
 };
 
@@ -327,6 +389,7 @@ export function chainFromFileEntry(entry: z.infer<typeof chainFileEntrySchema>):
     dexes: entry.dexes,
     multicall3: entry.multicall3 ?? CANONICAL_MULTICALL3,
     lockers: entry.lockers ?? [...(KNOWN_LOCKERS[entry.chain_id] ?? [])],
+    knownTokens: entry.known_tokens ?? [...(KNOWN_TOKENS[entry.chain_id] ?? [])],
     explorerApiUrl: entry.explorer_api_url,
     explorerApiKey: entry.explorer_api_key,
     ephemeral: false,
@@ -341,6 +404,7 @@ export function chainFromBuiltIn(builtIn: BuiltIn, rpcUrls: string[], wsUrl?: st
     pollIntervalMs: builtIn.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     multicall3: builtIn.multicall3 ?? CANONICAL_MULTICALL3,
     lockers: [...(builtIn.lockers ?? KNOWN_LOCKERS[builtIn.chainId] ?? [])],
+    knownTokens: [...(builtIn.knownTokens ?? KNOWN_TOKENS[builtIn.chainId] ?? [])],
     ephemeral: false,
   };
 }

@@ -1,3 +1,11 @@
+import {
+  type HolderSellsView,
+  type HoldersView,
+  holderSellsView,
+  holdersView,
+  type ImpersonatesView,
+  impersonatesView,
+} from '../tokens/holders-view.ts';
 import type {
   DexHintsView,
   FullTokenData,
@@ -64,6 +72,10 @@ export interface TokenUpdatedData {
   security_hints: SecurityHintsCore;
   trading_simulation: TradingSimulationView;
   dex_hints: DexHintsView;
+  holders: HoldersView['holders'];
+  lp_holders: HoldersView['lp_holders'];
+  holder_sells: HolderSellsView;
+  impersonates: ImpersonatesView;
   previous: PreviousFigures;
   last_updated: string;
 }
@@ -145,6 +157,9 @@ export function tokenUpdatedData(
     security_hints: securityHintsCore(t),
     trading_simulation: tradingSimulationView(t.tradingSimulation),
     dex_hints: dexHintsView(t.dexHints),
+    ...holdersView(t.holders),
+    holder_sells: holderSellsView(t.tradingSimulation),
+    impersonates: impersonatesView(t.securityHints),
     previous: update.previous,
     last_updated: lastUpdatedOf(t),
   };

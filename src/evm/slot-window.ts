@@ -2,7 +2,7 @@ import { id, keccak256, zeroPadValue } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
 
 /**
- * The SlotWindow (contracts/src/SlotWindow.sol): a contract's storage slots read in the same
+ * The SlotWindow (contracts/src/service/SlotWindow.sol): a contract's storage slots read in the same
  * eth_call as calls to that contract. Placed by state override at the contract, with the
  * contract's own code moved to its shadow address: the window answers a read of slots, and runs
  * the contract's own code (DELEGATECALL) for any other call.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type AccessControl, FUNCTION_RISKS } from '../analysis/types.ts';
 import { isoOrNull } from '../time.ts';
+import { holderSellsView, holdersView, impersonatesView } from './holders-view.ts';
 import { monitoringRecommendations } from './monitoring.ts';
 import { dataQualityScore, type QualityInput } from './quality.ts';
 import {
@@ -89,7 +90,41 @@ export function toListItem(row: ListSource) {
   };
 }
 
-export function toDetail(row: TokenRecord) {
+/** How much of the holder parts a general detail shows: FREE none, BASIC the summary, PRO all. */
+export type HoldersDepth = 'none' | 'summary' | 'all';
+
+const withoutList = <T extends { top_holders: unknown }>({ top_holders: _list, ...rest }: T) =>
+  rest;
+
+/**
+ * The holder parts of the general detail (docs/api.md): BASIC sees the shares without the
+ * holder list, and the sells' counts and taxes; PRO sees the complete object's parts; FREE none.
+ */
+export function detailHolders(
+  row: Pick<TokenRecord, 'holders' | 'tradingSimulation' | 'securityHints'>,
+  depth: HoldersDepth,
+) {
+  if (depth === 'none')
+    return { holders: null, lp_holders: null, holder_sells: null, impersonates: null };
+  const { holders, lp_holders } = holdersView(row.holders);
+  const sells = holderSellsView(row.tradingSimulation);
+  const impersonates = impersonatesView(row.securityHints);
+  if (depth === 'all') return { holders, lp_holders, holder_sells: sells, impersonates };
+  return {
+    holders: holders && withoutList(holders),
+    lp_holders: null,
+    holder_sells: sells && {
+      tried: sells.tried,
+      failed: sells.failed,
+      average_tax_pct: sells.average_tax_pct,
+      max_tax_pct: sells.max_tax_pct,
+      block: sells.block,
+    },
+    impersonates,
+  };
+}
+
+export function toDetail(row: TokenRecord, depth: HoldersDepth = 'summary') {
   return {
     ...toListItem(row),
     decimals: row.decimals,
@@ -112,6 +147,7 @@ export function toDetail(row: TokenRecord) {
     volume_24h_usd: toNumber(row.volume24hUsd),
     analysis_stage: row.stage,
     last_updated: lastUpdatedOf(row),
+    ...detailHolders(row, depth),
   };
 }
 
@@ -224,6 +260,9 @@ export function toComplete(parts: CompleteParts, nowMs: number) {
     last_updated: lastUpdatedOf(row),
     trading_simulation: simulation,
     is_honeypot: isHoneypot,
+    ...holdersView(row.holders),
+    holder_sells: holderSellsView(row.tradingSimulation),
+    impersonates: impersonatesView(row.securityHints),
   };
 }
 
@@ -295,4 +334,8 @@ export const COMPLETE_FIELDS = [
   'last_updated',
   'trading_simulation',
   'is_honeypot',
+  'holders',
+  'lp_holders',
+  'holder_sells',
+  'impersonates',
 ] as const satisfies readonly (keyof CompleteToken)[];

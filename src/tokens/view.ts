@@ -44,6 +44,8 @@ export interface StoredToken {
   dexUpdatedAt: Date | null;
   riskUpdatedAt: Date | null;
   updatedAt: Date;
+  /** The holders report (src/holders/report.ts StoredHolders), or null before the first. */
+  holders: unknown;
 }
 
 /** numeric columns arrive as strings: a JSON number, or null. */
@@ -71,7 +73,9 @@ const storedHints = z
     ownership_renounced: flag,
     owner_address: maybeText,
     creator_reputation_score: maybeNumber,
-    explorer: z.object({ verified: flag }).partial().nullable().catch(null),
+    explorer: z.object({ verified: flag, configured: flag }).partial().nullable().catch(null),
+    selfdestruct: flag,
+    external_call: flag,
   })
   .partial();
 
@@ -238,6 +242,10 @@ export function securityHintsCore(t: StoredToken, creatorReputation: number | nu
     creator_reputation_score: h.creator_reputation_score ?? creatorReputation,
     // The DEX stage measures the lock on chain; the risk stage's copy is a snapshot of it.
     liquidity_lock: liquidityLockView(t.liquidityLock),
+    selfdestruct: h.selfdestruct ?? null,
+    external_call: h.external_call ?? null,
+    // Null where no block explorer is configured (verified_contract is false there).
+    is_open_source: h.explorer?.configured ? (h.explorer.verified ?? null) : null,
   };
 }
 export type SecurityHintsCore = ReturnType<typeof securityHintsCore>;

@@ -46,6 +46,7 @@ export function storedToken(
     dexUpdatedAt: null,
     riskUpdatedAt: null,
     updatedAt: new Date(),
+    holders: null,
     marketCapUsd: null,
     volume24hUsd: null,
     detectionSource: 'receipt',

@@ -481,6 +481,10 @@ export interface components {
             last_updated: string;
             trading_simulation: components["schemas"]["TradingSimulation"] | null;
             is_honeypot: boolean | null;
+            holders: components["schemas"]["Holders"] | null;
+            lp_holders: components["schemas"]["LpHolders"][];
+            holder_sells: components["schemas"]["HolderSells"] | null;
+            impersonates: components["schemas"]["Impersonates"] | null;
         };
         /** @description null where the node could not tell (a token submitted long after its deployment) */
         FullTokenData: {
@@ -537,6 +541,12 @@ export interface components {
                     locked_pct: number;
                 }[];
             } | null;
+            /** @description reachable SELFDESTRUCT in the code (and who can reach it: the factors) */
+            selfdestruct: boolean | null;
+            /** @description the owner can set a contract that transfers call */
+            external_call: boolean | null;
+            /** @description verified source on the configured explorer; null without one */
+            is_open_source: boolean | null;
             /** @description with include_admin_functions=true (default) */
             admin_functions?: components["schemas"]["AdminFunction"][];
         };
@@ -629,6 +639,76 @@ export interface components {
                 findings: string[];
             } | null;
         };
+        Holders: {
+            holder_count: number;
+            top_holders: {
+                /** @description lower-case 0x address */
+                address: string;
+                /** @description integer amount in smallest units */
+                balance: string;
+                /** @description share of the tracked supply, percent */
+                percent: number;
+                /** @description null: not asked yet */
+                is_contract: boolean | null;
+                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
+            }[];
+            creator_percent: number | null;
+            owner_percent: number | null;
+            contract_percent: number;
+            burned_percent: number;
+            pools_percent: number;
+            top10_outside_pools_percent: number;
+            /** @description the block the balances are at */
+            block: number | null;
+            /** @description tracked from the creation block */
+            complete: boolean;
+        };
+        LpHolders: {
+            /** @description lower-case 0x address */
+            pair_address: string;
+            dex: string;
+            holder_count: number;
+            locked_percent: number;
+            burned_percent: number;
+            creator_percent: number;
+            other_percent: number;
+            top_holders: {
+                /** @description lower-case 0x address */
+                address: string;
+                /** @description integer amount in smallest units */
+                balance: string;
+                /** @description share of the tracked supply, percent */
+                percent: number;
+                /** @description null: not asked yet */
+                is_contract: boolean | null;
+                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
+            }[];
+        };
+        HolderSells: {
+            tried: number;
+            failed: number;
+            average_tax_pct: number | null;
+            max_tax_pct: number | null;
+            block: number | null;
+            failures: {
+                /** @description lower-case 0x address */
+                address: string;
+                reason: string;
+            }[];
+            siphoned: {
+                /** @description lower-case 0x address */
+                address: string;
+                tracked_balance: string;
+                balance: string;
+            }[];
+        };
+        Impersonates: {
+            symbol: string;
+            /** @description lower-case 0x address */
+            canonical_address: string;
+            /** @enum {string} */
+            matched: "symbol" | "name";
+        };
         /** @description Without `fields`: the summary fields (and token_history with include_history=true). */
         ProListItem: {
             /** @description lower-case 0x address */
@@ -654,6 +734,10 @@ export interface components {
             last_updated?: string;
             trading_simulation?: components["schemas"]["TradingSimulation"] | null;
             is_honeypot?: boolean | null;
+            holders?: components["schemas"]["Holders"] | null;
+            lp_holders?: components["schemas"]["LpHolders"][];
+            holder_sells?: components["schemas"]["HolderSells"] | null;
+            impersonates?: components["schemas"]["Impersonates"] | null;
         };
         TokenListItem: {
             /** @description lower-case 0x address */
@@ -706,6 +790,32 @@ export interface components {
             analysis_stage: string;
             /** Format: date-time */
             last_updated: string;
+            /** @description PRO: with top_holders; BASIC: the shares only; FREE: null */
+            holders: (components["schemas"]["Holders"] | {
+                holder_count: number;
+                creator_percent: number | null;
+                owner_percent: number | null;
+                contract_percent: number;
+                burned_percent: number;
+                pools_percent: number;
+                top10_outside_pools_percent: number;
+                /** @description the block the balances are at */
+                block: number | null;
+                /** @description tracked from the creation block */
+                complete: boolean;
+            }) | null;
+            /** @description PRO only (null for BASIC and FREE) */
+            lp_holders: components["schemas"]["LpHolders"][] | null;
+            /** @description PRO: with the failing and siphoned holders; BASIC: the counts and taxes; FREE: null */
+            holder_sells: (components["schemas"]["HolderSells"] | {
+                tried: number;
+                failed: number;
+                average_tax_pct: number | null;
+                max_tax_pct: number | null;
+                block: number | null;
+            }) | null;
+            /** @description null for FREE callers, and when none */
+            impersonates: components["schemas"]["Impersonates"] | null;
         };
         Creator: {
             /** @description lower-case 0x address */
@@ -1933,6 +2043,10 @@ export interface operations {
                         last_updated: string;
                         trading_simulation: components["schemas"]["TradingSimulation"] | null;
                         is_honeypot: boolean | null;
+                        holders: components["schemas"]["Holders"] | null;
+                        lp_holders: components["schemas"]["LpHolders"][];
+                        holder_sells: components["schemas"]["HolderSells"] | null;
+                        impersonates: components["schemas"]["Impersonates"] | null;
                     };
                 };
             };
@@ -2718,7 +2832,7 @@ export interface operations {
                     "application/json": {
                         email_alerts: boolean;
                         /** @description the alert kinds the caller receives; all of them unless narrowed */
-                        alert_kinds: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed")[];
+                        alert_kinds: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed" | "holder_concentration" | "impersonation")[];
                     };
                 };
             };
@@ -2795,7 +2909,7 @@ export interface operations {
                 "application/json": {
                     email_alerts: boolean;
                     /** @description absent: unchanged */
-                    alert_kinds?: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed")[];
+                    alert_kinds?: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed" | "holder_concentration" | "impersonation")[];
                 };
             };
         };
@@ -2815,7 +2929,7 @@ export interface operations {
                     "application/json": {
                         email_alerts: boolean;
                         /** @description the alert kinds the caller receives; all of them unless narrowed */
-                        alert_kinds: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed")[];
+                        alert_kinds: ("honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed" | "holder_concentration" | "impersonation")[];
                     };
                 };
             };
@@ -3271,15 +3385,18 @@ export const pathsApiTokensGetParametersQueryIs_actively_tradedValues: ReadonlyA
 export const pathsApiTokensGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/tokens"]["get"]["parameters"]["query"]["sort"]> = ["detected_at", "-detected_at", "current_risk_score", "-current_risk_score", "current_liquidity_usd", "-current_liquidity_usd", "name", "-name", "symbol", "-symbol"];
 export const pathsApiTokensAddressGetParametersQueryViewValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/tokens/{address}"]["get"]["parameters"]["query"]["view"]> = ["general", "complete"];
 export const pathsApiCreatorsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/creators"]["get"]["parameters"]["query"]["sort"]> = ["last_seen", "total_tokens", "reputation_score"];
-export const pathsApiPreferencesGetResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["get"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
-export const pathsApiPreferencesPutRequestBodyContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["requestBody"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
-export const pathsApiPreferencesPutResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed"];
+export const pathsApiPreferencesGetResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["get"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
+export const pathsApiPreferencesPutRequestBodyContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["requestBody"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
+export const pathsApiPreferencesPutResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
 export const pathsApiBillingCheckoutPostRequestBodyContentApplicationJsonPeriodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing/checkout"]["post"]["requestBody"]["content"]["application/json"]["period"]> = ["monthly", "annual"];
 export const userPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan"]> = ["FREE", "BASIC", "PRO"];
 export const userPlan_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan_state"]> = ["active", "trialing", "trial_expired", "payment_failed", "cancelled", "downgraded"];
 export const apiKeyCreatedFeaturesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["features"]> = ["complete_data_access", "historical_data", "bulk_operations", "data_export"];
 export const adminFunctionAccess_controlValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminFunction"]["access_control"]> = ["owner-only", "role", "none", "unknown"];
 export const riskLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RiskLevel"]> = ["low", "medium", "high", "honeypot"];
+export const holdersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Holders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
+export const lpHoldersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LpHolders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
+export const impersonatesMatchedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Impersonates"]["matched"]> = ["symbol", "name"];
 export const billingOverviewPlansPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["plan"]> = ["BASIC", "PRO"];
 export const billingOverviewPlansPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["period"]> = ["monthly", "annual"];
 export const billingOverviewSubscriptionAnyOf0PlanAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["subscription"], {

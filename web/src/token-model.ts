@@ -159,7 +159,49 @@ export type TokenDetail = Tolerant<
     /** null: not part of the caller's plan (history is PRO's); []: none yet. */
     token_history: HistoryPoint[] | null;
     monitoring_recommendations: Schemas['CompleteToken']['monitoring_recommendations'] | null;
+    /** Who holds it (null: not measured yet, or not the caller's plan). */
+    holders: Holders | null;
+    lp_holders: LpHolders[];
+    holder_sells: HolderSells | null;
+    impersonates: { symbol: string; canonical_address: string } | null;
   };
+
+export interface HolderRow {
+  address: string;
+  balance: string;
+  percent: number;
+  is_contract: boolean | null;
+  tag: string | null;
+}
+
+export interface Holders {
+  holder_count: number;
+  top_holders: HolderRow[];
+  creator_percent: number | null;
+  owner_percent: number | null;
+  contract_percent: number | null;
+  burned_percent: number | null;
+  pools_percent: number | null;
+  top10_outside_pools_percent: number | null;
+  complete: boolean;
+}
+
+export interface LpHolders {
+  pair_address: string;
+  dex: string | null;
+  locked_percent: number;
+  burned_percent: number;
+  creator_percent: number;
+  other_percent: number;
+}
+
+export interface HolderSells {
+  tried: number;
+  failed: number;
+  average_tax_pct: number | null;
+  max_tax_pct: number | null;
+  failures: { address: string; reason: string }[];
+}
 
 export type Json = Record<string, unknown>;
 // Readers of untyped JSON: each gives the value when it has that type, and null (or []) when not,
@@ -253,6 +295,68 @@ function normalizeHints(raw: unknown): SecurityHints | null {
         risk_level: asNumber(f.risk_level),
         description: asString(f.description),
       })),
+  };
+}
+
+function normalizeHolderRow(raw: unknown): HolderRow | null {
+  const r = asRecord(raw);
+  const address = asString(r?.address);
+  if (!r || !address) return null;
+  return {
+    address,
+    balance: asString(r.balance) ?? '',
+    percent: asNumber(r.percent) ?? 0,
+    is_contract: asBoolean(r.is_contract),
+    tag: asString(r.tag),
+  };
+}
+
+function normalizeHolders(raw: unknown): Holders | null {
+  const h = asRecord(raw);
+  const count = asNumber(h?.holder_count);
+  if (!h || count === null) return null;
+  return {
+    holder_count: count,
+    top_holders: asArray(h.top_holders)
+      .map(normalizeHolderRow)
+      .filter((x): x is HolderRow => x !== null),
+    creator_percent: asNumber(h.creator_percent),
+    owner_percent: asNumber(h.owner_percent),
+    contract_percent: asNumber(h.contract_percent),
+    burned_percent: asNumber(h.burned_percent),
+    pools_percent: asNumber(h.pools_percent),
+    top10_outside_pools_percent: asNumber(h.top10_outside_pools_percent),
+    complete: asBoolean(h.complete) ?? false,
+  };
+}
+
+function normalizeLpHolders(raw: unknown): LpHolders[] {
+  return asArray(raw)
+    .map(asRecord)
+    .filter((x): x is Json => x !== null && typeof x.pair_address === 'string')
+    .map((l) => ({
+      pair_address: l.pair_address as string,
+      dex: asString(l.dex),
+      locked_percent: asNumber(l.locked_percent) ?? 0,
+      burned_percent: asNumber(l.burned_percent) ?? 0,
+      creator_percent: asNumber(l.creator_percent) ?? 0,
+      other_percent: asNumber(l.other_percent) ?? 0,
+    }));
+}
+
+function normalizeSells(raw: unknown): HolderSells | null {
+  const s = asRecord(raw);
+  const tried = asNumber(s?.tried);
+  if (!s || tried === null) return null;
+  return {
+    tried,
+    failed: asNumber(s.failed) ?? 0,
+    average_tax_pct: asNumber(s.average_tax_pct),
+    max_tax_pct: asNumber(s.max_tax_pct),
+    failures: asArray(s.failures)
+      .map(asRecord)
+      .filter((x): x is Json => x !== null && typeof x.address === 'string')
+      .map((f) => ({ address: f.address as string, reason: asString(f.reason) ?? '' })),
   };
 }
 
@@ -382,5 +486,14 @@ export function normalizeToken(raw: unknown): TokenDetail {
       : null,
     data_quality_score: asNumber(t.data_quality_score),
     last_updated: asString(t.last_updated) ?? asString(t.updated_at),
+    holders: normalizeHolders(t.holders),
+    lp_holders: normalizeLpHolders(t.lp_holders),
+    holder_sells: normalizeSells(t.holder_sells),
+    impersonates: (() => {
+      const i = asRecord(t.impersonates);
+      const symbol = asString(i?.symbol);
+      const canonical = asString(i?.canonical_address);
+      return symbol && canonical ? { symbol, canonical_address: canonical } : null;
+    })(),
   };
 }

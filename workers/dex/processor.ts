@@ -8,6 +8,7 @@ import {
   type TokenRow,
   usdNumeric,
 } from '../../db/repositories/dex.ts';
+import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import type { AggregatorClient } from '../../src/dex/aggregator.ts';
 import {
@@ -29,7 +30,10 @@ import {
 } from '../../src/dex/refresh.ts';
 import { INITIAL_LOOKBACK_BLOCKS } from '../../src/dex/volume.ts';
 import { tokenUpdatedData } from '../../src/events/types.ts';
+import type { StoredHolders } from '../../src/holders/report.ts';
+import { holdersView } from '../../src/tokens/holders-view.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
+import { buildHoldersReport } from '../holders-report.ts';
 import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
 import type { Producer } from '../queues.ts';
@@ -72,6 +76,8 @@ export interface DexDeps {
   /** How far back a pool's first volume scan reaches when its creation block is unknown. */
   initialLookbackBlocks?: number;
   now?: () => number;
+  /** With it, each refresh also rebuilds the token's holders report from the tracked balances (no RPC). */
+  holders?: Pick<HolderRepository, 'facts' | 'tracks' | 'saveReport'>;
 }
 
 export type DexResult =
@@ -155,6 +161,24 @@ interface RefreshOutcome {
   hints: ReturnType<typeof dexHints>;
   lock: ReturnType<typeof liquidityLock>;
   trading: TradingState;
+  /** The holders report of this refresh (undefined without holder tracking). */
+  holders?: StoredHolders;
+}
+
+/**
+ * Whether the holders moved enough to tell subscribers: the count, or a share that risk factors
+ * read (creator, top ten outside pools) by a percentage point or more.
+ */
+export function holdersMoved(before: unknown, after: StoredHolders | undefined): boolean {
+  if (!after) return false;
+  const was = holdersView(before).holders;
+  const now = after.holders;
+  if (!was) return now.holder_count > 0;
+  return (
+    was.holder_count !== now.holder_count ||
+    Math.abs((was.creator_percent ?? 0) - (now.creator_percent ?? 0)) >= 1 ||
+    Math.abs(was.top10_outside_pools_percent - now.top10_outside_pools_percent) >= 1
+  );
 }
 
 /** The last trade, whether this refresh saw first liquidity, and the refresh cadence that follows. */
@@ -208,6 +232,7 @@ async function publishTokenUpdated(
     liquidityLock: o.lock,
     isActivelyTraded: o.trading.isActivelyTraded,
     dexUpdatedAt: new Date(nowMs),
+    holders: o.holders ?? token.holders,
   };
   const previous = {
     current_risk_score: before.riskScore,
@@ -246,9 +271,13 @@ async function publishChanges(
     token.dexUpdatedAt === null && !o.hasLiquidity
       ? { updated: [], alert: null }
       : assessChange(before, after);
+  const updated = [
+    ...change.updated,
+    ...(holdersMoved(token.holders, o.holders) ? ['holders'] : []),
+  ];
   const published: string[] = [];
-  if (change.updated.length > 0) {
-    await publishTokenUpdated(deps.events, token, nowMs, o, change.updated, before);
+  if (updated.length > 0) {
+    await publishTokenUpdated(deps.events, token, nowMs, o, updated, before);
     published.push('token.updated');
   }
   if (change.alert) {
@@ -369,6 +398,9 @@ export function createDexProcessor(deps: DexDeps) {
       ),
       lock: liquidityLock(figures),
       trading: tradingStateOf(token, figures.hasLiquidity, scans, nowMs, deps.idleAfterMs),
+      holders: deps.holders
+        ? await buildHoldersReport(deps.holders, chain.config, token, [...rows.values()])
+        : undefined,
     };
 
     const published = await publishChanges(deps, log, data, token, bucketAt, nowMs, outcome);
@@ -381,6 +413,8 @@ export function createDexProcessor(deps: DexDeps) {
     await deps.dex.saveRefresh(
       refreshRecord(data, bucketAt, token, volume.pairUpdates, outcome, nextRefresh),
     );
+    if (outcome.holders)
+      await deps.holders?.saveReport(data.chainId, data.address, outcome.holders);
     log.debug(
       {
         pairs: volume.pairUpdates.length,

@@ -17,6 +17,8 @@ export const DEX_REFRESH_QUEUE = 'dex-refresh';
 const SCHEDULER_ID = 'dex-refresh';
 /** Tokens read and enqueued per page of the fan-out. */
 const FANOUT_PAGE_SIZE = 1_000;
+/** A token's real holders' sells are simulated again at most once per this many refresh ticks. */
+export const HOLDER_SELLS_EVERY_TICKS = 5;
 const TICK_RETENTION = { removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } };
 
 export interface DexScheduler {
@@ -40,6 +42,16 @@ export interface DexSchedulerDeps {
    * they are simulated again on the refresh cadence (analyses repository, dueForResimulation).
    */
   dueForResimulation?: (
+    chainId: number,
+    before: Date,
+    limit: number,
+  ) => Promise<{ address: string }[]>;
+  /**
+   * Tokens whose holder count moved since their real holders' sells were last simulated, last
+   * scored before `before` (analyses repository, dueForHolderSells): simulated again, at most once
+   * every HOLDER_SELLS_EVERY_TICKS ticks.
+   */
+  dueForHolderSells?: (
     chainId: number,
     before: Date,
     limit: number,
@@ -79,9 +91,14 @@ export async function startDexScheduler(deps: DexSchedulerDeps): Promise<DexSche
       after = due[due.length - 1];
       if (due.length < FANOUT_PAGE_SIZE) break;
     }
-    if (deps.dueForResimulation) {
+    if (deps.dueForResimulation || deps.dueForHolderSells) {
+      const holdersBefore = new Date(bucketMs - HOLDER_SELLS_EVERY_TICKS * intervalMs);
       for (const chainId of deps.chainIds) {
-        const changeable = await deps.dueForResimulation(chainId, until, FANOUT_PAGE_SIZE);
+        const [fees, sells] = await Promise.all([
+          deps.dueForResimulation?.(chainId, until, FANOUT_PAGE_SIZE) ?? [],
+          deps.dueForHolderSells?.(chainId, holdersBefore, FANOUT_PAGE_SIZE) ?? [],
+        ]);
+        const changeable = [...new Map([...fees, ...sells].map((t) => [t.address, t])).values()];
         // Same bucketed run key: a tick delivered twice re-simulates nothing twice.
         await startPasses(
           deps.producer,

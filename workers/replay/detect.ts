@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import type { HolderRepository, ReplayApplyResult } from '../../db/repositories/holders.ts';
 import type { ReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import {
   type FetchedBlock,
@@ -9,7 +10,8 @@ import {
   segmentsOf,
 } from '../../src/evm/block-range.ts';
 import { probeContract } from '../../src/evm/probe.ts';
-import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
+import { fromQuantity, sleep, toQuantity } from '../../src/evm/rpc.ts';
+import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
 import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
@@ -52,10 +54,46 @@ export type ReplayBatchResult = RecordedDeployments & {
   blocks: number;
   deployments: number;
   poolsCreated: number;
+  /** Transfer logs applied to the holders' balances (with holder tracking). */
+  holderTransfers?: number;
 };
 
 export interface ReplayStageDeps extends DetectDeps {
   writer: ReplayTokenWriter;
+  /**
+   * With it, the batch's Transfers are applied to the holders' balances on the replay track
+   * (db/repositories/holders.ts applyReplay) after its tokens and pools are recorded.
+   */
+  replayHolders?: Pick<HolderRepository, 'applyReplay'>;
+  /** How long a batch waits for the batches before it to apply their holders (default 60 s). */
+  holdersWaitMs?: number;
+}
+
+/** How long a batch waits for earlier batches' holders before its job fails (and is retried). */
+const HOLDERS_WAIT_MS = 60_000;
+const HOLDERS_POLL_MS = 100;
+
+/**
+ * Applies the batch's Transfers in replay order: a batch waits (a bounded while) for the batches
+ * before it, whose tokens must be known before this batch's Transfers are filtered by them.
+ */
+async function applyHolders(
+  deps: ReplayStageDeps,
+  data: JobData<'replay'>,
+  fetched: readonly FetchedBlock[],
+): Promise<ReplayApplyResult | null> {
+  const holders = deps.replayHolders;
+  if (!holders) return null;
+  const blocks = fetched.map((b) => ({ number: b.number, transfers: transfersOf(b.receipts) }));
+  const range = { from: data.fromBlock, to: data.toBlock };
+  const deadline = Date.now() + (deps.holdersWaitMs ?? HOLDERS_WAIT_MS);
+  for (;;) {
+    const result = await holders.applyReplay(data.chainId, range, blocks);
+    if (result.status !== 'behind') return result;
+    if (Date.now() > deadline)
+      throw new Error(`replay holders: blocks before ${data.fromBlock} are not applied yet`);
+    await sleep(HOLDERS_POLL_MS);
+  }
 }
 
 type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
@@ -194,6 +232,7 @@ export function createReplayProcessor(deps: ReplayStageDeps) {
       if (result.status === 'rejected') throw result.reason;
     fetched.sort((a, b) => a.number - b.number);
     const pools = await recordPools(deps, chain, fetched);
+    const holders = await applyHolders(deps, data, fetched);
     await routeOutcome(deps.producer, 'replay', data, { pools: pools.pools });
     log.debug(
       { toBlock: data.toBlock, deployments, tokens: outcome.tokens.length },
@@ -205,6 +244,7 @@ export function createReplayProcessor(deps: ReplayStageDeps) {
       deployments,
       ...outcome,
       poolsCreated: pools.created,
+      ...(holders?.status === 'applied' ? { holderTransfers: holders.transfers } : {}),
     };
   };
 }

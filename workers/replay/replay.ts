@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { ReplayRepository } from '../../db/repositories/replay.ts';
 import { type BlockRange, pendingChunks } from '../../src/evm/ranges.ts';
 import type { ChainRuntime } from '../chain-runtime.ts';
@@ -77,6 +78,8 @@ export interface ReplayDeps {
   onProgress?: (progress: ReplayProgress) => void;
   /** Checked between batches: lets Ctrl-C stop the replay cleanly, to be resumed later. */
   shouldStop?: () => boolean;
+  /** With it, the replay track of the holders starts at the run's first batch (its jobs apply it). */
+  holders?: Pick<HolderRepository, 'startReplay'>;
 }
 
 type RunOutcome = { done: number } | { done: number; failed: string; at: BlockRange };
@@ -230,6 +233,7 @@ export async function replayRange(
     return { status: 'nothing-to-do', from, to, clippedTo };
   }
 
+  await deps.holders?.startReplay(chainId, chunks[0]!.from);
   const warnHandOff = (error: unknown) =>
     deps.logger.warn({ err: (error as Error).message, chain: chainId }, 'replay: hand-off failed');
   const started = performance.now();

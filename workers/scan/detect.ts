@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DexRepository } from '../../db/repositories/dex.ts';
+import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { DetectedToken, TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import { ZERO_ADDRESS } from '../../src/dex/abi.ts';
@@ -14,6 +15,7 @@ import {
 import { probeContract } from '../../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
 import type { RpcReceipt } from '../../src/evm/types.ts';
+import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
 import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
@@ -38,6 +40,11 @@ export interface DetectDeps {
   dex?: DexRepository;
   /** Called after a token was recorded: invalidates cached copies and list pages (infra/token-cache.ts). */
   onChanged?: (chainId: number, address: string) => Promise<void>;
+  /**
+   * With it, the block's Transfer logs go to the holders sequencer, after the block's tokens and
+   * pools are recorded (so that they are known when the sequencer applies this block).
+   */
+  holders?: Pick<HolderRepository, 'recordBlock' | 'advance'>;
 }
 
 export type DetectResult =
@@ -385,6 +392,19 @@ export function createDetectProcessor(deps: DetectDeps) {
       tokens: [],
       pooledTokens: pools.pooledTokens,
     });
+    if (deps.holders) {
+      const transfers = transfersOf(receipts);
+      await deps.holders.recordBlock(
+        data.chainId,
+        {
+          number: data.blockNumber,
+          hash: data.blockHash,
+          parentHash: header.parentHash.toLowerCase(),
+        },
+        transfers,
+      );
+      await deps.holders.advance(data.chainId, { finalityDepth: chain.config.finalityDepth });
+    }
     return {
       status: 'done',
       deployments: deployments.length,

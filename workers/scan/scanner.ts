@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { BlockRecord, ScanRepository } from '../../db/repositories/scan.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import { createLease, type Lease } from '../../infra/lease.ts';
@@ -39,6 +40,12 @@ export interface ScannerDeps {
   /** Observes the blocks between the head and the last block handed on, and each reorg. */
   onLag?: (blocks: number) => void;
   onReorg?: (depth: number) => void;
+  /**
+   * The holders sequencer (db/repositories/holders.ts): its live track starts where scanning
+   * starts, and each tick applies what detect jobs left for it (a job that finished before the
+   * scanner recorded its block leaves its Transfers waiting for this call).
+   */
+  holders?: Pick<HolderRepository, 'ensureTrack' | 'advance'>;
 }
 
 export type TickResult =
@@ -262,6 +269,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   const leadership = createLeadership(deps, ttl, log);
   const checkGenesis = createGenesisCheck(deps, log);
   let running = false;
+  let holdersTracked = false;
   let loop: Promise<void> | undefined;
   let heads: HeadSubscription | undefined;
   let wake: (() => void) | undefined;
@@ -277,6 +285,20 @@ export function createScanner(deps: ScannerDeps): Scanner {
       wake = done;
     });
 
+  /** Applies waiting holder blocks; a failure is logged, not a failed tick (detect jobs retry it). */
+  async function applyHolders(): Promise<void> {
+    if (!deps.holders || !holdersTracked) return;
+    try {
+      const result = await deps.holders.advance(chainId, {
+        finalityDepth: chain.config.finalityDepth,
+      });
+      if (result.status === 'advanced' && result.skipped)
+        log.warn({ skipped: result.skipped, block: result.block }, 'holders: blocks given up');
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'holders: applying blocks failed');
+    }
+  }
+
   async function tick(): Promise<TickResult> {
     if (!(await leadership.ensure())) return { status: 'not-leader' };
     const genesis = await checkGenesis();
@@ -284,6 +306,12 @@ export function createScanner(deps: ScannerDeps): Scanner {
     const safeHead = head - chain.config.confirmations;
     const next = await nextBlockToScan(deps, safeHead);
     deps.onLag?.(Math.max(0, head - (next - 1)));
+    if (deps.holders && !holdersTracked) {
+      const previous = next > 0 ? ((await scan.getBlockHash(chainId, next - 1)) ?? null) : null;
+      await deps.holders.ensureTrack(chainId, 'live', next, previous);
+      holdersTracked = true;
+    }
+    await applyHolders();
     if (next > safeHead) return { status: 'idle', head, next };
     let blocks = await fetchBlocks(chain, next, Math.min(safeHead, next + maxBlocks - 1));
     const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;
@@ -295,6 +323,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
     if (blocks.length === 0) return { status: 'idle', head, next };
     if (!leadership.holds()) return { status: 'not-leader' };
     const last = await handOn(deps, blocks, genesis);
+    await applyHolders();
     deps.onLag?.(Math.max(0, head - last));
     log.debug({ from: next, to: last, head }, 'blocks enqueued');
     return { status: 'scanned', from: next, to: last, head };

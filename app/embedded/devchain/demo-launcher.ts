@@ -7,8 +7,10 @@ import {
   getAddress,
   hexlify,
   Interface,
+  parseEther,
   randomBytes,
   type TransactionReceipt,
+  Wallet,
   ZeroAddress,
 } from 'ethers';
 import { type Logger, pino } from 'pino';
@@ -17,6 +19,7 @@ import { type ChainWriter, createChainWriter } from './demo-chain.ts';
 import {
   createRandomMix,
   kindArtifact,
+  LOOKALIKE_IDENTITY,
   PAIR_AWARE_KINDS,
   type RandomMix,
   TOKEN_KIND_WEIGHTS,
@@ -40,6 +43,14 @@ const LIQUIDITY_ETH_MIN = 0.2;
 const LIQUIDITY_ETH_MAX = 4;
 const BUY_ETH_MIN = 0.01;
 const BUY_ETH_MAX = 0.2;
+// The early-trap kind: blocks after the first liquidity whose buyers are trapped, and how many
+// fresh wallets buy in them (each funded by the launcher first).
+const EARLY_TRAP_BLOCKS = 12;
+const EARLY_BUYERS = 3;
+const EARLY_BUYER_FUNDS = parseEther('1');
+const EARLY_BUY = parseEther('0.05');
+// Explicit gas for a fresh wallet's swap: estimates can miss the pair's accumulator writes.
+const SWAP_GAS_LIMIT = 500_000n;
 // Share of the supply put into the pool, in percent.
 const POOL_SHARE_MIN_PCT = 30;
 const POOL_SHARE_MAX_PCT = 95;
@@ -56,6 +67,8 @@ export interface LaunchedToken {
   v4?: V4Launch;
   name?: string;
   symbol?: string;
+  /** The early-trap kind: the wallets that bought in its first blocks (trapped). */
+  buyers?: string[];
 }
 
 export interface LaunchOptions {
@@ -220,6 +233,10 @@ async function deployKind(ctx: LaunchContext, kind: TokenKind, id: TokenIdentity
     }
     case 'max-tx':
       return deploy('MaxTxToken', [name, symbol, supply, supply / 100n, (supply * 2n) / 100n]);
+    case 'look-alike':
+      return deploy('SimpleToken', [LOOKALIKE_IDENTITY.name, LOOKALIKE_IDENTITY.symbol, supply]);
+    case 'early-trap':
+      return deploy('EarlyTrapToken', [name, symbol, supply, EARLY_TRAP_BLOCKS]);
     case 'bytes32':
       return deploy('Bytes32Token', [
         encodeBytes32String(name),
@@ -283,6 +300,31 @@ async function addLiquidity(
   return pair;
 }
 
+/** Fresh wallets, funded by the launcher, that each buy the token once. */
+async function freshBuyers(ctx: LaunchContext, token: string, count: number): Promise<string[]> {
+  const { writer, uniswap } = ctx;
+  const buyers: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const wallet = Wallet.createRandom().connect(writer.provider);
+    const funding = await writer.signer.sendTransaction({
+      to: wallet.address,
+      value: EARLY_BUYER_FUNDS,
+    });
+    await funding.wait();
+    const router = new Contract(uniswap.router, ctx.router.interface, wallet);
+    const swap = await router.getFunction('swapExactETHForTokensSupportingFeeOnTransferTokens')(
+      0,
+      [uniswap.weth, token],
+      wallet.address,
+      await writer.chainDeadline(),
+      { value: EARLY_BUY, gasLimit: SWAP_GAS_LIMIT },
+    );
+    await swap.wait();
+    buyers.push(wallet.address);
+  }
+  return buyers;
+}
+
 /** The V4 pool a launch goes to, or null for a V2 pair (no V4, or a kind that needs its pair). */
 function v4VenueOf(ctx: LaunchContext, kind: TokenKind, opts: LaunchOptions): V4Venue | null {
   if (!ctx.v4 || PAIR_AWARE_KINDS.has(kind) || opts.venue === 'v2') return null;
@@ -322,20 +364,23 @@ async function launchToken(
 ): Promise<LaunchedToken> {
   const { mix, writer } = ctx;
   await writer.ensureFunds();
-  const id = mix.identity();
+  const drawn = mix.identity();
+  const id = kind === 'look-alike' ? { ...drawn, ...LOOKALIKE_IDENTITY } : drawn;
   const { address, txHash } = await deployKind(ctx, kind, id);
   const token: LaunchedToken =
     kind === 'not-a-token'
       ? { kind, address, txHash }
       : { kind, address, txHash, name: id.name, symbol: id.symbol };
+  // Traps need liquidity (and the early trap its early buyers): without them nothing is trapped.
+  const trap = kind === 'honeypot' || kind === 'early-trap';
   const withLiquidity =
-    kind !== 'not-a-token' &&
-    (opts.liquidity ?? (kind === 'honeypot' || mix.chance(LIQUIDITY_PROBABILITY)));
+    kind !== 'not-a-token' && (opts.liquidity ?? (trap || mix.chance(LIQUIDITY_PROBABILITY)));
   if (withLiquidity) {
     const buy = opts.buy ?? mix.chance(BUY_PROBABILITY);
     const venue = v4VenueOf(ctx, kind, opts);
     if (venue) token.v4 = await poolInV4(ctx, kind, address, venue, buy);
     else token.pair = await addLiquidity(ctx, kind, address, buy);
+    if (kind === 'early-trap') token.buyers = await freshBuyers(ctx, address, EARLY_BUYERS);
   }
   if (kind === 'fake-renounce') {
     // owner() becomes zero; the hidden admin keeps its mint right.

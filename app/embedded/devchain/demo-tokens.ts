@@ -19,13 +19,25 @@ export const TOKEN_KIND_WEIGHTS = {
   'factory-create2': 4,
   clone: 4,
   'not-a-token': 3,
+  // A copy of the dev chain's USDT (name and symbol) at another address: a look-alike.
+  'look-alike': 3,
+  // Traps the buyers of its first blocks; later buyers trade freely (real holders' sells tell).
+  'early-trap': 3,
 } as const satisfies Record<string, number>;
 
 export type TokenKind = keyof typeof TOKEN_KIND_WEIGHTS;
 export const TOKEN_KINDS = Object.keys(TOKEN_KIND_WEIGHTS) as TokenKind[];
 
 // Kinds whose transfer rules need to know the pair (set before liquidity is added).
-export const PAIR_AWARE_KINDS: ReadonlySet<TokenKind> = new Set(['tax', 'honeypot', 'max-tx']);
+export const PAIR_AWARE_KINDS: ReadonlySet<TokenKind> = new Set([
+  'tax',
+  'honeypot',
+  'max-tx',
+  'early-trap',
+]);
+
+/** What a look-alike copies: the dev chain's USDT (scripts/dev/uniswap.ts seedStablecoins). */
+export const LOOKALIKE_IDENTITY = { name: 'Tether USD', symbol: 'USDT' } as const;
 
 const NAME_HEADS = [
   'Moon',
@@ -129,7 +141,10 @@ export function kindArtifact(kind: TokenKind): ContractName {
     case 'simple':
     case 'factory-create':
     case 'factory-create2':
+    case 'look-alike':
       return 'SimpleToken';
+    case 'early-trap':
+      return 'EarlyTrapToken';
     case 'mintable':
       return 'MintableToken';
     case 'blacklist':

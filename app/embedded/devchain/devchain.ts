@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../../src/config/chains.ts';
 import { ANVIL_PRIVATE_KEYS, startAnvil } from './anvil.ts';
 import { createDemoLauncher, type DemoLauncher } from './demo-launcher.ts';
-import { deployUniswapV2, seedStablecoinPool, type UniswapV2Deployment } from './uniswap.ts';
+import {
+  deployDevTether,
+  deployUniswapV2,
+  seedStablecoinPool,
+  type UniswapV2Deployment,
+} from './uniswap.ts';
 import { deployUniswapV4 } from './uniswap-v4.ts';
 
 /**
@@ -37,6 +42,7 @@ export async function startDevChain(options: {
     const uniswap = await deployUniswapV2(deployer);
     // A USD stablecoin with a WETH pool: token prices and liquidity come out in USD, as on a real chain.
     const stablecoin = (await seedStablecoinPool(deployer, uniswap)).toLowerCase();
+    const tether = (await deployDevTether(deployer)).toLowerCase();
     const v4 = await deployUniswapV4(new NonceManager(deployer));
     provider.destroy();
     const launcher = createDemoLauncher({
@@ -58,7 +64,13 @@ export async function startDevChain(options: {
       finalityDepth: 64,
       pollIntervalMs: 500,
       wrappedNative: uniswap.weth.toLowerCase(),
-      stablecoins: [stablecoin],
+      stablecoins: [stablecoin, tether],
+      // The look-alike check's list: what the demo launcher's look-alike kind copies.
+      knownTokens: [
+        { symbol: 'WETH', name: 'Wrapped Ether', address: uniswap.weth.toLowerCase() },
+        { symbol: 'USDC', name: 'USD Coin (dev)', address: stablecoin },
+        { symbol: 'USDT', name: 'Tether USD', address: tether },
+      ],
       dexes: [
         {
           name: 'uniswap-v2',

@@ -1,8 +1,10 @@
 export { ANVIL_PRIVATE_KEYS, type AnvilHandle, findFreePort, startAnvil } from './anvil.ts';
-export { createDemoLauncher } from './demo-launcher.ts';
+export { createDemoLauncher, type DemoLauncher, type LaunchedToken } from './demo-launcher.ts';
+export { TOKEN_KINDS } from './demo-tokens.ts';
 export { V4_VENUES, type V4Launch, type V4Venue } from './demo-v4.ts';
 export { type DevChain, startDevChain } from './devchain.ts';
 export {
+  deployDevTether,
   deployUniswapV2,
   deployUniswapV3,
   seedStablecoinPool,

@@ -40,7 +40,7 @@ export function uniswapV2PairInitCodeHash(): string {
 
 export interface UniswapV3Deployment {
   factory: string;
-  /** Adds liquidity and swaps against bare V3 pools (contracts/src/V3PoolHelper.sol). */
+  /** Adds liquidity and swaps against bare V3 pools (contracts/src/service/V3PoolHelper.sol). */
   helper: string;
 }
 
@@ -56,6 +56,14 @@ export const DEV_NATIVE_USD = 3_000n;
 const DEV_STABLE_DECIMALS = 6n;
 const DEV_STABLE_SUPPLY = 10n ** 12n * 10n ** DEV_STABLE_DECIMALS;
 const DEV_POOL_NATIVE = 100n * 10n ** 18n;
+
+/**
+ * The dev chain's USDT: a second 6-decimal USD stablecoin, without a pool. It is there to be
+ * copied: the demo launcher's look-alike kind takes its name and symbol (src/tokens/lookalike.ts).
+ */
+export async function deployDevTether(signer: Signer): Promise<string> {
+  return deploy(loadArtifact('DevStablecoin'), signer, ['Tether USD', 'USDT', DEV_STABLE_SUPPLY]);
+}
 
 /**
  * A 6-decimal USD stablecoin and a WETH/stablecoin V2 pool at `nativeUsd` (100 ETH deep), so that

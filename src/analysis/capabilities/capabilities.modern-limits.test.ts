@@ -153,5 +153,6 @@ describe('known misses (docs/risk-model.md, Known limits)', () => {
     // No function writes anything the sale checks: no owner capability, though only the owner
     // can sell; the trade simulation reports such a token as a honeypot once it has liquidity.
     expect(summary(h.analyse('InsiderOnlySell'))).toEqual([]);
-  });
+    // A large source compiled in a child process: a minute or more on a loaded 2-core machine.
+  }, 240_000);
 });

@@ -22,6 +22,8 @@ export const HINT_SOURCES = {
   owner_can_change_balance: ['admin:balance-change', 'admin:burn-from'],
   hidden_owner: ['hidden-owner'],
   ownership_renounced: ['ownership-renounced'],
+  selfdestruct: ['code:selfdestruct'],
+  external_call: ['code:external-call'],
 } as const satisfies Partial<Record<keyof SecurityHints, readonly string[]>>;
 
 export type HintFlag = keyof typeof HINT_SOURCES;

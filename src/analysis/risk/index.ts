@@ -1,3 +1,4 @@
+export { codeFactsOf } from './code-facts.ts';
 export {
   type CreatorCounts,
   PRIOR_SUCCESSES,
@@ -10,5 +11,6 @@ export {
   tokenOutcome,
 } from './creators.ts';
 export { deriveHints, evidenceFor, HINT_SOURCES, type HintFlag } from './hints.ts';
+export type { CodeFacts, HolderRiskFacts, LookalikeFact } from './holder-facts.ts';
 export { assessRisk, type CreatorInput, type LiquidityInput } from './risk.ts';
 export { isTrusted } from './trust.ts';

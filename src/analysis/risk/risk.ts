@@ -1,6 +1,7 @@
 import { type RiskAssessment, riskLevelOf } from '../types.ts';
 import { capabilityFactors, levelFloorFactor } from './capability.ts';
 import { contextFactors } from './context.ts';
+import { holderFactors } from './holders.ts';
 import { hookFactors } from './hooks.ts';
 import { simulationFactors } from './simulation.ts';
 import { HONEYPOT_MIN_SCORE, NON_HONEYPOT_MAX_SCORE, type RiskInput } from './weights.ts';
@@ -32,7 +33,7 @@ export {
 
 /** Factors that are capability, not behaviour: zeroed for trusted tokens. */
 const CAPABILITY_CODES =
-  /^(admin:|hidden-owner$|proxy$|template$|honeypot-clone$|creator-reputation$|liquidity-)/;
+  /^(admin:|hidden-owner$|proxy$|template$|honeypot-clone$|creator-reputation$|liquidity-|holders:|code:)/;
 
 const INSIGHTS: Record<string, string> = {
   honeypot: 'Do not buy: the simulation could buy this token but not sell it back.',
@@ -60,6 +61,17 @@ const INSIGHTS: Record<string, string> = {
   'honeypot-clone': 'This code matches earlier honeypots.',
   'liquidity-unlocked': 'The liquidity is not locked: it can be withdrawn at any moment.',
   'creator-reputation': "Check the creator's earlier tokens.",
+  'holders:creator': 'The creator can dump a large share of the supply on buyers at any time.',
+  'holders:owner': 'The owner can dump a large share of the supply on buyers at any time.',
+  'holders:concentration': 'A few wallets hold most of the supply: one sale can crash the price.',
+  'holders:lp-creator': 'The creator holds the liquidity: it can be withdrawn at any moment.',
+  'holders:sells-failed': 'Some holders cannot sell: check whether your wallet could be next.',
+  'holders:siphon': 'Tokens disappear from wallets without their owners moving them.',
+  impersonation:
+    'This is not the well-known token it is named after: check the contract address before buying.',
+  'code:selfdestruct': 'The contract can be destroyed, taking every balance with it.',
+  'code:external-call':
+    'Transfers depend on a contract the owner can swap: their rules can change.',
 };
 
 const ALERT_CODES = new Set([
@@ -68,6 +80,8 @@ const ALERT_CODES = new Set([
   'admin:balance-change',
   'admin:burn-from',
   'honeypot-clone',
+  'holders:siphon',
+  'impersonation',
 ]);
 
 export function assessRisk(input: RiskInput): RiskAssessment {
@@ -76,6 +90,7 @@ export function assessRisk(input: RiskInput): RiskAssessment {
     ...hookFactors(input.simulation),
     ...capabilityFactors(input),
     ...contextFactors(input),
+    ...holderFactors(input),
   ];
   if (input.trusted) {
     factors = factors.map((f) =>

@@ -8,6 +8,7 @@ import type {
   StaticAnalysis,
   TradingSimulation,
 } from '../types.ts';
+import type { CodeFacts, HolderRiskFacts, LookalikeFact } from './holder-facts.ts';
 
 /** The weights and inputs of the risk score (risk.ts), and the helpers every factor uses. */
 
@@ -73,6 +74,25 @@ export const WEIGHTS = {
   creatorGoodMinTokens: 3,
   honeypotClone: 20,
   honeypotCloneMany: [3, 30] as const,
+  /** The creator's (or owner's) share of the supply once the token trades: percent, points. */
+  creatorShare: [
+    [50, 20],
+    [20, 10],
+  ] as const,
+  /** The ten largest holders outside pools, lockers and burn addresses: percent, points. */
+  top10Concentration: [
+    [80, 15],
+    [50, 8],
+  ] as const,
+  /** The creator holds at least this share of a pool's LP tokens. */
+  lpCreator: [50, 10] as const,
+  /** Real holders' sells: a honeypot when at least this share failed (and a fresh buyer can sell). */
+  holderSellsHoneypotShare: 0.5,
+  holderSellsFailed: 20,
+  siphon: 35,
+  impersonation: 30,
+  selfdestruct: 10,
+  externalCall: 10,
   /** A V4 pool's hook its owner can change (upgradeable, or owner-set state read in its swap callbacks). */
   hookCanChangeSwaps: 15,
   /** A V4 pool's hook that cannot work (impossible permission bits, no code). */
@@ -119,6 +139,11 @@ export interface RiskInput {
   creator?: CreatorInput | null;
   /** Earlier tokens judged honeypots whose skeleton hash equals this token's. */
   similarHoneypots: number;
+  /** Holders, LP holders and real holders' sells (src/analysis/risk/holders.ts). */
+  holderFacts?: HolderRiskFacts | null;
+  /** A well-known token of the chain this one's name or symbol copies. */
+  lookalike?: LookalikeFact | null;
+  codeFacts?: CodeFacts | null;
 }
 
 export const functionEvidence = (fn: AdminFunction): Evidence[] =>

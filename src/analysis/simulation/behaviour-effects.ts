@@ -33,7 +33,7 @@ export interface BehaviourFinding {
   detail: string;
 }
 
-/** One AdminProbe run (contracts/src/TradeSimulator.sol), decoded. */
+/** One AdminProbe run (contracts/src/service/TradeSimulator.sol), decoded. */
 export interface ProbeOutcome {
   trader: string;
   before: RawResult;

@@ -3,7 +3,7 @@ import { HOOK_CALLBACK_BY_SELECTOR } from '../../dex/v4/index.ts';
 import type { SimulationAmount } from '../types.ts';
 
 /**
- * The TradeSimulator's answers (contracts/src/TradeSimulator.sol) decoded, and one amount's
+ * The TradeSimulator's answers (contracts/src/service/TradeSimulator.sol) decoded, and one amount's
  * outcome read as the API reports it: taxes, step outcomes, revert reasons. Pure.
  */
 
@@ -32,7 +32,7 @@ export interface RawResult {
 }
 
 /** `lost` as a percentage of `of`, two decimals, clamped to 0–100 (reflection bonuses read as 0). */
-const pct = (lost: bigint, of: bigint): number | null => {
+export const pct = (lost: bigint, of: bigint): number | null => {
   if (of <= 0n) return null;
   const clamped = lost < 0n ? 0n : lost > of ? of : lost;
   // Rounded to the nearest hundredth: a 3 % fee taken with floor division reads 3, not 2.99.
@@ -100,7 +100,7 @@ export function decodeRawResult(r: Result): RawResult {
  * the native currency short of the router's quote (catches fees swapped back inside the sell).
  * The quote-based figure can only understate a plain fee (the price curve is concave).
  */
-function sellTaxPct(r: RawResult): number | null {
+export function sellTaxPct(r: RawResult): number | null {
   const byTokens = pct(r.sellAmount - r.sellPairReceived, r.sellAmount);
   const byNative = pct(r.sellExpectedEth - r.sellEthReceived, r.sellExpectedEth);
   if (byTokens === null) return byNative;

@@ -7,6 +7,11 @@ export {
 } from './behaviour.ts';
 export { decodeRevert } from './codec.ts';
 export {
+  type HolderCandidate,
+  MAX_HOLDER_SELLS,
+  simulateHolderSells,
+} from './holder-sells.ts';
+export {
   amountsFor,
   findPool,
   type Pool,

@@ -3,7 +3,7 @@ import { getAddress, Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../../contracts/artifacts.ts';
 import type { ChainConfig } from '../../config/chains.ts';
 import { type RpcClient, RpcError } from '../../evm/rpc.ts';
-import type { SimulationAmount, TradingSimulation } from '../types.ts';
+import type { HolderSells, SimulationAmount, TradingSimulation } from '../types.ts';
 import {
   decodeRawResult,
   decodeRevert,
@@ -60,6 +60,8 @@ export const ERRORS = {
 const BPS = 10_000n;
 const simulatorArtifact = loadArtifact('TradeSimulator');
 export const simulatorInterface = new Interface(simulatorArtifact.abi);
+/** The simulator's runtime code, for state overrides. */
+export const simulatorCode = (): string => simulatorArtifact.deployedBytecode;
 
 export interface Pool {
   dex: string;
@@ -86,6 +88,8 @@ export interface SimulationReport extends TradingSimulation {
   gas: { buy: number | null; transfer: number | null; sell: number | null } | null;
   /** Why the token is a honeypot (which amount, which step, which revert), or null. */
   honeypot_reason: string | null;
+  /** The largest real holders' sells (holder-sells.ts), when the simulate stage ran them. */
+  holder_sells?: HolderSells | null;
 }
 
 export const lower = (a: string) => a.toLowerCase();

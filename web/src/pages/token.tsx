@@ -5,6 +5,7 @@ import { ApiError, creators, tokens, watchlist, type LiveEvent, type RiskFactorD
 import { CopyButton, Failure, Flag, Loading, Locked, RiskBadge, Verdict } from '../components.tsx';
 import { chainName, dateTime, pct, shortAddress, usd } from '../format.ts';
 import { useLiveEvents } from '../live.ts';
+import { HoldersPanel } from './holders.tsx';
 import { session } from '../session.ts';
 import { HookReport, MainPool } from './token-pool.tsx';
 
@@ -311,10 +312,24 @@ export function TokenPage(props: { chainId: number; address: string }) {
           </div>
         ) : <Locked feature="The risk score, the honeypot verdict and the evidence behind them" plan="BASIC" />}
         {basic && <HoneypotEvidence token={t} factors={factors} />}
+        {basic && t.impersonates && (
+          <div class="callout callout-bad callout-lookalike" role="note">
+            <h2>Look-alike of {t.impersonates.symbol}</h2>
+            <p>
+              The real {t.impersonates.symbol} of this chain is at <code>{t.impersonates.canonical_address}</code>: this token only copies its name or symbol.
+            </p>
+          </div>
+        )}
       </section>
 
       {basic && <WhyThisScore t={t} />}
       {basic && <Capabilities t={t} />}
+      {basic ? <HoldersPanel t={t} /> : (
+        <section class="panel" aria-labelledby="holders-title">
+          <h2 id="holders-title">Holders</h2>
+          <Locked feature="Who holds the token, the LP holders and the real holders' sells" plan="BASIC" />
+        </section>
+      )}
       <Details t={t} basic={basic} />
     </article>
   );

@@ -237,6 +237,82 @@ contract TradeSimulator {
         _sell(r, router, token, pair, weth);
     }
 
+    /// One real holder's sell. The monitor places this code at the holder's address too (an
+    /// eth_call state override keeps the holder's balances: only its code changes), so the token
+    /// sees the holder itself sell.
+    struct HolderSell {
+        address holder;
+        /// balanceOf(holder) before anything ran.
+        uint256 balance;
+        /// The sell of the whole balance (`ran` false: it reverted as a whole, `failure` says why).
+        bool ran;
+        Result whole;
+        bytes failure;
+        /// When the whole balance could not be sold: a sell of `partBps` of it (a max-tx limit is no trap).
+        bool partRan;
+        Result part;
+    }
+
+    /// Sells each holder's balance from the holder's own address, each from the same state, and a
+    /// part of it where the whole failed. Every holder must carry this code (state override).
+    function sellHolders(
+        address[] calldata holders,
+        address router,
+        address token,
+        address pair,
+        address weth,
+        uint256 partBps
+    ) external returns (HolderSell[] memory out) {
+        out = new HolderSell[](holders.length);
+        for (uint256 i = 0; i < holders.length; i++) {
+            HolderSell memory h = out[i];
+            h.holder = holders[i];
+            h.balance = _balanceOf(token, holders[i]);
+            if (h.balance == 0) continue;
+            (h.ran, h.whole, h.failure) = _isolatedSell(holders[i], router, token, pair, weth, h.balance);
+            if (h.ran && h.whole.sell.ok) continue;
+            uint256 part = (h.balance * partBps) / BPS;
+            if (part == 0) continue;
+            bytes memory ignored;
+            (h.partRan, h.part, ignored) = _isolatedSell(holders[i], router, token, pair, weth, part);
+        }
+    }
+
+    /// Sells `amount` of what this address holds, then reverts with the result: the state is untouched.
+    function sellHeldAndUndo(address router, address token, address pair, address weth, uint256 amount) external {
+        Result memory r;
+        _sellAmount(r, router, token, pair, weth, amount);
+        revert Simulated(r);
+    }
+
+    /// Code sizes of `accounts` (whether holders are contracts), read without any code override.
+    function codeSizes(address[] calldata accounts) external view returns (uint256[] memory sizes) {
+        sizes = new uint256[](accounts.length);
+        for (uint256 i = 0; i < accounts.length; i++) {
+            sizes[i] = accounts[i].code.length;
+        }
+    }
+
+    function _isolatedSell(address holder, address router, address token, address pair, address weth, uint256 amount)
+        private
+        returns (bool ran, Result memory r, bytes memory failure)
+    {
+        try TradeSimulator(payable(holder)).sellHeldAndUndo(router, token, pair, weth, amount) {}
+        catch (bytes memory data) {
+            if (data.length >= 4 && bytes4(data) == Simulated.selector) {
+                bytes memory payload;
+                assembly {
+                    payload := add(data, 4)
+                    mstore(payload, sub(mload(data), 4))
+                }
+                r = abi.decode(payload, (Result));
+                ran = true;
+            } else {
+                failure = data;
+            }
+        }
+    }
+
     /// Only the buy: the tokens stay here (used by AdminProbe to hold a position first).
     function buyOnly(address router, address token, address weth, uint256 amountIn) external payable returns (Result memory r) {
         _buy(r, router, token, weth, amountIn);
@@ -276,7 +352,12 @@ contract TradeSimulator {
     }
 
     function _sell(Result memory r, address router, address token, address pair, address weth) private {
-        uint256 amount = _balanceOf(token, address(this));
+        _sellAmount(r, router, token, pair, weth, _balanceOf(token, address(this)));
+    }
+
+    function _sellAmount(Result memory r, address router, address token, address pair, address weth, uint256 amount)
+        private
+    {
         r.sellAmount = amount;
         if (amount == 0) {
             r.sell.revertData = abi.encodeWithSignature("Error(string)", "nothing to sell");
