@@ -13,6 +13,7 @@ const ALERT_LABELS: Record<AlertKind, string> = {
   honeypot: 'A token turns out to be a honeypot', liquidity_pull: 'Liquidity is pulled', rug: 'Rug pull',
   owner_changed: 'The owner changes', tax_raised: 'A tax is raised', mint_after_launch: 'Tokens are minted after launch',
   risk_level_changed: 'The risk level changes',
+  holder_concentration: 'Supply concentrated in few wallets', impersonation: 'A look-alike of a well-known token',
 };
 const ALERT_KINDS = Object.entries(ALERT_LABELS) as [AlertKind, string][];
 
