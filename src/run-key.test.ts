@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   INITIAL_RUN,
+  type Pass,
   type PassTrigger,
   passFor,
   RESIMULATE_BUCKET_MS,
@@ -11,7 +12,7 @@ const AT = Date.UTC(2026, 0, 1, 12, 34, 56, 789);
 
 describe('passFor', () => {
   it('mints each trigger’s run key and reason', () => {
-    const cases: [PassTrigger, { reason: string; run: string; bucketMs?: number }][] = [
+    const cases: [PassTrigger, Pass][] = [
       [{ kind: 'detected' }, { reason: 'pipeline', run: INITIAL_RUN }],
       [
         { kind: 'reanalysis', atMs: AT },
@@ -19,7 +20,7 @@ describe('passFor', () => {
       ],
       [
         { kind: 'pool-created', blockNumber: 1234 },
-        { reason: 'liquidity', run: 'p1234' },
+        { reason: 'liquidity', run: 'p1234', atBlock: 1234 },
       ],
       [
         { kind: 'scheduled-refresh', bucketMs: Date.UTC(2026, 0, 1, 12, 34) },

@@ -46,6 +46,8 @@ export interface Pass {
   run: string;
   /** Scheduled refreshes only: the bucket whose snapshot the DEX stage writes, even if late. */
   bucketMs?: number;
+  /** Pool passes only: the block that created or funded the pool; the DEX stage reads at it or later. */
+  atBlock?: number;
 }
 
 export function passFor(trigger: PassTrigger): Pass {
@@ -56,7 +58,7 @@ export function passFor(trigger: PassTrigger): Pass {
       return { reason: 'manual', run: `manual-${trigger.atMs}` };
     case 'pool-created':
       // The block names the key: a rescan of the block enqueues nothing new, a later pool does.
-      return { reason: 'liquidity', run: `p${trigger.blockNumber}` };
+      return { reason: 'liquidity', run: `p${trigger.blockNumber}`, atBlock: trigger.blockNumber };
     case 'scheduled-refresh':
       return {
         reason: 'refresh',

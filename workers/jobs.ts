@@ -47,6 +47,7 @@ const tokenStage = z.object({
   reason: z.enum(PASS_REASONS).default('pipeline'),
   run: z.string().regex(RUN_KEY_PATTERN).default(INITIAL_RUN),
   bucketMs: z.number().int().min(0).optional(),
+  atBlock: z.number().int().min(0).optional(),
 });
 type TokenStageData = { chainId: number; address: string; run: string };
 const tokenStageId = (stage: string) => (d: TokenStageData) =>

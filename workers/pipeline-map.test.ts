@@ -22,7 +22,13 @@ describe('the pipeline map', () => {
       { queue: 'bytecode', data: { ...token, reason: 'pipeline', run: 'initial' } },
       {
         queue: 'dex',
-        data: { chainId: 31337, address: `0x${'ef'.repeat(20)}`, reason: 'liquidity', run: 'p42' },
+        data: {
+          chainId: 31337,
+          address: `0x${'ef'.repeat(20)}`,
+          reason: 'liquidity',
+          run: 'p42',
+          atBlock: 42,
+        },
       },
     ]);
   });

@@ -257,6 +257,16 @@ function dexReads(db: Database) {
       return rows.flatMap((r) => [r.token0, r.token1]);
     },
 
+    /** Which of these pool addresses (V4: pool ids) are recorded. */
+    async recordedPools(chainId: number, addresses: string[]): Promise<Set<string>> {
+      if (addresses.length === 0) return new Set();
+      const rows = await db
+        .select({ a: pairs.address })
+        .from(pairs)
+        .where(and(eq(pairs.chainId, chainId), inArray(pairs.address, addresses)));
+      return new Set(rows.map((r) => r.a));
+    },
+
     /** Which of these addresses are recorded tokens. */
     async knownTokens(chainId: number, addresses: string[]): Promise<Set<string>> {
       if (addresses.length === 0) return new Set();

@@ -1,5 +1,5 @@
 import type { DexConfig } from '../config/chains.ts';
-import type { RpcReceipt } from '../evm/types.ts';
+import type { RpcLog, RpcReceipt } from '../evm/types.ts';
 import {
   dataWord,
   PAIR_CREATED_TOPIC,
@@ -31,10 +31,8 @@ export interface PoolCreation {
   txHash: string;
 }
 
-type Log = RpcReceipt['logs'][number];
-
 /** A V4 PoolManager's Initialize: the pool id is its address, the hook travels with it. */
-function v4Creation(dex: DexConfig, log: Log, txHash: string): PoolCreation | null {
+function v4Creation(dex: DexConfig, log: RpcLog, txHash: string): PoolCreation | null {
   const init = parseInitialize(log);
   if (!init) return null;
   return {
@@ -109,6 +107,12 @@ export function poolCreations(
   return found;
 }
 
+/** A V4 pool that got liquidity, and the PoolManager that holds it. */
+export interface V4LiquidityAdd {
+  poolId: string;
+  poolManager: string;
+}
+
 /**
  * V4 pools that got liquidity in these receipts (ModifyLiquidity with a positive delta, from a
  * configured PoolManager). A V4 pool's first liquidity usually comes after its Initialize, in
@@ -117,19 +121,44 @@ export function poolCreations(
 export function v4LiquidityAdds(
   receipts: readonly RpcReceipt[],
   dexes: readonly DexConfig[],
-): string[] {
+): V4LiquidityAdd[] {
   const managers = new Set(dexes.filter((d) => d.kind === 'v4').map((d) => d.factory));
   if (managers.size === 0) return [];
-  const ids = new Set<string>();
+  const adds = new Map<string, V4LiquidityAdd>();
   for (const receipt of receipts) {
     if (receipt.status !== undefined && receipt.status !== '0x1') continue;
     for (const log of receipt.logs) {
-      if (!managers.has(log.address.toLowerCase())) continue;
-      const id = liquidityAddedTo(log);
-      if (id) ids.add(id);
+      const poolManager = log.address.toLowerCase();
+      if (!managers.has(poolManager)) continue;
+      const poolId = liquidityAddedTo(log);
+      if (poolId) adds.set(poolId, { poolId, poolManager });
     }
   }
-  return [...ids];
+  return [...adds.values()];
+}
+
+/** A V4 pool read back from its Initialize log (eth_getLogs), with the block that created it. */
+export interface LoggedPoolCreation extends PoolCreation {
+  blockNumber: number;
+  blockHash: string;
+}
+
+/**
+ * The V4 pools of Initialize logs fetched by eth_getLogs (each log carries its block), from the
+ * configured PoolManagers only.
+ */
+export function v4PoolsFromLogs(
+  logs: readonly RpcLog[],
+  dexes: readonly DexConfig[],
+): LoggedPoolCreation[] {
+  const managers = new Map(dexes.filter((d) => d.kind === 'v4').map((d) => [d.factory, d]));
+  return logs.flatMap((log) => {
+    const dex = managers.get(log.address.toLowerCase());
+    if (!dex || !log.blockNumber || !log.blockHash) return [];
+    const pool = v4Creation(dex, log, log.transactionHash);
+    if (!pool) return [];
+    return [{ ...pool, blockNumber: Number(BigInt(log.blockNumber)), blockHash: log.blockHash }];
+  });
 }
 
 /** The sides of new pools worth a DEX pass: neither native currency, the wrapped native token nor a stablecoin (those are quotes). */

@@ -119,10 +119,13 @@ async function deployTokens(instance: Instance, names: string[]): Promise<string
   const artifact = loadArtifact('SimpleToken');
   const factory = new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, wallet);
   try {
+    // Nonces counted here: a dev chain mining on a timer can answer a receipt before its
+    // 'pending' nonce moves on, and ethers would then reuse the nonce.
+    let nonce = await provider.getTransactionCount(wallet.address, 'latest');
     const addresses: string[] = [];
     for (const name of names) {
       const tx = await factory.getDeployTransaction(name, 'ISO', 10n ** 24n);
-      const receipt = await waitMined(provider, wallet.sendTransaction(tx));
+      const receipt = await waitMined(provider, wallet.sendTransaction({ ...tx, nonce: nonce++ }));
       addresses.push(receipt.contractAddress!.toLowerCase());
     }
     return addresses;
@@ -154,6 +157,9 @@ describe('two embedded instances on one Redis', () => {
   const ours = new Map<string, { names: string[]; addresses: string[] }>();
 
   it('each lists its own tokens, scored, and none of the other instance’s', async () => {
+    // A retry starts from two new instances (afterAll stops those of an earlier try).
+    instances.length = 0;
+    ours.clear();
     instances.push(
       ...(await Promise.all(
         ['a', 'b'].map((name) => startInstance(name, mkdtempSync(join(root, `${name}-`)))),

@@ -363,8 +363,12 @@ export function createDexProcessor(deps: DexDeps) {
     const rows = new Map(
       (await deps.dex.pairsOf(data.chainId, data.address)).map((r) => [r.address, r]),
     );
-    // A pass for a pool created in block N reads at N or later, never at a head cached before it.
-    const newest = Math.max(0, ...[...rows.values()].map((r) => r.creationBlockNumber ?? 0));
+    // A pass for a pool created or funded in block N reads at N or later, never at a head cached
+    // before it.
+    const newest = Math.max(
+      data.atBlock ?? 0,
+      ...[...rows.values()].map((r) => r.creationBlockNumber ?? 0),
+    );
     const tip = await head(chain, newest);
     const state = await reader.readToken(
       data.address,

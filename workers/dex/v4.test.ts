@@ -37,6 +37,7 @@ import {
 } from '../../test/support/services.ts';
 import type { ChainRuntime } from '../chain-runtime.ts';
 import { createProducer, type Producer } from '../queues.ts';
+import { recordPoolCreations } from '../scan/index.ts';
 import { createDexProcessor, type DexResult } from './processor.ts';
 
 /**
@@ -90,8 +91,8 @@ async function nativeUsd(): Promise<number> {
   return Number(wethIs0 ? r1 : r0) / 1e6 / units(wethIs0 ? r0 : r1);
 }
 
-async function register(address: string, symbol: string) {
-  await createTokenRepository(handle.db).upsertDetected({
+async function register(address: string, symbol: string, db = handle.db) {
+  await createTokenRepository(db).upsertDetected({
     chainId: config.chainId,
     address,
     name: symbol,
@@ -355,6 +356,46 @@ describe('V4 pools in the dex stage', () => {
     });
     expect(late).toBe('orphaned');
     expect(await pairRow(init.id)).toBeUndefined();
+  });
+
+  it('reads a funded pool’s Initialize back from the logs when its block is detected first', async () => {
+    // Blocks are detected concurrently: here the funding block's detect job runs against a
+    // database in which no job has recorded the pool's Initialize block yet.
+    const late = await createTestDatabase();
+    const lateHandle = createDb(late.url, { max: 1 });
+    try {
+      const lateDex = createDexRepository(lateHandle.db);
+      const { address: token } = await chain.deploy('SimpleToken', ['Late', 'LATE', SUPPLY]);
+      await register(token, 'LATE', lateHandle.db);
+      const key = poolKeyOf(NO_HOOK, token, 500, 10);
+      const init = await initializePool(chain.signer, chain.v4!, key, 2n ** 96n);
+      const funded = await addLiquidityV4(
+        chain.signer,
+        chain.v4!,
+        key,
+        fullRangeLiquidity(parseEther('1'), parseEther('1')),
+        parseEther('2'),
+      );
+      expect(funded.blockNumber).toBeGreaterThan(init.blockNumber);
+      const header = (await runtime.reader.block(funded.blockNumber))!;
+      const outcome = await recordPoolCreations(
+        lateDex,
+        runtime,
+        await runtime.reader.receipts(header),
+        { number: funded.blockNumber, hash: header.hash },
+      );
+      expect(outcome).toEqual({ created: 1, pooledTokens: [token] });
+      const [row] = await lateHandle.db.select().from(pairs).where(eq(pairs.address, init.id));
+      expect(row).toMatchObject({
+        kind: 'v4',
+        creationBlockNumber: init.blockNumber,
+        hooks: NO_HOOK,
+        tickSpacing: 10,
+      });
+    } finally {
+      await lateHandle.close();
+      await late.drop();
+    }
   });
 
   it('through the whole pipeline: a token launched into a pool whose hook blocks sells is a honeypot, the hook as evidence', async () => {

@@ -4,7 +4,16 @@ import type { HolderRepository } from '../../db/repositories/holders.ts';
 import type { DetectedToken, TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import { ZERO_ADDRESS } from '../../src/dex/abi.ts';
-import { baseTokensOf, poolCreations, v4LiquidityAdds } from '../../src/dex/pairs.ts';
+import {
+  baseTokensOf,
+  type LoggedPoolCreation,
+  type PoolCreation,
+  poolCreations,
+  type V4LiquidityAdd,
+  v4LiquidityAdds,
+  v4PoolsFromLogs,
+} from '../../src/dex/pairs.ts';
+import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
 import {
   type BlockTraces,
@@ -14,7 +23,7 @@ import {
 } from '../../src/evm/deployments.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
-import type { RpcReceipt } from '../../src/evm/types.ts';
+import type { RpcLog, RpcReceipt } from '../../src/evm/types.ts';
 import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
 import type { JobData } from '../jobs.ts';
@@ -29,6 +38,11 @@ import type { Producer } from '../queues.ts';
 /** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
 const PROBE_CONCURRENCY = 8;
+/**
+ * How far back a funded V4 pool's Initialize is looked for when no detect job has recorded it
+ * yet (blocks are detected concurrently); a pool is normally funded within a few blocks.
+ */
+const V4_INITIALIZE_LOOKBACK_BLOCKS = 256;
 
 export interface DetectDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
@@ -318,26 +332,76 @@ export async function recordPoolCreations(
   const created = poolCreations(receipts, chain.config.dexes);
   const funded = v4LiquidityAdds(receipts, chain.config.dexes);
   if (created.length === 0 && funded.length === 0) return { created: 0, pooledTokens: [] };
-  const recorded: typeof created = [];
-  for (const { txHash, ...pool } of created) {
+  const recorded: PoolCreation[] = [];
+  const record = async (pool: PoolCreation, at: { number: number; hash: string }) => {
+    const { txHash, ...row } = pool;
     const written = await dex.recordPoolCreated({
       chainId,
-      ...pool,
-      creationBlockNumber: block.number,
+      ...row,
+      creationBlockNumber: at.number,
       creationTxHash: txHash,
-      creationBlockHash: block.hash,
+      creationBlockHash: at.hash,
     });
-    if (written === 'recorded') recorded.push({ txHash, ...pool });
-  }
+    if (written === 'recorded') recorded.push(pool);
+  };
+  for (const pool of created) await record(pool, block);
+  // Blocks are detected concurrently: the block that funds a V4 pool may be processed before the
+  // one that initialized it. Such a pool is read back from its Initialize log, so its first
+  // liquidity is never missed.
+  const unknown = await unrecordedV4Pools(dex, chainId, funded, created);
+  for (const pool of await initializeLogs(chain, unknown, block.number))
+    await record(pool, { number: pool.blockNumber, hash: pool.blockHash });
   // Native currency (V4 pools hold it as the zero address) is a quote like wrapped native.
   const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
   // A V4 pool's first liquidity (after its Initialize) gives its tokens a pass too.
-  const fundedTokens = (await dex.unfundedV4PoolTokens(chainId, funded)).filter(
-    (t) => !quotes.has(t),
-  );
+  const fundedTokens = (
+    await dex.unfundedV4PoolTokens(
+      chainId,
+      funded.map((f) => f.poolId),
+    )
+  ).filter((t) => !quotes.has(t));
   const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
   const known = await dex.knownTokens(chainId, candidates);
   return { created: recorded.length, pooledTokens: [...known] };
+}
+
+/** The funded V4 pools that neither this block nor an earlier detect job has recorded. */
+async function unrecordedV4Pools(
+  dex: DexRepository,
+  chainId: number,
+  funded: V4LiquidityAdd[],
+  created: PoolCreation[],
+): Promise<V4LiquidityAdd[]> {
+  const here = new Set(created.map((p) => p.address));
+  const rest = funded.filter((f) => !here.has(f.poolId));
+  if (rest.length === 0) return [];
+  const known = await dex.recordedPools(
+    chainId,
+    rest.map((f) => f.poolId),
+  );
+  return rest.filter((f) => !known.has(f.poolId));
+}
+
+/** The Initialize logs of these pools within the last V4_INITIALIZE_LOOKBACK_BLOCKS blocks. */
+async function initializeLogs(
+  chain: ChainRuntime,
+  pools: V4LiquidityAdd[],
+  blockNumber: number,
+): Promise<LoggedPoolCreation[]> {
+  const found: LoggedPoolCreation[] = [];
+  for (const poolManager of new Set(pools.map((p) => p.poolManager))) {
+    const ofManager = pools.filter((p) => p.poolManager === poolManager);
+    const logs = await chain.rpc.request<RpcLog[]>('eth_getLogs', [
+      {
+        address: poolManager,
+        topics: [V4_INITIALIZE_TOPIC, ofManager.map((p) => p.poolId)],
+        fromBlock: toQuantity(Math.max(0, blockNumber - V4_INITIALIZE_LOOKBACK_BLOCKS)),
+        toBlock: toQuantity(blockNumber),
+      },
+    ]);
+    found.push(...v4PoolsFromLogs(logs, chain.config.dexes));
+  }
+  return found;
 }
 
 export function createDetectProcessor(deps: DetectDeps) {
