@@ -81,6 +81,19 @@ describe('/metrics', () => {
         outcome: 'ok',
       }),
     ).toBeGreaterThan(0);
+    // Requests as providers bill them: each entry of a batch on its own, by its method.
+    expect(
+      sample(text, 'tm_rpc_requests_total', { chain: '31337', method: 'eth_call' }),
+    ).toBeGreaterThan(0);
+    expect(
+      sample(text, 'tm_rpc_requests_total', { chain: '31337', method: 'eth_getBlockByNumber' }),
+    ).toBeGreaterThanOrEqual(
+      sample(text, 'tm_rpc_calls_total', {
+        chain: '31337',
+        method: 'batch:eth_getBlockByNumber',
+        outcome: 'ok',
+      }) ?? Number.POSITIVE_INFINITY,
+    );
     expect(
       sample(text, 'tm_stage_duration_seconds_count', { queue: 'detect', status: 'completed' }),
     ).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS } from '../src/alerts.ts';
-import { RISK_LEVELS } from '../src/analysis/types.ts';
+import { PROOF_STATUSES, RISK_LEVELS } from '../src/analysis/types.ts';
 
 /**
  * The token object's response schemas (docs/api.md, "The complete token object") and the
@@ -246,6 +246,27 @@ export const impersonates = z
   })
   .meta({ id: 'Impersonates' });
 
+/** Whether a finding was proven by execution (docs/risk-model.md, "Propose, then prove"). */
+export const findingProof = z
+  .strictObject({
+    status: z.enum(PROOF_STATUSES).meta({
+      description:
+        'proven: an eth_call ran the power as its privileged caller and saw its effect; unconfirmed: it could not be run, or ran without its effect (less weight); observed: the finding is itself an execution (trade, sell, probe); not-executable: a fact no call can show',
+    }),
+    detail: z.string().meta({
+      description: 'The call, its caller and what it showed, or why nothing could be shown',
+    }),
+    before: z.record(z.string(), z.string()).optional().meta({
+      description:
+        'Read before the call: total_supply, holder_balance (decimal), holder_transfer (moves/fails)',
+    }),
+    after: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'The same, read after the call' }),
+  })
+  .meta({ id: 'FindingProof' });
+
 export const analysis = z
   .strictObject({
     timestamp: isoTime,
@@ -265,6 +286,7 @@ export const analysis = z
             .object({ kind: z.string(), detail: z.string(), selector: z.string().optional() })
             .strict(),
         ),
+        proof: findingProof,
       }),
     ),
   })

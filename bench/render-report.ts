@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { renderChainsTables } from './render-chains.ts';
 import type { BenchMachine, BenchRow, SuiteOutcome } from './report.ts';
 
 /**
@@ -23,6 +24,7 @@ export interface BenchResults {
 export const HEADLINES: readonly { suite: string; metric: string }[] = [
   { suite: 'detection', metric: 'scanner catch-up blocks/s (scan → detect → bytecode)' },
   { suite: 'detection', metric: 'block → token.created on WS, p50' },
+  { suite: 'chains', metric: 'bsc catch-up blocks/s (scan → detect → bytecode)' },
   { suite: 'bytecode-stages', metric: 'analyzeBytecode throughput (2000 mainnet contracts)' },
   { suite: 'analysis', metric: 'analysis tokens/s (selectors → simulate → risk)' },
   { suite: 'accuracy', metric: 'honeypot recall' },
@@ -139,6 +141,14 @@ export function renderResults(results: BenchResults): string {
 }
 
 /** Precision, recall and F1 per capability and study label, per set (docs/risk-model.md). */
+/** The five-chain run (docs/scale.md): tables by chain and process, then where it ran. */
+export function renderChains(results: BenchResults): string {
+  const tables = renderChainsTables(results.results, results.parameters.chains);
+  return results.results.some((r) => r.suite === 'chains')
+    ? `${tables}\n\n${provenance(results, 'chains')}`
+    : tables;
+}
+
 export function renderAccuracy(results: BenchResults): string {
   const value = (metric: string) =>
     results.results.find((r) => r.suite === 'accuracy' && r.metric === metric)?.value;
@@ -146,6 +156,9 @@ export function renderAccuracy(results: BenchResults): string {
     'dev set (set-code)',
     'dev set (set-code) names only',
     'dev set (constructor)',
+    'modern set',
+    'modern set (settled)',
+    'modern set names only',
     'own corpus',
   ];
   const labels = [
@@ -172,7 +185,8 @@ export function renderAccuracy(results: BenchResults): string {
       );
     }
   }
-  const p99 = ['dev set (set-code)', 'dev set (constructor)']
+  const p99 = ['dev set (set-code)', 'dev set (constructor)', 'modern set']
+    .filter((set) => value(`${set} analysis per token, p99`) !== undefined)
     .map(
       (set) =>
         `${set}: ${decimal.format(value(`${set} analysis per token, p99`) ?? Number.NaN)} ms`,
@@ -239,6 +253,7 @@ export const TARGETS: readonly Target[] = [
   { file: 'README.md', marker: 'bench:accuracy-summary', render: renderAccuracySummary },
   { file: 'docs/benchmarks.md', marker: 'bench:results', render: renderResults },
   { file: 'docs/risk-model.md', marker: 'bench:accuracy', render: renderAccuracy },
+  { file: 'docs/scale.md', marker: 'bench:chains', render: renderChains },
 ];
 
 /** `text` with the block between `<!-- marker -->` and `<!-- /marker -->` replaced by `content`. */

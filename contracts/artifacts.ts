@@ -55,6 +55,9 @@ export const CONTRACT_NAMES = [
   'CallBundle',
   // Placed by state override at a contract: reads its slots and, for any other call, runs its code.
   'SlotWindow',
+  // Placed by state override at privileged callers and a test holder: runs an admin power and
+  // reads its effect in one eth_call (docs/risk-model.md, "Propose, then prove").
+  'PowerProver',
   // Uniswap V4 hooks of the demo and the tests (deployed at mined CREATE2 addresses: their low 14
   // bits are their permissions), and the V4 honeypot test with the switch it places at a hook.
   'FeeHook',

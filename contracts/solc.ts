@@ -36,7 +36,7 @@ export const solcVersion = (): string => solc.version();
 /** The standard-JSON input of a compile with the project's settings (the build's and the tests'). */
 export function standardInput(
   sources: Record<string, string>,
-  options: { viaIR?: boolean; optimize?: boolean } = {},
+  options: { viaIR?: boolean; optimize?: boolean; evmVersion?: string } = {},
 ) {
   return {
     language: 'Solidity',
@@ -45,7 +45,7 @@ export function standardInput(
     ),
     settings: {
       optimizer: { enabled: options.optimize ?? true, runs: OPTIMIZER_RUNS },
-      evmVersion: EVM_VERSION,
+      evmVersion: options.evmVersion ?? EVM_VERSION,
       viaIR: options.viaIR ?? false,
       outputSelection: {
         '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },

@@ -14,6 +14,8 @@ export interface Metrics {
   registry: Registry;
   stageDuration: Histogram<'queue' | 'status'>;
   rpcCalls: Counter<'chain' | 'method' | 'outcome'>;
+  /** Every JSON-RPC request, a batch's entries one by one: what providers bill. */
+  rpcRequests: Counter<'chain' | 'method'>;
   scannerLag: Gauge<'chain'>;
   reorgs: Counter<'chain'>;
   wsConnections: Gauge;
@@ -92,6 +94,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       name: 'tm_rpc_calls_total',
       help: 'RPC round trips per chain, method and outcome (ok or error kind)',
       labelNames: ['chain', 'method', 'outcome'],
+      registers: [registry],
+    }),
+    rpcRequests: new Counter({
+      name: 'tm_rpc_requests_total',
+      help: 'JSON-RPC requests per chain and method, each entry of a batch counted (providers bill per request)',
+      labelNames: ['chain', 'method'],
       registers: [registry],
     }),
     scannerLag: new Gauge({

@@ -30,12 +30,14 @@ export function createChainRuntimes(
         timeoutMs: config.rpcTimeoutMs,
         logger: logger.child({ chain: config.chainId }),
         onCall: metrics
-          ? ({ method, errorKind }) =>
+          ? ({ method, methods, errorKind }) => {
               metrics.rpcCalls.inc({
                 chain,
                 method: rpcMethodLabel(method),
                 outcome: errorKind ?? 'ok',
-              })
+              });
+              for (const m of methods) metrics.rpcRequests.inc({ chain, method: m });
+            }
           : undefined,
       });
       return [config.chainId, { config, rpc, reader: createChainReader(rpc) }];

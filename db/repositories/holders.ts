@@ -45,20 +45,34 @@ export type ReplayApplyResult =
   | { status: 'applied'; blocks: number; transfers: number; changes: number };
 
 export function createHolderRepository(db: Database) {
-  return {
-    /** Leaves a block's Transfer logs for the sequencer (a repeated call changes nothing). */
-    async recordBlock(chainId: number, block: BlockRef, transfers: readonly Transfer[]) {
-      await db
-        .insert(holderPending)
-        .values({
+  /** Several blocks' Transfer logs in one statement. */
+  async function recordBlocks(
+    chainId: number,
+    blocks: readonly { block: BlockRef; transfers: readonly Transfer[] }[],
+  ) {
+    if (blocks.length === 0) return;
+    await db
+      .insert(holderPending)
+      .values(
+        blocks.map(({ block, transfers }) => ({
           chainId,
           blockNumber: block.number,
           blockHash: block.hash,
           parentHash: block.parentHash,
           transfers: packTransfers(transfers),
-        })
-        .onConflictDoNothing();
+        })),
+      )
+      .onConflictDoNothing();
+  }
+
+  return {
+    /** Leaves a block's Transfer logs for the sequencer (a repeated call changes nothing). */
+    async recordBlock(chainId: number, block: BlockRef, transfers: readonly Transfer[]) {
+      await recordBlocks(chainId, [{ block, transfers }]);
     },
+
+    /** Several blocks' Transfer logs in one statement (a catch-up run of blocks). */
+    recordBlocks,
 
     /**
      * Applies the waiting blocks that extend the live cursor, in order, as far as they go. With

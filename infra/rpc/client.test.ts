@@ -399,6 +399,21 @@ describe('createRpcClient: request', () => {
 });
 
 describe('createRpcClient: batch', () => {
+  it('tells the observer the method of every request a batch carried (what providers bill)', async () => {
+    const seen: (readonly string[])[] = [];
+    const { rpc } = client({ onCall: ({ methods }) => seen.push(methods) });
+    await rpc.batch([
+      { method: 'eth_getBlockByNumber', params: ['0x1', false] },
+      { method: 'eth_getBlockByNumber', params: ['0x2', false] },
+      { method: 'eth_chainId', params: [] },
+    ]);
+    await rpc.request('eth_blockNumber');
+    expect(seen).toEqual([
+      ['eth_getBlockByNumber', 'eth_getBlockByNumber', 'eth_chainId'],
+      ['eth_blockNumber'],
+    ]);
+  });
+
   it('returns an empty list for an empty batch without any HTTP request', async () => {
     const { rpc } = client();
     await expect(rpc.batch([])).resolves.toEqual([]);

@@ -32,6 +32,8 @@ export interface RpcClientOptions {
   /** Observes every HTTP round trip (metrics). */
   onCall?: (info: {
     method: string;
+    /** The method of each JSON-RPC request the round trip carried (a batch carries several). */
+    methods: readonly string[];
     url: string;
     ok: boolean;
     errorKind?: RpcErrorKind;
@@ -146,8 +148,9 @@ function parseHttpAnswer(response: Response, text: string, label: string): unkno
 /** One HTTP round trip, reported to `onCall` whatever its outcome. */
 async function post(http: HttpTransport, url: string, body: unknown, label: string) {
   const started = performance.now();
+  const methods = (Array.isArray(body) ? body : [body]).map((r) => String(r.method));
   const finish = (ok: boolean, errorKind?: RpcErrorKind) =>
-    http.onCall?.({ method: label, url, ok, errorKind, ms: performance.now() - started });
+    http.onCall?.({ method: label, methods, url, ok, errorKind, ms: performance.now() - started });
   let json: unknown;
   try {
     const { response, text } = await fetchText(http, url, body, label);

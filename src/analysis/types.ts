@@ -70,6 +70,27 @@ export interface AdminFunction extends CatalogEntry {
   access_control: AccessControl;
   /** Why this access_control: caller-vs-stored-address comparison in code, a stranger's call reverting, … */
   evidence: Evidence[];
+  /** For a power over holders (mint, leak, limit): what running it showed (static/proofs.ts). */
+  proof?: Proof;
+}
+
+/**
+ * Whether a finding was proven by execution (docs/risk-model.md, "Propose, then prove"):
+ * `proven`, an eth_call ran the power as its privileged caller and saw its effect (the numbers in
+ * `before`/`after`); `unconfirmed`, the power could not be run or ran without its effect (less
+ * weight); `observed`, the finding is itself an execution (trade simulation, behaviour probe, a
+ * holder's sell); `not-executable`, a fact no call can show (a proxy, a template, holders,
+ * liquidity, the creator's history).
+ */
+export const PROOF_STATUSES = ['proven', 'unconfirmed', 'observed', 'not-executable'] as const;
+export type ProofStatus = (typeof PROOF_STATUSES)[number];
+export interface Proof {
+  status: ProofStatus;
+  /** The call, its caller and what it showed, or why nothing could be shown. */
+  detail: string;
+  /** Numbers read before and after the call (decimal strings or words): total_supply, holder_balance, holder_transfer. */
+  before?: Record<string, string>;
+  after?: Record<string, string>;
 }
 
 export type ProxyKind =
@@ -91,9 +112,18 @@ export interface ProxyInfo {
 
 export interface OwnershipInfo {
   owner: string | null;
-  owner_source: 'owner()' | 'getOwner()' | 'admin-slot' | null;
-  /** Owner is the zero address or a dead address. */
+  /** `default-admin-role`: no owner getter; the holder of AccessControl's DEFAULT_ADMIN_ROLE. */
+  owner_source: 'owner()' | 'getOwner()' | 'admin-slot' | 'default-admin-role' | null;
+  /**
+   * Owner is the zero address or a dead address; or, without an owner getter, every
+   * AccessControl role ever granted was given up (roles_renounced).
+   */
   renounced: boolean;
+  /**
+   * AccessControl: every role the token's RoleGranted events name was given up (hasRole answers
+   * false for each): role-gated functions are dead. Absent when no grant was logged.
+   */
+  roles_renounced?: boolean;
   /** A privileged address still held in storage after a renounce (fake renounce), or a hidden admin. */
   hidden_owner: string | null;
   /** Selectors the hidden owner's eth_call succeeded on (risk.ts weighs whether they carry power). */
@@ -147,6 +177,8 @@ export interface RiskFactor {
   severity: 'info' | 'low' | 'medium' | 'high' | 'critical';
   message: string;
   evidence: Evidence[];
+  /** Whether the finding was proven by execution, with the numbers (always set by assessRisk). */
+  proof?: Proof;
 }
 
 export interface RiskAssessment {
@@ -177,6 +209,11 @@ export interface StaticAnalysis {
   /** keccak of the code with metadata and PUSH constants masked: equal for clones of one template. */
   skeleton_hash: string;
   template: string | null;
+  /**
+   * An external gate (capabilities/blockers.ts): a privileged function can swap the contract
+   * whose answer decides transfers (GoPlus's `external_call`). Absent when none was found.
+   */
+  external_call?: { detail: string } | null;
 }
 
 /** security_hints (docs/api.md) flags, derived from the analysis; each true flag has evidence in risk_factors. */

@@ -4,7 +4,7 @@ import type { ParityTrace, RpcBlockHeader, RpcReceipt, TxCallTrace } from './typ
 
 /**
  * Block reading with capability discovery: eth_getBlockReceipts else per-transaction receipts;
- * debug_traceBlockByNumber (callTracer) else trace_block else no traces. What a node lacks is
+ * trace_block else debug_traceBlockByNumber (callTracer) else no traces. What a node lacks is
  * remembered, so it is asked only once.
  */
 
@@ -113,12 +113,34 @@ function createReceiptReader(rpc: RpcClient) {
   return { read, known: () => blockReceipts };
 }
 
-/** debug_traceBlockByNumber (callTracer), else trace_block, else none (remembered). */
+/**
+ * trace_block (the flat parity traces: Erigon, Reth, Nethermind, Anvil), else
+ * debug_traceBlockByNumber with the callTracer (geth and its forks: BSC, Polygon's bor), else
+ * none; what answered is remembered. trace_block first: where a node has both, it is the cheaper
+ * to serve (Anvil answers a 130-transaction block's trace_block in about 20 ms and its
+ * callTracer in about 900 ms), and a block's deployments need nothing the flat form lacks.
+ */
 function createTraceReader(rpc: RpcClient) {
   let traceMethod: TraceMethod | undefined;
+  /** The node does not offer this method (or not this way): try the next one. */
+  const refused = (error: unknown, method: TraceMethod) =>
+    error instanceof RpcError &&
+    (error.kind === 'unsupported' || error.kind === 'invalid-request') &&
+    traceMethod !== method;
   const read = async (block: RpcBlockHeader): Promise<BlockTraces> => {
     if (block.transactions && block.transactions.length === 0) return { kind: 'none' };
     const number = toQuantity(fromQuantity(block.number));
+    if (traceMethod === undefined || traceMethod === 'parity') {
+      try {
+        const traces = await rpc.request<ParityTrace[]>('trace_block', [number], {
+          validate: (answer) => traceProblem(block, { kind: 'parity', traces: answer }),
+        });
+        traceMethod = 'parity';
+        return { kind: 'parity', traces };
+      } catch (error) {
+        if (!refused(error, 'parity')) throw error;
+      }
+    }
     if (traceMethod === undefined || traceMethod === 'callTracer') {
       try {
         const traces = await rpc.request<TxCallTrace[]>(
@@ -131,28 +153,7 @@ function createTraceReader(rpc: RpcClient) {
         traceMethod = 'callTracer';
         return { kind: 'callTracer', traces };
       } catch (error) {
-        if (
-          !(error instanceof RpcError) ||
-          (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
-          traceMethod === 'callTracer'
-        )
-          throw error;
-      }
-    }
-    if (traceMethod === undefined || traceMethod === 'parity') {
-      try {
-        const traces = await rpc.request<ParityTrace[]>('trace_block', [number], {
-          validate: (answer) => traceProblem(block, { kind: 'parity', traces: answer }),
-        });
-        traceMethod = 'parity';
-        return { kind: 'parity', traces };
-      } catch (error) {
-        if (
-          !(error instanceof RpcError) ||
-          (error.kind !== 'unsupported' && error.kind !== 'invalid-request') ||
-          traceMethod === 'parity'
-        )
-          throw error;
+        if (!refused(error, 'callTracer')) throw error;
       }
     }
     traceMethod = 'none';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AccessControl, FUNCTION_RISKS } from '../analysis/types.ts';
+import { type AccessControl, FUNCTION_RISKS, PROOF_STATUSES } from '../analysis/types.ts';
 import { isoOrNull } from '../time.ts';
 import { holderSellsView, holdersView, impersonatesView } from './holders-view.ts';
 import { monitoringRecommendations } from './monitoring.ts';
@@ -156,6 +156,17 @@ export function withoutRisk<T extends Record<string, unknown>>(item: T): T {
   return { ...item, current_risk_score: null, current_risk_level: null };
 }
 
+/** Analyses stored before findings were proven by execution carry no proof. */
+const NO_PROOF = {
+  status: 'unconfirmed' as const,
+  detail: 'analysed before findings were proven by execution',
+};
+const storedProof = z.object({
+  status: z.enum(PROOF_STATUSES),
+  detail: z.string(),
+  before: z.record(z.string(), z.string()).optional(),
+  after: z.record(z.string(), z.string()).optional(),
+});
 const storedFactor = z.object({
   code: z.string(),
   points: z.number(),
@@ -164,6 +175,7 @@ const storedFactor = z.object({
   evidence: z
     .array(z.object({ kind: z.string(), detail: z.string(), selector: z.string().optional() }))
     .catch([]),
+  proof: storedProof.catch(NO_PROOF),
 });
 const storedFactors = z.array(storedFactor).catch([]);
 const storedStrings = z.array(z.string()).catch([]);

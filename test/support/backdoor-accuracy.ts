@@ -6,7 +6,8 @@ import { matchCatalog } from '../../src/analysis/catalog/index.ts';
 import { assessRisk, deriveHints } from '../../src/analysis/risk/index.ts';
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskFactor, SecurityHints } from '../../src/analysis/types.ts';
-import { createChainReader } from '../../src/evm/chain-reader.ts';
+import { type ChainReader, createChainReader } from '../../src/evm/chain-reader.ts';
+import type { RpcClient } from '../../src/evm/rpc.ts';
 import {
   type BackdoorEntry,
   CAPABILITIES,
@@ -45,6 +46,8 @@ export interface EntryResult {
   named: Record<CapabilityLabel, boolean>;
   /** The risk factors behind the flags (code and evidence), for explaining each miss. */
   factors: RiskFactor[];
+  /** The static analysis reported an external gate the owner can swap (`external_call`). */
+  externalCall: boolean;
   ms: number;
 }
 
@@ -165,6 +168,38 @@ const NO_LABELS = Object.fromEntries(STUDY_LABELS.map((l) => [l, false])) as Rec
   boolean
 >;
 
+/**
+ * The analysis every accuracy run measures: the selectors stage's (analyzeStatic) followed by the
+ * risk score and hints, with no trade simulation or behaviour probes; the time is the analysis's.
+ */
+export async function analyseToken(
+  deps: { rpc: RpcClient; reader: ChainReader },
+  chainId: number,
+  address: string,
+): Promise<Omit<EntryResult, 'id' | 'name' | 'mode'>> {
+  const started = performance.now();
+  const code = await deps.reader.code(address, 'latest');
+  const analysis = await analyzeStatic(deps, { chainId, address, code });
+  const assessment = assessRisk({
+    trusted: false,
+    static: analysis,
+    behaviour: [],
+    simulation: null,
+    similarHoneypots: 0,
+  });
+  const hints = deriveHints({ assessment, static: analysis });
+  return {
+    error: null,
+    hints,
+    observed: capabilitiesOf(hints),
+    observedLabels: labelsOf(hints),
+    named: namedCapabilities(analysis.functions),
+    factors: assessment.risk_factors,
+    externalCall: analysis.external_call != null,
+    ms: performance.now() - started,
+  };
+}
+
 /** Places and analyses every entry in one mode. */
 export async function runDevelopmentSet(
   chain: TestChain,
@@ -193,34 +228,13 @@ export async function runDevelopmentSet(
         observedLabels: NO_LABELS,
         named: NONE,
         factors: [],
+        externalCall: false,
         ms: 0,
       });
       continue;
     }
-    const started = performance.now();
-    const code = await reader.code(address, 'latest');
-    const analysis = await analyzeStatic(
-      { rpc, reader },
-      { chainId: chain.anvil.chainId, address, code },
-    );
-    const assessment = assessRisk({
-      trusted: false,
-      static: analysis,
-      behaviour: [],
-      simulation: null,
-      similarHoneypots: 0,
-    });
-    const hints = deriveHints({ assessment, static: analysis });
-    out.push({
-      ...base,
-      error: null,
-      hints,
-      observed: capabilitiesOf(hints),
-      observedLabels: labelsOf(hints),
-      named: namedCapabilities(analysis.functions),
-      factors: assessment.risk_factors,
-      ms: performance.now() - started,
-    });
+    const analysed = await analyseToken({ rpc, reader }, chain.anvil.chainId, address);
+    out.push({ ...base, ...analysed });
     onProgress?.(out.length);
   }
   return out;

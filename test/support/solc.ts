@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { posix } from 'node:path';
 import {
   type CompiledContract,
   compiledContract,
@@ -43,24 +44,71 @@ export function compileSolidity(
  * compileSolidity in a child process, cached on disk like compileLegacy: a large source takes
  * seconds (a minute on a loaded machine) in solc-js, which must not block the test worker (its
  * reports to the runner time out past 60 s).
+ *
+ * `version` compiles with one of the 0.8 releases installed as devDependencies (MODERN_SOLC)
+ * instead of the bundled one, with the newest EVM version that release and Anvil share. Imports
+ * of library code (`@openzeppelin/contracts/…`, `solady/src/…`, `solmate/src/…` and the relative
+ * imports inside them) are read from node_modules into the standard-JSON input before the child
+ * starts, so the cache key covers the library's text too.
  */
 export async function compileSolidityAsync(
   source: string,
-  options: { viaIR?: boolean; optimize?: boolean } = {},
+  options: { viaIR?: boolean; optimize?: boolean; version?: ModernSolc } = {},
 ): Promise<Record<string, Compiled>> {
-  const input = standardInput({ 'Test.sol': source }, options);
+  const sources = { 'Test.sol': source, ...librarySources(source) };
+  const input = standardInput(sources, {
+    viaIR: options.viaIR,
+    optimize: options.optimize,
+    evmVersion: options.version ? evmVersionOf(options.version) : undefined,
+  });
+  const compiler = options.version ?? solcVersion();
   const key = createHash('sha256')
-    .update(`${solcVersion()}/${JSON.stringify(input)}`)
+    .update(`${compiler}/${JSON.stringify(input)}`)
     .digest('hex');
   const hit = compiled.get(key) ?? readCached(key);
   if (hit) {
     compiled.set(key, hit);
     return hit;
   }
-  const output = JSON.parse(
-    await runChild(require.resolve('solc'), JSON.stringify(input)),
-  ) as ReturnType<typeof compileSources>;
+  const solcPath = require.resolve(options.version ? `solc-${options.version}` : 'solc');
+  const output = JSON.parse(await runChild(solcPath, JSON.stringify(input))) as ReturnType<
+    typeof compileSources
+  >;
   return remember(key, output);
+}
+
+/** The 0.8 releases installed as devDependencies (package.json `solc-<version>` aliases). */
+export const MODERN_SOLC = ['0.8.20', '0.8.24', '0.8.26', '0.8.30'] as const;
+export type ModernSolc = (typeof MODERN_SOLC)[number];
+
+/** Cancun (TSTORE, MCOPY) from 0.8.24; 0.8.20-0.8.23 know Shanghai at most. */
+const CANCUN_FROM_MINOR = 24;
+function evmVersionOf(version: ModernSolc): string {
+  return Number(version.split('.')[2]) >= CANCUN_FROM_MINOR ? 'cancun' : 'shanghai';
+}
+
+const IMPORT = /import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/g;
+const NODE_MODULES = new URL('../../node_modules/', import.meta.url);
+
+/**
+ * Every library file `source` imports, transitively, keyed by its import path (relative to
+ * node_modules), so solc finds each unit by the name it asks for and needs no import callback.
+ */
+function librarySources(source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (text: string, from: string | null) => {
+    for (const [, spec] of text.matchAll(IMPORT)) {
+      const unit =
+        spec!.startsWith('.') && from
+          ? posix.normalize(posix.join(posix.dirname(from), spec!))
+          : spec!;
+      if (unit in out) continue;
+      out[unit] = readFileSync(new URL(unit, NODE_MODULES), 'utf8');
+      visit(out[unit]!, unit);
+    }
+  };
+  visit(source, null);
+  return out;
 }
 
 /** The old releases installed as devDependencies (package.json `solc-<version>` aliases). */

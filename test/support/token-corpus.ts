@@ -317,7 +317,14 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
       ])),
       pairAware: true,
     }),
-    truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 2, sell_tax_pct: 2 },
+    // updatePoolWeights accepts up to 10,000 basis points: a fee that takes the whole sale is a limit.
+    truth: {
+      ...NONE,
+      fee_modifiable: true,
+      trading_restricted: true,
+      buy_tax_pct: 2,
+      sell_tax_pct: 2,
+    },
   },
   'disguised-balance': {
     deploy: async (c, i) =>

@@ -607,7 +607,25 @@ export interface components {
                     detail: string;
                     selector?: string;
                 }[];
+                proof: components["schemas"]["FindingProof"];
             }[];
+        };
+        FindingProof: {
+            /**
+             * @description proven: an eth_call ran the power as its privileged caller and saw its effect; unconfirmed: it could not be run, or ran without its effect (less weight); observed: the finding is itself an execution (trade, sell, probe); not-executable: a fact no call can show
+             * @enum {string}
+             */
+            status: "proven" | "unconfirmed" | "observed" | "not-executable";
+            /** @description The call, its caller and what it showed, or why nothing could be shown */
+            detail: string;
+            /** @description Read before the call: total_supply, holder_balance (decimal), holder_transfer (moves/fails) */
+            before?: {
+                [key: string]: string;
+            };
+            /** @description The same, read after the call */
+            after?: {
+                [key: string]: string;
+            };
         };
         HistorySnapshot: {
             /** Format: date-time */
@@ -3394,6 +3412,7 @@ export const userPlan_stateValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyCreatedFeaturesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["features"]> = ["complete_data_access", "historical_data", "bulk_operations", "data_export"];
 export const adminFunctionAccess_controlValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminFunction"]["access_control"]> = ["owner-only", "role", "none", "unknown"];
 export const riskLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RiskLevel"]> = ["low", "medium", "high", "honeypot"];
+export const findingProofStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FindingProof"]["status"]> = ["proven", "unconfirmed", "observed", "not-executable"];
 export const holdersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Holders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
 export const lpHoldersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LpHolders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
 export const impersonatesMatchedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Impersonates"]["matched"]> = ["symbol", "name"];

@@ -1,6 +1,7 @@
 import {
   adminFunctionAccess_controlValues,
   type components,
+  findingProofStatusValues,
   type operations,
   riskLevelValues,
 } from './api-types.ts';
@@ -69,9 +70,14 @@ export type AdminFunction = Tolerant<Schemas['AdminFunction']>;
 type Factor = Schemas['Analysis']['risk_factor_details'][number];
 export type Evidence = Tolerant<Factor['evidence'][number], 'detail'>;
 
+/** Whether an execution showed the finding (proven, observed) or not, with the numbers read. */
+export type FindingProof = Schemas['FindingProof'];
+
 /** One scored fact behind the risk score: what it is, how many points, and what was observed. */
-export type RiskFactorDetail = Tolerant<Omit<Factor, 'evidence'>, 'code' | 'message'> & {
+export type RiskFactorDetail = Tolerant<Omit<Factor, 'evidence' | 'proof'>, 'code' | 'message'> & {
   evidence: Evidence[];
+  /** null in analyses made before proofs existed. */
+  proof: FindingProof | null;
 };
 
 export type Analysis = Tolerant<
@@ -220,6 +226,26 @@ const asBoolean = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : 
 const asStrings = (v: unknown): string[] =>
   asArray(v).filter((s): s is string => typeof s === 'string');
 
+const asFigures = (v: unknown): Record<string, string> | undefined => {
+  const r = asRecord(v);
+  if (!r) return undefined;
+  return Object.fromEntries(
+    Object.entries(r).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+};
+
+function proofOf(raw: unknown): FindingProof | null {
+  const p = asRecord(raw);
+  const status = oneOf(findingProofStatusValues, p?.status);
+  if (!p || !status) return null;
+  return {
+    status,
+    detail: asString(p.detail) ?? '',
+    before: asFigures(p.before),
+    after: asFigures(p.after),
+  };
+}
+
 function normalizeAnalysis(raw: unknown): Analysis | null {
   const a = asRecord(raw);
   if (!a) return null;
@@ -252,6 +278,7 @@ function normalizeAnalysis(raw: unknown): Analysis | null {
               : null,
         )
         .filter((e): e is Evidence => e !== null),
+      proof: proofOf(f.proof),
     }),
   );
   return {

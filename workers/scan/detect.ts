@@ -15,6 +15,7 @@ import {
 } from '../../src/dex/pairs.ts';
 import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
+import { readBlockRange } from '../../src/evm/block-range.ts';
 import {
   type BlockTraces,
   type Deployment,
@@ -23,7 +24,7 @@ import {
 } from '../../src/evm/deployments.ts';
 import { probeContract } from '../../src/evm/probe.ts';
 import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
-import type { RpcLog, RpcReceipt } from '../../src/evm/types.ts';
+import type { RpcBlockHeader, RpcLog, RpcReceipt } from '../../src/evm/types.ts';
 import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
 import type { JobData } from '../jobs.ts';
@@ -58,7 +59,7 @@ export interface DetectDeps {
    * With it, the block's Transfer logs go to the holders sequencer, after the block's tokens and
    * pools are recorded (so that they are known when the sequencer applies this block).
    */
-  holders?: Pick<HolderRepository, 'recordBlock' | 'advance'>;
+  holders?: Pick<HolderRepository, 'recordBlocks' | 'advance'>;
 }
 
 export type DetectResult =
@@ -404,6 +405,95 @@ async function initializeLogs(
   return found;
 }
 
+/** A block as detection reads it: header, receipts and traces. */
+interface ReadBlock {
+  header: RpcBlockHeader;
+  number: number;
+  hash: string;
+  receipts: RpcReceipt[];
+  traces: BlockTraces;
+}
+
+type DoneResult = Extract<DetectResult, { status: 'done' }>;
+
+/**
+ * Detection over blocks already read, in block order: every block's deployments probed and
+ * recorded (new tokens routed on at once), then each block's pool creations, then its Transfers
+ * to the holders sequencer, which is advanced once at the end.
+ */
+async function detectBlocks(
+  deps: DetectDeps,
+  oldContracts: OldContractCache,
+  chain: ChainRuntime,
+  data: JobData<'detect'>,
+  blocks: readonly ReadBlock[],
+  log: Logger,
+): Promise<DoneResult> {
+  const items: BlockDeployment[] = [];
+  for (const b of blocks) {
+    const block = {
+      number: b.number,
+      hash: b.hash,
+      timestamp: new Date(fromQuantity(b.header.timestamp) * 1000),
+    };
+    for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
+      items.push({ deployment, block });
+  }
+  const outcome = await recordDeployments(deps, chain, items, log, (recorded) =>
+    routeOutcome(deps.producer, 'detect', data, {
+      tokens: recorded.map((r) => r.deployment.address),
+      pooledTokens: [],
+    }),
+  );
+  if (items.length > 0)
+    log.info(
+      {
+        blocks: blocks.length,
+        deployments: items.length,
+        tokens: outcome.tokens.length,
+        pairs: outcome.pairs.length,
+      },
+      'block deployments',
+    );
+  let poolsCreated = 0;
+  for (const b of blocks) {
+    const pools = deps.dex
+      ? await recordPoolCreations(deps.dex, chain, b.receipts, b)
+      : { created: 0, pooledTokens: [] };
+    poolsCreated += pools.created;
+    await routeOutcome(
+      deps.producer,
+      'detect',
+      { ...data, blockNumber: b.number, blockHash: b.hash },
+      { tokens: [], pooledTokens: pools.pooledTokens },
+    );
+  }
+  if (deps.holders && blocks.length > 0) {
+    await deps.holders.recordBlocks(
+      data.chainId,
+      blocks.map((b) => ({
+        block: { number: b.number, hash: b.hash, parentHash: b.header.parentHash.toLowerCase() },
+        transfers: transfersOf(b.receipts),
+      })),
+    );
+    await deps.holders.advance(data.chainId, { finalityDepth: chain.config.finalityDepth });
+  }
+  return { status: 'done', deployments: items.length, ...outcome, poolsCreated };
+}
+
+/**
+ * A run of blocks (a catch-up job): headers in one batch, receipts and traces through a window
+ * (src/evm/block-range.ts), so that the round trips overlap. A block whose hash is no longer the
+ * one the scanner handed on was replaced by a reorg: it is left out (the scanner rolls it back
+ * and scans its replacement), as a single block's job answers `orphaned`.
+ */
+async function readRun(chain: ChainRuntime, data: JobData<'detect'>, hashes: readonly string[]) {
+  const range = { from: data.blockNumber, to: data.blockNumber + hashes.length - 1 };
+  const fetched = await readBlockRange(chain.rpc, chain.reader, range);
+  const current = fetched.filter((b, i) => b.hash === hashes[i]);
+  return { blocks: current, orphaned: fetched.length - current.length };
+}
+
 export function createDetectProcessor(deps: DetectDeps) {
   const oldContracts = createOldContractCache();
 
@@ -411,69 +501,20 @@ export function createDetectProcessor(deps: DetectDeps) {
     const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
+    if (data.hashes) {
+      const { blocks, orphaned } = await readRun(chain, data, data.hashes);
+      const result = await detectBlocks(deps, oldContracts, chain, data, blocks, log);
+      return { ...result, orphaned: result.orphaned + orphaned };
+    }
+
     const header = await chain.reader.blockByHash(data.blockHash);
     // The block left the canonical chain: the scanner enqueues its replacement under another id.
     if (!header) return { status: 'orphaned', blockHash: data.blockHash };
-    const block = {
-      number: data.blockNumber,
-      hash: data.blockHash,
-      timestamp: new Date(fromQuantity(header.timestamp) * 1000),
-    };
-
     const [receipts, traces] = await Promise.all([
       chain.reader.receipts(header),
       chain.reader.traces(header),
     ]);
-    const deployments = await blockDeployments(deps, oldContracts, chain, {
-      number: data.blockNumber,
-      receipts,
-      traces,
-    });
-    const outcome = await recordDeployments(
-      deps,
-      chain,
-      deployments.map((deployment) => ({ deployment, block })),
-      log,
-      (recorded) =>
-        routeOutcome(deps.producer, 'detect', data, {
-          tokens: recorded.map((r) => r.deployment.address),
-          pooledTokens: [],
-        }),
-    );
-    if (deployments.length > 0)
-      log.info(
-        {
-          deployments: deployments.length,
-          tokens: outcome.tokens.length,
-          pairs: outcome.pairs.length,
-        },
-        'block deployments',
-      );
-    const pools = deps.dex
-      ? await recordPoolCreations(deps.dex, chain, receipts, block)
-      : { created: 0, pooledTokens: [] };
-    await routeOutcome(deps.producer, 'detect', data, {
-      tokens: [],
-      pooledTokens: pools.pooledTokens,
-    });
-    if (deps.holders) {
-      const transfers = transfersOf(receipts);
-      await deps.holders.recordBlock(
-        data.chainId,
-        {
-          number: data.blockNumber,
-          hash: data.blockHash,
-          parentHash: header.parentHash.toLowerCase(),
-        },
-        transfers,
-      );
-      await deps.holders.advance(data.chainId, { finalityDepth: chain.config.finalityDepth });
-    }
-    return {
-      status: 'done',
-      deployments: deployments.length,
-      ...outcome,
-      poolsCreated: pools.created,
-    };
+    const block = { header, number: data.blockNumber, hash: data.blockHash, receipts, traces };
+    return detectBlocks(deps, oldContracts, chain, data, [block], log);
   };
 }

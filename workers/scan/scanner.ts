@@ -21,6 +21,13 @@ import type { Producer } from '../queues.ts';
 const DEFAULT_LEASE_TTL_MS = 15_000;
 const DEFAULT_MAX_BLOCKS_PER_TICK = 100;
 /**
+ * A tick that hands on at least this many blocks is catching up: its blocks go out in runs of
+ * RUN_BLOCKS per detect job. Fewer (a live chain, even Arbitrum's four blocks a second between
+ * two ticks) go out one job per block.
+ */
+const RUN_MIN_BLOCKS = 8;
+const RUN_BLOCKS = 20;
+/**
  * Polling continues while newHeads is connected, as a safety net, at this multiple of the
  * interval.
  */
@@ -233,18 +240,33 @@ async function handleReorg(deps: ScannerDeps, log: Logger, firstNew: number): Pr
 }
 
 /**
- * Enqueues a detect job per block, then advances the cursor past them (the order that makes a
+ * The detect jobs of the blocks a tick hands on: one per block at the head, where each block's
+ * tokens are wanted at once; runs of RUN_BLOCKS blocks when the tick took many (catching up), so
+ * that a job reads its blocks' receipts and traces in one pipelined pass and the queue carries a
+ * job per run instead of per block.
+ */
+export function detectJobs(chainId: number, blocks: readonly BlockRecord[]) {
+  const job = (run: readonly BlockRecord[]) => ({
+    chainId,
+    blockNumber: run[0]!.blockNumber,
+    blockHash: run[0]!.blockHash,
+    source: 'live' as const,
+    ...(run.length > 1 ? { hashes: run.map((b) => b.blockHash) } : {}),
+  });
+  if (blocks.length < RUN_MIN_BLOCKS) return blocks.map((b) => job([b]));
+  const jobs = [];
+  for (let i = 0; i < blocks.length; i += RUN_BLOCKS)
+    jobs.push(job(blocks.slice(i, i + RUN_BLOCKS)));
+  return jobs;
+}
+
+/**
+ * Enqueues the blocks' detect jobs, then advances the cursor past them (the order that makes a
  * crash repeat work rather than skip it); answers the last block handed on.
  */
 async function handOn(deps: ScannerDeps, blocks: BlockRecord[], genesis: string): Promise<number> {
   const chainId = deps.chain.config.chainId;
-  const jobs = blocks.map((b) => ({
-    chainId,
-    blockNumber: b.blockNumber,
-    blockHash: b.blockHash,
-    source: 'live' as const,
-  }));
-  await deps.producer.enqueueBulk('detect', jobs);
+  await deps.producer.enqueueBulk('detect', detectJobs(chainId, blocks));
   const last = blocks[blocks.length - 1]!.blockNumber;
   await deps.scan.advance(chainId, blocks, last + 1, genesis);
   await deps.scan.pruneBlockHashes(chainId, last - deps.chain.config.finalityDepth * 2);

@@ -26,6 +26,7 @@ export {
   readOwner,
   type StorageCandidate,
   storageCandidates,
+  withRoles,
 } from './ownership.ts';
 export {
   allAdminFunctions,
@@ -39,3 +40,4 @@ export {
   provesPrivilege,
 } from './privilege.ts';
 export { proxyFromCode, proxySlotRequests, resolveProxy } from './proxy.ts';
+export { DEFAULT_ADMIN_ROLE, type RoleReading, readRoles } from './roles.ts';

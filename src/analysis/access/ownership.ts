@@ -12,6 +12,7 @@ import {
   STRANGER,
 } from './access-control.ts';
 import { SLOTS } from './proxy.ts';
+import { DEFAULT_ADMIN_ROLE, type RoleReading } from './roles.ts';
 
 /**
  * Ownership: who owns the token (owner(), getOwner(), the EIP-1967 admin slot), whether that is a
@@ -344,9 +345,31 @@ async function proveAfterTimeLock(
   return none;
 }
 
+/**
+ * The owner reading completed by AccessControl's roles (access/roles.ts) when there is no owner
+ * getter: the DEFAULT_ADMIN_ROLE holder is the owner; with every role given up, nobody is.
+ */
+export function withRoles(reading: OwnerReading, roles: RoleReading | null): OwnerReading {
+  if (!roles || reading.owner !== null) return reading;
+  const admin = roles.holders.find((h) => h.role === DEFAULT_ADMIN_ROLE);
+  return {
+    ...reading,
+    owner: admin?.account ?? null,
+    source: admin ? 'default-admin-role' : null,
+    evidence: [...reading.evidence, ...roles.evidence],
+  };
+}
+
 /** Assembles OwnershipInfo from the reading and the hidden-owner test. */
-export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult): OwnershipInfo {
-  const renounced = reading.owner !== null && isDeadAddress(reading.owner);
+export function ownershipInfo(
+  reading: OwnerReading,
+  hidden: HiddenOwnerResult,
+  roles: RoleReading | null = null,
+): OwnershipInfo {
+  const rolesRenounced = roles !== null && roles.holders.length === 0;
+  const renounced =
+    (reading.owner !== null && isDeadAddress(reading.owner)) ||
+    (reading.owner === null && rolesRenounced);
   const evidence = [...reading.evidence];
   if (renounced)
     evidence.push({
@@ -367,6 +390,7 @@ export function ownershipInfo(reading: OwnerReading, hidden: HiddenOwnerResult):
     hidden_owner: hidden.hidden_owner,
     hidden_owner_selectors: hidden.selectors,
     fake_renounce: fake,
+    ...(roles ? { roles_renounced: rolesRenounced } : {}),
     evidence,
   };
 }

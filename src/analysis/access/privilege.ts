@@ -157,13 +157,15 @@ export const isRealRenounce = (ownership: Ownership, proof: HiddenOwnerProof | n
  * Whether someone can still call it. A real renounce kills owner-only functions, and those whose
  * access could not be decided (a stranger could not call them either, or they would be 'none'):
  * no privileged address is left to call them. Role-gated functions survive it: renouncing
- * owner() revokes no role.
+ * owner() revokes no role; they die when every role ever granted was given up
+ * (access/roles.ts), and no hidden holder is proven.
  */
 export function isLive(
   fn: AdminFunction,
   ownership: Ownership,
   proof: HiddenOwnerProof | null = null,
 ): boolean {
+  if (fn.access_control === 'role') return !(ownership?.roles_renounced === true && proof === null);
   if (fn.access_control !== 'owner-only' && fn.access_control !== 'unknown') return true;
   return !isRealRenounce(ownership, proof);
 }

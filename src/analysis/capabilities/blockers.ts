@@ -6,6 +6,8 @@ import {
   entryKey,
   evaluate,
   flagReads,
+  type GateRead,
+  gateReads,
   isCallerLeaf,
   isNode,
   memberOffset,
@@ -70,6 +72,13 @@ export interface Blockers {
       bindsSales: boolean;
     }
   >;
+  /**
+   * External gates: plain slots holding the address of a contract whose answer decides a
+   * transfer (the last branch before a failure tests it: `require(guard.check(from, to,
+   * amount))`), or sets the balance a transfer writes (`balances[from] = controller.f(amount) -
+   * amount`). Whoever writes the slot picks the contract that decides every transfer.
+   */
+  gates: Map<bigint, { shift: number; where: string }>;
 }
 
 /** A per-account entry a failing check tests, and how, so a write can be judged by its value. */
@@ -107,7 +116,12 @@ export function collectBlockers(
   /** Sees every path of transfer() and transferFrom() that succeeds (their own writes). */
   onSuccess: (t: PathTrace) => void = () => {},
 ): { blockers: Blockers; complete: boolean } {
-  const blockers: Blockers = { slots: new Map(), mappings: new Map(), caps: new Map() };
+  const blockers: Blockers = {
+    slots: new Map(),
+    mappings: new Map(),
+    caps: new Map(),
+    gates: new Map(),
+  };
   let complete = byId.has(SELECTORS.transfer);
   for (const [name, selector] of [
     ['transfer', SELECTORS.transfer],
@@ -126,23 +140,61 @@ export function collectBlockers(
         .flatMap((t) => t.writes.map((w) => slotShape(w.slot)))
         .flatMap((sh) => (sh && sh.kind !== 'slot' ? [sh.base] : [])),
     );
+    for (const t of result.traces.filter(isSuccess))
+      for (const w of t.writes) {
+        const shape = slotShape(w.slot);
+        if (
+          shape?.kind === 'slot' ||
+          !shape ||
+          !(moved.has(shape.base) || shape.base === layout.balances)
+        )
+          continue;
+        addGates(
+          blockers,
+          gateReads(w.value),
+          `${name}() writes a balance from its answer at pc ${w.pc}`,
+        );
+      }
     const recipient = ARG_ADDRESSES[name === 'transfer' ? 0 : 1]!;
     // transfer() moves the caller's tokens: the sender is the caller, else argument 1.
     const sender = name === 'transfer' ? 'caller' : BigInt(ARG_ADDRESSES[0]!);
+    const deciders = lazyDeciders(result.traces);
     for (const t of result.traces) {
-      if (!isFailure(t) || (t.panic !== null && ARITHMETIC_PANICS.has(t.panic))) continue;
+      const noop = moved.size > 0 && isNoop(t);
+      if (!noop && (!isFailure(t) || (t.panic !== null && ARITHMETIC_PANICS.has(t.panic))))
+        continue;
       const sale = saleFacts(t, sender, BigInt(recipient), layout);
+      const outcome = noop ? 'returns true without moving tokens' : 'fails';
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
       for (let i = t.conditions.length - 1; i >= 0; i--) {
         const branch = t.conditions[i]!;
-        if (t.steps - branch.step > MAX_FAILURE_DISTANCE) break;
-        const where = `${name}() branches on it at pc ${branch.pc} to a path that fails`;
+        const distance = t.steps - branch.step;
+        const last = i === t.conditions.length - 1;
+        if (distance > MAX_FAILURE_DISTANCE) {
+          // Past the window, only a branch that decided the outcome counts: its other way
+          // succeeds and does not meet the same failing check (checked arithmetic and fee
+          // branches on the way are no decision); and only as a global flag (an owner's
+          // switch), as before the last branch: a per-account entry tested that far back is a
+          // record the path went on to use (a vesting allocation), no check.
+          if (distance > MAX_DECIDER_DISTANCE) break;
+          if (deciders().decides(t, i) !== 'yes' || deciders().failsAnyway(t, i)) continue;
+          const where = `${name}() branches on it at pc ${branch.pc} to a path that ${outcome} ${distance} steps later`;
+          addBlockers(blockers, branch, where, layout, moved, false, sale);
+          break;
+        }
+        const decision = deciders().decides(t, i);
+        // An earlier branch did not decide this failure when its other way fails too, or
+        // reaches the same failing check and fails there as well (a switch tested on the way
+        // to a balance check that fails either way); `if (locked) require(msg.sender ==
+        // owner)` still counts: unlocked, the owner check is never reached.
+        if (!last && (decision === 'no' || deciders().failsAnyway(t, i))) continue;
+        const where = `${name}() branches on it at pc ${branch.pc} to a path that ${outcome}`;
         // Before the last branch only global flags count: per-account entries tested earlier
         // are exemptions the failing check then overrides (fee exclusions, whitelists).
-        const last = i === t.conditions.length - 1;
         addBlockers(blockers, branch, where, layout, moved, last, sale);
+        if (last) addGates(blockers, gateReads(branch.cond), `${where} on its answer`);
       }
     }
   }
@@ -150,6 +202,90 @@ export function collectBlockers(
 }
 
 type Branch = PathTrace['conditions'][number];
+
+/**
+ * How far back from a failure a branch can still be the one that decided it (a long window): an
+ * owner's switch tested, then a penalty computed, an event logged, and only then the revert.
+ * Bounded, and only for a branch whose other way is known to succeed (lazyDeciders).
+ */
+const MAX_DECIDER_DISTANCE = 3_000;
+
+/**
+ * A no-op transfer: it succeeds without writing storage at all (no balance moved, nothing
+ * recorded), while other paths of the same function move tokens. A silent honeypot returns
+ * true this way for the senders it picks (`if (isSniper[from]) return;`), so what it branched on
+ * is judged like a check that fails.
+ */
+const isNoop = (t: PathTrace) => isSuccess(t) && t.writes.length === 0;
+
+/**
+ * The way a path went at each branch, as running hashes: `keys[i]` names the branches up to and
+ * including `i` and the direction taken at each (`flipped`: the other way at `i`).
+ */
+function wayKeys(t: PathTrace): { keys: string[]; flipped: string[] } {
+  const keys: string[] = [];
+  const flipped: string[] = [];
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const c of t.conditions) {
+    const step = (h: number, taken: boolean, k: number) =>
+      Math.imul(h ^ (c.pc * 2 + (taken ? 1 : 0)), k) >>> 0;
+    flipped.push(`${step(a, !c.taken, 16777619)}:${step(b, !c.taken, 2246822519)}`);
+    a = step(a, c.taken, 16777619);
+    b = step(b, c.taken, 2246822519);
+    keys.push(`${a}:${b}`);
+  }
+  return { keys, flipped };
+}
+
+/**
+ * Whether a path's branch decided its outcome, from the paths that went the same way up to that
+ * branch and the other way at it: `yes` when one of them succeeded (moving tokens), `no` when
+ * some were walked and all failed (the outcome did not depend on it), `unknown` when none was
+ * walked. Built on first use.
+ */
+function lazyDeciders(traces: readonly PathTrace[]) {
+  type Decision = 'yes' | 'no' | 'unknown';
+  let built: {
+    decides: (t: PathTrace, i: number) => Decision;
+    failsAnyway: (t: PathTrace, i: number) => boolean;
+  } | null = null;
+  const ending = (t: PathTrace) => {
+    const last = t.conditions.at(-1);
+    return last ? `|${last.pc}${last.taken ? '+' : '-'}` : '|';
+  };
+  return () => {
+    if (built) return built;
+    const succeeded = new Set<string>();
+    const walked = new Set<string>();
+    const failedAt = new Set<string>();
+    for (const t of traces) {
+      const keys = wayKeys(t).keys;
+      for (const k of keys) walked.add(k);
+      if (isSuccess(t) && !isNoop(t)) for (const k of keys) succeeded.add(k);
+      else for (const k of keys.slice(0, -1)) failedAt.add(k + ending(t));
+    }
+    const ways = new Map<PathTrace, string[]>();
+    const flippedOf = (t: PathTrace) => {
+      const flipped = ways.get(t) ?? wayKeys(t).flipped;
+      ways.set(t, flipped);
+      return flipped;
+    };
+    built = {
+      decides: (t, i) => {
+        const key = flippedOf(t)[i]!;
+        return succeeded.has(key) ? 'yes' : walked.has(key) ? 'no' : 'unknown';
+      },
+      failsAnyway: (t, i) => failedAt.has(flippedOf(t)[i]! + ending(t)),
+    };
+    return built;
+  };
+}
+
+function addGates(blockers: Blockers, reads: readonly GateRead[], where: string): void {
+  for (const g of reads)
+    if (!blockers.gates.has(g.slot)) blockers.gates.set(g.slot, { shift: g.shift, where });
+}
 
 /** The flags, times and per-account amounts one branch on a failing path tests. */
 function addBlockers(
@@ -176,6 +312,9 @@ function addBlockers(
         blocksWhenClear: false,
       };
       entry.shifts.add(read.shift);
+      // A launch check tests the slot as a flag and against the block (`launchBlock != 0 &&
+      // block.number > launchBlock + 3`): whichever branch the walk met first, it is a time.
+      entry.timed ||= timed;
       entry.blocksWhenSet ||= blocksWhenSet(branch, read.load, timed, 1n << BigInt(read.shift));
       entry.blocksWhenClear ||= blocksWhenSet(branch, read.load, timed, 0n);
       blockers.slots.set(shape.slot, entry);

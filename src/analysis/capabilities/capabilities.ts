@@ -107,7 +107,8 @@ export function analyzeCapabilities(
     layout.balances === null &&
     blockers.slots.size === 0 &&
     blockers.mappings.size === 0 &&
-    blockers.caps.size === 0;
+    blockers.caps.size === 0 &&
+    blockers.gates.size === 0;
   for (const fn of nothingToFind ? [] : functions) {
     if (!isStateChanging(fn)) continue;
     // transfer() is the holder's own, but an owner-only path in it may still mint or take

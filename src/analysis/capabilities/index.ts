@@ -1,5 +1,5 @@
 export { analyzeCapabilities } from './capabilities.ts';
 export { applyLowersOnly } from './fee-direction.ts';
 export { closedRequirement } from './state.ts';
-export type { CapabilityReport } from './types.ts';
+export type { Capability, CapabilityReport } from './types.ts';
 export { applyCapabilities, CLAIMS, type Judged } from './verdicts.ts';

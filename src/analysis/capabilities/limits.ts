@@ -50,6 +50,33 @@ function capFinding(
   );
 }
 
+const ADDRESS_BITS = (1n << 160n) - 1n;
+
+/**
+ * A write of the address of a contract that decides transfers (an external gate,
+ * capabilities/blockers.ts): the owner can swap the decider, which can stop any holder, or all.
+ * Reported as a limit and as GoPlus's `external_call`.
+ */
+function gateFinding(
+  f: PathFacts,
+  fn: ExtractedFunction,
+  w: PathTrace['writes'][number],
+  slot: bigint,
+): CapabilityFinding | null {
+  const gate = f.blockers.gates.get(slot);
+  if (!gate || (changedBits(w.value, slot) & (ADDRESS_BITS << BigInt(gate.shift))) === 0n)
+    return null;
+  return {
+    ...finding(
+      fn,
+      'limit',
+      'trading-switch',
+      `${f.label}, on a path that ${f.guard}, writes the address in slot ${hex(slot)} at pc ${w.pc} of the contract that decides transfers: ${gate.where}; the owner can swap the contract that decides every transfer (external call)`,
+    ),
+    externalCall: true,
+  };
+}
+
 export function limitFindings(
   t: PathTrace,
   f: PathFacts,
@@ -60,6 +87,11 @@ export function limitFindings(
   for (const w of t.writes) {
     const shape = slotShape(w.slot);
     if (shape?.kind === 'slot') {
+      const gated = gateFinding(f, fn, w, shape.slot);
+      if (gated) {
+        out.set('limit', gated);
+        return;
+      }
       const capped = capFinding(t, f, fn, w, shape.slot);
       if (capped) {
         out.set('limit', capped);

@@ -161,6 +161,26 @@ export function capBlocks(
 /** The block's own clock: a write of exactly this is "now". */
 const isClock = (x: Sym) => isNode(x) && (x.op === 'timestamp' || x.op === 'number');
 
+const ALL_ONES = (1n << 256n) - 1n;
+/** A stand-in for the clock when evaluating a written word: any value far from 0 and all ones. */
+const CLOCK_PROBE = 0x1234567n;
+
+/**
+ * Does the written word hold the block time or number itself, whatever the slot held? The
+ * clock, masked (`and(number, mask)`), or merged into the old word by via-IR's unoptimised
+ * update (`or(and(sload(s), 0), shl(0, number))`).
+ */
+function storesClock(value: Sym): boolean {
+  const stored = isNode(value) && value.op === 'and' ? value.args.find(isNode) : value;
+  if (stored !== undefined && isClock(stored)) return true;
+  return [0n, ALL_ONES].every(
+    (old) =>
+      evaluateWith(value, (n) =>
+        isClock(n) ? CLOCK_PROBE : n.op === 'sload' ? old : undefined,
+      ) === CLOCK_PROBE,
+  );
+}
+
 /**
  * A launch time set once: the write stores the current block time or number itself (no offset
  * the caller chooses) into `slot`, on a path that can run only once: it needed `slot` to hold
@@ -170,8 +190,7 @@ const isClock = (x: Sym) => isNode(x) && (x.op === 'timestamp' || x.op === 'numb
  * no lever on holders: anti-bot blocks after a launch. A setter of N is judged on its own.
  */
 export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
-  const stored = isNode(value) && value.op === 'and' ? value.args.find(isNode) : value;
-  if (stored === undefined || !isClock(stored)) return false;
+  if (!storesClock(value)) return false;
   return t.conditions.some((c) =>
     flagReads(c.cond).some((read) => {
       const shape = slotShape(read.load.args[0]!);

@@ -14,6 +14,8 @@ export interface CapabilityFinding {
   evidence: Evidence[];
   /** Flags the path to the effect needed, each with its value (capabilities/state.ts). */
   requires?: FlagRequirement[];
+  /** A limit by swapping the contract that decides transfers (GoPlus's `external_call`). */
+  externalCall?: boolean;
 }
 
 export interface CapabilityReport {

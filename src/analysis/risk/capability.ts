@@ -6,7 +6,13 @@ import {
   isRealRenounce,
   POWER_OF,
 } from '../access/index.ts';
-import { type AdminFamily, type AdminFunction, type RiskFactor, riskLevelOf } from '../types.ts';
+import {
+  type AdminFamily,
+  type AdminFunction,
+  type Proof,
+  type RiskFactor,
+  riskLevelOf,
+} from '../types.ts';
 import {
   FAMILY_POINTS,
   functionEvidence,
@@ -41,8 +47,10 @@ function adminFactors(input: RiskInput): RiskFactor[] {
       continue;
     }
     const full = FAMILY_POINTS[fn.family];
-    const points =
-      fn.access_control === 'unknown' ? Math.round(full * WEIGHTS.unknownAccessShare) : full;
+    const share =
+      (fn.access_control === 'unknown' ? WEIGHTS.unknownAccessShare : 1) *
+      (fn.proof?.status === 'unconfirmed' ? WEIGHTS.unconfirmedShare : 1);
+    const points = Math.round(full * share);
     const entry = byFamily.get(fn.family) ?? { fns: [], points: 0 };
     entry.fns.push(fn);
     entry.points = Math.max(entry.points, points);
@@ -58,6 +66,7 @@ function adminFactors(input: RiskInput): RiskFactor[] {
       severity: severityOf(points),
       message: `${family} function${fns.length > 1 ? 's' : ''} ${fns.map((f) => f.signature).join(', ')} callable (${who})`,
       evidence: fns.flatMap(functionEvidence),
+      proof: familyProof(family, fns),
     });
   }
   if (allowanceBurns.length > 0) {
@@ -97,6 +106,21 @@ function adminFactors(input: RiskInput): RiskFactor[] {
     });
   }
   return factors;
+}
+
+/**
+ * The proof of a family: the first of its functions an execution proved, else the first
+ * unconfirmed one; a family no execution was tried for (fee, upgrade, withdraw…) is unconfirmed.
+ */
+function familyProof(family: AdminFamily, fns: readonly AdminFunction[]): Proof {
+  return (
+    fns.find((f) => f.proof?.status === 'proven')?.proof ??
+    fns.find((f) => f.proof?.status === 'observed')?.proof ??
+    fns.find((f) => f.proof)?.proof ?? {
+      status: 'unconfirmed',
+      detail: `not executed: the ${family} power is read from the code and the access probes only`,
+    }
+  );
 }
 
 /** What the code itself says: a proxy, a known template, the skeleton of earlier honeypots. */

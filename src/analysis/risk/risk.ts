@@ -1,4 +1,4 @@
-import { type RiskAssessment, riskLevelOf } from '../types.ts';
+import { type Proof, type RiskAssessment, type RiskFactor, riskLevelOf } from '../types.ts';
 import { capabilityFactors, levelFloorFactor } from './capability.ts';
 import { contextFactors } from './context.ts';
 import { holderFactors } from './holders.ts';
@@ -84,6 +84,25 @@ const ALERT_CODES = new Set([
   'impersonation',
 ]);
 
+/** Factors that are themselves an execution: a trade, a sell, a hook's swap, a call that succeeded. */
+const OBSERVED =
+  /^(honeypot$|not-buyable$|transfer-blocked$|max-tx-detected$|holders:sells-failed$|hook|hidden-owner$)/;
+
+/** The proof of a factor no execution of a power stands behind (docs/risk-model.md). */
+function defaultProof(f: RiskFactor): Proof {
+  if (OBSERVED.test(f.code))
+    return { status: 'observed', detail: 'the finding is itself the outcome of an eth_call' };
+  if (f.code === 'admin-powers')
+    return {
+      status: 'not-executable',
+      detail: 'the level floor of the admin powers listed in their own factors, with their proofs',
+    };
+  return {
+    status: 'not-executable',
+    detail: 'a fact of the code, the chain or the market that no call can show',
+  };
+}
+
 export function assessRisk(input: RiskInput): RiskAssessment {
   let factors = [
     ...simulationFactors(input.simulation),
@@ -122,6 +141,7 @@ export function assessRisk(input: RiskInput): RiskAssessment {
     .filter((f) => ALERT_CODES.has(f.code) || f.severity === 'critical')
     .map((f) => f.message);
   factors.sort((a, b) => b.points - a.points);
+  factors = factors.map((f) => (f.proof ? f : { ...f, proof: defaultProof(f) }));
   return {
     score,
     level: riskLevelOf(score),

@@ -63,6 +63,11 @@ export const WEIGHTS = {
   renounced: -5,
   /** An admin function whose access control could not be decided counts this share. */
   unknownAccessShare: 0.5,
+  /**
+   * A power over holders that an execution could not prove (it reverted for every privileged
+   * caller tried, or ran without its effect) counts this share (docs/risk-model.md).
+   */
+  unconfirmedShare: 0.5,
   liquidityUsdVeryLow: [1_000, 10] as const,
   liquidityUsdLow: [10_000, 5] as const,
   liquidityLocked: [80, -10] as const,

@@ -31,6 +31,9 @@ export interface BehaviourFinding {
   caller_role: CallerRole;
   /** What was observed, in words. */
   detail: string;
+  /** Numbers read without and with the call (a fee: the sell tax, and the cap the setter accepts). */
+  before?: Record<string, string>;
+  after?: Record<string, string>;
 }
 
 /** One AdminProbe run (contracts/src/service/TradeSimulator.sol), decoded. */
@@ -57,7 +60,8 @@ export function splitFlat(args: string): string[] | null {
 
 const taxPct = (expected: bigint, got: bigint) =>
   expected > 0n ? Number(((expected - got) * 10_000n) / expected) / 100 : null;
-const sellTax = (r: RawResult) => (r.sell.ok ? taxPct(r.sellAmount, r.sellPairReceived) : null);
+export const sellTax = (r: RawResult) =>
+  r.sell.ok ? taxPct(r.sellAmount, r.sellPairReceived) : null;
 const buyTax = (r: RawResult) => (r.buy.ok ? taxPct(r.buyExpected, r.buyReceived) : null);
 const sellWorks = (r: RawResult) => r.buy.ok && r.sell.ok;
 
@@ -155,5 +159,12 @@ export function findingToAdminFunction(f: BehaviourFinding): AdminFunction {
     description: `unnamed admin function found by behaviour (${f.family})`,
     access_control: f.caller_role === 'owner' ? 'owner-only' : 'role',
     evidence,
+    // Found by running it: the effect is the proof.
+    proof: {
+      status: 'proven',
+      detail: evidence[0]!.detail,
+      ...(f.before ? { before: f.before } : {}),
+      ...(f.after ? { after: f.after } : {}),
+    },
   };
 }

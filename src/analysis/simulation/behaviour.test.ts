@@ -100,7 +100,6 @@ describe('probeAdminBehaviour', () => {
     ['disguised-mint', 'mint', 'syncEmission(address,uint256)'],
     ['disguised-blacklist', 'blacklist', 'updateHolderTier(address,bool)'],
     ['disguised-pause', 'pause', 'setMaintenanceWindow(bool)'],
-    ['disguised-fee', 'fee', 'updatePoolWeights(uint256,uint256)'],
     ['disguised-balance', 'balance-change', 'reconcileLedger(address,uint256)'],
   ])('tells what %s does (%s) from behaviour alone', async (kind, family, signature) => {
     const report = await probe(kind);
@@ -109,6 +108,22 @@ describe('probeAdminBehaviour', () => {
       .selector.slice(2);
     expect(report.findings).toEqual([
       expect.objectContaining({ selector, family, caller_role: 'owner', caller: chain.account }),
+    ]);
+  });
+
+  it('finds a fee setter by its effect, searches its cap, and reads a fee that takes the whole sale as a limit', async () => {
+    const report = await probe('disguised-fee');
+    const selector = new Interface(['function updatePoolWeights(uint256,uint256)'])
+      .getFunction('updatePoolWeights')!
+      .selector.slice(2);
+    const fee = report.findings.find((f) => f.family === 'fee')!;
+    expect(fee.selector).toBe(selector);
+    // require(buyBps <= DENOMINATOR && sellBps <= DENOMINATOR): 10,000 basis points, 100 %.
+    expect(fee.after?.fee_cap).toBe('10000');
+    expect(fee.detail).toMatch(/accepts at most 10000 \(searched\)/);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ family: 'fee', selector }),
+      expect.objectContaining({ family: 'trading-switch', selector }),
     ]);
   });
 

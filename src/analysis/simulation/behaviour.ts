@@ -15,6 +15,7 @@ import {
   classifyEffect,
   type PrivilegedCaller,
   type ProbeOutcome,
+  sellTax,
   splitFlat,
 } from './behaviour-effects.ts';
 import { decodeRawResult, freshAddress, type Pool, TRANSFER_BPS } from './simulation.ts';
@@ -276,7 +277,110 @@ export async function probeAdminBehaviour(
     // The second value only for functions no caller could call with the first.
     pending = pending.filter((f) => !accepted.has(f.selector));
   }
+  for (const finding of report.findings.filter((f) => f.family === 'fee').slice(0, MAX_CAPPED)) {
+    const fn = candidates.find((f) => f.selector === finding.selector)!;
+    const control = controls?.[callers.findIndex((c) => c.address === finding.caller)] ?? null;
+    const limit = await feeCap(rpc, input.token, finding, fn, control, probe);
+    if (limit) report.findings.push(limit);
+  }
   return report;
+}
+
+/** Fee setters whose cap is searched per token (each costs a few batched probes). */
+const MAX_CAPPED = 2;
+/** The first values tried for the cap: percent, basis points, wei amounts, the maximum. */
+const FEE_LADDER = [
+  1n,
+  10n,
+  25n,
+  50n,
+  99n,
+  100n,
+  101n,
+  500n,
+  1000n,
+  2500n,
+  5000n,
+  9999n,
+  10_000n,
+  10_001n,
+  10n ** 6n,
+  10n ** 18n,
+  (1n << 256n) - 1n,
+];
+/** At or above this sell tax (percent) a fee takes the whole sale: a limit, not a fee. */
+const WHOLE_SALE_PCT = 99;
+const SEARCH_GAS = 30_000_000;
+const powerProver = loadArtifact('PowerProver');
+const proverInterface = new Interface(powerProver.abi);
+const NUMBER = /^u?int\d{0,3}$/;
+
+/**
+ * The fee's cap (docs/risk-model.md, "Fee setters"): the highest value the setter accepts from
+ * its caller, searched in one eth_call by the PowerProver placed at the caller (a ladder, then a
+ * binary search between the highest accepted and the lowest refused value), then the sell tax at
+ * that value from one more AdminProbe run. Recorded in the fee finding's detail and numbers; a
+ * fee that can take the whole sale (the sell fails, or its tax reaches WHOLE_SALE_PCT) is also a
+ * limit, returned as a trading-switch finding.
+ */
+async function feeCap(
+  rpc: RpcClient,
+  token: string,
+  finding: BehaviourFinding,
+  fn: ExtractedFunction,
+  control: ProbeOutcome | null,
+  probe: (caller: string, adminCall: string) => ReturnType<typeof probeRequest>,
+): Promise<BehaviourFinding | null> {
+  const types = splitFlat(fn.arguments) ?? [];
+  // Only static number arguments take the searched value (an array's words move).
+  if (types.some((t) => t.endsWith('[]')) || !types.some((t) => NUMBER.test(t))) return null;
+  const trader = traderAddress(finding.caller);
+  const template = candidateCalldata(fn, trader, 0n);
+  const offsets = types.flatMap((t, i) => (NUMBER.test(t) ? [4 + 32 * i] : []));
+  const data = proverInterface.encodeFunctionData('searchCap', [
+    token,
+    template,
+    offsets,
+    FEE_LADDER,
+  ]);
+  const [answer] = await rpc
+    .batch<string>([
+      {
+        method: 'eth_call',
+        params: [
+          { from: finding.caller, to: finding.caller, data, gas: `0x${SEARCH_GAS.toString(16)}` },
+          'latest',
+          { [finding.caller]: { code: powerProver.deployedBytecode } },
+        ],
+      },
+    ])
+    .catch(() => [null]);
+  if (!answer?.ok) return null;
+  const [searched, value] = proverInterface.decodeFunctionResult('searchCap', answer.result);
+  if (!searched) return null;
+  const [outcome] = await runProbes(rpc, [
+    probe(finding.caller, candidateCalldata(fn, trader, BigInt(value))),
+  ]).catch(() => [null]);
+  const found = outcome?.adminOk ? { value: BigInt(value), outcome } : null;
+  if (!found) return null;
+  const uncapped = found.value === FEE_LADDER[FEE_LADDER.length - 1];
+  const sell = found.outcome.after.sell;
+  const taxAtCap = sellTax(found.outcome.after);
+  const taxBefore = control ? sellTax(control.after) : null;
+  const capText = uncapped ? 'any value (no cap)' : String(found.value);
+  const atCap = taxAtCap === null ? 'a sale fails' : `the sell tax is ${taxAtCap}%`;
+  finding.detail = `${finding.detail}; the setter accepts at most ${capText} (searched), at which ${atCap}`;
+  finding.before = { sell_tax_pct: taxBefore === null ? 'none' : String(taxBefore) };
+  finding.after = {
+    sell_tax_pct: taxAtCap === null ? 'sale fails' : String(taxAtCap),
+    fee_cap: uncapped ? 'none' : String(found.value),
+  };
+  if (sell.ok && taxAtCap !== null && taxAtCap < WHOLE_SALE_PCT) return null;
+  return {
+    ...finding,
+    family: 'trading-switch',
+    detail: `with the fee set to ${capText}, ${atCap}: the fee can take the whole sale, a limit`,
+  };
 }
 
 /** One round's effects: the first finding per function, and the functions some caller could call. */

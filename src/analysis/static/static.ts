@@ -15,8 +15,10 @@ import {
   proxyFromCode,
   proxySlotRequests,
   readOwner,
+  readRoles,
   resolveProxy,
   STRANGER,
+  withRoles,
 } from '../access/index.ts';
 import {
   type DispatchedFunction,
@@ -45,6 +47,7 @@ import {
   privilegedSlotsOf,
   probeJudged,
 } from './probes.ts';
+import { provePowers } from './proofs.ts';
 
 /**
  * Static analysis of one contract: functions, admin functions and who can call them, proxy,
@@ -267,9 +270,21 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     mergeJudged(own.judged, implementation?.judged ?? []),
   );
 
-  const reading = await readOwner(rpc, { address, blockTag });
+  const roles = await readRoles(rpc, { address, blockTag, functions });
+  const reading = withRoles(await readOwner(rpc, { address, blockTag }), roles);
   const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
-  const probes = await probeJudged(rpc, { address, blockTag, ownerAddress, judged });
+  // The stranger's and owner's probes and the proofs of the proposed powers, asked together.
+  const [probes, proofs] = await Promise.all([
+    probeJudged(rpc, { address, blockTag, ownerAddress, judged }),
+    provePowers(rpc, {
+      address,
+      blockTag,
+      owner: ownerAddress,
+      judged,
+      report: logic.capabilities,
+      admin: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, 'unknown', [])),
+    }),
+  ]);
   // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
   const excluded = new Set([
     address,
@@ -279,7 +294,12 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     ...resolution.hops.flatMap((h) => [h.implementation, h.admin ?? '']),
   ]);
   const hidden = await findHiddenOwner(rpc, { address, blockTag, reading, excluded, probes });
-  const { admin_functions, privileged_functions } = finalFunctions(probes, hidden);
+  const final = finalFunctions(probes, hidden);
+  const admin_functions = final.admin_functions.map((f) => {
+    const proof = proofs.get(f.selector);
+    return proof ? { ...f, proof } : f;
+  });
+  const { privileged_functions } = final;
 
   const proxy: ProxyInfo = resolution.info.is_proxy ? resolution.info : own.public.proxy;
   return {
@@ -287,11 +307,19 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     admin_functions,
     privileged_functions,
     proxy,
-    ownership: ownershipInfo(reading, hidden),
+    ownership: ownershipInfo(reading, hidden, roles),
     // The logic decides behaviour: behind a proxy, the implementation's skeleton and template.
     skeleton_hash: logic.public.skeleton_hash,
     template: logic.public.template ?? own.public.template,
+    ...externalCallOf(logic.capabilities),
   };
+}
+
+/** The first external gate a privileged function can swap, as the code fact `external_call`. */
+function externalCallOf(report: CapabilityReport | null): Pick<StaticAnalysis, 'external_call'> {
+  const gate = report?.findings.find((f) => f.externalCall);
+  const detail = gate?.evidence[0]?.detail;
+  return detail ? { external_call: { detail } } : {};
 }
 
 function mergeBySelector<T extends { selector: string }>(

@@ -234,6 +234,19 @@ export function inspect(cond: Node, pc: number, found: CallerCheck[]): void {
         return;
       }
     }
+    // The optimizer compiles `x == K` to `add(x, -K)` (zero when equal).
+    if (x.op === 'add' && x.args.length === 2) {
+      const [a, b] = x.args;
+      const [k, other] = typeof a === 'bigint' ? [a, b!] : typeof b === 'bigint' ? [b, a!] : [];
+      const check =
+        k !== undefined && other !== undefined
+          ? comparison(other, (U256 + 1n - k) & U256, pc)
+          : null;
+      if (check) {
+        found.push(check);
+        return;
+      }
+    }
     if (x.op === 'retdata' && x.callerArg) {
       found.push({ kind: 'external-call', pc });
       return;

@@ -1,4 +1,5 @@
 import { inspect } from './caller-patterns.ts';
+import { decidedByCaller } from './facts.ts';
 import {
   copyIn,
   finish,
@@ -30,6 +31,15 @@ function jumpi(w: Walk, s: State): boolean {
     if (cond === 0n) s.pc++;
     else if (destOk) s.pc = Number(dest);
     // solc 0.4 `throw` jumps to an invalid destination on purpose.
+    else return finish(w, s, 'invalid');
+    return true;
+  }
+  // A branch only the zero address could take is no path (walk/facts.ts): decided, not forked.
+  // The contract's own address carries no taint, so every symbolic condition is asked.
+  const decided = decidedByCaller(cond);
+  if (decided !== null) {
+    if (!decided) s.pc++;
+    else if (destOk) s.pc = Number(dest);
     else return finish(w, s, 'invalid');
     return true;
   }
@@ -130,8 +140,8 @@ export function flowOp(w: Walk, s: State, op: number): boolean | undefined {
 /** CALL, CALLCODE, DELEGATECALL, STATICCALL: the answer is unknown. */
 function externalCall(w: Walk, s: State, op: number): void {
   const stack = s.stack;
-  pop(stack);
-  pop(stack);
+  pop(stack); // gas
+  const target = pop(stack);
   if (op === 0xf1 || op === 0xf2) pop(stack); // value
   const argsOffset = pop(stack),
     argsSize = pop(stack);
@@ -139,12 +149,13 @@ function externalCall(w: Walk, s: State, op: number): void {
     retSize = pop(stack);
   const callerArg = memoryHoldsCaller(s, argsOffset, argsSize);
   s.lastCall = callerArg;
+  s.lastTarget = target;
   w.result.externalCalls = true;
   if (op !== 0xfa) s.stateChanged = true;
   stack.push(leaf('callok', T_EXTERNAL));
   s.returnSize = leaf('returnsize', T_EXTERNAL);
   // The callee's answer lands in [retOffset, retOffset + retSize): unknown words.
-  copyIn(s, retOffset, retSize, () => leaf('retdata', T_EXTERNAL, callerArg));
+  copyIn(s, retOffset, retSize, () => leaf('retdata', T_EXTERNAL, callerArg, target));
 }
 
 /** PUSH, DUP, SWAP and the binary operators: the hot path, kept inline. */

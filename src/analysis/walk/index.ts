@@ -1,4 +1,5 @@
 export { type CallerCheck, type CallerCheckKind, unwrap } from './caller-patterns.ts';
+export { type GateRead, gateReads } from './gates.ts';
 export {
   type CodeModel,
   type PathTrace,

@@ -19,21 +19,36 @@ import { U256 } from './u256.ts';
 
 /** Panic(uint256) revert data: the selector 0x4e487b71 then the code, 36 bytes (solc ≥ 0.8). */
 const PANIC_DATA_SIZE = 36n;
-const PUSH4_PANIC_SELECTOR = [0x63, 0x4e, 0x48, 0x7b, 0x71];
+const PANIC_SELECTOR = [0x4e, 0x48, 0x7b, 0x71];
+const PUSH4 = 0x63;
+const PUSH32 = 0x7f;
 /**
  * How far before the REVERT solc's panic block pushes the selector. The block writes it, then
  * the code unaligned at offset 4, which the walk's memory keeps only as the code's word.
+ * Optimized and via-IR builds push the selector with PUSH4 within 24 bytes; solc ≥ 0.8.19
+ * unoptimized pushes it left-aligned with PUSH32 (`PUSH32 0x4e487b71 00…00`), 43 bytes before.
  */
 const PANIC_BLOCK_BYTES = 24;
+const PANIC_BLOCK_BYTES_PUSH32 = 48;
+
+/** Is the selector pushed at `pc`, by PUSH4 or left-aligned by PUSH32 (the rest zero)? */
+function pushesPanicSelector(bytes: Uint8Array, pc: number, wide: boolean): boolean {
+  if (bytes[pc] !== (wide ? PUSH32 : PUSH4)) return false;
+  if (!PANIC_SELECTOR.every((b, i) => bytes[pc + 1 + i] === b)) return false;
+  if (!wide) return true;
+  for (let i = 5; i <= 32; i++) if (bytes[pc + i] !== 0) return false;
+  return true;
+}
 
 /** The code of the Panic(uint256) a REVERT at `pc` carries, or null for any other revert. */
 function panicCode(w: Walk, s: State, offset: Sym, size: Sym): bigint | null {
   if (size !== PANIC_DATA_SIZE || typeof offset !== 'bigint') return null;
   const bytes = w.code.bytes;
-  const from = Math.max(0, s.pc - PANIC_BLOCK_BYTES);
   let pushed = false;
-  for (let pc = from; pc < s.pc && !pushed; pc++)
-    pushed = PUSH4_PANIC_SELECTOR.every((b, i) => bytes[pc + i] === b);
+  for (let pc = Math.max(0, s.pc - PANIC_BLOCK_BYTES); pc < s.pc && !pushed; pc++)
+    pushed = pushesPanicSelector(bytes, pc, false);
+  for (let pc = Math.max(0, s.pc - PANIC_BLOCK_BYTES_PUSH32); pc < s.pc && !pushed; pc++)
+    pushed = pushesPanicSelector(bytes, pc, true);
   if (!pushed) return null;
   const code = mload(s, offset + 4n);
   return typeof code === 'bigint' ? code : null;
@@ -138,7 +153,8 @@ export function envOp(w: Walk, s: State, op: number): boolean | undefined {
       pop(stack);
       const size = pop(stack);
       const last = s.lastCall;
-      copyIn(s, dest, size, () => leaf('retdata', T_EXTERNAL, last));
+      const target = s.lastTarget;
+      copyIn(s, dest, size, () => leaf('retdata', T_EXTERNAL, last, target));
       break;
     }
     default:

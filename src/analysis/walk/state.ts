@@ -138,6 +138,8 @@ export interface State {
   stateChanged: boolean;
   /** The last external call had the caller among its arguments. */
   lastCall?: boolean;
+  /** The address the last external call went to. */
+  lastTarget?: Sym;
   trace: Trace | null;
 }
 

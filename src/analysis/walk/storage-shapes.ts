@@ -1,12 +1,6 @@
-import {
-  type CallerCheck,
-  comparison,
-  levelLoad,
-  MIN_HASHED_SLOT,
-  unwrap,
-} from './caller-patterns.ts';
+import { type CallerCheck, comparison, levelLoad, unwrap } from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
-import { fold, isPowerOfTwo, log2 } from './u256.ts';
+import { fold, isPowerOfTwo, log2, U256 } from './u256.ts';
 
 /**
  * What a storage slot expression of the symbolic walk stands for, in Solidity's layout terms:
@@ -29,12 +23,20 @@ const MAX_FLAG_MASK = 0xffn;
 /** The mapping key without the address cleaning around it. */
 export const keyCore = (k: Sym): Sym => unwrap(k).core;
 
+/**
+ * A constant slot is a plain variable wherever it lies: below 2^160 a compiler's sequential slot,
+ * above it a namespaced one (OpenZeppelin 5's ERC-7201 structs, `keccak256(id) - 1 & ~0xff` plus
+ * the member's offset; EIP-1967's slots; Solady's owner slot). A folded mapping entry is a
+ * constant too, but the walk has turned those it can name back into entries (walk/state.ts
+ * `foldedSlots`). Before namespaced slots counted, an OpenZeppelin 5 upgradeable token's
+ * balances (a mapping whose base is the ERC-7201 slot) and supply were unreadable.
+ */
 export function slotShape(slot: Sym, depth = 0): SlotShape | null {
-  if (typeof slot === 'bigint') return slot < MIN_HASHED_SLOT ? { kind: 'slot', slot } : null;
+  if (typeof slot === 'bigint') return { kind: 'slot', slot };
   if (depth > MAX_SHAPE_DEPTH) return null;
   if (slot.op === 'sha3' && slot.args.length === 2) {
     const [key, base] = slot.args as [Sym, Sym];
-    if (typeof base === 'bigint' && base < MIN_HASHED_SLOT)
+    if (typeof base === 'bigint')
       return { kind: 'map', base, key: keyCore(key), direct: depth === 0 };
     const inner = slotShape(base, depth + 1);
     if (inner?.kind === 'map')
@@ -55,13 +57,9 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
   return null;
 }
 
-/** `keccak(key . base)`: the entry of a plain mapping. */
+/** `keccak(key . base)`: the entry of a plain mapping (a namespaced base too, see slotShape). */
 const isEntry = (x: Sym): boolean =>
-  isNode(x) &&
-  x.op === 'sha3' &&
-  x.args.length === 2 &&
-  typeof x.args[1] === 'bigint' &&
-  x.args[1] < MIN_HASHED_SLOT;
+  isNode(x) && x.op === 'sha3' && x.args.length === 2 && typeof x.args[1] === 'bigint';
 
 /**
  * The struct member a slot of a plain mapping's entry is at: 0 for the entry itself, `i` for
@@ -147,6 +145,12 @@ function impliesCaller(
     case 'xor':
       if (!want && levelLoad(cond) !== cond && p(levelLoad(cond), true)) return true;
       return !want && compared(a!, b!);
+    // The optimizer's `x == K` as `add(x, -K)`: zero when equal.
+    case 'add': {
+      const k = typeof a === 'bigint' ? a : typeof b === 'bigint' ? b : null;
+      const other = typeof a === 'bigint' ? b! : a!;
+      return !want && k !== null && compared(other, (U256 + 1n - k) & U256);
+    }
     case 'and':
       if (typeof a === 'bigint') return p(b!, want);
       if (typeof b === 'bigint') return p(a!, want);

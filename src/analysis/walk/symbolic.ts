@@ -18,16 +18,22 @@ export interface Node {
   readonly depth: number;
   /** For 'retdata': the external call was given the caller among its arguments. */
   readonly callerArg?: boolean;
+  /**
+   * For 'retdata': the address the call went to (`sload(slot)` for a contract the token keeps in
+   * storage, the owner can swap): what decides a transfer that depends on the answer.
+   */
+  readonly target?: Sym;
 }
 export type Sym = bigint | Node;
 
 /** An answer computed from the caller (callerArg) depends on the caller, like the caller itself. */
-export const leaf = (op: string, taint = 0, callerArg?: boolean): Node => ({
+export const leaf = (op: string, taint = 0, callerArg?: boolean, target?: Sym): Node => ({
   op,
   args: [],
   taint: callerArg ? taint | T_CALLER : taint,
   depth: 1,
   callerArg,
+  ...(target !== undefined ? { target } : {}),
 });
 export const CALLER: Node = leaf('caller', T_CALLER);
 export const ORIGIN: Node = leaf('origin', T_CALLER);

@@ -110,7 +110,8 @@ export async function startFaultProxy(
       if (
         c.method === 'eth_getBlockByHash' ||
         c.method === 'eth_getBlockReceipts' ||
-        c.method === 'debug_traceBlockByNumber'
+        c.method === 'debug_traceBlockByNumber' ||
+        c.method === 'trace_block'
       ) {
         return {
           ...c,

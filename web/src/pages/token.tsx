@@ -32,13 +32,25 @@ const FLAGS: [keyof NonNullable<TokenDetail['security_hints']>, string, 'true' |
   ['is_proxy', 'Upgradeable proxy', 'false', /proxy/],
 ];
 
+/** before → after figures of a proof, as "holder_balance 1000 → 0". */
+function proofFigures(proof: NonNullable<RiskFactorDetail['proof']>): string | null {
+  const keys = Object.keys({ ...proof.before, ...proof.after });
+  if (keys.length === 0) return null;
+  return keys.map((k) => `${k} ${proof.before?.[k] ?? '—'} → ${proof.after?.[k] ?? '—'}`).join('; ');
+}
+
 function Evidence(props: { factor: RiskFactorDetail }) {
-  if (props.factor.evidence.length === 0) return null;
+  const { proof } = props.factor;
+  if (props.factor.evidence.length === 0 && !proof) return null;
+  const figures = proof ? proofFigures(proof) : null;
   return (
     <ul class="evidence">
       {props.factor.evidence.map((e, i) => (
         <li key={i}><span class="kind">{e.kind ?? 'observed'}</span> {e.detail}{e.selector ? <code> 0x{e.selector.replace(/^0x/, '')}</code> : null}</li>
       ))}
+      {proof && (
+        <li class="proof"><span class="kind">{proof.status}</span> {proof.detail}{figures ? ` (${figures})` : null}</li>
+      )}
     </ul>
   );
 }
