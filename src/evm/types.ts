@@ -54,5 +54,6 @@ export interface ParityTrace {
   result?: { address?: string; gasUsed?: string } | null;
   error?: string;
   transactionHash?: string;
+  blockHash?: string;
   traceAddress: number[];
 }

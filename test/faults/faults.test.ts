@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +106,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     REDIS_PREFIX: prefix,
     CHAINS_FILE: join(dir, 'chains.json'),
     DATA_DIR: join(dir, 'data'),
-    LOG_LEVEL: 'fatal',
+    LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'fatal',
     HOST: '127.0.0.1',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     ...extra,
@@ -126,6 +126,12 @@ function launch(args: string[], extra: Record<string, string> = {}): ChildProces
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  if (process.env.FAULTS_LOG_DIR) {
+    const file = join(process.env.FAULTS_LOG_DIR, `${args[0]}-${children.size}-${Date.now()}.log`);
+    const append = (c: Buffer) => appendFileSync(file, c);
+    child.stdout!.on('data', append);
+    child.stderr!.on('data', append);
+  }
   outputs.set(child, () => tail);
   child.once('exit', () => children.delete(child));
   return child;

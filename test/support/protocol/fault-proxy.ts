@@ -5,7 +5,7 @@ import { fromQuantity, toQuantity } from '../../../src/evm/rpc.ts';
  * A JSON-RPC proxy in front of a real node. At `rate`, instead of forwarding, it answers 429, 500,
  * hangs (a timeout for the client), truncates the JSON, or answers for a wrong block (seeded, so a
  * run can be repeated); it can pretend to lack methods (`refuse`: a node without traces or
- * eth_getBlockReceipts); it counts the calls per method.
+ * eth_getBlockReceipts); it counts the calls per method. `kinds` narrows the faults it picks from.
  */
 
 export const FAULT_KINDS = [
@@ -49,9 +49,10 @@ const HANG_MS = 30_000;
 
 export async function startFaultProxy(
   upstream: string,
-  options: { rate: number; seed?: number; refuse?: string[] },
+  options: { rate: number; seed?: number; refuse?: string[]; kinds?: readonly FaultKind[] },
 ): Promise<FaultProxy> {
   let rate = options.rate;
+  const kinds = options.kinds ?? FAULT_KINDS;
   const refuse = new Set(options.refuse ?? []);
   const calls = new Map<string, number>();
   const random = seeded(options.seed ?? 42);
@@ -132,7 +133,7 @@ export async function startFaultProxy(
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString()) as Call | Call[];
         if (random() < rate) {
-          const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)]!;
+          const kind = kinds[Math.floor(random() * kinds.length)]!;
           injected[kind]++;
           switch (kind) {
             case 'http-429':
