@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { errorBody, type ResponseSpec, type RouteSpec } from './route.ts';
+import { eventMessage } from './token-schemas.ts';
 
 /**
  * OpenAPI 3.1 from the route declarations (api/route.ts): the very schemas each route validates
@@ -181,6 +182,9 @@ export function openApiDocument(
   const defs: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   toJson(errorBody, 'output', defs);
+  // The WebSocket's messages are no operation, but their shape is part of the contract: as the
+  // component LiveEvent, the web app's types are generated from them too.
+  toJson(eventMessage, 'output', defs);
   for (const spec of routes) {
     const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     paths[path] ??= {};

@@ -445,24 +445,27 @@ export const eventData = {
 } as const;
 
 const streamId = z.string().regex(/^\d+-\d+$/);
-export const eventMessage = z.discriminatedUnion('type', [
-  z.strictObject({
-    id: streamId,
-    type: z.literal('token.created'),
-    ts: isoTime,
-    data: tokenCreatedData,
-  }),
-  z.strictObject({
-    id: streamId,
-    type: z.literal('token.updated'),
-    ts: isoTime,
-    data: tokenUpdatedData,
-  }),
-  z.strictObject({ id: streamId, type: z.literal('alert'), ts: isoTime, data: alertData }),
-  z.strictObject({
-    id: streamId,
-    type: z.literal('token.removed'),
-    ts: isoTime,
-    data: tokenRemovedData,
-  }),
-]);
+/** One WebSocket message: the component `LiveEvent` of the OpenAPI document (web types). */
+export const eventMessage = z
+  .discriminatedUnion('type', [
+    z.strictObject({
+      id: streamId,
+      type: z.literal('token.created'),
+      ts: isoTime,
+      data: tokenCreatedData,
+    }),
+    z.strictObject({
+      id: streamId,
+      type: z.literal('token.updated'),
+      ts: isoTime,
+      data: tokenUpdatedData,
+    }),
+    z.strictObject({ id: streamId, type: z.literal('alert'), ts: isoTime, data: alertData }),
+    z.strictObject({
+      id: streamId,
+      type: z.literal('token.removed'),
+      ts: isoTime,
+      data: tokenRemovedData,
+    }),
+  ])
+  .meta({ id: 'LiveEvent', description: 'One WebSocket message (docs/websocket.md).' });

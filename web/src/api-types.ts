@@ -413,6 +413,270 @@ export interface components {
         Error: {
             error: string;
         };
+        /** @description One WebSocket message (docs/websocket.md). */
+        LiveEvent: {
+            id: string;
+            /** @constant */
+            type: "token.created";
+            /** Format: date-time */
+            ts: string;
+            data: {
+                /** @description lower-case 0x address */
+                contract_address: string;
+                chain_id: number;
+                full_token_data: components["schemas"]["FullTokenData"];
+                detection_source: string;
+                /** Format: date-time */
+                detected_at: string;
+            };
+        } | {
+            id: string;
+            /** @constant */
+            type: "token.updated";
+            /** Format: date-time */
+            ts: string;
+            data: {
+                /** @description lower-case 0x address */
+                contract_address: string;
+                chain_id: number;
+                /** @enum {string} */
+                source: "risk" | "dex";
+                changes: string[];
+                full_token_data: components["schemas"]["FullTokenData"];
+                current_risk_level: components["schemas"]["RiskLevel"] | null;
+                current_risk_score: number | null;
+                is_honeypot: boolean | null;
+                current_liquidity_usd: number | null;
+                is_actively_traded: boolean;
+                price_usd: number | null;
+                market_cap_usd: number | null;
+                volume_24h_usd: number | null;
+                security_hints: components["schemas"]["SecurityHintsCore"];
+                trading_simulation: components["schemas"]["TradingSimulation"] | null;
+                dex_hints: components["schemas"]["DexHints"] | null;
+                holders: components["schemas"]["Holders"] | null;
+                lp_holders: components["schemas"]["LpHolders"][];
+                holder_sells: components["schemas"]["HolderSells"] | null;
+                impersonates: components["schemas"]["Impersonates"] | null;
+                previous: {
+                    current_risk_score: number | null;
+                    current_risk_level: components["schemas"]["RiskLevel"] | null;
+                    current_liquidity_usd: number | null;
+                    price_usd: number | null;
+                };
+                /** Format: date-time */
+                last_updated: string;
+            };
+        } | {
+            id: string;
+            /** @constant */
+            type: "alert";
+            /** Format: date-time */
+            ts: string;
+            data: {
+                /** @description lower-case 0x address */
+                contract_address: string;
+                chain_id: number;
+                /** @enum {string} */
+                type: "honeypot" | "liquidity_pull" | "rug" | "owner_changed" | "tax_raised" | "mint_after_launch" | "risk_level_changed" | "holder_concentration" | "impersonation";
+                message: string;
+                alert_key: string | null;
+                bucket_at: string | null;
+                details: {
+                    [key: string]: string | number | boolean | null;
+                };
+            };
+        } | {
+            id: string;
+            /** @constant */
+            type: "token.removed";
+            /** Format: date-time */
+            ts: string;
+            data: {
+                /** @description lower-case 0x address */
+                contract_address: string;
+                chain_id: number;
+                reason: string;
+            };
+        };
+        /** @description null where the node could not tell (a token submitted long after its deployment) */
+        FullTokenData: {
+            token: {
+                name: string | null;
+                symbol: string | null;
+                decimals: number | null;
+                /** @description integer amount in smallest units */
+                total_supply: string | null;
+            };
+            /** @description creation block time, Unix seconds */
+            block_timestamp: number | null;
+            creation: {
+                block_timestamp: number | null;
+                tx_hash: string | null;
+                creator: string | null;
+                creator_is_contract: boolean | null;
+                block_number: number | null;
+                gas_used: number | null;
+                bytecode_hash: string | null;
+                code_len: number | null;
+                proxy_like: boolean | null;
+            };
+            born_block: number | null;
+        };
+        /** @enum {string} */
+        RiskLevel: "low" | "medium" | "high" | "honeypot";
+        SecurityHintsCore: {
+            contract_template: string | null;
+            /** @description score of the latest risk analysis */
+            security_risk_score: number | null;
+            ownership_renounced: boolean | null;
+            /** @description true only where a configured block explorer reports verified source */
+            verified_contract: boolean;
+            has_pause_function: boolean | null;
+            has_blacklist_function: boolean | null;
+            has_mint_function: boolean | null;
+            is_proxy: boolean | null;
+            fee_modifiable: boolean | null;
+            has_max_tx_limit: boolean | null;
+            trading_restricted: boolean | null;
+            owner_can_change_balance: boolean | null;
+            hidden_owner: boolean | null;
+            owner_address: string | null;
+            creator_reputation_score: number | null;
+            liquidity_lock: {
+                locked_pct: number | null;
+                burned_pct: number | null;
+                lockers: {
+                    name: string;
+                    /** @description lower-case 0x address */
+                    address: string;
+                    /** @description lower-case 0x address */
+                    pair_address: string;
+                    locked_pct: number;
+                }[];
+            } | null;
+            /** @description reachable SELFDESTRUCT in the code (and who can reach it: the factors) */
+            selfdestruct: boolean | null;
+            /** @description the owner can set a contract that transfers call */
+            external_call: boolean | null;
+            /** @description verified source on the configured explorer; null without one */
+            is_open_source: boolean | null;
+        };
+        TradingSimulation: {
+            is_buyable: boolean | null;
+            is_sellable: boolean | null;
+            buy_tax_pct: number | null;
+            sell_tax_pct: number | null;
+            transfer_tax_pct: number | null;
+            max_tx_amount: string | null;
+            simulated_at: string | null;
+            error: string | null;
+            /** @description the simulated Uniswap V4 pool's hook: permission bits, problems, owner control, what it did */
+            hook: {
+                /** @description lower-case 0x address */
+                address: string;
+                pool_id: string;
+                flags: string;
+                permissions: string[];
+                problems: string[];
+                can_change_swaps: boolean | null;
+                findings: string[];
+            } | null;
+        };
+        DexHints: {
+            is_tradable: boolean | null;
+            has_liquidity: boolean | null;
+            has_v3_liquidity: boolean | null;
+            has_v4_liquidity: boolean | null;
+            total_liquidity_usd: number | null;
+            token_price_usd: number | null;
+            buy_url: string | null;
+            num_trading_pairs: number | null;
+            main_trading_pair: (string) | null;
+            trading_pairs: {
+                dex: string;
+                /** @description a pool address, or a Uniswap V4 pool id (32 bytes) */
+                pair_address: string;
+                /** @description lower-case 0x address */
+                quote_token: string;
+                liquidity_usd: number | null;
+                price_usd: number | null;
+                pool_id: string | null;
+                hook_address: string | null;
+            }[];
+            recommended_dex: string | null;
+            volume_24h_usd: number | null;
+        };
+        Holders: {
+            holder_count: number;
+            top_holders: {
+                /** @description lower-case 0x address */
+                address: string;
+                /** @description integer amount in smallest units */
+                balance: string;
+                /** @description share of the tracked supply, percent */
+                percent: number;
+                /** @description null: not asked yet */
+                is_contract: boolean | null;
+                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
+            }[];
+            creator_percent: number | null;
+            owner_percent: number | null;
+            contract_percent: number;
+            burned_percent: number;
+            pools_percent: number;
+            top10_outside_pools_percent: number;
+            /** @description the block the balances are at */
+            block: number | null;
+            /** @description tracked from the creation block */
+            complete: boolean;
+        };
+        LpHolders: {
+            /** @description lower-case 0x address */
+            pair_address: string;
+            dex: string;
+            holder_count: number;
+            locked_percent: number;
+            burned_percent: number;
+            creator_percent: number;
+            other_percent: number;
+            top_holders: {
+                /** @description lower-case 0x address */
+                address: string;
+                /** @description integer amount in smallest units */
+                balance: string;
+                /** @description share of the tracked supply, percent */
+                percent: number;
+                /** @description null: not asked yet */
+                is_contract: boolean | null;
+                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
+            }[];
+        };
+        HolderSells: {
+            tried: number;
+            failed: number;
+            average_tax_pct: number | null;
+            max_tax_pct: number | null;
+            block: number | null;
+            failures: {
+                /** @description lower-case 0x address */
+                address: string;
+                reason: string;
+            }[];
+            siphoned: {
+                /** @description lower-case 0x address */
+                address: string;
+                tracked_balance: string;
+                balance: string;
+            }[];
+        };
+        Impersonates: {
+            symbol: string;
+            /** @description lower-case 0x address */
+            canonical_address: string;
+            /** @enum {string} */
+            matched: "symbol" | "name";
+        };
         /** @description `plan` is the effective plan now: an ended trial reads FREE before the scheduled job records it. */
         User: {
             id: number;
@@ -486,30 +750,6 @@ export interface components {
             holder_sells: components["schemas"]["HolderSells"] | null;
             impersonates: components["schemas"]["Impersonates"] | null;
         };
-        /** @description null where the node could not tell (a token submitted long after its deployment) */
-        FullTokenData: {
-            token: {
-                name: string | null;
-                symbol: string | null;
-                decimals: number | null;
-                /** @description integer amount in smallest units */
-                total_supply: string | null;
-            };
-            /** @description creation block time, Unix seconds */
-            block_timestamp: number | null;
-            creation: {
-                block_timestamp: number | null;
-                tx_hash: string | null;
-                creator: string | null;
-                creator_is_contract: boolean | null;
-                block_number: number | null;
-                gas_used: number | null;
-                bytecode_hash: string | null;
-                code_len: number | null;
-                proxy_like: boolean | null;
-            };
-            born_block: number | null;
-        };
         /** @description null: not analysed yet. Every true flag has its evidence in analyses[].risk_factor_details. */
         SecurityHints: {
             contract_template: string | null;
@@ -560,32 +800,6 @@ export interface components {
             risk_level: number;
             description: string;
         };
-        /** @enum {string} */
-        RiskLevel: "low" | "medium" | "high" | "honeypot";
-        DexHints: {
-            is_tradable: boolean | null;
-            has_liquidity: boolean | null;
-            has_v3_liquidity: boolean | null;
-            has_v4_liquidity: boolean | null;
-            total_liquidity_usd: number | null;
-            token_price_usd: number | null;
-            buy_url: string | null;
-            num_trading_pairs: number | null;
-            main_trading_pair: (string) | null;
-            trading_pairs: {
-                dex: string;
-                /** @description a pool address, or a Uniswap V4 pool id (32 bytes) */
-                pair_address: string;
-                /** @description lower-case 0x address */
-                quote_token: string;
-                liquidity_usd: number | null;
-                price_usd: number | null;
-                pool_id: string | null;
-                hook_address: string | null;
-            }[];
-            recommended_dex: string | null;
-            volume_24h_usd: number | null;
-        };
         Analysis: {
             /** Format: date-time */
             timestamp: string;
@@ -635,97 +849,6 @@ export interface components {
             liquidity_usd: number | null;
             volume_24h_usd: number | null;
             market_cap_usd: number | null;
-        };
-        TradingSimulation: {
-            is_buyable: boolean | null;
-            is_sellable: boolean | null;
-            buy_tax_pct: number | null;
-            sell_tax_pct: number | null;
-            transfer_tax_pct: number | null;
-            max_tx_amount: string | null;
-            simulated_at: string | null;
-            error: string | null;
-            /** @description the simulated Uniswap V4 pool's hook: permission bits, problems, owner control, what it did */
-            hook: {
-                /** @description lower-case 0x address */
-                address: string;
-                pool_id: string;
-                flags: string;
-                permissions: string[];
-                problems: string[];
-                can_change_swaps: boolean | null;
-                findings: string[];
-            } | null;
-        };
-        Holders: {
-            holder_count: number;
-            top_holders: {
-                /** @description lower-case 0x address */
-                address: string;
-                /** @description integer amount in smallest units */
-                balance: string;
-                /** @description share of the tracked supply, percent */
-                percent: number;
-                /** @description null: not asked yet */
-                is_contract: boolean | null;
-                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
-            }[];
-            creator_percent: number | null;
-            owner_percent: number | null;
-            contract_percent: number;
-            burned_percent: number;
-            pools_percent: number;
-            top10_outside_pools_percent: number;
-            /** @description the block the balances are at */
-            block: number | null;
-            /** @description tracked from the creation block */
-            complete: boolean;
-        };
-        LpHolders: {
-            /** @description lower-case 0x address */
-            pair_address: string;
-            dex: string;
-            holder_count: number;
-            locked_percent: number;
-            burned_percent: number;
-            creator_percent: number;
-            other_percent: number;
-            top_holders: {
-                /** @description lower-case 0x address */
-                address: string;
-                /** @description integer amount in smallest units */
-                balance: string;
-                /** @description share of the tracked supply, percent */
-                percent: number;
-                /** @description null: not asked yet */
-                is_contract: boolean | null;
-                tag: ("pair" | "locker" | "burn" | "token" | "creator" | "owner") | null;
-            }[];
-        };
-        HolderSells: {
-            tried: number;
-            failed: number;
-            average_tax_pct: number | null;
-            max_tax_pct: number | null;
-            block: number | null;
-            failures: {
-                /** @description lower-case 0x address */
-                address: string;
-                reason: string;
-            }[];
-            siphoned: {
-                /** @description lower-case 0x address */
-                address: string;
-                tracked_balance: string;
-                balance: string;
-            }[];
-        };
-        Impersonates: {
-            symbol: string;
-            /** @description lower-case 0x address */
-            canonical_address: string;
-            /** @enum {string} */
-            matched: "symbol" | "name";
         };
         /** @description Without `fields`: the summary fields (and token_history with include_history=true). */
         ProListItem: {
@@ -3407,15 +3530,25 @@ export const pathsApiPreferencesGetResponses200ContentApplicationJsonAlert_kinds
 export const pathsApiPreferencesPutRequestBodyContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["requestBody"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
 export const pathsApiPreferencesPutResponses200ContentApplicationJsonAlert_kindsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/preferences"]["put"]["responses"]["200"]["content"]["application/json"]["alert_kinds"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
 export const pathsApiBillingCheckoutPostRequestBodyContentApplicationJsonPeriodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing/checkout"]["post"]["requestBody"]["content"]["application/json"]["period"]> = ["monthly", "annual"];
+export const liveEventOneOf1DataSourceValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<components>["schemas"]["LiveEvent"], {
+    data: unknown;
+}>["data"], {
+    source: unknown;
+}>["source"]> = ["risk", "dex"];
+export const liveEventOneOf2DataTypeValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<components>["schemas"]["LiveEvent"], {
+    data: unknown;
+}>["data"], {
+    type: unknown;
+}>["type"]> = ["honeypot", "liquidity_pull", "rug", "owner_changed", "tax_raised", "mint_after_launch", "risk_level_changed", "holder_concentration", "impersonation"];
+export const riskLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RiskLevel"]> = ["low", "medium", "high", "honeypot"];
+export const holdersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Holders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
+export const lpHoldersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LpHolders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
+export const impersonatesMatchedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Impersonates"]["matched"]> = ["symbol", "name"];
 export const userPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan"]> = ["FREE", "BASIC", "PRO"];
 export const userPlan_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["plan_state"]> = ["active", "trialing", "trial_expired", "payment_failed", "cancelled", "downgraded"];
 export const apiKeyCreatedFeaturesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["features"]> = ["complete_data_access", "historical_data", "bulk_operations", "data_export"];
 export const adminFunctionAccess_controlValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminFunction"]["access_control"]> = ["owner-only", "role", "none", "unknown"];
-export const riskLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RiskLevel"]> = ["low", "medium", "high", "honeypot"];
 export const findingProofStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FindingProof"]["status"]> = ["proven", "unconfirmed", "observed", "not-executable"];
-export const holdersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Holders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
-export const lpHoldersTop_holdersTagAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LpHolders"]["top_holders"]["tag"]> = ["pair", "locker", "burn", "token", "creator", "owner"];
-export const impersonatesMatchedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Impersonates"]["matched"]> = ["symbol", "name"];
 export const billingOverviewPlansPlanValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["plan"]> = ["BASIC", "PRO"];
 export const billingOverviewPlansPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["plans"]["period"]> = ["monthly", "annual"];
 export const billingOverviewSubscriptionAnyOf0PlanAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["BillingOverview"]["subscription"], {

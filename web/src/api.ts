@@ -1,6 +1,6 @@
 import type { components, operations } from './api-types.ts';
 import { type SessionUser, session } from './session.ts';
-import { asNumber, asRecord, type Json, normalizeToken, type TokenFilters } from './token-model.ts';
+import { asNumber, asRecord, normalizeToken, type TokenFilters } from './token-model.ts';
 
 export type * from './token-model.ts';
 export { oneOf, RISK_LEVELS } from './token-model.ts';
@@ -221,12 +221,8 @@ export const watchlist = {
 
 // ---- live events (WebSocket) ----------------------------------------------------------------
 
-export interface LiveEvent {
-  id: string;
-  type: 'token.created' | 'token.updated' | 'alert' | 'token.removed';
-  ts: string;
-  data: Json & { contract_address: string; chain_id: number };
-}
+/** One WebSocket message, as the API declares it (api/token-schemas.ts `eventMessage`). */
+export type LiveEvent = components['schemas']['LiveEvent'];
 
 export function isLiveEvent(value: unknown): value is LiveEvent {
   const v = asRecord(value);
