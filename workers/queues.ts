@@ -1,4 +1,11 @@
-import { type ConnectionOptions, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import {
+  type ConnectionOptions,
+  DelayedError,
+  type Job,
+  Queue,
+  UnrecoverableError,
+  Worker,
+} from 'bullmq';
 import type { Logger } from 'pino';
 import {
   CAPPED_BACKOFF,
@@ -9,6 +16,7 @@ import {
   QUEUE_NAMES,
   type QueueName,
 } from './jobs.ts';
+import { NOT_YET_LIMIT_MS, NotYetError } from './not-yet.ts';
 import type { PassState } from './pass-state.ts';
 
 /** Typed producers and workers over the catalog. */
@@ -136,7 +144,7 @@ export function startWorkers(options: {
     const schema = jobCatalog[name].schema;
     const worker = new Worker(
       name,
-      async (job) => {
+      async (job, token) => {
         const parsed = schema.safeParse(job.data);
         // Malformed data never becomes valid by retrying.
         if (!parsed.success)
@@ -147,6 +155,15 @@ export function startWorkers(options: {
           options.onJobDone?.(name, 'completed', (performance.now() - started) / 1000);
           return result;
         } catch (error) {
+          if (
+            error instanceof NotYetError &&
+            token !== undefined &&
+            Date.now() - job.timestamp < NOT_YET_LIMIT_MS
+          ) {
+            // Waiting is not failing: back to the delayed set, its attempts untouched.
+            await job.moveToDelayed(Date.now() + error.retryInMs, token);
+            throw new DelayedError();
+          }
           options.onJobDone?.(name, 'failed', (performance.now() - started) / 1000);
           throw error;
         }

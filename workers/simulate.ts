@@ -19,13 +19,17 @@ import {
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
+import { hasReached } from '../src/stages.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { coverage, holderRoles } from './holders-report.ts';
 import type { JobData } from './jobs.ts';
+import { NotYetError } from './not-yet.ts';
 import { addPart, flush, newPassState, type PassState, startOf, tokenView } from './pass-state.ts';
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
+/** How long a pass that needs the token's static analysis waits before it looks again. */
+const STATIC_WAIT_MS = 2_000;
 /**
  * The simulate stage: the honeypot test (buy, transfer, sell at several amounts by eth_call with
  * state overrides) and the behaviour probes of uncatalogued functions from every privileged
@@ -192,6 +196,15 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     const start = await startOf(deps.analyses, key, state);
     const ownStatic = staticOf(start.own);
     const analysis = ownStatic ?? staticOf(start.latestStatic);
+    // A pass that starts here (first liquidity: the pool's block can be detected while the token's
+    // first pass is still before its selectors stage) must not score without the static analysis:
+    // every admin power would be missing from its verdict, and the last pass to write is what users
+    // see. It waits for the first pass instead. A token past selectors without one has no code.
+    if (!analysis && !hasReached(start.token?.stage ?? 'detected', 'selectors'))
+      throw new NotYetError(
+        `${data.address}: the static analysis of its first pass is not written yet`,
+        STATIC_WAIT_MS,
+      );
     // Copied into this pass's row, so that the risk stage finds every input under one key: the code
     // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
     const latest = start.latestStatic as { explorer?: unknown; code_facts?: unknown } | undefined;
