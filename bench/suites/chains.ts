@@ -554,7 +554,12 @@ export async function chainsCatchUp(options: {
     } finally {
       await service.stop();
     }
-    const rawRate = options.blocks / raw.seconds;
+    // The raw reading again, after the service: on a shared host the load drifts within a run, and
+    // the mean of a reading before and one after brackets the service's run fairly.
+    progress('chains catch-up: raw RPC ceiling again');
+    const rawAfter = await rawCeiling(anvil, first, last);
+    const rawSeconds = (raw.seconds + rawAfter.seconds) / 2;
+    const rawRate = options.blocks / rawSeconds;
     const rate = options.blocks / done;
     const note = `${options.blocks} BSC blocks (${round((options.blocks * profile.blockTimeMs) / 3_600_000, 2)} h of the chain), ${planner.txPerBlock} tx each, ${raw.tokens} tokens`;
     return [
@@ -576,11 +581,11 @@ export async function chainsCatchUp(options: {
         value: round(rate),
         unit: 'blocks/s',
         baseline: {
-          metric: 'raw RPC blocks/s over the same blocks',
+          metric: 'raw RPC blocks/s over the same blocks (mean of a pass before and after)',
           value: round(rawRate),
           ratio: rate / rawRate,
         },
-        note: `${note}; until every token has its bytecode`,
+        note: `${note}; until every token has its bytecode; raw passes ${round(options.blocks / raw.seconds)} and ${round(options.blocks / rawAfter.seconds)} blocks/s`,
       },
     ];
   } finally {
