@@ -66,6 +66,14 @@ export function createEndpointPool(
     strikes: 0,
   }));
 
+  /**
+   * Requests waiting for room on an endpoint that is full but not cooling down, woken in arrival
+   * order as leases are released. (Polling every few milliseconds instead left freed slots idle
+   * until a waiter's timer fired, and with a hundred waiters cost thousands of timers a second.)
+   */
+  const waiters: (() => void)[] = [];
+  const wakeOne = () => waiters.shift()?.();
+
   const hasRoom = (s: EndpointState) => s.inFlight < Math.floor(s.limit);
   const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && hasRoom(s);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
@@ -84,11 +92,15 @@ export function createEndpointPool(
         if (released) return;
         released = true;
         state.inFlight--;
+        wakeOne();
         if (outcome === 'ok') {
           state.strikes = 0;
           state.rateLimited = false;
           state.cooldownUntil = 0;
+          const room = Math.floor(state.limit);
           state.limit = Math.min(max, state.limit + 1 / Math.max(1, state.limit));
+          // The limit grew past a whole request: one more waiter fits.
+          if (Math.floor(state.limit) > room) wakeOne();
           return;
         }
         state.strikes++;
@@ -105,8 +117,13 @@ export function createEndpointPool(
         const t = now();
         const free = states.find((s) => available(s, t)) ?? lastResort(t);
         if (free) return lease(free);
-        // Everything is cooling down or full: wait a moment rather than hammer a struggling node.
-        await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+        // An endpoint that is only full frees room with its next release, which wakes the oldest
+        // waiter. Every one cooling down: wait a moment rather than hammer a struggling node.
+        const full = states.some((s) => t >= s.cooldownUntil);
+        await new Promise<void>((resolve) => {
+          if (full) waiters.push(resolve);
+          else setTimeout(resolve, WAIT_STEP_MS);
+        });
       }
     },
     stats: () =>
