@@ -96,6 +96,29 @@ describe('createEndpointPool waiters', () => {
   });
 });
 
+describe('createEndpointPool priorities', () => {
+  it('serve a waiting high request before normal ones that came earlier, and normal newcomers yield to it', async () => {
+    const pool = createEndpointPool(['http://a'], { maxConcurrency: 1 });
+    const held = await pool.acquire('normal');
+    const order: string[] = [];
+    const take = (name: string, priority: 'high' | 'normal') =>
+      pool.acquire(priority).then((lease) => {
+        order.push(name);
+        return lease;
+      });
+    const early = take('normal 1', 'normal');
+    const urgent = take('high', 'high');
+    held.release('ok');
+    // A normal request arriving now finds the slot given to the high one.
+    const late = take('normal 2', 'normal');
+    (await urgent).release('ok');
+    (await early).release('ok');
+    (await late).release('ok');
+    expect(order).toEqual(['high', 'normal 1', 'normal 2']);
+    expect(pool.stats()[0]!.inFlight).toBe(0);
+  });
+});
+
 describe('createEndpointPool when every endpoint is cooling down', () => {
   it('still uses a failing endpoint as a last resort, but honours a rate limit', async () => {
     let t = 0;
