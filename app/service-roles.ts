@@ -74,7 +74,8 @@ export function startStageWorkers(
   void checkDexFactories(chains, logger).catch((error: unknown) =>
     logger.warn({ err: error }, 'DEX factory check failed'),
   );
-  // Detection reads on the chains' first lane; the analysis stages on the second (chain-runtime.ts).
+  // Detection (and the bytecode read that ends it) on the chains' first lane; the analysis stages
+  // on the second (chain-runtime.ts).
   const analysisChains = analysisRuntimes(chains);
   const processDetect = createDetectProcessor({
     chains,
@@ -137,7 +138,9 @@ export function startStageWorkers(
         replayHolders: s.holders,
       }),
       bytecode: createBytecodeProcessor({
-        chains: analysisChains,
+        // The code read and hashed at once: the end of detection, on its lane (a catch-up is back
+        // at the head when every token has its code).
+        chains,
         tokens,
         producer,
         logger,

@@ -11,9 +11,10 @@ import type { RpcClient } from '../src/evm/rpc.ts';
  * block/receipt/trace reader over that client. One per chain per process.
  *
  * Two lanes share the chain's endpoints (one concurrency limit per node): `rpc` and `reader` are
- * detection's, served first when the node is busy; `analysis` is the analysis stages' (bytecode
- * to DEX), served with what detection leaves. A burst of tokens whose analysis cannot keep up then
- * slows analysis, not the blocks and their `token.created` (docs/scale.md, back-pressure).
+ * detection's (the scanner, detect, and the bytecode read that ends it), served first when the
+ * node is busy; `analysis` is the analysis stages' (selectors to DEX), served with what detection
+ * leaves. A burst of tokens whose analysis cannot keep up then slows analysis, not the blocks and
+ * their `token.created` (docs/scale.md, back-pressure).
  */
 
 export interface ChainLane {
