@@ -13,6 +13,7 @@ import {
   startAlertsConsumer,
 } from '../workers/alerts.ts';
 import { createBytecodeProcessor } from '../workers/bytecode.ts';
+import { analysisRuntimes } from '../workers/chain-runtime.ts';
 import {
   checkDexFactories,
   createDexProcessor,
@@ -45,7 +46,7 @@ const DEFAULT_DEX_IDLE_AFTER_MS = 6 * 3_600_000;
 function createDexStage(s: Shared) {
   const { dexOptions } = s;
   return createDexProcessor({
-    chains: s.chains,
+    chains: analysisRuntimes(s.chains),
     dex: s.dexRepo,
     producer: s.producer,
     events: s.events,
@@ -73,6 +74,9 @@ export function startStageWorkers(
   void checkDexFactories(chains, logger).catch((error: unknown) =>
     logger.warn({ err: error }, 'DEX factory check failed'),
   );
+  // Detection (and the bytecode read that ends it) on the chains' first lane; the analysis stages
+  // on the second (chain-runtime.ts).
+  const analysisChains = analysisRuntimes(chains);
   const processDetect = createDetectProcessor({
     chains,
     tokens,
@@ -85,7 +89,7 @@ export function startStageWorkers(
   });
   // Simulate and risk run in the job that routes to them (workers/pipeline.ts chainStages).
   const risk = createRiskProcessor({
-    chains,
+    chains: analysisChains,
     analyses,
     events,
     logger,
@@ -101,7 +105,7 @@ export function startStageWorkers(
       ),
   });
   const simulate = createSimulateProcessor({
-    chains,
+    chains: analysisChains,
     analyses,
     producer: chainStages(producer, { risk }),
     logger,
@@ -109,7 +113,7 @@ export function startStageWorkers(
     pairsOf: s.dexRepo.pairsOf,
   });
   const selectors = createSelectorsProcessor({
-    chains,
+    chains: analysisChains,
     analyses,
     producer: chainStages(producer, { simulate }),
     logger,
@@ -134,6 +138,8 @@ export function startStageWorkers(
         replayHolders: s.holders,
       }),
       bytecode: createBytecodeProcessor({
+        // The code read and hashed at once: the end of detection, on its lane (a catch-up is back
+        // at the head when every token has its code).
         chains,
         tokens,
         producer,

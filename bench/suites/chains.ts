@@ -534,6 +534,9 @@ export async function chainsCatchUp(options: {
       chain,
       poolMax: BENCH_POOL_MAX,
     });
+    // The catch-up rate counts from the moment the service is up (its start, migrations and
+    // workers, is a fixed cost, in the time back at the head but not in the rate).
+    const startup = (performance.now() - started) / 1000;
     let atHead: number | undefined;
     let detected: number | undefined;
     let done: number | undefined;
@@ -554,8 +557,13 @@ export async function chainsCatchUp(options: {
     } finally {
       await service.stop();
     }
-    const rawRate = options.blocks / raw.seconds;
-    const rate = options.blocks / done;
+    // The raw reading again, after the service: on a shared host the load drifts within a run, and
+    // the mean of a reading before and one after brackets the service's run fairly.
+    progress('chains catch-up: raw RPC ceiling again');
+    const rawAfter = await rawCeiling(anvil, first, last);
+    const rawSeconds = (raw.seconds + rawAfter.seconds) / 2;
+    const rawRate = options.blocks / rawSeconds;
+    const rate = options.blocks / (done - startup);
     const note = `${options.blocks} BSC blocks (${round((options.blocks * profile.blockTimeMs) / 3_600_000, 2)} h of the chain), ${planner.txPerBlock} tx each, ${raw.tokens} tokens`;
     return [
       {
@@ -568,7 +576,7 @@ export async function chainsCatchUp(options: {
           value: round((options.blocks * profile.blockTimeMs) / 1000, 0),
           ratio: done / ((options.blocks * profile.blockTimeMs) / 1000),
         },
-        note: `${note}; every token of the blocks detected and through bytecode (the scanner's cursor passed the last block after ${round(atHead ?? done, 1)} s, every token was recorded after ${round(detected ?? done, 1)} s)`,
+        note: `${note}; every token of the blocks detected and through bytecode (the service was up after ${round(startup, 1)} s, the scanner's cursor passed the last block after ${round(atHead ?? done, 1)} s, every token was recorded after ${round(detected ?? done, 1)} s)`,
       },
       {
         suite: SUITE,
@@ -576,11 +584,11 @@ export async function chainsCatchUp(options: {
         value: round(rate),
         unit: 'blocks/s',
         baseline: {
-          metric: 'raw RPC blocks/s over the same blocks',
+          metric: 'raw RPC blocks/s over the same blocks (mean of a pass before and after)',
           value: round(rawRate),
           ratio: rate / rawRate,
         },
-        note: `${note}; until every token has its bytecode`,
+        note: `${note}; from the service being up to every token's bytecode; raw passes ${round(options.blocks / raw.seconds)} and ${round(options.blocks / rawAfter.seconds)} blocks/s`,
       },
     ];
   } finally {

@@ -8,7 +8,12 @@ import {
   type RpcRequest,
   sleep,
 } from '../../src/evm/rpc.ts';
-import { createEndpointPool, type EndpointOutcome, type EndpointPool } from './endpoints.ts';
+import {
+  createEndpointPool,
+  type EndpointOutcome,
+  type EndpointPool,
+  type RpcPriority,
+} from './endpoints.ts';
 
 /**
  * A small JSON-RPC client: several URLs with failover, timeouts, retries with exponential
@@ -26,6 +31,8 @@ const BLOCK_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 export interface RpcClientOptions {
   urls: readonly string[];
+  /** Whose turn comes first when the endpoints are full (infra/rpc/endpoints.ts); 'normal' by default. */
+  priority?: RpcPriority;
   timeoutMs?: number;
   maxAttempts?: number;
   logger?: Logger;
@@ -91,6 +98,7 @@ interface HttpTransport {
 /** When to try again, and where: the retry side of the client. */
 interface RetryPolicy {
   endpoints: EndpointPool;
+  priority: RpcPriority;
   maxAttempts: number;
   logger?: Logger;
 }
@@ -172,7 +180,7 @@ async function withRetries<T>(
 ): Promise<T> {
   let lastError: RpcError | undefined;
   for (let i = 0; i < policy.maxAttempts; i++) {
-    const lease = await policy.endpoints.acquire();
+    const lease = await policy.endpoints.acquire(policy.priority);
     const url = lease.url;
     try {
       const value = await attempt(url);
@@ -243,6 +251,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   };
   const retries: RetryPolicy = {
     endpoints: options.endpoints ?? createEndpointPool(options.urls),
+    priority: options.priority ?? 'normal',
     maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     logger: options.logger,
   };

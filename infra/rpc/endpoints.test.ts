@@ -69,6 +69,56 @@ describe('createEndpointPool', () => {
   });
 });
 
+describe('createEndpointPool waiters', () => {
+  it('hand a released slot to the oldest waiter at once, not at its next poll', async () => {
+    const pool = createEndpointPool(['http://a'], { maxConcurrency: 1 });
+    const first = await pool.acquire();
+    const order: string[] = [];
+    const leases = ['b', 'c', 'd'].map((name) =>
+      pool.acquire().then((lease) => {
+        order.push(name);
+        return lease;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual([]);
+    first.release('ok');
+    // Microtasks only: no timer may run before the waiter has the slot.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(order).toEqual(['b']);
+    (await leases[0]!).release('ok');
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(order).toEqual(['b', 'c']);
+    (await leases[1]!).release('ok');
+    (await leases[2]!).release('ok');
+    expect(order).toEqual(['b', 'c', 'd']);
+    expect(pool.stats()[0]!.inFlight).toBe(0);
+  });
+});
+
+describe('createEndpointPool priorities', () => {
+  it('serve a waiting high request before normal ones that came earlier, and normal newcomers yield to it', async () => {
+    const pool = createEndpointPool(['http://a'], { maxConcurrency: 1 });
+    const held = await pool.acquire('normal');
+    const order: string[] = [];
+    const take = (name: string, priority: 'high' | 'normal') =>
+      pool.acquire(priority).then((lease) => {
+        order.push(name);
+        return lease;
+      });
+    const early = take('normal 1', 'normal');
+    const urgent = take('high', 'high');
+    held.release('ok');
+    // A normal request arriving now finds the slot given to the high one.
+    const late = take('normal 2', 'normal');
+    (await urgent).release('ok');
+    (await early).release('ok');
+    (await late).release('ok');
+    expect(order).toEqual(['high', 'normal 1', 'normal 2']);
+    expect(pool.stats()[0]!.inFlight).toBe(0);
+  });
+});
+
 describe('createEndpointPool when every endpoint is cooling down', () => {
   it('still uses a failing endpoint as a last resort, but honours a rate limit', async () => {
     let t = 0;

@@ -3,6 +3,10 @@
  * grows additively while it answers and halves when it says 429 (AIMD, as TCP does), and a
  * cooldown after failures that doubles with each consecutive one. Requests go to the first URL
  * (in configured order: the primary) that has room, so traffic fails over and comes back.
+ *
+ * Two priorities share the room: a 'high' request (detection: the scanner and the detect stage)
+ * takes a free slot before any waiting 'normal' one (analysis), so that a backlog of analysis
+ * cannot delay the blocks and the token announcements behind it.
  */
 
 export type EndpointOutcome = 'ok' | 'rate-limited' | 'failed';
@@ -20,8 +24,10 @@ export interface EndpointStats {
   strikes: number;
 }
 
+export type RpcPriority = 'high' | 'normal';
+
 export interface EndpointPool {
-  acquire(): Promise<EndpointLease>;
+  acquire(priority?: RpcPriority): Promise<EndpointLease>;
   stats(): EndpointStats[];
 }
 
@@ -66,6 +72,17 @@ export function createEndpointPool(
     strikes: 0,
   }));
 
+  /**
+   * Requests waiting for room on an endpoint that is full but not cooling down. A release hands
+   * its slot straight to the oldest waiter (high first), so that no newcomer takes it in between
+   * and no slot idles. (Polling every few milliseconds instead left freed slots idle until a
+   * waiter's timer fired, and with a hundred waiters cost thousands of timers a second.) A waiter
+   * is given null when it should look again: its endpoint failed or was rate limited.
+   */
+  type Waiter = (lease: EndpointLease | null) => void;
+  const waiters: Record<RpcPriority, Waiter[]> = { high: [], normal: [] };
+  const nextWaiter = () => waiters.high.shift() ?? waiters.normal.shift();
+
   const hasRoom = (s: EndpointState) => s.inFlight < Math.floor(s.limit);
   const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && hasRoom(s);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
@@ -74,6 +91,15 @@ export function createEndpointPool(
       .filter((s) => !s.rateLimited && hasRoom(s))
       .sort((a, b) => a.cooldownUntil - b.cooldownUntil)
       .find((s) => s.cooldownUntil > t);
+
+  /** The room `state` has now goes to the waiters, oldest first. */
+  function handOff(state: EndpointState): void {
+    while (available(state, now())) {
+      const waiter = nextWaiter();
+      if (!waiter) return;
+      waiter(lease(state));
+    }
+  }
 
   function lease(state: EndpointState): EndpointLease {
     state.inFlight++;
@@ -89,24 +115,38 @@ export function createEndpointPool(
           state.rateLimited = false;
           state.cooldownUntil = 0;
           state.limit = Math.min(max, state.limit + 1 / Math.max(1, state.limit));
+          handOff(state);
           return;
         }
         state.strikes++;
         state.rateLimited = outcome === 'rate-limited';
         if (outcome === 'rate-limited') state.limit = Math.max(min, Math.floor(state.limit / 2));
         state.cooldownUntil = now() + Math.min(maxCooldown, base * 2 ** (state.strikes - 1));
+        // What the waiters waited for changed: each looks again (another endpoint, a last resort,
+        // or a pause while everything cools down).
+        for (const waiter of [...waiters.high.splice(0), ...waiters.normal.splice(0)]) waiter(null);
       },
     };
   }
 
   return {
-    async acquire() {
+    async acquire(priority = 'normal') {
       for (;;) {
         const t = now();
-        const free = states.find((s) => available(s, t)) ?? lastResort(t);
-        if (free) return lease(free);
-        // Everything is cooling down or full: wait a moment rather than hammer a struggling node.
-        await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+        // Those already waiting (at this priority or above) are served first: queue behind them.
+        const ahead = waiters.high.length + (priority === 'normal' ? waiters.normal.length : 0);
+        if (ahead === 0) {
+          const free = states.find((s) => available(s, t)) ?? lastResort(t);
+          if (free) return lease(free);
+        }
+        // An endpoint that is only full frees room with its next release. Every one cooling
+        // down: wait a moment rather than hammer a struggling node.
+        if (ahead > 0 || states.some((s) => t >= s.cooldownUntil)) {
+          const handed = await new Promise<EndpointLease | null>((resolve) =>
+            waiters[priority].push(resolve),
+          );
+          if (handed) return handed;
+        } else await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
       }
     },
     stats: () =>

@@ -11,5 +11,6 @@ export {
   type EndpointPool,
   type EndpointPoolOptions,
   type EndpointStats,
+  type RpcPriority,
 } from './endpoints.ts';
 export { type HeadSubscription, subscribeNewHeads } from './heads.ts';

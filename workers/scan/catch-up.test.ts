@@ -13,7 +13,7 @@ import {
   type TestRedis,
 } from '../../test/support/services.ts';
 import { createProducer } from '../queues.ts';
-import { detectJobs } from './scanner.ts';
+import { detectJobs, RUN_BLOCKS } from './scanner.ts';
 
 /**
  * Catching up: a scanner far behind the head hands its blocks on in runs (one detect job per run
@@ -57,12 +57,14 @@ describe('detect jobs of a tick', () => {
       [101, false],
       [102, false],
     ]);
-    const many = Array.from({ length: 45 }, (_, i) => record(200 + i));
+    const many = Array.from({ length: 4 * RUN_BLOCKS + 5 }, (_, i) => record(200 + i));
     const runs = detectJobs(LOCAL, many);
     expect(runs.map((j) => [j.blockNumber, j.hashes?.length])).toEqual([
-      [200, 20],
-      [220, 20],
-      [240, 5],
+      [200, RUN_BLOCKS],
+      [200 + RUN_BLOCKS, RUN_BLOCKS],
+      [200 + 2 * RUN_BLOCKS, RUN_BLOCKS],
+      [200 + 3 * RUN_BLOCKS, RUN_BLOCKS],
+      [200 + 4 * RUN_BLOCKS, 5],
     ]);
     // Every block once, in order, each run starting with its first block's hash.
     expect(runs.flatMap((j) => j.hashes)).toEqual(many.map((b) => b.blockHash));
