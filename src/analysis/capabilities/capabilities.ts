@@ -3,10 +3,12 @@ import type { ExtractedFunction } from '../types.ts';
 import type { CallerCheck, CodeModel, PathTrace } from '../walk/index.ts';
 import { privilegedBy, T_CALLER } from '../walk/index.ts';
 import { collectBlockers } from './blockers.ts';
+import { feeSlots, recordFeeDivisors, recordFeeSetters } from './fee-slots.ts';
 import { allowanceFindings, balanceFindings, type PathFacts } from './findings.ts';
 import {
   type Budget,
   CAPABILITY_BUDGET,
+  declaresInfiniteAllowance,
   discoverLayout,
   hex,
   isAdminCheck,
@@ -93,10 +95,19 @@ export function analyzeCapabilities(
   const byId = new Map(functions.map((f) => [f.selector, f]));
   const layout = discoverLayout(model, byId, budget);
   const slotWrites: SlotWrites = new Map();
+  const feeDivisors = new Map<bigint, bigint>();
+  const feeSetters = new Map<bigint, Set<string>>();
   // transfer() may set a flag too (a launch on the first sale): its writes count as writers.
-  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget, (t) =>
-    recordSlotWrites(t, slotWrites),
-  );
+  const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget, (t) => {
+    recordSlotWrites(t, slotWrites);
+    recordFeeDivisors(t, feeDivisors);
+  });
+  const infinite = new Map<bigint, boolean>();
+  const allowedAll = (spender: bigint) => {
+    if (!infinite.has(spender))
+      infinite.set(spender, declaresInfiniteAllowance(model, byId, spender, budget));
+    return infinite.get(spender)!;
+  };
   const findings: CapabilityFinding[] = [];
   const conclusive: string[] = [];
   const oneWay: CapabilityReport['oneWay'] = [];
@@ -138,7 +149,9 @@ export function analyzeCapabilities(
           blockers,
           openers,
           undecided,
+          allowedAll,
         };
+        if (balances && !holder) recordFeeSetters(t, fn, feeSetters);
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
         if (balances) allowanceFindings(t, facts, out, fn);
         if (limits) limitFindings(t, facts, out, fn);
@@ -169,6 +182,7 @@ export function analyzeCapabilities(
     limitsKnown,
     oneWay,
     slotWrites,
+    fees: feeSlots(feeDivisors, feeSetters),
     walkedAll: walkedAll && !nothingToFind,
     steps: CAPABILITY_BUDGET - budget.left,
   };

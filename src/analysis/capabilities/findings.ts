@@ -15,7 +15,7 @@ import {
   unwrap,
 } from '../walk/index.ts';
 import { type Blockers, balanceStructMember } from './blockers.ts';
-import { fromCalldata, hex, keyName, type TokenLayout } from './layout.ts';
+import { fromCalldata, hex, isAdminCheck, keyName, type TokenLayout } from './layout.ts';
 import type { Capability, CapabilityFinding } from './types.ts';
 
 /**
@@ -172,6 +172,22 @@ export interface PathFacts {
   openers: string[];
   /** Caps written with a value transfer passes: the flipped walk may store a blocking one. */
   undecided: bigint[];
+  /** Does allowance() answer the maximum for this spender, whoever the holder (layout.ts)? */
+  allowedAll?: (spender: bigint) => boolean;
+}
+
+/**
+ * A path only callers allowance() declares allowed everything may take (Solady's transferFrom
+ * skips the allowance for Permit2, whose allowance() is the maximum): the holders' declared
+ * allowance, no take.
+ */
+function declaredSpenderOnly(t: PathTrace, f: PathFacts): boolean {
+  const checks = t.guards.filter(isAdminCheck);
+  return (
+    checks.length > 0 &&
+    f.allowedAll !== undefined &&
+    checks.every((g) => g.kind === 'hardcoded-address' && f.allowedAll!(BigInt(g.address!)))
+  );
 }
 
 export function balanceFindings(
@@ -227,6 +243,7 @@ export function balanceFindings(
     )
       continue;
     if (t.conditions.some((k) => callerIs(k.cond, k.taken, asAddress(c.shape.key)!))) continue;
+    if (declaredSpenderOnly(t, f)) continue;
     // Zeroing a new array element or struct member inside the entry (a checkpoint push) takes nothing.
     if (c.grow === 'set' && c.w.value === 0n && !c.shape.direct) continue;
     const kept = keptForHolder(t, c.w, c.shape, layout);

@@ -249,6 +249,33 @@ function mostWritten(
   return best;
 }
 
+const MAX_WORD = (1n << 256n) - 1n;
+const word = (v: bigint) => v.toString(16).padStart(64, '0');
+
+/**
+ * Whether allowance(holder, spender) answers the maximum for this spender, whoever the holder
+ * is: an allowance the token declares to everyone who asks (Solady's infinite allowance for
+ * Permit2), so what that spender moves without reading a stored allowance is no hidden take.
+ * A transferFrom that skips the allowance for an address allowance() answers 0 for stays one.
+ */
+export function declaresInfiniteAllowance(
+  model: CodeModel,
+  byId: Map<string, ExtractedFunction>,
+  spender: bigint,
+  budget: Budget,
+): boolean {
+  if (!byId.has(SELECTORS.allowance) || budget.left <= 0) return false;
+  const data = `0x${SELECTORS.allowance}${word(BigInt(ARG_ADDRESSES[0]!))}${word(spender)}`;
+  const result = walk(model, data, {
+    budget: Math.max(1, Math.min(FUNCTION_BUDGET, budget.left)),
+    record: true,
+    maxPaths: MAX_PATHS,
+  });
+  budget.left -= result.steps;
+  const answers = result.traces.filter((t) => t.end === 'return');
+  return result.complete && answers.length > 0 && answers.every((t) => t.returned === MAX_WORD);
+}
+
 function allowancesBase(
   model: CodeModel,
   byId: Map<string, ExtractedFunction>,

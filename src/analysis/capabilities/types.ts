@@ -1,4 +1,5 @@
 import type { AdminFamily, Evidence } from '../types.ts';
+import type { FeeSlot } from './fee-slots.ts';
 import type { TokenLayout } from './layout.ts';
 import type { FlagRequirement, SlotWrites } from './state.ts';
 
@@ -29,6 +30,8 @@ export interface CapabilityReport {
   oneWay: { selector: string; detail: string }[];
   /** What every function can write to each plain slot, on any path that succeeds. */
   slotWrites: SlotWrites;
+  /** Fees transfers take as a share of the amount, with their privileged setters. */
+  fees: FeeSlot[];
   /** Every state-changing function but the holder's own was walked to the end. */
   walkedAll: boolean;
   steps: number;

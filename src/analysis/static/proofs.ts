@@ -6,6 +6,7 @@ import { addressFromLabel } from '../bytecode/index.ts';
 import type { Capability, CapabilityReport, Judged } from '../capabilities/index.ts';
 import { CLAIMS } from '../capabilities/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
+import { entrySlot } from '../walk/index.ts';
 
 /**
  * Propose, then prove (docs/risk-model.md). The walk proposes powers (mint, leak, limit); here
@@ -43,7 +44,7 @@ const proverInterface = new Interface(prover.abi);
 const coder = AbiCoder.defaultAbiCoder();
 const word = (v: bigint | string) => toBeHex(BigInt(v), 32);
 
-interface Caller {
+export interface Caller {
   address: string;
   role: string;
   /** Storage the token needs for this caller (a role table entry). */
@@ -51,7 +52,7 @@ interface Caller {
 }
 
 /** Arguments the prover can fill: the holder, then the sink; the amount; true; zero. */
-function proofCalldata(selector: string, args: string, flip = false): string | null {
+export function proofCalldata(selector: string, args: string, flip = false): string | null {
   const types = args
     .split(',')
     .map((t) => t.trim())
@@ -82,7 +83,7 @@ const ADDRESS_MASK = (1n << 160n) - 1n;
 const slotKey = (slot: string, shift: number) => `${BigInt(slot)}|${shift}`;
 
 /** The addresses held in the storage slots the functions' code compares the caller with. */
-async function storedCallers(
+export async function storedCallers(
   rpc: RpcClient,
   input: { address: string; blockTag: string },
   judged: readonly Judged[],
@@ -113,7 +114,7 @@ async function storedCallers(
 }
 
 /** Who may call `fn`: from its caller checks, the owner, a role holder, else a stranger. */
-function callersOf(
+export function callersOf(
   judged: Judged | undefined,
   owner: string | null,
   stored: ReadonlyMap<string, string>,
@@ -228,8 +229,7 @@ async function runProofs(
 ): Promise<(Outcome | null)[]> {
   const storage: Record<string, string> = {};
   const balances = input.report?.layout.balances ?? null;
-  if (balances !== null)
-    storage[keccak256(`${word(PROOF_HOLDER)}${word(balances).slice(2)}`)] = word(HOLDER_BALANCE);
+  if (balances !== null) storage[entrySlot(balances, BigInt(PROOF_HOLDER))] = word(HOLDER_BALANCE);
   for (const p of planned) Object.assign(storage, p.caller.storage ?? {});
   const code = { code: prover.deployedBytecode };
   const overrides: Record<string, unknown> = { [PROOF_HOLDER]: code };

@@ -36,7 +36,14 @@ import {
   type Judged,
 } from '../capabilities/index.ts';
 import { catalogEntry, selectorOf } from '../catalog/index.ts';
-import type { ExtractedFunction, PrivilegedFunction, ProxyInfo, StaticAnalysis } from '../types.ts';
+import type {
+  AdminFunction,
+  ExtractedFunction,
+  PrivilegedFunction,
+  ProxyInfo,
+  StaticAnalysis,
+} from '../types.ts';
+import { type FeeLimit, feeLimits } from './fee-caps.ts';
 import {
   adminFunction,
   closeByStorage,
@@ -274,7 +281,7 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const reading = withRoles(await readOwner(rpc, { address, blockTag }), roles);
   const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
   // The stranger's and owner's probes and the proofs of the proposed powers, asked together.
-  const [probes, proofs] = await Promise.all([
+  const [probes, proofs, fees] = await Promise.all([
     probeJudged(rpc, { address, blockTag, ownerAddress, judged }),
     provePowers(rpc, {
       address,
@@ -283,6 +290,13 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
       judged,
       report: logic.capabilities,
       admin: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, 'unknown', [])),
+    }),
+    feeLimits(rpc, {
+      address,
+      blockTag,
+      owner: ownerAddress,
+      judged,
+      report: logic.capabilities,
     }),
   ]);
   // Not hidden: the owner, the proxy's own admin (reported in proxy.admin), the contracts involved.
@@ -295,10 +309,13 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   ]);
   const hidden = await findHiddenOwner(rpc, { address, blockTag, reading, excluded, probes });
   const final = finalFunctions(probes, hidden);
-  const admin_functions = final.admin_functions.map((f) => {
-    const proof = proofs.get(f.selector);
-    return proof ? { ...f, proof } : f;
-  });
+  const admin_functions = [
+    ...final.admin_functions.map((f) => {
+      const proof = proofs.get(f.selector);
+      return proof ? { ...f, proof } : f;
+    }),
+    ...feeLimitFunctions(fees, final),
+  ];
   const { privileged_functions } = final;
 
   const proxy: ProxyInfo = resolution.info.is_proxy ? resolution.info : own.public.proxy;
@@ -313,6 +330,37 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     template: logic.public.template ?? own.public.template,
     ...externalCallOf(logic.capabilities),
   };
+}
+
+/**
+ * A fee setter whose accepted maximum lets the fee take the whole amount, as the limit it is: a
+ * `trading-switch` entry beside the setter's own (a catalogued `fee` entry keeps its family), with
+ * the setter's access control.
+ */
+function feeLimitFunctions(
+  fees: readonly FeeLimit[],
+  final: Pick<StaticAnalysis, 'admin_functions' | 'privileged_functions'>,
+): AdminFunction[] {
+  const out: AdminFunction[] = [];
+  for (const fee of fees) {
+    const catalogued = final.admin_functions.find((f) => f.selector === fee.selector);
+    const privileged = final.privileged_functions?.find((f) => f.selector === fee.selector);
+    const access_control = catalogued?.access_control ?? privileged?.access_control;
+    if (access_control === undefined) continue;
+    const signature = catalogued?.signature ?? `0x${fee.selector}(${privileged?.arguments ?? ''})`;
+    out.push({
+      name: catalogued?.name ?? `0x${fee.selector}`,
+      signature,
+      selector: fee.selector,
+      family: 'trading-switch',
+      risk_level: 'high',
+      description: 'Sets a fee that can take the whole amount of a transfer: a limit.',
+      access_control,
+      evidence: [{ kind: 'simulation', selector: fee.selector, detail: fee.proof.detail }],
+      proof: fee.proof,
+    });
+  }
+  return out;
 }
 
 /** The first external gate a privileged function can swap, as the code fact `external_call`. */

@@ -103,6 +103,7 @@ function fork(s: State, pc: number, cond: Node, at: number): State {
     pc,
     stack: [...s.stack],
     memory: new Map(s.memory),
+    fragments: s.fragments && new Map(s.fragments),
     visits: new Map(s.visits),
     trace,
   };

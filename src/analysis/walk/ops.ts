@@ -63,7 +63,8 @@ export function haltOp(w: Walk, s: State, op: number): boolean | undefined {
     case 0xf3: {
       const offset = pop(stack);
       const size = pop(stack);
-      return finish(w, s, 'return', size === 32n && mload(s, offset) === 0n);
+      const word = size === 32n ? mload(s, offset) : null;
+      return finish(w, s, 'return', word === 0n, null, word);
     }
     case 0xfd: {
       const offset = pop(stack);

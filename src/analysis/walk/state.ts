@@ -103,6 +103,8 @@ export interface PathTrace {
   steps: number;
   /** The code of the Panic(uint256) a REVERT carried (0x11 arithmetic overflow…), else null. */
   panic: bigint | null;
+  /** The word a RETURN of one word returned (a getter's answer), else null. */
+  returned: Sym | null;
 }
 
 export interface WalkResult {
@@ -120,7 +122,7 @@ export interface WalkResult {
   traces: PathTrace[];
 }
 
-export type Trace = Omit<PathTrace, 'end' | 'returnedZero' | 'steps' | 'panic'>;
+export type Trace = Omit<PathTrace, 'end' | 'returnedZero' | 'steps' | 'panic' | 'returned'>;
 
 export interface State {
   pc: number;
@@ -130,6 +132,12 @@ export interface State {
   memoryDirty: boolean;
   /** Some word was written at an offset that is not a multiple of 32. */
   unaligned: boolean;
+  /**
+   * Bytes of concrete words a later unaligned store overlapped in part, by start offset: the
+   * bytes that store left (Solady's seed, written at 0x0c, keeps its last 12 bytes at 0x20 once
+   * the key is written at 0x00). Only `sha3` reads them (`composeWord`).
+   */
+  fragments?: Map<number, Fragment>;
   returnSize: Sym;
   visits: Map<string, number>;
   steps: number;
@@ -181,6 +189,14 @@ export function mload(s: State, offset: Sym): Sym {
   return s.memoryDirty ? node('mload', []) : 0n;
 }
 
+export interface Fragment {
+  size: number;
+  /** The bytes, as a number of `size` bytes. */
+  value: bigint;
+}
+
+const bytesMask = (n: number) => (1n << BigInt(8 * n)) - 1n;
+
 export function mstore(s: State, offset: Sym, value: Sym): void {
   if (typeof offset !== 'bigint' || offset > MAX_MEMORY_OFFSET) {
     s.memoryDirty = true;
@@ -188,10 +204,64 @@ export function mstore(s: State, offset: Sym, value: Sym): void {
   }
   const o = Number(offset);
   if (o % 32 !== 0) s.unaligned = true;
-  if (s.unaligned)
+  if (s.unaligned) {
+    if (s.fragments)
+      for (const [k, f] of [...s.fragments])
+        if (k < o + 32 && k + f.size > o) s.fragments.delete(k);
     for (const k of [...s.memory.keys()])
-      if (k > o - 32 && k < o + 32 && k !== o) s.memory.delete(k);
+      if (k > o - 32 && k < o + 32 && k !== o) {
+        const old = s.memory.get(k)!;
+        s.memory.delete(k);
+        // What the store leaves of a concrete word: its head before o, or its tail after o + 32.
+        if (typeof old !== 'bigint') continue;
+        s.fragments ??= new Map();
+        if (k < o) s.fragments.set(k, { size: o - k, value: old >> BigInt(8 * (k + 32 - o)) });
+        else s.fragments.set(o + 32, { size: k - o, value: old & bytesMask(k - o) });
+      }
+  }
   s.memory.set(o, value);
+}
+
+const WORD_MASK = bytesMask(32);
+
+/**
+ * The 32 bytes at an offset no word was stored at, put together from the words and fragments
+ * around it: Solady's balance slot hashes `keccak256(0x0c, 0x20)` after `mstore(0x0c, seed)`
+ * and `mstore(0x00, account)`, the account's 20 bytes then 12 bytes of the seed, which reads as
+ * `or(shl(96, account), seed)`. One symbolic word at most, and only one that starts at or before
+ * the offset (its low bytes lead); anything else (a byte no store covers in dirty memory) is
+ * unknown (null).
+ */
+function composeWord(s: State, o: number): Sym | null {
+  let concrete = 0n;
+  let symbolic: Sym | null = null;
+  let covered = 0;
+  for (const [k, v] of s.memory) {
+    if (k <= o - 32 || k >= o + 32) continue;
+    const from = Math.max(k, o);
+    const to = Math.min(k + 32, o + 32);
+    covered += to - from;
+    if (typeof v !== 'bigint') {
+      if (k > o || symbolic !== null) return null;
+      symbolic = k === o ? v : node('shl', [BigInt(8 * (o - k)), v]);
+      continue;
+    }
+    // The word's bytes [from - k, to - k), placed at [from - o, to - o) of the result.
+    const bytes = (v >> BigInt(8 * (k + 32 - to))) & bytesMask(to - from);
+    concrete |= bytes << BigInt(8 * (o + 32 - to));
+  }
+  for (const [k, f] of s.fragments ?? []) {
+    const from = Math.max(k, o);
+    const to = Math.min(k + f.size, o + 32);
+    if (from >= to) continue;
+    covered += to - from;
+    const bytes = (f.value >> BigInt(8 * (k + f.size - to))) & bytesMask(to - from);
+    concrete |= bytes << BigInt(8 * (o + 32 - to));
+  }
+  if (covered < 32 && s.memoryDirty) return null;
+  concrete &= WORD_MASK;
+  if (symbolic === null) return concrete;
+  return concrete === 0n ? symbolic : node('or', [symbolic, concrete]);
 }
 
 export function copyIn(s: State, dest: Sym, size: Sym, word: (i: number) => Sym): void {
@@ -216,7 +286,15 @@ export function sha3(s: State, offset: Sym, size: Sym): Sym {
   if (typeof offset !== 'bigint' || typeof size !== 'bigint' || size % 32n !== 0n || size > 256n)
     return node('sha3', []);
   const words: Sym[] = [];
-  for (let i = 0n; i < size; i += 32n) words.push(mload(s, offset + i));
+  for (let i = 0n; i < size; i += 32n) {
+    const at = offset + i;
+    const exact = at <= MAX_MEMORY_OFFSET ? s.memory.get(Number(at)) : undefined;
+    const composed =
+      exact === undefined && s.unaligned && at <= MAX_MEMORY_OFFSET
+        ? composeWord(s, Number(at))
+        : null;
+    words.push(composed ?? mload(s, at));
+  }
   // Kept symbolic even when every word is known: hashing is costly and the value is only ever
   // needed as a storage slot, where slotValue() computes it on demand.
   return node('sha3', words);
@@ -262,10 +340,12 @@ export function finish(
   end: PathEnd,
   returnedZero = false,
   panic: bigint | null = null,
+  returned: Sym | null = null,
 ): false {
   if ((end === 'stop' || end === 'return') && s.stateChanged && !s.guarded)
     w.result.unguardedStateChange = true;
   if (end === 'selfdestruct' && !s.guarded) w.result.unguardedStateChange = true;
-  if (s.trace) w.result.traces.push({ end, returnedZero, steps: s.steps, panic, ...s.trace });
+  if (s.trace)
+    w.result.traces.push({ end, returnedZero, steps: s.steps, panic, returned, ...s.trace });
   return false;
 }

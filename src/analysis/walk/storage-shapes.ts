@@ -1,3 +1,4 @@
+import { keccak256, toUtf8Bytes } from 'ethers';
 import { type CallerCheck, comparison, levelLoad, unwrap } from './caller-patterns.ts';
 import { isCallerLeaf, isNode, type Node, type Sym } from './symbolic.ts';
 import { fold, isPowerOfTwo, log2, U256 } from './u256.ts';
@@ -43,8 +44,13 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
       return { kind: 'map2', base: inner.base, outer: inner.key, inner: keyCore(key) };
     return null;
   }
-  // A struct member or array element inside an entry: keccak(entry) + i, or entry + i.
-  if (slot.op === 'sha3' && slot.args.length === 1) return slotShape(slot.args[0]!, depth + 1);
+  if (slot.op === 'sha3' && slot.args.length === 1) {
+    const packed = packedEntry(slot.args[0]!);
+    if (packed)
+      return { kind: 'map', base: packed.base, key: keyCore(packed.key), direct: depth === 0 };
+    // A struct member or array element inside an entry: keccak(entry) + i, or entry + i.
+    return slotShape(slot.args[0]!, depth + 1);
+  }
   if (slot.op === 'add' && slot.args.length === 2) {
     const [a, b] = slot.args as [Sym, Sym];
     // `entry + 0` (unoptimised code adds the first member's offset) is the entry itself.
@@ -57,9 +63,52 @@ export function slotShape(slot: Sym, depth = 0): SlotShape | null {
   return null;
 }
 
+/**
+ * A mapping no Solidity declares: Solady keeps an account's balance at `keccak256(account .
+ * seed)`, one 32-byte word of the account's 20 bytes and a 12-byte seed (`_BALANCE_SLOT_SEED`),
+ * hashed from memory at 0x0c (walk/state.ts `composeWord`). It is read as a mapping whose base
+ * is the seed under a tag no compiler's slot has (`PACKED_TAG`), so every entry of one seed
+ * shares one base, whatever the account; `entrySlot` computes an entry's real slot.
+ */
+const PACKED_TAG = BigInt(keccak256(toUtf8Bytes('token-monitor.packed-mapping'))) >> 96n;
+const PACKED_KEY_SHIFT = 96n;
+/** Seeds are a few bytes (Solady's are four); a wider low part is an address's or a hash's bits. */
+const MAX_PACKED_SEED = 1n << 64n;
+
+function packedEntry(w: Sym): { base: bigint; key: Sym } | null {
+  const entry = (key: Sym, seed: bigint) =>
+    seed > 0n && seed < MAX_PACKED_SEED
+      ? { base: (PACKED_TAG << PACKED_KEY_SHIFT) | seed, key }
+      : null;
+  if (typeof w === 'bigint') {
+    const key = w >> PACKED_KEY_SHIFT;
+    return key === 0n ? null : entry(key, w & ((1n << PACKED_KEY_SHIFT) - 1n));
+  }
+  if (w.op !== 'or' || w.args.length !== 2) return null;
+  const [a, b] = w.args as [Sym, Sym];
+  const [shifted, seed] = typeof b === 'bigint' ? [a, b] : [b, a];
+  if (typeof seed !== 'bigint' || !isNode(shifted) || shifted.op !== 'shl') return null;
+  const [shift, key] = shifted.args as [Sym, Sym];
+  return shift === PACKED_KEY_SHIFT ? entry(key, seed) : null;
+}
+
+/** Is `base` a packed mapping's (see packedEntry)? */
+export const isPackedBase = (base: bigint) => base >> PACKED_KEY_SHIFT === PACKED_TAG;
+
+/** The storage slot of `key`'s entry in the mapping at `base` (a Solidity or a packed one). */
+export function entrySlot(base: bigint, key: bigint): string {
+  const word = (v: bigint) => v.toString(16).padStart(64, '0');
+  if (!isPackedBase(base)) return keccak256(`0x${word(key)}${word(base)}`);
+  const seed = base & ((1n << PACKED_KEY_SHIFT) - 1n);
+  return keccak256(`0x${word(((key << PACKED_KEY_SHIFT) | seed) & ((1n << 256n) - 1n))}`);
+}
+
 /** `keccak(key . base)`: the entry of a plain mapping (a namespaced base too, see slotShape). */
 const isEntry = (x: Sym): boolean =>
-  isNode(x) && x.op === 'sha3' && x.args.length === 2 && typeof x.args[1] === 'bigint';
+  isNode(x) &&
+  x.op === 'sha3' &&
+  ((x.args.length === 2 && typeof x.args[1] === 'bigint') ||
+    (x.args.length === 1 && packedEntry(x.args[0]!) !== null));
 
 /**
  * The struct member a slot of a plain mapping's entry is at: 0 for the entry itself, `i` for

@@ -1,0 +1,137 @@
+import { Interface, toBeHex } from 'ethers';
+import { loadArtifact } from '../../../contracts/artifacts.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
+import { isDeadAddress } from '../access/index.ts';
+import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
+import type { Proof } from '../types.ts';
+import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
+
+/**
+ * A fee that can take the whole amount is a limit (docs/risk-model.md, "Fee setters"), pool or
+ * no pool. The capability walk finds the fee's share (`amount * sload(slot) / divisor` written
+ * by transfer) and the privileged functions that store their argument in that slot
+ * (capabilities/fee-slots.ts); here the highest value such a setter accepts from its caller is
+ * searched by execution (PowerProver.searchCap, placed at the caller: a ladder of values, then a
+ * binary search, each try undone). A cap that reaches WHOLE_SHARE_PCT of the divisor is a
+ * `trading-switch` limit, proven with the numbers; a capped setter (`require(bps <= 500)`) is
+ * none. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
+ * `feeCap`), reading the sell tax at the cap.
+ */
+
+/** The first values tried: percent, basis points, wei amounts, the maximum. */
+export const FEE_LADDER = [
+  1n,
+  10n,
+  25n,
+  50n,
+  99n,
+  100n,
+  101n,
+  500n,
+  1000n,
+  2500n,
+  5000n,
+  9999n,
+  10_000n,
+  10_001n,
+  10n ** 6n,
+  10n ** 18n,
+  (1n << 256n) - 1n,
+];
+/** At or above this share of the amount (percent) a fee takes the whole sale: a limit. */
+export const WHOLE_SHARE_PCT = 99n;
+/** Setters searched per token (one eth_call each, batched). */
+const MAX_SEARCHED = 4;
+const SEARCH_GAS = 30_000_000;
+const NUMBER = /^u?int\d{0,3}$/;
+
+const prover = loadArtifact('PowerProver');
+const proverInterface = new Interface(prover.abi);
+
+export interface FeeLimit {
+  selector: string;
+  proof: Proof;
+}
+
+export interface FeeCapInput {
+  address: string;
+  blockTag: string;
+  owner: string | null;
+  judged: readonly Judged[];
+  report: CapabilityReport | null;
+}
+
+interface Search {
+  fee: FeeSlot;
+  selector: string;
+  signature: string;
+  caller: { address: string; role: string };
+  data: string;
+}
+
+/** The fee setters whose accepted maximum lets the fee take the whole amount. */
+export async function feeLimits(rpc: RpcClient, input: FeeCapInput): Promise<FeeLimit[]> {
+  const fees = input.report?.fees ?? [];
+  if (fees.length === 0) return [];
+  const owner = input.owner && !isDeadAddress(input.owner) ? input.owner.toLowerCase() : null;
+  const setters = input.judged.filter((j) => fees.some((f) => f.setters.includes(j.fn.selector)));
+  const stored = await storedCallers(rpc, input, setters);
+  const searches: Search[] = [];
+  for (const fee of fees)
+    for (const selector of fee.setters) {
+      const judged = input.judged.find((j) => j.fn.selector === selector);
+      const args = judged?.fn.arguments ?? '';
+      const types = args.split(',').filter((t) => t.length > 0);
+      // Only static arguments: a number's word sits at 4 + 32 * i.
+      if (!judged || types.some((t) => !/^(address|bool|u?int\d{0,3}|bytes32)$/.test(t))) continue;
+      const template = proofCalldata(selector, args);
+      if (template === null) continue;
+      const offsets = types.flatMap((t, i) => (NUMBER.test(t) ? [4 + 32 * i] : []));
+      const signature = judged.entry?.signature ?? `0x${selector}(${args})`;
+      for (const caller of callersOf(judged, owner, stored)) {
+        if (searches.length >= MAX_SEARCHED) break;
+        const data = proverInterface.encodeFunctionData('searchCap', [
+          input.address,
+          template,
+          offsets,
+          FEE_LADDER,
+        ]);
+        searches.push({ fee, selector, signature, caller, data });
+      }
+    }
+  if (searches.length === 0) return [];
+  const answers = await rpc.batch<string>(
+    searches.map((s) => ({
+      method: 'eth_call',
+      params: [
+        { from: s.caller.address, to: s.caller.address, data: s.data, gas: toBeHex(SEARCH_GAS) },
+        input.blockTag,
+        { [s.caller.address]: { code: prover.deployedBytecode } },
+      ],
+    })),
+  );
+  const out = new Map<string, FeeLimit>();
+  searches.forEach((s, i) => {
+    const a = answers[i];
+    if (!a?.ok || out.has(s.selector)) return;
+    const [found, value] = proverInterface.decodeFunctionResult('searchCap', a.result);
+    const cap = BigInt(value);
+    if (!found || cap * 100n < s.fee.divisor * WHOLE_SHARE_PCT) return;
+    const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];
+    const capText = uncapped ? 'any value (no cap)' : String(cap);
+    const slot = `0x${s.fee.slot.toString(16)}`;
+    out.set(s.selector, {
+      selector: s.selector,
+      proof: {
+        status: 'proven',
+        detail:
+          `${s.signature} called by ${s.caller.role} ${s.caller.address} accepts ${capText} (searched), ` +
+          `stored in slot ${slot}, which transfer divides by ${s.fee.divisor} as the share of the amount it takes: ` +
+          'the fee can take the whole amount, a limit',
+        before: { fee_divisor: String(s.fee.divisor) },
+        after: { fee_cap: uncapped ? 'none' : String(cap) },
+      },
+    });
+  });
+  return [...out.values()];
+}
