@@ -157,7 +157,6 @@ export function renderAccuracy(results: BenchResults): string {
     'dev set (set-code) names only',
     'dev set (constructor)',
     'modern set',
-    'modern set (settled)',
     'modern set names only',
     'own corpus',
   ];

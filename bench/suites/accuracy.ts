@@ -105,9 +105,8 @@ export async function developmentSetAccuracy(
 
 /**
  * The modern development set (test/fixtures/modern): every token under every build, deployed with
- * its constructor (behind its proxy), scored per capability beside names only; `modern set
- * (settled)` leaves out the misses that wait for analyser work in progress (test/support/modern-set.ts
- * awaitedReason), each printed.
+ * its constructor (behind its proxy), scored per capability beside names only; each miss is
+ * printed.
  */
 export async function modernSetAccuracy(): Promise<BenchRow[]> {
   const manifest = loadModernSet();
@@ -127,12 +126,10 @@ export async function modernSetAccuracy(): Promise<BenchRow[]> {
     await chain.stop();
   }
   const scores = scoreModernSet(results);
-  for (const m of scores.misses)
-    progress(`modern ${m.kind} ${m.label}: ${m.id}${m.awaits ? ` [awaits ${m.awaits}]` : ''}`);
+  for (const m of scores.misses) progress(`modern ${m.kind} ${m.label}: ${m.id}`);
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   return [
     ...scoreRows('modern set', scores.all),
-    ...scoreRows('modern set (settled)', scores.settled),
     ...scoreRows('modern set names only', scores.named),
     {
       suite: SUITE,

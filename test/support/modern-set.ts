@@ -31,8 +31,6 @@ export interface ModernToken {
   after?: { fn: string; args?: string[] }[];
   /** The owner can swap the contract that decides transfers (GoPlus's `external_call`). */
   external_call?: boolean;
-  /** Analyser work in progress this label waits for: its misses are reported, not asserted. */
-  awaits?: string;
 }
 
 interface Manifest {
@@ -158,45 +156,21 @@ export async function runModernBuild(
   return out;
 }
 
-const TRANSFER_SELECTORS = /0xa9059cbb|0x23b872dd|\btransfer\(address,uint256\)|transferFrom\(/;
-
-/**
- * Why a result differs from its label, when the reason is analyser work still in progress:
- * the token's `awaits`, or a mint claimed on transfer()/transferFrom() of an honest token (the
- * OpenZeppelin 5 `_update` from == 0 branch walked with from = msg.sender: the caller is never
- * the zero address: the propose-then-prove work, branch prove).
- */
-export function awaitedReason(r: ModernResult, label: CapabilityLabel): string | null {
-  if (r.token.awaits) return r.token.awaits;
-  if (label === 'mint' && !r.token.labels.mint && r.observed.mint) {
-    const onTransfer = r.factors.some(
-      (f) => f.code.includes('mint') && TRANSFER_SELECTORS.test(JSON.stringify(f)),
-    );
-    if (onTransfer)
-      return 'false mint on transfer(): the caller is never the zero address (propose-then-prove work, branch prove)';
-  }
-  return null;
-}
-
 export interface ModernScores {
   /** Every result counted. */
   all: Score[];
-  /** Results whose miss is awaited work (awaitedReason) left out. */
-  settled: Score[];
   named: Score[];
   misses: {
     id: string;
     family: string;
     label: CapabilityLabel;
     kind: 'missed' | 'false alarm';
-    awaits: string | null;
   }[];
 }
 
 export function scoreModernSet(results: readonly ModernResult[]): ModernScores {
   const misses: ModernScores['misses'] = [];
   const all: Score[] = [];
-  const settled: Score[] = [];
   const named: Score[] = [];
   for (const c of CAPABILITIES) {
     const pairs = results.map((r) => ({ truth: r.token.labels[c], observed: r.observed[c], r }));
@@ -207,16 +181,9 @@ export function scoreModernSet(results: readonly ModernResult[]): ModernScores {
         family: p.r.token.family,
         label: c,
         kind: p.truth ? 'missed' : 'false alarm',
-        awaits: awaitedReason(p.r, c),
       });
     }
     all.push(score(c, pairs));
-    settled.push(
-      score(
-        c,
-        pairs.filter((p) => p.truth === p.observed || awaitedReason(p.r, c) === null),
-      ),
-    );
     named.push(
       score(
         c,
@@ -224,5 +191,5 @@ export function scoreModernSet(results: readonly ModernResult[]): ModernScores {
       ),
     );
   }
-  return { all, settled, named, misses };
+  return { all, named, misses };
 }
