@@ -40,6 +40,36 @@ contract CappedFee5 is ERC20, Ownable {
   constructor() { _mint(_msgSender(), 10 ** 24); }
   function setFee(uint256 f) external onlyOwner { require(f <= 3333, "cap"); fee = f; }
 }
+// limit: a sale fee (basis points) under an uncatalogued setter that accepts the whole amount.
+contract WholeFee5 is ERC20, Ownable {
+  uint256 public sellBps = 200;
+  address public pair = address(0xbeef);
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function adjustRate(uint256 bps) external onlyOwner { require(bps <= 10_000, "bps"); sellBps = bps; }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, owner(), fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
+// honest twin: the same fee and setter, capped at 10 %.
+contract TenthFee5 is ERC20, Ownable {
+  uint256 public sellBps = 200;
+  address public pair = address(0xbeef);
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function adjustRate(uint256 bps) external onlyOwner { require(bps <= 1_000, "bps"); sellBps = bps; }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, owner(), fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
 // limit: transfers closed until the owner opens them, and the owner can close them again.
 contract Launch5 is ERC20, Ownable {
   bool public transfersEnabled;
@@ -181,6 +211,17 @@ describe('propose, then prove', () => {
       }).risk_factors.find((f) => f.code === 'admin:mint')!;
     expect(points(renounced).proof?.status).toBe('unconfirmed');
     expect(points(renounced).points).toBeLessThan(points(live).points);
+  });
+
+  it('a fee setter whose searched cap lets the fee take the whole amount is a limit, pool or no pool', async () => {
+    const a = await analyse(await deploy('WholeFee5'));
+    const limit = byFamily(a, 'trading-switch');
+    expect(limit?.proof?.status).toBe('proven');
+    expect(limit!.proof!.before).toEqual({ fee_divisor: '10000' });
+    expect(limit!.proof!.after).toEqual({ fee_cap: '10000' });
+    expect(limit!.access_control).toBe('owner-only');
+    const twin = await analyse(await deploy('TenthFee5'));
+    expect(byFamily(twin, 'trading-switch')).toBeUndefined();
   });
 
   it('the honest twins claim no power to prove', async () => {
