@@ -248,6 +248,8 @@ export function dataOp(_w: Walk, s: State, op: number): boolean | undefined {
       if (typeof o === 'bigint' && o <= MAX_MEMORY_OFFSET) {
         const n = Number(o);
         for (const k of [...s.memory.keys()]) if (k > n - 32 && k <= n) s.memory.delete(k);
+        for (const [k, f] of [...(s.fragments ?? [])])
+          if (k <= n && k + f.size > n) s.fragments!.delete(k);
       }
       s.memoryDirty = true;
       s.unaligned = true;

@@ -51,6 +51,13 @@ describe('packed balance slots (Solady)', () => {
     expect(entrySlot(base, ACCOUNT)).toBe(keccak256(`0x${hex(ACCOUNT, 20)}${hex(SEED, 12)}`));
   });
 
+  it('a byte stored over the seed since leaves the hashed word unknown', () => {
+    // PUSH4 seed PUSH1 0x0c MSTORE; CALLER PUSH1 0 MSTORE; PUSH1 1 PUSH1 0x25 MSTORE8; hash, load
+    const code = `${SEED_PUSH}600c5233600052600160255${'3'}${HASH_LOAD}00`;
+    const [t] = walk(prepareCode(code), calldata, { record: true }).traces;
+    expect(slotShape(t!.reads[0]!)).toBeNull();
+  });
+
   it('a dynamic array at a small slot is no packed entry', () => {
     expect(slotShape({ op: 'sha3', args: [5n], taint: 0, depth: 1 })?.kind).toBe('slot');
   });
