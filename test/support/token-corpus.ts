@@ -177,7 +177,15 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
       ...(await deployContract(c, 'TaxToken', [...name('tax', i), CORPUS_SUPPLY, 500, 1_000])),
       pairAware: true,
     }),
-    truth: { ...NONE, fee_modifiable: true, buy_tax_pct: 5, sell_tax_pct: 10 },
+    // setFees accepts up to FEE_DENOMINATOR (10,000 basis points): a fee that can take the whole
+    // sale is a limit, as for disguised-fee below.
+    truth: {
+      ...NONE,
+      fee_modifiable: true,
+      trading_restricted: true,
+      buy_tax_pct: 5,
+      sell_tax_pct: 10,
+    },
   },
   'tax-punitive': {
     // The same modifiable tax contract with a 95 % sell tax: a soft honeypot.
@@ -190,7 +198,14 @@ export const CORPUS_KINDS: Record<string, { deploy: Deployer; truth: Truth }> = 
       ])),
       pairAware: true,
     }),
-    truth: { ...NONE, honeypot: true, fee_modifiable: true, buy_tax_pct: 0, sell_tax_pct: 95 },
+    truth: {
+      ...NONE,
+      honeypot: true,
+      fee_modifiable: true,
+      trading_restricted: true,
+      buy_tax_pct: 0,
+      sell_tax_pct: 95,
+    },
   },
   honeypot: {
     deploy: async (c, i) => ({

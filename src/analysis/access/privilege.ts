@@ -60,14 +60,19 @@ export const provesPrivilege = (family: AdminFamily, ownerLive: boolean): boolea
  */
 const STANDARD_BURN_FROM = id('burnFrom(address,uint256)').slice(2, 10);
 
-/** Admin functions from the catalog and from behaviour, one list. */
+/**
+ * Admin functions from the catalog and from behaviour, one list. A function the static analysis
+ * lists keeps its entries, except that a behaviour `fee` finding joins one the static analysis
+ * gave no `fee` entry (its fee cap search, static/fee-caps.ts, made the setter a
+ * `trading-switch`: the probes still show it sets a fee).
+ */
 export function allAdminFunctions(input: ProofInput): AdminFunction[] {
   const catalogued = input.static?.admin_functions ?? [];
-  const known = new Set(catalogued.map((f) => f.selector));
-  return [
-    ...catalogued,
-    ...input.behaviour.filter((b) => !known.has(b.selector)).map(findingToAdminFunction),
-  ];
+  const listed = new Set(catalogued.map((f) => f.selector));
+  const fees = new Set(catalogued.filter((f) => f.family === 'fee').map((f) => f.selector));
+  const joins = (b: BehaviourFinding) =>
+    !listed.has(b.selector) || (b.family === 'fee' && !fees.has(b.selector));
+  return [...catalogued, ...input.behaviour.filter(joins).map(findingToAdminFunction)];
 }
 
 export interface HiddenOwnerProof {
