@@ -3,7 +3,7 @@ import { loadArtifact } from '../../../contracts/artifacts.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import { isDeadAddress } from '../access/index.ts';
 import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
-import type { Proof } from '../types.ts';
+import type { AdminFunction, Proof } from '../types.ts';
 import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
 
 /**
@@ -47,6 +47,13 @@ const NUMBER = /^u?int\d{0,3}$/;
 
 const prover = loadArtifact('PowerProver');
 const proverInterface = new Interface(prover.abi);
+
+/**
+ * Is this admin function the limit a fee cap search found (static.ts `feeLimitFunctions`)? Its
+ * setter is still probed for its fee by the simulate stage's behaviour probes.
+ */
+export const isFeeCapLimit = (f: AdminFunction): boolean =>
+  f.family === 'trading-switch' && f.proof?.after?.fee_cap !== undefined;
 
 export interface FeeLimit {
   selector: string;
