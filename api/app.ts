@@ -8,7 +8,7 @@ import type { TokenRepository } from '../db/repositories/tokens.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createListCache, createTokenCache } from '../infra/token-cache.ts';
 import type { CompleteRecord } from '../src/tokens/complete.ts';
-import { type AnnouncePlanChange, createPlanAnnouncer } from '../workers/plan-changes.ts';
+import { type AnnouncePlanChange, createPlanAnnouncer } from '../workers/accounts/index.ts';
 import type { Submitter } from '../workers/submit.ts';
 import {
   bearerGuard,

@@ -15,8 +15,8 @@ import { type Broadcaster, createBroadcaster } from '../api/ws/index.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createStripeProcessor } from '../infra/stripe.ts';
+import { createPlanAnnouncer } from '../workers/accounts/index.ts';
 import { QUEUE_NAMES } from '../workers/jobs.ts';
-import { createPlanAnnouncer } from '../workers/plan-changes.ts';
 import { createSubmitter } from '../workers/submit.ts';
 import type { Shared } from './service-shared.ts';
 

@@ -6,7 +6,7 @@ import { createReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
-import { createAccountsProcessor } from '../workers/accounts.ts';
+import { createAccountsProcessor } from '../workers/accounts/index.ts';
 import {
   type AlertsConsumer,
   DEFAULT_ALERT_EMAIL_FROM,

@@ -24,7 +24,7 @@ import {
   useApiStack,
 } from '../../test/support/api-stack.ts';
 import { createTestDatabase } from '../../test/support/services.ts';
-import { createAccountsProcessor } from '../../workers/accounts.ts';
+import { createAccountsProcessor } from '../../workers/accounts/index.ts';
 import { ACCOUNTS_SCHEDULER } from '../../workers/jobs.ts';
 import { createApp } from '../app.ts';
 import * as S from '../schemas.ts';

@@ -32,7 +32,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../../test/support/services.ts';
-import { createAccountsProcessor } from '../../workers/accounts.ts';
+import { createAccountsProcessor } from '../../workers/accounts/index.ts';
 import { createMailer, type Mailer } from '../../workers/alerts.ts';
 import { FAILED_AUTH_LIMIT, signToken } from '../access/index.ts';
 import { createApp } from '../app.ts';

@@ -11,7 +11,7 @@ import {
   pricedPlans,
 } from '../../src/billing/index.ts';
 import { isoOrNull } from '../../src/time.ts';
-import type { AnnouncePlanChange } from '../../workers/plan-changes.ts';
+import type { AnnouncePlanChange } from '../../workers/accounts/index.ts';
 import { type Auth, type Clock, type FailedAuthThrottle, principalOf } from '../access/index.ts';
 import {
   billingOverview,

@@ -11,7 +11,7 @@ import {
   type TestUser,
   useApiStack,
 } from '../../test/support/api-stack.ts';
-import { createAccountsProcessor } from '../../workers/accounts.ts';
+import { createAccountsProcessor } from '../../workers/accounts/index.ts';
 import * as S from '../schemas.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import type { AppConfig } from '../../src/config/env.ts';
-import { createPlanAnnouncer, type PlanChange } from '../../workers/plan-changes.ts';
+import { createPlanAnnouncer, type PlanChange } from '../../workers/accounts/index.ts';
 import { createProducer } from '../../workers/queues.ts';
 import { LOCAL_REDIS_URL, redisAnswers, redisNamespace } from '../embedded/index.ts';
 
@@ -33,7 +33,7 @@ export async function announceAuthChange(config: AppConfig): Promise<void> {
 }
 
 /**
- * After a plan change: what a billing webhook's change is followed by too (workers/plan-changes.ts):
+ * After a plan change: what a billing webhook's change is followed by too (workers/accounts/plan-changes.ts):
  * the auth generation, and the emails owed handed to the workers.
  */
 export async function announcePlanChange(config: AppConfig, change: PlanChange): Promise<void> {

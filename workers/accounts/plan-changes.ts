@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { bumpAuthGeneration } from '../infra/auth-generation.ts';
-import type { Producer } from './queues.ts';
+import { bumpAuthGeneration } from '../../infra/auth-generation.ts';
+import type { Producer } from '../queues.ts';
 
 /**
  * What follows every committed plan change, whoever made it (an operator's command, a billing

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { AccountRepository } from '../db/repositories/accounts.ts';
-import { type NoticeSenderDeps, sendPendingNotices } from './account-notices.ts';
-import type { JobData } from './jobs.ts';
+import type { AccountRepository } from '../../db/repositories/accounts.ts';
+import type { JobData } from '../jobs.ts';
+import { type NoticeSenderDeps, sendPendingNotices } from './notices.ts';
 
 /**
  * The account job (docs/api.md): downgrade ended trials, cancelled plans at their end and accounts
  * 3 days after a failed payment, purge watchlist and preferences 30 days after a downgrade, and
- * send the emails plan changes owe (workers/account-notices.ts). Idempotent: each step changes
+ * send the emails plan changes owe (notices.ts). Idempotent: each step changes
  * only rows still due, so a retried or doubled run does nothing more.
  */
 export function createAccountsProcessor(deps: {

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { PendingNotice } from '../db/repositories/account-notices.ts';
-import type { AccountRepository } from '../db/repositories/accounts.ts';
-import { DAY_MS, PURGE_AFTER_DAYS } from '../src/plans.ts';
-import type { Mailer } from './alerts.ts';
+import type { PendingNotice } from '../../db/repositories/account-notices.ts';
+import type { AccountRepository } from '../../db/repositories/accounts.ts';
+import { DAY_MS, PURGE_AFTER_DAYS } from '../../src/plans.ts';
+import type { Mailer } from '../alerts.ts';
 
 /**
  * The emails a plan change owes (account_notices: a failed payment, a downgrade), sent by the
