@@ -26,6 +26,7 @@ import { errorHandler, MESSAGES, notFoundHandler } from './errors.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import {
   authRoutes,
+  type BacklogReader,
   type BillingSetup,
   billingRoutes,
   creatorsRoutes,
@@ -69,6 +70,8 @@ export interface AppDeps {
   creators: CreatorRepository;
   knownChainIds: ReadonlySet<number>;
   readiness: ReadinessCheck[];
+  /** Each queue's backlog, shown on `/ready` (never a reason to be not ready). */
+  backlog?: BacklogReader;
   logger: Logger;
   metrics?: Metrics;
   /** Bull Board: the queues to show, and the operator login (none: the board answers 503). */
@@ -241,7 +244,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.locals.routes = routes;
 
-  app.use(healthRouter(deps.readiness, deps.logger));
+  app.use(healthRouter(deps.readiness, deps.logger, deps.backlog));
   app.use(docsRouter(routes, API_INFO));
   mountRoutes(app, routes, { validateResponses: deps.validateResponses });
 

@@ -13,6 +13,7 @@ import {
 import { createApp } from '../api/app.ts';
 import { type Broadcaster, createBroadcaster } from '../api/ws/index.ts';
 import { createConnectionSlots } from '../infra/connection-slots.ts';
+import { queueBacklogs } from '../infra/queue-backlog.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createStripeProcessor } from '../infra/stripe.ts';
 import { createPlanAnnouncer } from '../workers/accounts/index.ts';
@@ -94,6 +95,7 @@ function createApiApp(
         check: async () => void (await producer.queue('detect').getJobCounts('waiting')),
       },
     ],
+    backlog: () => queueBacklogs(QUEUE_NAMES.map((name) => producer.queue(name))),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { queueBacklog } from './queue-backlog.ts';
 
 /**
  * Prometheus metrics (served at /metrics). One registry per process; queue gauges are read from
@@ -56,18 +57,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   new Gauge({
     name: 'tm_queue_oldest_waiting_seconds',
-    help: 'Age of the oldest waiting job per queue',
+    help: 'Age of the oldest waiting job per queue (plain and prioritized waiting jobs)',
     labelNames: ['queue'],
     registers: [registry],
     async collect() {
       this.reset();
       await Promise.all(
         queues.map(async (q) => {
-          const [oldest] = await q.getWaiting(0, 0);
-          this.set(
-            { queue: q.name },
-            oldest ? Math.max(0, (Date.now() - oldest.timestamp) / 1000) : 0,
-          );
+          this.set({ queue: q.name }, (await queueBacklog(q)).oldestWaitingSeconds);
         }),
       );
     },

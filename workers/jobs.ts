@@ -48,8 +48,31 @@ const tokenStage = z.object({
   run: z.string().regex(RUN_KEY_PATTERN).default(INITIAL_RUN),
   bucketMs: z.number().int().min(0).optional(),
   atBlock: z.number().int().min(0).optional(),
+  /** The creation block's timestamp (seconds) of a detected token: orders the analysis backlog. */
+  bornAt: z.number().int().min(0).optional(),
 });
-type TokenStageData = { chainId: number; address: string; run: string };
+type TokenStageData = { chainId: number; address: string; run: string; bornAt?: number };
+
+/** BullMQ's largest priority (lower runs first; 0 or none: the plain FIFO list, taken before any priority). */
+const MAX_BULLMQ_PRIORITY = 2 ** 21;
+/** One priority step per minute of token age: 2^21 minutes is about four years before it wraps. */
+const PRIORITY_BUCKET_SECONDS = 60;
+
+/**
+ * The analysis backlog drains oldest token first. BullMQ takes a plain queue in the order jobs
+ * were added, but a retried job goes back behind every job added meanwhile (its backoff parks it
+ * in `delayed`, whence it is pushed to the far end of the list), and detect jobs, sixteen at a
+ * time, hand tokens on out of block order. A priority from the creation block's minute puts a
+ * token back among the tokens of its own minute; within a minute BullMQ keeps insertion order.
+ * The value wraps every ~4 years: a replay of older history interleaves with live tokens then,
+ * which orders nothing wrongly that matters (neither is waited for). Passes without a birth time
+ * (manual re-analysis, the replay's hand-off) stay in the plain list, taken first.
+ */
+export function agePriority(bornAt: number | undefined): number | undefined {
+  if (bornAt === undefined) return undefined;
+  return 1 + (Math.floor(bornAt / PRIORITY_BUCKET_SECONDS) % (MAX_BULLMQ_PRIORITY - 1));
+}
+const byAge = (d: TokenStageData) => agePriority(d.bornAt);
 const tokenStageId = (stage: string) => (d: TokenStageData) =>
   `${stage}-${d.chainId}-${d.address}-${d.run}`;
 
@@ -99,6 +122,7 @@ export const jobCatalog = {
     schema: tokenStage,
     options: retrying(8, SECOND),
     concurrency: 8,
+    priority: byAge,
     // The initial pass's id has no run suffix (ids of jobs already queued stay valid).
     jobId: (d: TokenStageData) =>
       `bytecode-${d.chainId}-${d.address}${d.run === INITIAL_RUN ? '' : `-${d.run}`}`,
@@ -108,6 +132,7 @@ export const jobCatalog = {
     schema: tokenStage,
     options: retrying(8, SECOND),
     concurrency: 16,
+    priority: byAge,
     jobId: tokenStageId('selectors'),
   },
   /** Its job also runs risk (workers/pipeline.ts chainStages): risk's concurrency too. */

@@ -39,7 +39,8 @@ import { inProcessProducer, type Producer } from './queues.ts';
 /** What each processor tells the map. */
 export interface StageOutcomes {
   /** The block's new tokens, and the known tokens that got a pool from a configured factory. */
-  detect: { tokens: string[]; pooledTokens: string[] };
+  /** `bornAt`: each new token's creation block timestamp (seconds), which orders its analysis. */
+  detect: { tokens: string[]; pooledTokens: string[]; bornAt?: Readonly<Record<string, number>> };
   /** Per block of the range, the known tokens that got a pool (its tokens are handed off later). */
   replay: { pools: { blockNumber: number; pooledTokens: string[] }[] };
   bytecode: Record<string, never>;
@@ -73,7 +74,10 @@ function afterBlock(
     ...outcome.tokens.map(
       (address): NextJob => ({
         queue: 'bytecode',
-        data: tokenPass({ chainId: data.chainId, address }, detected),
+        data: {
+          ...tokenPass({ chainId: data.chainId, address }, detected),
+          ...(outcome.bornAt?.[address] === undefined ? {} : { bornAt: outcome.bornAt[address] }),
+        },
       }),
     ),
     ...outcome.pooledTokens.map(

@@ -46,6 +46,12 @@ export interface Producer {
   close(): Promise<void>;
 }
 
+/** The catalog's priority for a job's data (workers/jobs.ts agePriority), unless the caller set one. */
+function priorityOf<N extends QueueName>(name: N, data: JobData<N>): number | undefined {
+  const entry = jobCatalog[name] as { priority?: (d: JobData<N>) => number | undefined };
+  return entry.priority?.(data);
+}
+
 export function createProducer(connection: ConnectionOptions, prefix: string): Producer {
   const queues = new Map<QueueName, Queue>();
   const queue = (name: QueueName) => {
@@ -62,7 +68,12 @@ export function createProducer(connection: ConnectionOptions, prefix: string): P
       const entry = jobCatalog[name];
       const parsed = entry.schema.parse(data) as JobData<typeof name>;
       const jobId = (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
-      await queue(name).add(name, parsed, { jobId, ...options });
+      const priority = options.priority ?? priorityOf(name, parsed);
+      await queue(name).add(name, parsed, {
+        jobId,
+        ...options,
+        ...(priority === undefined ? {} : { priority }),
+      });
       return jobId;
     },
     async enqueueBulk(name, data, options = {}) {
@@ -71,7 +82,12 @@ export function createProducer(connection: ConnectionOptions, prefix: string): P
       const jobs = data.map((d) => {
         const parsed = entry.schema.parse(d) as JobData<typeof name>;
         const jobId = (entry.jobId as (d: JobData<typeof name>) => string)(parsed);
-        return { name, data: parsed, opts: { jobId, ...options } };
+        const priority = options.priority ?? priorityOf(name, parsed);
+        return {
+          name,
+          data: parsed,
+          opts: { jobId, ...options, ...(priority === undefined ? {} : { priority }) },
+        };
       });
       await queue(name).addBulk(jobs);
       return jobs.map((j) => j.opts.jobId);

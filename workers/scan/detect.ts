@@ -442,6 +442,9 @@ async function detectBlocks(
   const outcome = await recordDeployments(deps, chain, items, log, (recorded) =>
     routeOutcome(deps.producer, 'detect', data, {
       tokens: recorded.map((r) => r.deployment.address),
+      bornAt: Object.fromEntries(
+        recorded.map((r) => [r.deployment.address, Math.floor(r.block.timestamp.getTime() / 1000)]),
+      ),
       pooledTokens: [],
     }),
   );
