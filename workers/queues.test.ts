@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../infra/logger.ts';
+import { queueBacklog } from '../infra/queue-backlog.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createTestRedis, eventually, type TestRedis } from '../test/support/services.ts';
-import { cappedBackoff, MAX_BACKOFF_MS } from './jobs.ts';
+import { agePriority, cappedBackoff, MAX_BACKOFF_MS } from './jobs.ts';
 import { NotYetError } from './not-yet.ts';
 import { createProducer, startWorkers } from './queues.ts';
 
@@ -14,6 +15,19 @@ describe('cappedBackoff', () => {
     expect(cappedBackoff(3, 1_000, () => 1)).toBe(4_000);
     expect(cappedBackoff(30, 1_000, () => 1)).toBe(MAX_BACKOFF_MS);
     expect(cappedBackoff(30, 1_000, () => 0)).toBe(MAX_BACKOFF_MS / 2);
+  });
+});
+
+describe('agePriority', () => {
+  it('ranks older tokens first, one step per minute, within BullMQ’s range; no birth time, no priority', () => {
+    const now = 1_795_505_282;
+    expect(agePriority(now - 60)!).toBeLessThan(agePriority(now)!);
+    expect(agePriority(now - 1)).toBe(agePriority(Math.floor(now / 60) * 60));
+    for (const t of [0, now, 2 ** 31, 2 ** 40]) {
+      expect(agePriority(t)!).toBeGreaterThanOrEqual(1);
+      expect(agePriority(t)!).toBeLessThanOrEqual(2 ** 21);
+    }
+    expect(agePriority(undefined)).toBeUndefined();
   });
 });
 
@@ -103,6 +117,75 @@ describe('workers with the catalog options', () => {
       expect(await producer.queue('bytecode').getFailedCount()).toBe(0);
     } finally {
       await pool.close();
+      await producer.close();
+      producerConnection.disconnect();
+      workerConnection.disconnect();
+    }
+  });
+
+  it('drain a backlog oldest token first, a retried job among its own age; a pass without a birth time first; the backlog shows it', async () => {
+    const producerConnection = createRedis(redis.url, 'producer');
+    const workerConnection = createRedis(redis.url, 'worker');
+    const prefix = `${redis.prefix}-age`;
+    const producer = createProducer(producerConnection, prefix);
+    const base = 1_795_000_000;
+    const JOBS = 40;
+    const WORK_MS = 100;
+    // Added in a scrambled order, one minute of age apart: the order they were added in is not
+    // the order of their age.
+    const ages = Array.from({ length: JOBS }, (_, i) => (i * 17) % JOBS);
+    const address = (age: number) => `0x${(age + 1).toString(16).padStart(40, '0')}`;
+    const manual = `0x${'f'.repeat(40)}`;
+    let pool: ReturnType<typeof startWorkers> | undefined;
+    try {
+      for (const age of ages)
+        await producer.enqueue('bytecode', {
+          chainId: 1,
+          address: address(age),
+          bornAt: base + age * 60,
+        });
+      await new Promise((r) => setTimeout(r, 300));
+      await producer.enqueue('bytecode', { chainId: 1, address: manual, run: 'manual-1' });
+      const backlog = await queueBacklog(producer.queue('bytecode'));
+      expect(backlog.waiting).toBe(JOBS + 1);
+      // The oldest waiting job was added 300 ms before the last one, not at the same time.
+      expect(backlog.oldestWaitingSeconds).toBeGreaterThanOrEqual(0.3);
+
+      const oldest = address(0);
+      const done: string[] = [];
+      let failedOnce = false;
+      pool = startWorkers({
+        connection: workerConnection,
+        prefix,
+        logger: silentLogger,
+        concurrency: { bytecode: 1 },
+        processors: {
+          bytecode: async (data) => {
+            await new Promise((r) => setTimeout(r, WORK_MS));
+            if (data.address === oldest && !failedOnce) {
+              failedOnce = true;
+              throw new Error('transient');
+            }
+            done.push(data.address);
+          },
+        },
+      });
+      await eventually(
+        async () => (done.length === JOBS + 1 ? done : undefined),
+        30_000,
+        'every job done',
+      );
+      expect(done[0]).toBe(manual);
+      const aged = done.slice(1);
+      // Its retry (after at most a second of backoff) comes back before the younger jobs still
+      // waiting: in a plain list it would come last, behind every one of them.
+      const retriedAt = aged.indexOf(oldest);
+      expect(retriedAt).toBeGreaterThan(0);
+      expect(retriedAt).toBeLessThan(JOBS / 2);
+      const others = aged.filter((a) => a !== oldest);
+      expect(others).toEqual(Array.from({ length: JOBS - 1 }, (_, i) => address(i + 1)));
+    } finally {
+      await pool?.close();
       await producer.close();
       producerConnection.disconnect();
       workerConnection.disconnect();
