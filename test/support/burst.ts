@@ -1,0 +1,413 @@
+import { ContractFactory, type InterfaceAbi } from 'ethers';
+import postgres from 'postgres';
+import type { Service } from '../../app/service.ts';
+import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
+import { createRedis, keySpace } from '../../infra/redis.ts';
+import { subscribeNewHeads } from '../../infra/rpc/index.ts';
+import { startTestChain, type TestChain } from './chain.ts';
+import { startTestService } from './service.ts';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from './services.ts';
+
+/**
+ * The back-pressure scenario (issue 26): one chain, the service with every role in one process,
+ * a steady trickle of one token per block before and during a burst of hundreds of tokens in a
+ * few dozen blocks. It records when each block was first seen (newHeads), when each token's
+ * `token.created` entered the event stream (the stream entry's id is its time), when each token's
+ * risk stage finished, and `/ready` and `/metrics` sampled while the backlog lasts. The burst test
+ * (test/e2e/burst.test.ts) asserts on what happened; the `burst` bench suite reports the timings.
+ */
+
+/** The token kinds of the trickle and the burst: each constructor takes (name, symbol, supply). */
+const KINDS: readonly ContractName[] = [
+  'SimpleToken',
+  'MintableToken',
+  'PausableToken',
+  'BlacklistToken',
+  'HoneypotToken',
+  'RenouncedToken',
+];
+const SUPPLY = 10n ** 27n;
+/** Gas of one deployment, given so that the node estimates nothing. */
+const DEPLOY_GAS = 4_000_000n;
+/** Room for a burst block: a few hundred deployments fit in one. */
+const ANVIL_ARGS = ['--gas-limit', '2000000000', '--disable-code-size-limit'];
+const BLOCK_SECONDS = 1;
+const POLL_MS = 250;
+/** The analysis queues whose backlog the scenario watches. */
+export const ANALYSIS_QUEUES = ['bytecode', 'selectors'] as const;
+
+export interface BurstOptions {
+  /** Tokens of the burst (the issue: 500). */
+  burstTokens: number;
+  /** Blocks the burst is spread over, one per second (the issue: within a minute). */
+  burstBlocks: number;
+  /** Seconds of trickle alone before the burst. */
+  beforeSeconds: number;
+  /** How long the backlog may take to drain before the scenario gives up. */
+  drainTimeoutMs: number;
+  /** Database pool of the service (tests: small; bench: production-sized). */
+  poolMax?: number;
+  onProgress?: (message: string) => void;
+}
+
+export type Phase = 'before' | 'during' | 'after';
+
+export interface SentToken {
+  address: string;
+  block: number;
+  kind: 'steady' | 'burst';
+  /** The trickle's tokens: which part of the run their block belongs to. */
+  phase: Phase;
+}
+
+export interface BacklogSample {
+  at: number;
+  readyStatus: number;
+  ready: string | undefined;
+  /** `/ready`'s waiting jobs and oldest waiting age, summed and maxed over the analysis queues. */
+  readyWaiting: number;
+  readyOldestSeconds: number;
+  /** The same from `/metrics` (`tm_queue_jobs` waiting + prioritized, `tm_queue_oldest_waiting_seconds`). */
+  metricsWaiting: number;
+  metricsOldestSeconds: number;
+}
+
+export interface BurstRun {
+  tokens: SentToken[];
+  /** Block number → when it was first seen (ms, wall clock). */
+  seen: Map<number, number>;
+  /** Address → when its (first) token.created entered the stream (ms), and how many there were. */
+  created: Map<string, { at: number; count: number }>;
+  /** Address → when its risk stage finished (ms), from the tokens table. */
+  riskAt: Map<string, number>;
+  samples: BacklogSample[];
+  /** First burst block, and the last block before the backlog had drained. */
+  burstFromBlock: number;
+  drainedAtBlock: number;
+  /** When the burst's first block was seen, and when every token had been analysed (ms). */
+  burstStartedAt: number;
+  drainedAt: number;
+}
+
+/** block → token.created (ms) of the trickle's tokens in `phase`, sorted. */
+export function detectionLatencies(run: BurstRun, phase: Phase): number[] {
+  return run.tokens
+    .filter((t) => t.kind === 'steady' && t.phase === phase)
+    .flatMap((t) => {
+      const created = run.created.get(t.address)?.at;
+      const seen = run.seen.get(t.block);
+      return created === undefined || seen === undefined ? [] : [Math.max(0, created - seen)];
+    })
+    .sort((a, b) => a - b);
+}
+
+async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(calls.map((c, id) => ({ jsonrpc: '2.0', id, ...c }))),
+  });
+  const answers = (await res.json()) as {
+    id: number;
+    result?: unknown;
+    error?: { message: string };
+  }[];
+  return answers
+    .sort((a, b) => a.id - b.id)
+    .map((a) => {
+      if (a.error) throw new Error(`${calls[a.id]!.method}: ${a.error.message}`);
+      return a.result;
+    });
+}
+
+const rpcCall = async <T>(url: string, method: string, params: unknown[] = []) =>
+  (await rpcBatch(url, [{ method, params }]))[0] as T;
+
+/** Deployment data of every kind, once: a token's name only changes its constructor arguments. */
+async function deployData(kind: ContractName, n: number): Promise<string> {
+  const artifact = loadArtifact(kind);
+  const tx = await new ContractFactory(
+    artifact.abi as InterfaceAbi,
+    artifact.bytecode,
+  ).getDeployTransaction(`Burst ${kind} ${n}`, `B${n}`, SUPPLY);
+  return tx.data;
+}
+
+/** Sums a Prometheus gauge's samples whose labels match. */
+function gauge(text: string, name: string, match: (labels: string) => boolean): number[] {
+  const values: number[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const close = line.indexOf('}');
+    if (match(line.slice(name.length + 1, close))) values.push(Number(line.slice(close + 2)));
+  }
+  return values;
+}
+
+const isAnalysisQueue = (labels: string) =>
+  ANALYSIS_QUEUES.some((q) => labels.includes(`queue="${q}"`));
+
+async function sample(base: string): Promise<BacklogSample> {
+  const at = Date.now();
+  const [ready, metrics] = await Promise.all([fetch(`${base}/ready`), fetch(`${base}/metrics`)]);
+  const body = (await ready.json()) as {
+    status?: string;
+    backlog?: Record<string, { waiting: number; oldest_waiting_seconds: number }>;
+  };
+  const text = await metrics.text();
+  const queues = ANALYSIS_QUEUES.map((q) => body.backlog?.[q]);
+  return {
+    at,
+    readyStatus: ready.status,
+    ready: body.status,
+    readyWaiting: queues.reduce((n, q) => n + (q?.waiting ?? 0), 0),
+    readyOldestSeconds: Math.max(0, ...queues.map((q) => q?.oldest_waiting_seconds ?? 0)),
+    metricsWaiting: gauge(
+      text,
+      'tm_queue_jobs',
+      (l) => isAnalysisQueue(l) && /state="(waiting|prioritized)"/.test(l),
+    ).reduce((a, b) => a + b, 0),
+    metricsOldestSeconds: Math.max(
+      0,
+      ...gauge(text, 'tm_queue_oldest_waiting_seconds', isAnalysisQueue),
+    ),
+  };
+}
+
+export async function runBurst(options: BurstOptions): Promise<BurstRun> {
+  const say = options.onProgress ?? (() => {});
+  let chain: TestChain | undefined;
+  let database: TestDatabase | undefined;
+  let redis: TestRedis | undefined;
+  let service: Service | undefined;
+  let sql: postgres.Sql | undefined;
+  const stops: (() => void | Promise<void>)[] = [];
+  try {
+    chain = await startTestChain({ extraArgs: ANVIL_ARGS });
+    [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
+    const url = chain.anvil.rpcUrl;
+    const [steadySender, burstSender] = (await rpcCall<string[]>(url, 'eth_accounts')).slice(1, 3);
+    const nonces = new Map<string, number>();
+    for (const sender of [steadySender!, burstSender!])
+      nonces.set(
+        sender,
+        Number(await rpcCall<string>(url, 'eth_getTransactionCount', [sender, 'pending'])),
+      );
+    // The set-up ran on automine; from now on the node mines a block a second, like a chain.
+    const startBlock = Number(await rpcCall<string>(url, 'eth_blockNumber')) + 1;
+    await rpcCall(url, 'evm_setAutomine', [false]);
+    await rpcCall(url, 'evm_setIntervalMining', [BLOCK_SECONDS]);
+
+    const seen = new Map<number, number>();
+    let head = startBlock - 1;
+    const heads = subscribeNewHeads(chain.anvil.wsUrl, (n) => {
+      if (!seen.has(n)) seen.set(n, Date.now());
+      head = Math.max(head, n);
+    });
+    stops.push(() => heads.close());
+    const nextHead = async (after: number) => {
+      while (head <= after) await new Promise((r) => setTimeout(r, 20));
+      return head;
+    };
+
+    service = await startTestService({
+      roles: ['scanner', 'worker', 'api'],
+      database,
+      redis,
+      chain: chain.chainConfig({ wsUrl: chain.anvil.wsUrl, startBlock }),
+      ...(options.poolMax ? { poolMax: options.poolMax } : {}),
+    });
+    const base = service.url!;
+
+    // token.created as it enters the stream: the entry id is the time of the append.
+    const created = new Map<string, { at: number; count: number }>();
+    const reader = createRedis(redis.url, 'worker');
+    let reading = true;
+    const readLoop = (async () => {
+      let last = '0';
+      const key = keySpace(redis!.prefix).events;
+      while (reading) {
+        const answer = await reader.xread('BLOCK', 500, 'STREAMS', key, last);
+        for (const [, entries] of answer ?? [])
+          for (const [id, fields] of entries) {
+            last = id;
+            const field = (name: string) => fields[fields.indexOf(name) + 1];
+            if (field('type') !== 'token.created') continue;
+            const address = (JSON.parse(field('data')!) as { contract_address: string })
+              .contract_address;
+            const entry = created.get(address);
+            if (entry) entry.count++;
+            else created.set(address, { at: Number(id.split('-')[0]), count: 1 });
+          }
+      }
+    })();
+    stops.push(async () => {
+      reading = false;
+      await readLoop.catch(() => {});
+      reader.disconnect();
+    });
+
+    // Every deployment the scenario sends, by transaction hash.
+    const sent = new Map<string, { kind: SentToken['kind']; phase: Phase }>();
+    let phase: Phase = 'before';
+    const send = async (sender: string, kind: SentToken['kind'], count: number) => {
+      const calls = [];
+      for (let i = 0; i < count; i++) {
+        const nonce = nonces.get(sender)!;
+        nonces.set(sender, nonce + 1);
+        calls.push({
+          method: 'eth_sendTransaction',
+          params: [
+            {
+              from: sender,
+              nonce: `0x${nonce.toString(16)}`,
+              gas: `0x${DEPLOY_GAS.toString(16)}`,
+              data: await deployData(KINDS[(sent.size + i) % KINDS.length]!, sent.size + i),
+            },
+          ],
+        });
+      }
+      const txPhase = phase;
+      for (const hash of (await rpcBatch(url, calls)) as string[])
+        sent.set(hash, { kind, phase: txPhase });
+    };
+
+    // The trickle: one token a block, from its own sender, until told to stop.
+    let trickling = true;
+    const trickle = (async () => {
+      let at = head;
+      while (trickling) {
+        await send(steadySender!, 'steady', 1);
+        at = await nextHead(at);
+      }
+    })();
+    stops.push(async () => {
+      trickling = false;
+      await trickle.catch(() => {});
+    });
+
+    say(`burst: ${options.beforeSeconds} s of trickle alone`);
+    await new Promise((r) => setTimeout(r, options.beforeSeconds * 1000));
+
+    say(`burst: ${options.burstTokens} tokens over ${options.burstBlocks} blocks`);
+    phase = 'during';
+    const samples: BacklogSample[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        samples.push(await sample(base));
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    })();
+    stops.push(async () => {
+      sampling = false;
+      await sampler.catch(() => {});
+    });
+    const burstFromBlock = head + 1;
+    let at = head;
+    for (let b = 0; b < options.burstBlocks; b++) {
+      const count =
+        Math.floor(((b + 1) * options.burstTokens) / options.burstBlocks) -
+        Math.floor((b * options.burstTokens) / options.burstBlocks);
+      await send(burstSender!, 'burst', count);
+      at = await nextHead(at);
+    }
+    const burstStartedAt = seen.get(burstFromBlock) ?? Date.now();
+
+    // Drained: every token sent up to the burst's last block has been through the risk stage (the
+    // trickle goes on meanwhile, and its newest token is always a moment from analysed).
+    sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const upToBurst = [...sent.keys()];
+    const landed = (await rpcBatch(
+      url,
+      upToBurst.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    )) as ({ contractAddress: string } | null)[];
+    const backlogged = landed.flatMap((r) => (r ? [r.contractAddress.toLowerCase()] : []));
+    if (backlogged.length !== upToBurst.length)
+      throw new Error('a deployment of the burst was not mined in its block');
+    const riskAt = new Map<string, number>();
+    const deadline = Date.now() + options.drainTimeoutMs;
+    let drainedAt: number | undefined;
+    let drainedAtBlock = head;
+    while (drainedAt === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      const [row] = await sql<{ analysed: number }[]>`
+        select count(*)::int as analysed from tokens
+        where chain_id = ${chain.anvil.chainId} and address = any(${backlogged})
+          and risk_updated_at is not null`;
+      if ((row?.analysed ?? 0) >= backlogged.length) {
+        drainedAt = Date.now();
+        drainedAtBlock = head;
+      }
+    }
+    phase = 'after';
+    say('burst: backlog drained, a few blocks of trickle after it');
+    await nextHead(head + 3);
+    trickling = false;
+    await trickle;
+    sampling = false;
+    await sampler;
+
+    // Where each deployment landed.
+    const hashes = [...sent.keys()];
+    const receipts = (await rpcBatch(
+      url,
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    )) as ({ status: string; contractAddress: string; blockNumber: string } | null)[];
+    const tokens: SentToken[] = [];
+    receipts.forEach((r, i) => {
+      if (r?.status !== '0x1') throw new Error(`deployment ${hashes[i]} not mined or reverted`);
+      const { kind, phase: sentIn } = sent.get(hashes[i]!)!;
+      const block = Number(r.blockNumber);
+      // A trickle token sent just before the burst may land in its first block: its block says.
+      const tokenPhase: Phase =
+        kind === 'burst'
+          ? 'during'
+          : block < burstFromBlock
+            ? 'before'
+            : block <= drainedAtBlock
+              ? 'during'
+              : sentIn === 'after'
+                ? 'after'
+                : 'during';
+      tokens.push({ address: r.contractAddress.toLowerCase(), block, kind, phase: tokenPhase });
+    });
+
+    // The trickle's last tokens: their announcement and analysis.
+    const settle = Date.now() + 30_000;
+    while (Date.now() < settle) {
+      const [row] = await sql<{ analysed: number }[]>`
+        select count(*)::int as analysed from tokens
+        where chain_id = ${chain.anvil.chainId} and risk_updated_at is not null`;
+      if ((row?.analysed ?? 0) >= tokens.length && tokens.every((t) => created.has(t.address)))
+        break;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const rows = await sql<{ address: string; risk_updated_at: Date | null }[]>`
+      select address, risk_updated_at from tokens where chain_id = ${chain.anvil.chainId}`;
+    for (const r of rows) if (r.risk_updated_at) riskAt.set(r.address, r.risk_updated_at.getTime());
+
+    return {
+      tokens,
+      seen,
+      created,
+      riskAt,
+      samples,
+      burstFromBlock,
+      drainedAtBlock,
+      burstStartedAt,
+      drainedAt: drainedAt ?? Number.NaN,
+    };
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    await sql?.end({ timeout: 2 });
+    await service?.stop();
+    await chain?.stop();
+    await Promise.all([database?.drop(), redis?.cleanup()]);
+  }
+}
