@@ -5,6 +5,7 @@ import { runMigrations } from '../db/client.ts';
 import { createLogger, type Logger } from '../infra/logger.ts';
 import { type AppConfig, knownIds, parseConfig } from '../src/config/env.ts';
 import { maskUrl } from '../src/config/redact.ts';
+import { QUEUE_NAMES, type QueueName } from '../workers/jobs.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { replayCommand } from './commands/replay.ts';
 import { accountsCommand } from './commands/users.ts';
@@ -227,6 +228,15 @@ async function startDevChainIfNeeded(config: AppConfig, logger: Logger, roles: S
   });
 }
 
+/** WORKER_QUEUES, checked against the job catalog. */
+function workerQueues(names: string[] | undefined): QueueName[] | undefined {
+  if (!names) return undefined;
+  const unknown = names.filter((n) => !(QUEUE_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    fail(`WORKER_QUEUES: unknown queue ${unknown.join(', ')} (queues: ${QUEUE_NAMES.join(', ')})`);
+  return names as QueueName[];
+}
+
 async function startCommand(config: AppConfig, logger: Logger, roleArg: string) {
   if (roleArg !== 'all' && !(ROLES as readonly string[]).includes(roleArg))
     fail(`--role must be one of all, ${ROLES.join(', ')}`);
@@ -265,6 +275,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       roles,
       trustProxy: parseTrustProxy(config.env.TRUST_PROXY),
       metricsToken: config.env.METRICS_TOKEN,
+      workerQueues: workerQueues(config.env.WORKER_QUEUES),
       databaseUrl: database.url,
       redisUrl: redis.url,
       redisPrefix: namespace.prefix,

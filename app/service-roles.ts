@@ -25,7 +25,7 @@ import {
   startHistoryMaintenance,
 } from '../workers/history-maintenance.ts';
 import { buildHoldersReport } from '../workers/holders-report.ts';
-import { ACCOUNTS_SCHEDULER, jobCatalog } from '../workers/jobs.ts';
+import { ACCOUNTS_SCHEDULER, jobCatalog, type QueueName } from '../workers/jobs.ts';
 import { chainStages } from '../workers/pipeline.ts';
 import { startWorkers, type WorkerPool } from '../workers/queues.ts';
 import { createReplayProcessor } from '../workers/replay/index.ts';
@@ -118,10 +118,12 @@ export function startStageWorkers(
     producer: chainStages(producer, { simulate }),
     logger,
   });
+  const taken = s.options.workerQueues ? new Set<QueueName>(s.options.workerQueues) : undefined;
   return startWorkers({
     connection,
     prefix: keys.prefix,
     logger,
+    only: taken,
     onJobDone: (queue, status, seconds) =>
       metrics.stageDuration.observe({ queue, status }, seconds),
     processors: {

@@ -17,6 +17,7 @@ import type { BillingConfig } from '../src/billing/index.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import { createMailer } from '../workers/alerts.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
+import type { QueueName } from '../workers/jobs.ts';
 import { createProducer } from '../workers/queues.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   /** Database pool size; keep it within an embedded PGlite's connection slots. */
   poolMax?: number;
   workerDrainDeadlineMs?: number;
+  /** WORKER_QUEUES: the queues this process's worker role takes; absent: all. */
+  workerQueues?: readonly QueueName[];
   /**
    * SMTP_URL: the worker role's emails (alerts, and plan notices: a failed payment, a downgrade);
    * without it alerts are recorded only and no email is sent.

@@ -247,12 +247,29 @@ export function renderAccuracySummary(results: BenchResults): string {
   ].join('\n');
 }
 
+/** The back-pressure runs (docs/scale.md): the `burst` suite's rows, then where it ran. */
+export function renderBurst(results: BenchResults): string {
+  const rows = results.results.filter((r) => r.suite === 'burst');
+  if (rows.length === 0) return '_No `burst` run in bench/results.json yet._';
+  return [
+    '| metric | value | baseline in the same run | ratio | note |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${cell(r.metric)} | ${valueCell(r)} | ${baselineOf(r)} | ${ratioOf(r)} | ${noteOf(r)} |`,
+    ),
+    '',
+    provenance(results, 'burst'),
+  ].join('\n');
+}
+
 export const TARGETS: readonly Target[] = [
   { file: 'README.md', marker: 'bench:summary', render: renderSummary },
   { file: 'README.md', marker: 'bench:accuracy-summary', render: renderAccuracySummary },
   { file: 'docs/benchmarks.md', marker: 'bench:results', render: renderResults },
   { file: 'docs/risk-model.md', marker: 'bench:accuracy', render: renderAccuracy },
   { file: 'docs/scale.md', marker: 'bench:chains', render: renderChains },
+  { file: 'docs/scale.md', marker: 'bench:burst', render: renderBurst },
 ];
 
 /** `text` with the block between `<!-- marker -->` and `<!-- /marker -->` replaced by `content`. */

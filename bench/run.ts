@@ -3,6 +3,7 @@ import { type BenchRow, printTable, progress, recordSuite } from './report.ts';
 import { corpusRecognition, developmentSetAccuracy, modernSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
+import { burstBackPressure } from './suites/burst.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { chainsCatchUp, chainsLive } from './suites/chains.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
@@ -70,6 +71,12 @@ const parameters = {
     reused_seed: process.argv.includes('--reuse'),
   },
   soak: { rounds: quick ? 2 : 6, blocks_per_round: quick ? 500 : 2_000 },
+  burst: {
+    tokens: quick ? 200 : 500,
+    blocks: 10,
+    before_seconds: quick ? 10 : 20,
+    modes: ['one process', 'detection apart'] as const,
+  },
   chains: {
     seconds: numberArgument('--chains-seconds', quick ? 30 : 60),
     tx_scale: numberArgument('--chains-scale', 1),
@@ -162,6 +169,16 @@ const suites: [name: keyof typeof parameters, run: () => Promise<BenchRow[]>][] 
           : []),
       ];
     },
+  ],
+  [
+    'burst',
+    () =>
+      burstBackPressure({
+        tokens: parameters.burst.tokens,
+        blocks: parameters.burst.blocks,
+        beforeSeconds: parameters.burst.before_seconds,
+        modes: parameters.burst.modes,
+      }),
   ],
   [
     'soak',

@@ -150,13 +150,15 @@ export function startWorkers(options: {
   processors: Processors;
   logger: Logger;
   concurrency?: Partial<Record<QueueName, number>>;
+  /** The queues to take (WORKER_QUEUES); absent: every queue with a processor. */
+  only?: ReadonlySet<QueueName>;
   /** Observes every finished job (metrics). */
   onJobDone?: (queue: QueueName, status: 'completed' | 'failed', seconds: number) => void;
 }): WorkerPool {
   const workers: Worker[] = [];
   for (const name of QUEUE_NAMES) {
     const processor = options.processors[name] as Processor<typeof name> | undefined;
-    if (!processor) continue;
+    if (!processor || (options.only && !options.only.has(name))) continue;
     const schema = jobCatalog[name].schema;
     const worker = new Worker(
       name,

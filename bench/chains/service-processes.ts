@@ -72,7 +72,8 @@ function waitForBanner(
  * 'worker', 'scheduler']), the API first, and waits for each one's start-up banner.
  */
 export async function startServiceProcesses(options: {
-  roles: string[];
+  /** A role, or a role with environment of its own (e.g. a worker's WORKER_QUEUES). */
+  roles: (string | { role: string; env: Record<string, string> })[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -113,14 +114,16 @@ export async function startServiceProcesses(options: {
   };
   // The API (or the all-roles process) first: it is the one the others need least, and the
   // WebSocket must be listening before the first token.
-  const ordered = [...options.roles].sort(
-    (a, b) => Number(b === 'api' || b === 'all') - Number(a === 'api' || a === 'all'),
+  const entries = options.roles.map((r) => (typeof r === 'string' ? { role: r, env: {} } : r));
+  const ordered = [...entries].sort(
+    (a, b) =>
+      Number(b.role === 'api' || b.role === 'all') - Number(a.role === 'api' || a.role === 'all'),
   );
   try {
-    for (const role of ordered) {
+    for (const { role, env: own } of ordered) {
       const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', role], {
         cwd: REPO_ROOT,
-        env,
+        env: { ...env, ...own },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let tail = '';

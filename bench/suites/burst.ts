@@ -1,10 +1,14 @@
+import type { ChainConfig } from '../../src/config/chains.ts';
 import {
   type BurstRun,
   detectionLatencies,
   type Phase,
+  type RunningService,
   runBurst,
+  type ServiceSetup,
 } from '../../test/support/burst.ts';
 import { BENCH_POOL_MAX } from '../../test/support/service.ts';
+import { startServiceProcesses } from '../chains/index.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
@@ -17,6 +21,54 @@ import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 const SUITE = 'burst';
 
+/** The queues of a worker process that does detection only, and of one that does the rest. */
+const DETECTION_QUEUES = 'detect,replay';
+const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
+
+export type BurstMode = 'one process' | 'detection apart';
+
+/** The CHAINS_FILE entry of the scenario's chain. */
+const chainsFileEntry = (c: ChainConfig) => ({
+  chain_id: c.chainId,
+  name: c.name,
+  rpc_urls: c.rpcUrls,
+  ws_url: c.wsUrl,
+  confirmations: c.confirmations,
+  start_block: c.startBlock,
+  finality_depth: c.finalityDepth,
+  poll_interval_ms: c.pollIntervalMs,
+  wrapped_native: c.wrappedNative,
+  stablecoins: c.stablecoins,
+  dexes: c.dexes,
+  multicall3: c.multicall3,
+  known_tokens: [],
+});
+
+/**
+ * `token-monitor start` processes: the API, the scanner, a worker that takes only the detect and
+ * replay queues, and one that takes the analysis queues (WORKER_QUEUES).
+ */
+async function detectionApart(setup: ServiceSetup): Promise<RunningService> {
+  const processes = await startServiceProcesses({
+    roles: [
+      'api',
+      'scanner',
+      { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
+      { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES } },
+    ],
+    databaseUrl: setup.database.url,
+    redisUrl: setup.redis.url,
+    redisPrefix: setup.redis.prefix,
+    chains: [chainsFileEntry(setup.chain)],
+  });
+  const metrics = processes.metrics;
+  if (!metrics) {
+    await processes.stop();
+    throw new Error('no process serves /metrics');
+  }
+  return { base: metrics.replace(/\/metrics$/, ''), stop: processes.stop };
+}
+
 const phaseNote = (run: BurstRun, phase: Phase) =>
   `${detectionLatencies(run, phase).length} trickle tokens, one a block; block first seen on newHeads → token.created appended to the event stream`;
 
@@ -24,8 +76,20 @@ export async function burstBackPressure(options: {
   tokens: number;
   blocks: number;
   beforeSeconds: number;
+  modes: readonly BurstMode[];
 }): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const mode of options.modes) rows.push(...(await burstRun(options, mode)));
+  return rows;
+}
+
+async function burstRun(
+  options: { tokens: number; blocks: number; beforeSeconds: number },
+  mode: BurstMode,
+): Promise<BenchRow[]> {
+  progress(`burst (${mode})`);
   const run = await runBurst({
+    start: mode === 'detection apart' ? detectionApart : undefined,
     burstTokens: options.tokens,
     burstBlocks: options.blocks,
     beforeSeconds: options.beforeSeconds,
@@ -46,10 +110,10 @@ export async function burstBackPressure(options: {
   const maxOldest = Math.max(0, ...run.samples.map((s) => s.readyOldestSeconds));
   const maxMetricsOldest = Math.max(0, ...run.samples.map((s) => s.metricsOldestSeconds));
   const notReady = run.samples.filter((s) => s.readyStatus !== 200).length;
-  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; every role in one process`;
+  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; ${mode === 'one process' ? 'every role in one process' : `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}) in four processes`}`;
   const latencyRow = (p: number): BenchRow => ({
     suite: SUITE,
-    metric: `block → token.created p${p}, during the burst's backlog`,
+    metric: `${mode}: block → token.created p${p}, during the burst's backlog`,
     value: round(percentile(during, p), 0),
     unit: 'ms',
     baseline: {
@@ -64,7 +128,7 @@ export async function burstBackPressure(options: {
     latencyRow(99),
     {
       suite: SUITE,
-      metric: 'burst backlog drained (first burst block → every token through risk)',
+      metric: `${mode}: burst backlog drained (first burst block → every token through risk)`,
       value: round(drainSeconds, 1),
       unit: 's',
       baseline: {
@@ -76,14 +140,14 @@ export async function burstBackPressure(options: {
     },
     {
       suite: SUITE,
-      metric: 'analysis backlog at its deepest (bytecode + selectors waiting, on /ready)',
+      metric: `${mode}: analysis backlog at its deepest (bytecode + selectors waiting, on /ready)`,
       value: maxWaiting,
       unit: 'jobs',
       note: `oldest waiting job at most ${round(maxOldest, 1)} s on /ready, ${round(maxMetricsOldest, 1)} s on /metrics (tm_queue_oldest_waiting_seconds); /ready answered 200 in ${run.samples.length - notReady} of ${run.samples.length} samples (every 250 ms)`,
     },
     {
       suite: SUITE,
-      metric: 'tokens lost or announced twice / left unanalysed',
+      metric: `${mode}: tokens lost or announced twice / left unanalysed`,
       value: lost + unanalysed,
       unit: 'tokens',
       note: `${run.tokens.length} tokens (${options.tokens} of the burst): ${lost} not announced exactly once, ${unanalysed} not through risk`,

@@ -108,6 +108,15 @@ const envSchema = z.object({
     .string()
     .min(MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`)
     .optional(),
+  /**
+   * The queues a worker process takes (comma-separated, e.g. `detect,replay`); unset: all. Lets
+   * detection run in a process of its own, beside analysis workers (docs/operations.md).
+   */
+  WORKER_QUEUES: z
+    .string()
+    .regex(/^[a-z]+(,[a-z]+)*$/, 'comma-separated queue names, e.g. detect,replay')
+    .transform((v) => v.split(','))
+    .optional(),
   /** Sender address of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
   /** Billing through Stripe (docs/operations.md): all of the STRIPE_ variables, or none. */

@@ -1,9 +1,9 @@
 import { ContractFactory, type InterfaceAbi } from 'ethers';
 import postgres from 'postgres';
-import type { Service } from '../../app/service.ts';
 import { type ContractName, loadArtifact } from '../../contracts/artifacts.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
 import { subscribeNewHeads } from '../../infra/rpc/index.ts';
+import { CANONICAL_MULTICALL3, type ChainConfig } from '../../src/config/chains.ts';
 import { startTestChain, type TestChain } from './chain.ts';
 import { startTestService } from './service.ts';
 import {
@@ -52,7 +52,36 @@ export interface BurstOptions {
   drainTimeoutMs: number;
   /** Database pool of the service (tests: small; bench: production-sized). */
   poolMax?: number;
+  /**
+   * How the service runs; default: every role in this process (startTestService). The bench
+   * also runs it as separate processes (bench/suites/burst.ts).
+   */
+  start?: (setup: ServiceSetup) => Promise<RunningService>;
   onProgress?: (message: string) => void;
+}
+
+export interface ServiceSetup {
+  database: TestDatabase;
+  redis: TestRedis;
+  chain: ChainConfig;
+  poolMax?: number;
+}
+
+export interface RunningService {
+  /** Where `/ready` and `/metrics` answer. */
+  base: string;
+  stop(): Promise<void>;
+}
+
+async function inProcess(setup: ServiceSetup): Promise<RunningService> {
+  const service = await startTestService({
+    roles: ['scanner', 'worker', 'api'],
+    database: setup.database,
+    redis: setup.redis,
+    chain: setup.chain,
+    ...(setup.poolMax ? { poolMax: setup.poolMax } : {}),
+  });
+  return { base: service.url!, stop: service.stop };
 }
 
 export type Phase = 'before' | 'during' | 'after';
@@ -184,7 +213,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
   let chain: TestChain | undefined;
   let database: TestDatabase | undefined;
   let redis: TestRedis | undefined;
-  let service: Service | undefined;
+  let service: RunningService | undefined;
   let sql: postgres.Sql | undefined;
   const stops: (() => void | Promise<void>)[] = [];
   try {
@@ -199,6 +228,11 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
         Number(await rpcCall<string>(url, 'eth_getTransactionCount', [sender, 'pending'])),
       );
     // The set-up ran on automine; from now on the node mines a block a second, like a chain.
+    // Multicall3 where every real chain has it: the DEX stage batches its reads through it.
+    await rpcCall(url, 'anvil_setCode', [
+      CANONICAL_MULTICALL3,
+      loadArtifact('Multicall3').deployedBytecode,
+    ]);
     const startBlock = Number(await rpcCall<string>(url, 'eth_blockNumber')) + 1;
     await rpcCall(url, 'evm_setAutomine', [false]);
     await rpcCall(url, 'evm_setIntervalMining', [BLOCK_SECONDS]);
@@ -215,14 +249,17 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       return head;
     };
 
-    service = await startTestService({
-      roles: ['scanner', 'worker', 'api'],
+    service = await (options.start ?? inProcess)({
       database,
       redis,
-      chain: chain.chainConfig({ wsUrl: chain.anvil.wsUrl, startBlock }),
-      ...(options.poolMax ? { poolMax: options.poolMax } : {}),
+      chain: chain.chainConfig({
+        wsUrl: chain.anvil.wsUrl,
+        startBlock,
+        multicall3: CANONICAL_MULTICALL3,
+      }),
+      poolMax: options.poolMax,
     });
-    const base = service.url!;
+    const base = service.base;
 
     // token.created as it enters the stream: the entry id is the time of the append.
     const created = new Map<string, { at: number; count: number }>();
@@ -322,14 +359,19 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
     // Drained: every token sent up to the burst's last block has been through the risk stage (the
     // trickle goes on meanwhile, and its newest token is always a moment from analysed).
     sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    // (The trickle's newest deployment may still be pending: a few blocks are waited for.)
     const upToBurst = [...sent.keys()];
-    const landed = (await rpcBatch(
-      url,
-      upToBurst.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
-    )) as ({ contractAddress: string } | null)[];
-    const backlogged = landed.flatMap((r) => (r ? [r.contractAddress.toLowerCase()] : []));
+    let backlogged: string[] = [];
+    for (let tries = 0; tries < 5 && backlogged.length < upToBurst.length; tries++) {
+      if (tries > 0) await nextHead(head);
+      const landed = (await rpcBatch(
+        url,
+        upToBurst.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+      )) as ({ contractAddress: string } | null)[];
+      backlogged = landed.flatMap((r) => (r ? [r.contractAddress.toLowerCase()] : []));
+    }
     if (backlogged.length !== upToBurst.length)
-      throw new Error('a deployment of the burst was not mined in its block');
+      throw new Error('a deployment sent up to the burst was not mined within 5 blocks');
     const riskAt = new Map<string, number>();
     const deadline = Date.now() + options.drainTimeoutMs;
     let drainedAt: number | undefined;
