@@ -20,7 +20,7 @@ beforeAll(async () => {
   run = await runBurst({
     burstTokens: BURST_TOKENS,
     burstBlocks: BURST_BLOCKS,
-    beforeSeconds: 8,
+    beforeSeconds: 12,
     drainTimeoutMs: 120_000,
   });
 }, 240_000);

@@ -38,6 +38,7 @@ const DEPLOY_GAS = 4_000_000n;
 const ANVIL_ARGS = ['--gas-limit', '2000000000', '--disable-code-size-limit'];
 const BLOCK_SECONDS = 1;
 const POLL_MS = 250;
+const WARM_UP_BLOCKS = 5;
 /** The analysis queues whose backlog the scenario watches. */
 export const ANALYSIS_QUEUES = ['bytecode', 'selectors'] as const;
 
@@ -84,7 +85,8 @@ async function inProcess(setup: ServiceSetup): Promise<RunningService> {
   return { base: service.url!, stop: service.stop };
 }
 
-export type Phase = 'before' | 'during' | 'after';
+/** `warm-up`: the trickle's first blocks, while the service's caches and JIT warm (not timed). */
+export type Phase = 'warm-up' | 'before' | 'during' | 'after';
 
 export interface SentToken {
   address: string;
@@ -123,10 +125,14 @@ export interface BurstRun {
   drainedAt: number;
 }
 
-/** block → token.created (ms) of the trickle's tokens in `phase`, sorted. */
-export function detectionLatencies(run: BurstRun, phase: Phase): number[] {
+/** block → token.created (ms) of the trickle's tokens in `phase` (and blocks `where` accepts), sorted. */
+export function detectionLatencies(
+  run: BurstRun,
+  phase: Phase,
+  where: (block: number) => boolean = () => true,
+): number[] {
   return run.tokens
-    .filter((t) => t.kind === 'steady' && t.phase === phase)
+    .filter((t) => t.kind === 'steady' && t.phase === phase && where(t.block))
     .flatMap((t) => {
       const created = run.created.get(t.address)?.at;
       const seen = run.seen.get(t.block);
@@ -410,13 +416,15 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       const tokenPhase: Phase =
         kind === 'burst'
           ? 'during'
-          : block < burstFromBlock
-            ? 'before'
-            : block <= drainedAtBlock
-              ? 'during'
-              : sentIn === 'after'
-                ? 'after'
-                : 'during';
+          : block < startBlock + WARM_UP_BLOCKS
+            ? 'warm-up'
+            : block < burstFromBlock
+              ? 'before'
+              : block <= drainedAtBlock
+                ? 'during'
+                : sentIn === 'after'
+                  ? 'after'
+                  : 'during';
       tokens.push({ address: r.contractAddress.toLowerCase(), block, kind, phase: tokenPhase });
     });
 
