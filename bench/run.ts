@@ -75,7 +75,7 @@ const parameters = {
     tokens: quick ? 200 : 500,
     blocks: 10,
     before_seconds: quick ? 10 : 20,
-    modes: ['one process', 'detection apart'] as const,
+    modes: ['one process', 'detection apart', 'detection apart, analysis niced'] as const,
   },
   chains: {
     seconds: numberArgument('--chains-seconds', quick ? 30 : 60),

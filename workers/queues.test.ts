@@ -123,6 +123,23 @@ describe('workers with the catalog options', () => {
     }
   });
 
+  it('take only the queues they are given (WORKER_QUEUES)', async () => {
+    const workerConnection = createRedis(redis.url, 'worker');
+    const pool = startWorkers({
+      connection: workerConnection,
+      prefix: `${redis.prefix}-only`,
+      logger: silentLogger,
+      only: new Set(['detect', 'replay'] as const),
+      processors: { detect: async () => {}, bytecode: async () => {}, selectors: async () => {} },
+    });
+    try {
+      expect(pool.workers.map((w) => w.name)).toEqual(['detect']);
+    } finally {
+      await pool.close();
+      workerConnection.disconnect();
+    }
+  });
+
   it('drain a backlog oldest token first, a retried job among its own age; a pass without a birth time first; the backlog shows it', async () => {
     const producerConnection = createRedis(redis.url, 'producer');
     const workerConnection = createRedis(redis.url, 'worker');

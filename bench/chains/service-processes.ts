@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,8 +72,11 @@ function waitForBanner(
  * 'worker', 'scheduler']), the API first, and waits for each one's start-up banner.
  */
 export async function startServiceProcesses(options: {
-  /** A role, or a role with environment of its own (e.g. a worker's WORKER_QUEUES). */
-  roles: (string | { role: string; env: Record<string, string> })[];
+  /**
+   * A role, or a role with environment of its own (e.g. a worker's WORKER_QUEUES) and a CPU
+   * niceness (as `nice -n` would give it).
+   */
+  roles: (string | { role: string; env: Record<string, string>; nice?: number })[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -114,18 +117,22 @@ export async function startServiceProcesses(options: {
   };
   // The API (or the all-roles process) first: it is the one the others need least, and the
   // WebSocket must be listening before the first token.
-  const entries = options.roles.map((r) => (typeof r === 'string' ? { role: r, env: {} } : r));
+  const entries = options.roles.map((r) =>
+    typeof r === 'string' ? { role: r, env: {}, nice: undefined } : r,
+  );
   const ordered = [...entries].sort(
     (a, b) =>
       Number(b.role === 'api' || b.role === 'all') - Number(a.role === 'api' || a.role === 'all'),
   );
   try {
-    for (const { role, env: own } of ordered) {
+    for (const { role, env: own, nice } of ordered) {
       const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', role], {
         cwd: REPO_ROOT,
         env: { ...env, ...own },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      if (nice !== undefined && child.pid !== undefined)
+        setPriority(child.pid, Math.min(19, getPriority(process.pid) + nice));
       let tail = '';
       const keep = (chunk: Buffer) => {
         tail = (tail + chunk.toString()).slice(-4_000);

@@ -25,7 +25,10 @@ const SUITE = 'burst';
 const DETECTION_QUEUES = 'detect,replay';
 const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
 
-export type BurstMode = 'one process' | 'detection apart';
+export type BurstMode = 'one process' | 'detection apart' | 'detection apart, analysis niced';
+
+/** The analysis worker's niceness in the last mode: the CPU goes to detection first. */
+const ANALYSIS_NICE = 10;
 
 /** The CHAINS_FILE entry of the scenario's chain. */
 const chainsFileEntry = (c: ChainConfig) => ({
@@ -48,26 +51,28 @@ const chainsFileEntry = (c: ChainConfig) => ({
  * `token-monitor start` processes: the API, the scanner, a worker that takes only the detect and
  * replay queues, and one that takes the analysis queues (WORKER_QUEUES).
  */
-async function detectionApart(setup: ServiceSetup): Promise<RunningService> {
-  const processes = await startServiceProcesses({
-    roles: [
-      'api',
-      'scanner',
-      { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
-      { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES } },
-    ],
-    databaseUrl: setup.database.url,
-    redisUrl: setup.redis.url,
-    redisPrefix: setup.redis.prefix,
-    chains: [chainsFileEntry(setup.chain)],
-  });
-  const metrics = processes.metrics;
-  if (!metrics) {
-    await processes.stop();
-    throw new Error('no process serves /metrics');
-  }
-  return { base: metrics.replace(/\/metrics$/, ''), stop: processes.stop };
-}
+const detectionApart =
+  (analysisNice?: number) =>
+  async (setup: ServiceSetup): Promise<RunningService> => {
+    const processes = await startServiceProcesses({
+      roles: [
+        'api',
+        'scanner',
+        { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
+        { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, nice: analysisNice },
+      ],
+      databaseUrl: setup.database.url,
+      redisUrl: setup.redis.url,
+      redisPrefix: setup.redis.prefix,
+      chains: [chainsFileEntry(setup.chain)],
+    });
+    const metrics = processes.metrics;
+    if (!metrics) {
+      await processes.stop();
+      throw new Error('no process serves /metrics');
+    }
+    return { base: metrics.replace(/\/metrics$/, ''), stop: processes.stop };
+  };
 
 const phaseNote = (run: BurstRun, phase: Phase) =>
   `${detectionLatencies(run, phase).length} trickle tokens, one a block; block first seen on newHeads → token.created appended to the event stream`;
@@ -89,7 +94,10 @@ async function burstRun(
 ): Promise<BenchRow[]> {
   progress(`burst (${mode})`);
   const run = await runBurst({
-    start: mode === 'detection apart' ? detectionApart : undefined,
+    start:
+      mode === 'one process'
+        ? undefined
+        : detectionApart(mode === 'detection apart' ? undefined : ANALYSIS_NICE),
     burstTokens: options.tokens,
     burstBlocks: options.blocks,
     beforeSeconds: options.beforeSeconds,
@@ -115,7 +123,7 @@ async function burstRun(
   const maxOldest = Math.max(0, ...run.samples.map((s) => s.readyOldestSeconds));
   const maxMetricsOldest = Math.max(0, ...run.samples.map((s) => s.metricsOldestSeconds));
   const notReady = run.samples.filter((s) => s.readyStatus !== 200).length;
-  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; ${mode === 'one process' ? 'every role in one process' : `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}) in four processes`}`;
+  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; ${mode === 'one process' ? 'every role in one process' : `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}${mode === 'detection apart' ? '' : `, at nice ${ANALYSIS_NICE}`}) in four processes`}`;
   const latencyRow = (p: number): BenchRow => ({
     suite: SUITE,
     metric: `${mode}: block → token.created p${p}, during the burst's backlog`,

@@ -88,6 +88,18 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads WORKER_QUEUES as a list of names; unset is every queue; a malformed list is refused', () => {
+    const set = parseConfig({ WORKER_QUEUES: 'detect,replay' }, noFile);
+    if (!set.ok) throw new Error(set.errors.join());
+    expect(set.config.env.WORKER_QUEUES).toEqual(['detect', 'replay']);
+    const unset = parseConfig({}, noFile);
+    if (!unset.ok) throw new Error(unset.errors.join());
+    expect(unset.config.env.WORKER_QUEUES).toBeUndefined();
+    const bad = parseConfig({ WORKER_QUEUES: 'detect, replay' }, noFile);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors.join()).toContain('WORKER_QUEUES');
+  });
+
   it('refuses the hidden Solana chain id like an unknown one', () => {
     const result = parseConfig({ RPC_URL_1399811149: 'http://x' }, noFile);
     expect(result.ok).toBe(false);
