@@ -78,7 +78,7 @@ export function startStageWorkers(
   // on the second (chain-runtime.ts).
   const analysisChains = analysisRuntimes(chains);
   const processDetect = createDetectProcessor({
-    chains: s.detectionChains,
+    chains,
     tokens,
     producer,
     events,
@@ -188,7 +188,7 @@ export async function startAlerts(s: Shared) {
 export function startScanners(s: Shared): Scanner[] {
   const scanners: Scanner[] = [];
   const holderId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  for (const chain of s.detectionChains.values()) {
+  for (const chain of s.chains.values()) {
     const label = { chain: String(chain.config.chainId) };
     const scanner = createScanner({
       chain,

@@ -102,10 +102,6 @@ export function openShared(options: ServiceOptions) {
   const events = createEventPublisher(commandRedis, keys.events);
   const metrics = createMetrics();
   const chains = createChainRuntimes(options.chains, logger, metrics);
-  // The detection lane: the scanner and the detect stage get RPC clients of their own, so that a
-  // backlog of analysis jobs, which can fill every request slot of a chain's endpoints, never
-  // makes a new block wait for a slot (back-pressure: docs/scale.md).
-  const detectionChains = createChainRuntimes(options.chains, logger, metrics);
   const dexRepo = createDexRepository(db);
   const tokenChanged = (chainId: number, address: string) =>
     bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
@@ -134,7 +130,6 @@ export function openShared(options: ServiceOptions) {
     events,
     metrics,
     chains,
-    detectionChains,
     dexRepo,
     dexOptions: options.dex ?? {},
     tokenChanged,
