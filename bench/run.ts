@@ -13,7 +13,7 @@ import { holdersThroughput } from './suites/holders.ts';
 import { replayBesideLiveScanning } from './suites/replay.ts';
 import { scaleGrowth } from './suites/scale.ts';
 import { redisSoak } from './suites/soak.ts';
-import { websocketFanout } from './suites/websocket.ts';
+import { websocketFanout } from './suites/websocket/index.ts';
 
 /**
  * `npm run bench`: every suite, a table on stdout, and bench/results.json.

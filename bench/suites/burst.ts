@@ -12,7 +12,7 @@ import { startServiceProcesses } from '../chains/index.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
- * Back-pressure (issue 26): the scenario of test/e2e/burst.test.ts (one chain at a block a
+ * Back-pressure: the scenario of test/e2e/burst.test.ts (one chain at a block a
  * second, a trickle of one token a block, a burst of `tokens` tokens over `blocks` blocks, every
  * role in one process), with its timings: block → token.created for the trickle's tokens before
  * the burst and while its backlog lasts, how deep and how old the analysis backlog got, and how

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type BurstRun, runBurst } from '../support/burst.ts';
 
 /**
- * Back-pressure (issue 26): a burst of 500 tokens in ten seconds (the issue: within a minute) on one chain, with a trickle
+ * Back-pressure: a burst of 500 tokens in ten seconds on one chain, with a trickle
  * of one token a block before and during it, through the real scanner, workers and API (one
  * process) on Anvil, Redis and Postgres. Analysis cannot keep up, so a backlog builds: nothing may
  * be lost, every token must be analysed afterwards, oldest first, and `/ready` and `/metrics` must

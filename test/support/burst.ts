@@ -14,7 +14,7 @@ import {
 } from './services.ts';
 
 /**
- * The back-pressure scenario (issue 26): one chain, the service with every role in one process,
+ * The back-pressure scenario: one chain, the service with every role in one process,
  * a steady trickle of one token per block before and during a burst of hundreds of tokens in a
  * few dozen blocks. It records when each block was first seen (newHeads), when each token's
  * `token.created` entered the event stream (the stream entry's id is its time), when each token's

@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort } from '../../app/embedded/index.ts';
-import { createDb } from '../../db/client.ts';
-import { createAccountRepository } from '../../db/repositories/accounts.ts';
-import { STREAM_MAX_LENGTH } from '../../infra/events.ts';
-import { createRedis, keySpace } from '../../infra/redis.ts';
-import { hashPassword } from '../../src/accounts/credentials.ts';
-import { createProAccount } from '../../test/support/accounts.ts';
-import { createTestDatabase, createTestRedis, eventually } from '../../test/support/services.ts';
-import { type BenchRow, percentile, progress, round } from '../report.ts';
+import { findFreePort } from '../../../app/embedded/index.ts';
+import { createDb } from '../../../db/client.ts';
+import { createAccountRepository } from '../../../db/repositories/accounts.ts';
+import { STREAM_MAX_LENGTH } from '../../../infra/events.ts';
+import { createRedis, keySpace } from '../../../infra/redis.ts';
+import { hashPassword } from '../../../src/accounts/credentials.ts';
+import { createProAccount } from '../../../test/support/accounts.ts';
+import { createTestDatabase, createTestRedis, eventually } from '../../../test/support/services.ts';
+import { type BenchRow, percentile, progress, round } from '../../report.ts';
 import {
   CLIENT_PROCESSES,
   type CpuShare,
@@ -22,7 +22,7 @@ import {
   startBareServer,
   stopApi,
   stopClients,
-} from './ws-processes.ts';
+} from './processes.ts';
 
 /**
  * Fan-out to many WebSocket listeners (docs/websocket.md): the API runs in its own process
@@ -30,7 +30,7 @@ import {
  * stream of events (latency from the publisher's clock before the append to the stream to the
  * client's clock on receipt, one machine so one clock), the API process's memory per connection,
  * and a burst: how long until the last client has it all. The steady phase also runs, before and
- * after, through a bare fan-out process (ws-bare-server.ts), the floor this machine allows: the
+ * after, through a bare fan-out process (bare-server.ts), the floor this machine allows: the
  * baseline.
  */
 
@@ -38,7 +38,7 @@ const SUITE = 'websocket';
 const CONNECTIONS_PER_PRO_USER = 10;
 /** Time for the API process to run the collection it was signalled to run. */
 const GC_SETTLE_MS = 2_000;
-const GC_PRELOAD = fileURLToPath(new URL('./ws-gc-on-signal.mjs', import.meta.url));
+const GC_PRELOAD = fileURLToPath(new URL('./gc-on-signal.mjs', import.meta.url));
 
 export interface WebsocketOptions {
   clients: number;
@@ -65,7 +65,7 @@ async function apiMemory(base: string): Promise<{ heap: number; rss: number }> {
   };
 }
 
-/** The API's memory right after a full garbage collection (ws-gc-on-signal.mjs). */
+/** The API's memory right after a full garbage collection (gc-on-signal.mjs). */
 async function memoryAfterGc(
   api: ChildProcess,
   base: string,
@@ -131,7 +131,7 @@ function startApi(
 function createPublisher(redis: { url: string; prefix: string }) {
   const publisher = createRedis(redis.url, 'commands');
   const streamKey = keySpace(redis.prefix).events;
-  // `phase` before `sent_at`: the clients read the two fields in this order (ws-clients.ts).
+  // `phase` before `sent_at`: the clients read the two fields in this order (clients.ts).
   const event = (phase: string, i: number) =>
     JSON.stringify({
       contract_address: `0x${'c'.repeat(40)}`,

@@ -2,12 +2,12 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { keySpace } from '../../infra/redis.ts';
-import { progress } from '../report.ts';
+import { keySpace } from '../../../infra/redis.ts';
+import { progress } from '../../report.ts';
 
 /**
- * The processes of the websocket suite (bench/suites/websocket.ts) and how it talks to them: the
- * client processes (ws-clients.ts), the baseline's bare fan-out process (ws-bare-server.ts), the
+ * The processes of the websocket suite (bench/suites/websocket/index.ts) and how it talks to them: the
+ * client processes (clients.ts), the baseline's bare fan-out process (bare-server.ts), the
  * API process's stop, and the CPU time each used.
  */
 
@@ -16,8 +16,8 @@ export const CLIENT_PROCESSES = 2;
 const API_STOP_TIMEOUT_MS = 15_000;
 /** /proc/<pid>/stat counts CPU time in clock ticks (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS_PER_SECOND = 100;
-const CLIENT_SCRIPT = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
-const BARE_SERVER_SCRIPT = fileURLToPath(new URL('./ws-bare-server.ts', import.meta.url));
+const CLIENT_SCRIPT = fileURLToPath(new URL('./clients.ts', import.meta.url));
+const BARE_SERVER_SCRIPT = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
 export interface ClientReport {
   type: 'report';
@@ -43,7 +43,7 @@ function startClients(url: string, credentials: string[]): Promise<ChildProcess>
   });
 }
 
-/** The baseline's bare fan-out process (ws-bare-server.ts), following the run's stream. */
+/** The baseline's bare fan-out process (bare-server.ts), following the run's stream. */
 export function startBareServer(redis: { url: string; prefix: string }): Promise<{
   server: ChildProcess;
   port: number;

@@ -1,7 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 
 /**
- * A WebSocket client process of the websocket suite (bench/suites/websocket.ts). It holds many
+ * A WebSocket client process of the websocket suite (bench/suites/websocket/index.ts). It holds many
  * connections and must stay cheap, so that the API process, not the clients, is what is measured:
  * raw TCP sockets that do the RFC 6455 handshake themselves, split the server's frames and read
  * of each message only the two fields the suite needs (`"phase":"…"` and `"sent_at":<ms>`), with

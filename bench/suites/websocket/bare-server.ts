@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { textFrame } from '../../api/ws/index.ts';
-import { tailEvents } from '../../infra/events.ts';
-import { createRedis } from '../../infra/redis.ts';
-import type { EventMessage } from '../../src/events/types.ts';
+import { textFrame } from '../../../api/ws/index.ts';
+import { tailEvents } from '../../../infra/events.ts';
+import { createRedis } from '../../../infra/redis.ts';
+import type { EventMessage } from '../../../src/events/types.ts';
 
 /**
- * The baseline of the websocket suite (bench/suites/websocket.ts): the floor of fan-out on this
+ * The baseline of the websocket suite (bench/suites/websocket/index.ts): the floor of fan-out on this
  * machine. A bare Node process doing only what no WebSocket server can skip: it follows the same
  * Redis stream with the same reader, frames each event once, and writes the frame to every socket
  * (RFC 6455 handshake, no authentication, no filters, no library). The same clients measure it
