@@ -5,7 +5,7 @@ import { type Service, startService } from '../app/service.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
 import { analysisInputHash } from '../db/repositories/analyses.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
-import { analyses } from '../db/schema.ts';
+import { analyses, tokens } from '../db/schema.ts';
 import { silentLogger } from '../infra/logger.ts';
 import { createRedis } from '../infra/redis.ts';
 import type { RiskFactor } from '../src/analysis/types.ts';
@@ -22,9 +22,10 @@ import { type CorpusToken, deployCorpusToken } from '../test/support/token-corpu
 import { createProducer } from './queues.ts';
 
 /**
- * A first-liquidity pass starts at simulate, reusing the token's static analysis. When the pool's
- * block is detected before the token's first pass has written that analysis, the pass waits for it
- * (workers/not-yet.ts) instead of scoring a verdict with every admin power missing.
+ * A first-liquidity pass starts at simulate, reusing the token's static analysis, and supersedes
+ * the token's first pass. When the pool's block is detected before that pass is through risk, it
+ * waits for it (workers/not-yet.ts): scoring earlier would miss every admin power, or be
+ * overwritten by the first pass's older verdict.
  */
 
 let chain: TestChain;
@@ -75,7 +76,7 @@ async function passFactors(run: string): Promise<RiskFactor[] | null> {
 }
 
 describe('a first-liquidity pass ahead of the first pass', () => {
-  it('waits for the static analysis, then scores with the admin powers it found', async () => {
+  it('waits for the first pass, then scores last, with the admin powers it found', async () => {
     const chainId = chain.anvil.chainId;
     await createTokenRepository(handle.db).upsertDetected({
       chainId,
@@ -129,6 +130,12 @@ describe('a first-liquidity pass ahead of the first pass', () => {
         'the first-liquidity pass scored',
       );
       expect(factors.map((f) => f.code)).toContain('admin:pause');
+      // It wrote last: the token row carries its simulation, against the pool.
+      const [row] = await handle.db
+        .select({ sim: tokens.tradingSimulation })
+        .from(tokens)
+        .where(and(eq(tokens.chainId, chainId), eq(tokens.address, token.address)));
+      expect((row?.sim as { pool?: unknown } | null)?.pool).toBeTruthy();
       const job = await simulate.getJob(jobId);
       expect(await job?.getState()).toBe('completed');
       expect(await simulate.getFailedCount()).toBe(0);

@@ -29,8 +29,8 @@ import { addPart, flush, newPassState, type PassState, startOf, tokenView } from
 import { handsOnInProcess, routeOutcome, startPasses } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
-/** How long a pass that needs the token's static analysis waits before it looks again. */
-const STATIC_WAIT_MS = 2_000;
+/** How long a pass that must follow the token's first pass waits before it looks again. */
+const FIRST_PASS_WAIT_MS = 2_000;
 /**
  * The simulate stage: the honeypot test (buy, transfer, sell at several amounts by eth_call with
  * state overrides) and the behaviour probes of uncatalogued functions from every privileged
@@ -197,14 +197,19 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     const start = await startOf(deps.analyses, key, state);
     const ownStatic = staticOf(start.own);
     const analysis = ownStatic ?? staticOf(start.latestStatic);
-    // A pass that starts here (first liquidity: the pool's block can be detected while the token's
-    // first pass is still before its selectors stage) must not score without the static analysis:
-    // every admin power would be missing from its verdict, and the last pass to write is what users
-    // see. It waits for the first pass instead. A token past selectors without one has no code.
-    if (!analysis && !hasReached(start.token?.stage ?? 'detected', 'selectors'))
+    // A pass that starts here (first liquidity, a refresh) supersedes the token's first pass. The
+    // pool's block can be detected while that pass is still under way: scoring now would miss its
+    // static analysis (every admin power gone from the verdict), or be overwritten by its older
+    // verdict, which saw no pool, since the last pass to write is what users see. So it waits
+    // until the first pass is through risk. A token without code never gets there: no waiting.
+    if (
+      !ownStatic &&
+      !hasReached(start.token?.stage ?? 'detected', 'risk') &&
+      (await chain.reader.code(data.address, 'latest')) !== '0x'
+    )
       throw new NotYetError(
-        `${data.address}: the static analysis of its first pass is not written yet`,
-        STATIC_WAIT_MS,
+        `${data.address}: its first pass is not through risk yet`,
+        FIRST_PASS_WAIT_MS,
       );
     // Copied into this pass's row, so that the risk stage finds every input under one key: the code
     // analysis and the explorer's answer that came with it (a pass without it would say "unverified").
