@@ -14,7 +14,11 @@ import {
 import { type Service, startService } from '../../app/service.ts';
 import { loadArtifact, uniswapArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
-import { createDexRepository, type DexRepository } from '../../db/repositories/dex.ts';
+import {
+  createDexRepository,
+  type DexRepository,
+  VolumeCursorConflict,
+} from '../../db/repositories/dex.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { analyses, pairs, tokens } from '../../db/schema.ts';
 import { createEventPublisher } from '../../infra/events.ts';
@@ -48,6 +52,8 @@ import { createDexProcessor, type DexResult } from './processor.ts';
  * from the code under test.
  */
 
+/** Refreshes tried when the service's own DEX job moved the same cursor meanwhile. */
+const REFRESH_ATTEMPTS = 5;
 const SUPPLY = parseEther('1000000');
 const FEE = 3000;
 const TICK_SPACING = 60;
@@ -127,7 +133,25 @@ const tokenRow = async (address: string) =>
 const pairRow = async (id: string) =>
   (await handle.db.select().from(pairs).where(eq(pairs.address, id)))[0];
 
+/**
+ * One DEX refresh of `address`, as its job runs it. The service's own DEX jobs refresh the same
+ * tokens meanwhile: a refresh whose volume cursor another one moved is refused
+ * (VolumeCursorConflict) and, like the job, tried again.
+ */
 async function refresh(
+  address: string,
+  k: number,
+): Promise<Extract<DexResult, { status: 'done' }>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await refreshOnce(address, k);
+    } catch (error) {
+      if (!(error instanceof VolumeCursorConflict) || attempt >= REFRESH_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function refreshOnce(
   address: string,
   k: number,
 ): Promise<Extract<DexResult, { status: 'done' }>> {
