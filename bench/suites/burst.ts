@@ -22,8 +22,8 @@ import { type BenchRow, percentile, progress, round } from '../report.ts';
 const SUITE = 'burst';
 
 /** The queues of a worker process that does detection only, and of one that does the rest. */
-const DETECTION_QUEUES = 'detect,replay';
-const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
+export const DETECTION_QUEUES = 'detect,replay';
+export const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
 
 export type BurstMode = 'one process' | 'detection apart' | 'detection apart, analysis niced';
 

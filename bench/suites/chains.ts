@@ -37,6 +37,7 @@ import {
   usageWindow,
 } from '../chains/index.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
+import { ANALYSIS_QUEUES, DETECTION_QUEUES } from './burst.ts';
 import { rawCeiling } from './detection.ts';
 
 /**
@@ -189,14 +190,29 @@ async function transactionsPerBlock(rpc: RpcClient, from: number, to: number): P
 export interface ChainsLiveOptions {
   seconds: number;
   scale: LoadScale;
-  /** 'one process': every role in one; 'split roles': api, scanner, two workers, scheduler. */
+  /**
+   * 'one process': every role in one; 'split roles': api, scanner, two workers (one for
+   * detection, one for analysis at a lower CPU priority: the deployment docs/operations.md
+   * recommends for bursts), scheduler.
+   */
   mode: 'one process' | 'split roles';
 }
 
-const ROLES: Record<ChainsLiveOptions['mode'], string[]> = {
+type RoleEntry = Parameters<typeof startServiceProcesses>[0]['roles'][number];
+/** The split analysis worker's niceness: the CPU goes to detection first. */
+const ANALYSIS_NICE = 10;
+const ROLES: Record<ChainsLiveOptions['mode'], RoleEntry[]> = {
   'one process': ['all'],
-  'split roles': ['api', 'scanner', 'worker', 'worker', 'scheduler'],
+  'split roles': [
+    'api',
+    'scanner',
+    { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
+    { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, nice: ANALYSIS_NICE },
+    'scheduler',
+  ],
 };
+const roleName = (r: RoleEntry) =>
+  typeof r === 'string' ? r : `${r.role} (${r.env.WORKER_QUEUES ?? ''})`;
 
 /** One live run: five loaded chains, the service, `seconds` of measurement. */
 export async function chainsLive(options: ChainsLiveOptions): Promise<BenchRow[]> {
@@ -211,7 +227,9 @@ export async function chainsLive(options: ChainsLiveOptions): Promise<BenchRow[]
   try {
     chains.push(...(await Promise.all(CHAIN_PROFILES.map(startLoadedChain))));
     [database, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-    progress(`chains (${label}): starting the service (${ROLES[options.mode].join(', ')})`);
+    progress(
+      `chains (${label}): starting the service (${ROLES[options.mode].map(roleName).join(', ')})`,
+    );
     service = await startServiceProcesses({
       roles: ROLES[options.mode],
       databaseUrl: database.url,
