@@ -123,6 +123,55 @@ describe('workers with the catalog options', () => {
     }
   });
 
+  it('past the wait, completes a job whose wait says skip without running it, and fails one that says fail', async () => {
+    const producerConnection = createRedis(redis.url, 'producer');
+    const workerConnection = createRedis(redis.url, 'worker');
+    const prefix = `${redis.prefix}-limit`;
+    const producer = createProducer(producerConnection, prefix);
+    const pool = startWorkers({
+      connection: workerConnection,
+      prefix,
+      logger: silentLogger,
+      // Every wait is already past its limit.
+      notYetLimitMs: 0,
+      processors: {
+        bytecode: async (data) => {
+          throw new NotYetError('never there', 20, data.run === 'skipping' ? 'skip' : 'fail');
+        },
+      },
+    });
+    try {
+      const address = `0x${randomBytes(20).toString('hex')}`;
+      const skipped = await producer.enqueue('bytecode', { chainId: 1, address, run: 'skipping' });
+      const failing = await producer.enqueue('bytecode', { chainId: 1, address, run: 'failing' });
+      const queue = producer.queue('bytecode');
+      const done = await eventually(
+        async () => {
+          const j = await queue.getJob(skipped);
+          return (await j?.getState()) === 'completed' ? j : undefined;
+        },
+        30_000,
+        'the skipping job completed',
+      );
+      expect(done.returnvalue).toMatchObject({ status: 'skipped' });
+      // The other one is an ordinary failure: retried with backoff, its attempts counted.
+      const retried = await eventually(
+        async () => {
+          const j = await queue.getJob(failing);
+          return (j?.attemptsMade ?? 0) >= 1 ? j : undefined;
+        },
+        30_000,
+        'the failing job retried',
+      );
+      expect(await retried.getState()).not.toBe('completed');
+    } finally {
+      await pool.close();
+      await producer.close();
+      producerConnection.disconnect();
+      workerConnection.disconnect();
+    }
+  });
+
   it('take only the queues they are given (WORKER_QUEUES)', async () => {
     const workerConnection = createRedis(redis.url, 'worker');
     const pool = startWorkers({

@@ -152,6 +152,8 @@ export function startWorkers(options: {
   concurrency?: Partial<Record<QueueName, number>>;
   /** The queues to take (WORKER_QUEUES); absent: every queue with a processor. */
   only?: ReadonlySet<QueueName>;
+  /** How long a job may wait for what it needs (workers/not-yet.ts); tests shorten it. */
+  notYetLimitMs?: number;
   /** Observes every finished job (metrics). */
   onJobDone?: (queue: QueueName, status: 'completed' | 'failed', seconds: number) => void;
 }): WorkerPool {
@@ -160,6 +162,7 @@ export function startWorkers(options: {
     const processor = options.processors[name] as Processor<typeof name> | undefined;
     if (!processor || (options.only && !options.only.has(name))) continue;
     const schema = jobCatalog[name].schema;
+    const log = options.logger.child({ queue: name });
     const worker = new Worker(
       name,
       async (job, token) => {
@@ -173,14 +176,18 @@ export function startWorkers(options: {
           options.onJobDone?.(name, 'completed', (performance.now() - started) / 1000);
           return result;
         } catch (error) {
-          if (
-            error instanceof NotYetError &&
-            token !== undefined &&
-            Date.now() - job.timestamp < NOT_YET_LIMIT_MS
-          ) {
-            // Waiting is not failing: back to the delayed set, its attempts untouched.
-            await job.moveToDelayed(Date.now() + error.retryInMs, token);
-            throw new DelayedError();
+          if (error instanceof NotYetError && token !== undefined) {
+            const waited = Date.now() - job.timestamp;
+            if (waited < (options.notYetLimitMs ?? NOT_YET_LIMIT_MS)) {
+              // Waiting is not failing: back to the delayed set, its attempts untouched.
+              await job.moveToDelayed(Date.now() + error.retryInMs, token);
+              throw new DelayedError();
+            }
+            if (error.afterLimit === 'skip') {
+              log.warn({ job: job.id, waitedMs: waited, reason: error.message }, 'job skipped');
+              options.onJobDone?.(name, 'completed', (performance.now() - started) / 1000);
+              return { status: 'skipped', reason: error.message };
+            }
           }
           options.onJobDone?.(name, 'failed', (performance.now() - started) / 1000);
           throw error;
@@ -201,7 +208,6 @@ export function startWorkers(options: {
         },
       },
     );
-    const log = options.logger.child({ queue: name });
     worker.on('error', (error) => log.error({ err: error.message }, 'worker error'));
     worker.on('failed', (job, error) =>
       log.warn({ job: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed'),
