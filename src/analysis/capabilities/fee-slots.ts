@@ -1,7 +1,6 @@
 import type { ExtractedFunction } from '../types.ts';
 import { evaluateWith, isNode, type PathTrace, type Sym, slotShape } from '../walk/index.ts';
 import { TRANSFER_AMOUNT } from './layout.ts';
-
 /**
  * Fees a transfer takes as a share of the amount, and who sets them: a success path of
  * transfer() or transferFrom() that writes `amount * sload(slot) / divisor` (into the fee

@@ -286,10 +286,13 @@ export async function probeAdminBehaviour(
   return report;
 }
 
-/** Fee setters whose cap is searched per token (each costs a few batched probes). */
-const MAX_CAPPED = 2;
-/** The first values tried for the cap: percent, basis points, wei amounts, the maximum. */
-const FEE_LADDER = [
+/**
+ * The values a fee setter's cap search tries first (PowerProver.searchCap, then a binary search
+ * between the last accepted and the first refused): percent, basis points, wei amounts, the
+ * maximum. The behaviour probes with a pool (feeCap below) and the static proof without one
+ * (static/fee-caps.ts) search with the same ladder.
+ */
+export const FEE_LADDER = [
   1n,
   10n,
   25n,
@@ -308,8 +311,11 @@ const FEE_LADDER = [
   10n ** 18n,
   (1n << 256n) - 1n,
 ];
-/** At or above this sell tax (percent) a fee takes the whole sale: a limit, not a fee. */
-const WHOLE_SALE_PCT = 99;
+/** At or above this share of a sale (percent) a fee takes the whole sale: a limit, not a fee. */
+export const WHOLE_SALE_PCT = 99;
+
+/** Fee setters whose cap is searched per token (each costs a few batched probes). */
+const MAX_CAPPED = 2;
 const SEARCH_GAS = 30_000_000;
 const powerProver = loadArtifact('PowerProver');
 const proverInterface = new Interface(powerProver.abi);

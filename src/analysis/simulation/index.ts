@@ -1,9 +1,11 @@
 export {
   type BehaviourFinding,
   type BehaviourReport,
+  FEE_LADDER,
   findingToAdminFunction,
   type PrivilegedCaller,
   probeAdminBehaviour,
+  WHOLE_SALE_PCT,
 } from './behaviour.ts';
 export { decodeRevert } from './codec.ts';
 export {

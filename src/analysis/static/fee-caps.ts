@@ -3,6 +3,7 @@ import { loadArtifact } from '../../../contracts/artifacts.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import { isDeadAddress } from '../access/index.ts';
 import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
+import { FEE_LADDER, WHOLE_SALE_PCT } from '../simulation/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
 import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
 
@@ -12,34 +13,12 @@ import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
  * by transfer) and the privileged functions that store their argument in that slot
  * (capabilities/fee-slots.ts); here the highest value such a setter accepts from its caller is
  * searched by execution (PowerProver.searchCap, placed at the caller: a ladder of values, then a
- * binary search, each try undone). A cap that reaches WHOLE_SHARE_PCT of the divisor is a
+ * binary search, each try undone). A cap that reaches WHOLE_SALE_PCT of the divisor is a
  * `trading-switch` limit, proven with the numbers; a capped setter (`require(bps <= 500)`) is
  * none. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
  * `feeCap`), reading the sell tax at the cap.
  */
 
-/** The first values tried: percent, basis points, wei amounts, the maximum. */
-export const FEE_LADDER = [
-  1n,
-  10n,
-  25n,
-  50n,
-  99n,
-  100n,
-  101n,
-  500n,
-  1000n,
-  2500n,
-  5000n,
-  9999n,
-  10_000n,
-  10_001n,
-  10n ** 6n,
-  10n ** 18n,
-  (1n << 256n) - 1n,
-];
-/** At or above this share of the amount (percent) a fee takes the whole sale: a limit. */
-export const WHOLE_SHARE_PCT = 99n;
 /** Setters searched per token (one eth_call each, batched). */
 const MAX_SEARCHED = 4;
 const SEARCH_GAS = 30_000_000;
@@ -123,7 +102,7 @@ export async function feeLimits(rpc: RpcClient, input: FeeCapInput): Promise<Fee
     if (!a?.ok || out.has(s.selector)) return;
     const [found, value] = proverInterface.decodeFunctionResult('searchCap', a.result);
     const cap = BigInt(value);
-    if (!found || cap * 100n < s.fee.divisor * WHOLE_SHARE_PCT) return;
+    if (!found || cap * 100n < s.fee.divisor * BigInt(WHOLE_SALE_PCT)) return;
     const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];
     const capText = uncapped ? 'any value (no cap)' : String(cap);
     const slot = `0x${s.fee.slot.toString(16)}`;
