@@ -27,18 +27,7 @@ function backlogBody(backlog: Record<string, QueueBacklog>) {
   );
 }
 
-/**
- * `/health`: the process answers. `/ready`: its dependencies answer too. A failing dependency is
- * named (`"postgres": "unavailable"`), its error text goes to the log only: driver errors carry
- * hosts, users and sometimes passwords.
- *
- * With a `backlog` reader, `/ready` also shows each queue's backlog (`backlog`). A backlog never
- * makes the service not ready: it is work accepted and kept in Redis, which the workers drain in
- * the order of the tokens' age; a load balancer that took the API out of service for it would
- * hide the very tokens the backlog is about. Operators alert on `tm_queue_oldest_waiting_seconds`
- * instead (docs/operations.md). A backlog that cannot be read is left out (the `queues` check
- * says why).
- */
+/** A check or read that takes longer than CHECK_TIMEOUT_MS counts as failed. */
 async function withDeadline<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -61,6 +50,18 @@ async function readBacklog(read: BacklogReader): Promise<Record<string, QueueBac
   }
 }
 
+/**
+ * `/health`: the process answers. `/ready`: its dependencies answer too. A failing dependency is
+ * named (`"postgres": "unavailable"`), its error text goes to the log only: driver errors carry
+ * hosts, users and sometimes passwords.
+ *
+ * With a `backlog` reader, `/ready` also shows each queue's backlog (`backlog`). A backlog never
+ * makes the service not ready: it is work accepted and kept in Redis, which the workers drain in
+ * the order of the tokens' age; a load balancer that took the API out of service for it would
+ * hide the very tokens the backlog is about. Operators alert on `tm_queue_oldest_waiting_seconds`
+ * instead (docs/operations.md). A backlog that cannot be read is left out (the `queues` check
+ * says why).
+ */
 export function healthRouter(
   checks: ReadinessCheck[],
   logger?: Logger,
