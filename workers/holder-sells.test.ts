@@ -64,11 +64,6 @@ beforeAll(async () => {
       knownTokens: [{ symbol: 'USDT', name: 'Tether USD', address: tether }],
     }),
   });
-  launcher = createDemoLauncher({
-    rpcUrl: chain.anvil.rpcUrl,
-    privateKey: ANVIL_PRIVATE_KEYS[1],
-    uniswap: chain.uniswap,
-  });
 }, 120_000);
 
 afterAll(async () => {
@@ -87,15 +82,25 @@ const row = async (address: string) =>
   )[0];
 
 /** The token's simulation once it ran against a pool (first liquidity). */
-const simulatedWithPool = (address: string) =>
-  eventually(
-    async () => {
-      const sim = (await row(address))?.tradingSimulation as { pool?: unknown } | null;
-      return sim?.pool ? sim : undefined;
-    },
-    60_000,
-    `${address} simulated against its pool`,
-  );
+const simulatedWithPool = async (address: string) => {
+  try {
+    return await eventually(
+      async () => {
+        const sim = (await row(address))?.tradingSimulation as { pool?: unknown } | null;
+        return sim?.pool ? sim : undefined;
+      },
+      90_000,
+      `${address} simulated against its pool`,
+    );
+  } catch (error) {
+    // What the pipeline got to, so that a failure says which pass never came.
+    const r = await row(address);
+    const sim = r?.tradingSimulation as { error?: string | null } | null;
+    throw new Error(
+      `${(error as Error).message} (stage ${r?.stage}, liquidity since ${r?.initialLiquidityAt?.toISOString() ?? 'never'}, simulation ${sim ? `error ${sim.error}` : 'none'}, risk at ${r?.riskUpdatedAt?.toISOString() ?? 'never'})`,
+    );
+  }
+};
 
 describe("real holders' sells and look-alikes", () => {
   let trap: LaunchedToken;
@@ -103,6 +108,14 @@ describe("real holders' sells and look-alikes", () => {
   let lookalike: LaunchedToken;
 
   it('launches an early trap, an honest token with holders and a USDT look-alike', async () => {
+    // A launcher per attempt: a retry must not reuse a nonce manager that the transfers below
+    // (sent from the same account outside it) left behind.
+    await launcher?.stop();
+    launcher = createDemoLauncher({
+      rpcUrl: chain.anvil.rpcUrl,
+      privateKey: ANVIL_PRIVATE_KEYS[1],
+      uniswap: chain.uniswap,
+    });
     trap = await launcher.launchOne('early-trap', { liquidity: true, buy: false });
     expect(trap.buyers).toHaveLength(3);
     honest = await launcher.launchOne('simple', { liquidity: true, buy: false });
@@ -119,8 +132,10 @@ describe("real holders' sells and look-alikes", () => {
         token.getFunction('transfer')(holder, parseEther(String(1_000 + i))),
       );
     }
-    for (const t of [trap, honest, lookalike]) await simulatedWithPool(t.address.toLowerCase());
-  }, 120_000);
+    await Promise.all(
+      [trap, honest, lookalike].map((t) => simulatedWithPool(t.address.toLowerCase())),
+    );
+  }, 180_000);
 
   it('finds the trap by its real holders once a fresh buyer can sell again', async () => {
     // Past the trap window: a fresh buyer is free, the early buyers are not.

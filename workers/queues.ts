@@ -174,6 +174,7 @@ export function startWorkers(options: {
         try {
           const result = await processor(parsed.data as JobData<typeof name>, job);
           options.onJobDone?.(name, 'completed', (performance.now() - started) / 1000);
+          log.debug({ job: job.id, ms: Math.round(performance.now() - started) }, 'job done');
           return result;
         } catch (error) {
           if (error instanceof NotYetError && token !== undefined) {
@@ -181,6 +182,7 @@ export function startWorkers(options: {
             if (waited < (options.notYetLimitMs ?? NOT_YET_LIMIT_MS)) {
               // Waiting is not failing: back to the delayed set, its attempts untouched.
               await job.moveToDelayed(Date.now() + error.retryInMs, token);
+              log.debug({ job: job.id, waitedMs: waited, reason: error.message }, 'job waits');
               throw new DelayedError();
             }
             if (error.afterLimit === 'skip') {

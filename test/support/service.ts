@@ -1,5 +1,7 @@
+import { join } from 'node:path';
+import { pino } from 'pino';
 import { type Role, type Service, type ServiceOptions, startService } from '../../app/service.ts';
-import { silentLogger } from '../../infra/logger.ts';
+import { loggerOptions, silentLogger } from '../../infra/logger.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import type { TestDatabase, TestRedis } from './services.ts';
 
@@ -20,6 +22,20 @@ export interface TestServiceOptions extends Partial<Omit<ServiceOptions, 'roles'
   chain: ChainConfig;
 }
 
+/**
+ * Silent unless TEST_SERVICE_LOG_DIR names a folder: then each test service writes its log there
+ * (TEST_SERVICE_LOG_LEVEL, default debug), to read why a flaky test waited in vain.
+ */
+function testLogger() {
+  const dir = process.env.TEST_SERVICE_LOG_DIR;
+  if (!dir) return silentLogger;
+  const file = join(dir, `service-${process.pid}-${Date.now()}.log`);
+  return pino(
+    loggerOptions(process.env.TEST_SERVICE_LOG_LEVEL ?? 'debug', 'test-service'),
+    pino.destination({ dest: file, mkdir: true, sync: true }),
+  );
+}
+
 export function startTestService(options: TestServiceOptions): Promise<Service> {
   const { roles, database, redis, chain, ...overrides } = options;
   return startService({
@@ -31,7 +47,7 @@ export function startTestService(options: TestServiceOptions): Promise<Service> 
     knownChainIds: new Set([chain.chainId]),
     port: 0,
     host: '127.0.0.1',
-    logger: silentLogger,
+    logger: testLogger(),
     poolMax: database.embedded ? 1 : TEST_POOL_MAX,
     ...overrides,
   });
