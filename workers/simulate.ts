@@ -16,7 +16,7 @@ import {
   simulateHolderSells,
   type V4Candidate,
 } from '../src/analysis/simulation/index.ts';
-import { isFeeCapLimit } from '../src/analysis/static/index.ts';
+import { isFeeCapEntry } from '../src/analysis/static/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
@@ -242,9 +242,9 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     let behaviour: BehaviourReport | null = null;
     // Trusted tokens are not scored for capability, so their functions need no probing.
     if (pool && analysis && !isTrusted(chain.config, data.address)) {
-      // A fee setter listed only as the limit its cap makes is still probed for its fee.
+      // A fee setter listed only by its cap search is still probed: the probes read its sell tax.
       const catalogued = new Set(
-        analysis.admin_functions.filter((f) => !isFeeCapLimit(f)).map((f) => f.selector),
+        analysis.admin_functions.filter((f) => !isFeeCapEntry(f)).map((f) => f.selector),
       );
       // Functions the static analysis found gated on the caller go first (the cap keeps them).
       const gated = new Set((analysis.privileged_functions ?? []).map((f) => f.selector));

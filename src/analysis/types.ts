@@ -19,6 +19,7 @@ export type AdminFamily =
   | 'whitelist'
   | 'pause'
   | 'fee'
+  | 'fee-siphon'
   | 'max-tx'
   | 'trading-switch'
   | 'fee-exclusion'

@@ -1,4 +1,5 @@
 import { id } from 'ethers';
+import { catalogEntry } from '../catalog/index.ts';
 import { type BehaviourFinding, findingToAdminFunction } from '../simulation/index.ts';
 import type { AdminFamily, AdminFunction, Evidence, StaticAnalysis } from '../types.ts';
 
@@ -12,7 +13,7 @@ import type { AdminFamily, AdminFunction, Evidence, StaticAnalysis } from '../ty
  * The powers that set a floor under the level, by the family of the function that grants them.
  * Pause counts as a trading switch: both stop every holder from selling.
  */
-export type HolderPower = 'mint' | 'blacklist' | 'balance rewrite' | 'trading switch';
+export type HolderPower = 'mint' | 'blacklist' | 'balance rewrite' | 'trading switch' | 'siphon';
 export const POWER_OF: Partial<Record<AdminFamily, HolderPower>> = {
   mint: 'mint',
   blacklist: 'blacklist',
@@ -20,6 +21,7 @@ export const POWER_OF: Partial<Record<AdminFamily, HolderPower>> = {
   'burn-from': 'balance rewrite',
   'trading-switch': 'trading switch',
   pause: 'trading switch',
+  'fee-siphon': 'siphon',
 };
 
 /**
@@ -36,6 +38,7 @@ export const PROOF_FAMILIES: ReadonlySet<AdminFamily> = new Set<AdminFamily>([
   'blacklist',
   'pause',
   'fee',
+  'fee-siphon',
   'trading-switch',
   'max-tx',
   'whitelist',
@@ -62,16 +65,20 @@ const STANDARD_BURN_FROM = id('burnFrom(address,uint256)').slice(2, 10);
 
 /**
  * Admin functions from the catalog and from behaviour, one list. A function the static analysis
- * lists keeps its entries, except that a behaviour `fee` finding joins one the static analysis
- * gave no `fee` entry (its fee cap search, static/fee-caps.ts, made the setter a
- * `trading-switch`: the probes still show it sets a fee).
+ * lists keeps its entries, except that a behaviour `fee` finding joins an uncatalogued setter
+ * (the fee cap search, static/fee-caps.ts, listed it by its effect): the probes add the sell tax
+ * at its cap.
  */
 export function allAdminFunctions(input: ProofInput): AdminFunction[] {
   const catalogued = input.static?.admin_functions ?? [];
   const listed = new Set(catalogued.map((f) => f.selector));
-  const fees = new Set(catalogued.filter((f) => f.family === 'fee').map((f) => f.selector));
+  const namedFees = new Set(
+    catalogued
+      .filter((f) => f.family === 'fee' && catalogEntry(f.selector) !== undefined)
+      .map((f) => f.selector),
+  );
   const joins = (b: BehaviourFinding) =>
-    !listed.has(b.selector) || (b.family === 'fee' && !fees.has(b.selector));
+    !listed.has(b.selector) || (b.family === 'fee' && !namedFees.has(b.selector));
   return [...catalogued, ...input.behaviour.filter(joins).map(findingToAdminFunction)];
 }
 

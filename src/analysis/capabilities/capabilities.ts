@@ -3,7 +3,13 @@ import type { ExtractedFunction } from '../types.ts';
 import type { CallerCheck, CodeModel, PathTrace } from '../walk/index.ts';
 import { privilegedBy, T_CALLER } from '../walk/index.ts';
 import { collectBlockers } from './blockers.ts';
-import { feeSlots, recordFeeDivisors, recordFeeSetters } from './fee-slots.ts';
+import {
+  feeSlots,
+  newFeeRecords,
+  recordFeeDivisors,
+  recordFeeSetters,
+  recordPrivilegedSlots,
+} from './fee-slots.ts';
 import { allowanceFindings, balanceFindings, type PathFacts } from './findings.ts';
 import {
   type Budget,
@@ -95,12 +101,11 @@ export function analyzeCapabilities(
   const byId = new Map(functions.map((f) => [f.selector, f]));
   const layout = discoverLayout(model, byId, budget);
   const slotWrites: SlotWrites = new Map();
-  const feeDivisors = new Map<bigint, bigint>();
-  const feeSetters = new Map<bigint, Set<string>>();
+  const fees = newFeeRecords();
   // transfer() may set a flag too (a launch on the first sale): its writes count as writers.
   const { blockers, complete: limitsKnown } = collectBlockers(model, byId, layout, budget, (t) => {
     recordSlotWrites(t, slotWrites);
-    recordFeeDivisors(t, feeDivisors);
+    recordFeeDivisors(t, fees);
   });
   const infinite = new Map<bigint, boolean>();
   const allowedAll = (spender: bigint) => {
@@ -151,7 +156,8 @@ export function analyzeCapabilities(
           undecided,
           allowedAll,
         };
-        if (balances && !holder) recordFeeSetters(t, fn, feeSetters);
+        if (balances && !holder) recordFeeSetters(t, fn, fees);
+        recordPrivilegedSlots(t, fees);
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
         if (balances) allowanceFindings(t, facts, out, fn);
         if (limits) limitFindings(t, facts, out, fn);
@@ -182,7 +188,7 @@ export function analyzeCapabilities(
     limitsKnown,
     oneWay,
     slotWrites,
-    fees: feeSlots(feeDivisors, feeSetters),
+    fees: feeSlots(fees),
     walkedAll: walkedAll && !nothingToFind,
     steps: CAPABILITY_BUDGET - budget.left,
   };

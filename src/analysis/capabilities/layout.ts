@@ -55,6 +55,8 @@ export const ARG_ADDRESSES = Array.from({ length: 8 }, (_, i) =>
   addressFromLabel(`token-monitor.effect.argument.${i}`),
 );
 const ARG_VALUES = new Map(ARG_ADDRESSES.map((a, i) => [BigInt(a), i]));
+/** Is this word one of the walk's address arguments? */
+export const isArgumentAddress = (word: bigint): boolean => ARG_VALUES.has(word);
 /** The amount every walk moves, transfer() included: a cap below it stops that transfer. */
 export const TRANSFER_AMOUNT = 1000n;
 const abi = AbiCoder.defaultAbiCoder();

@@ -19,6 +19,8 @@ export const NON_HONEYPOT_MAX_SCORE = 90;
 export const FAMILY_POINTS: Record<AdminFamily, number> = {
   'balance-change': 35,
   'burn-from': 30,
+  // An uncapped fee the owner routes to a wallet it sets: every sale can be taken, not only stopped.
+  'fee-siphon': 30,
   mint: 20,
   upgrade: 20,
   blacklist: 15,

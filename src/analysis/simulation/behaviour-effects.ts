@@ -129,6 +129,7 @@ const FAMILY_RISK: Record<AdminFamily, FunctionRisk> = {
   whitelist: 'medium',
   pause: 'high',
   fee: 'high',
+  'fee-siphon': 'critical',
   'max-tx': 'medium',
   'trading-switch': 'high',
   'fee-exclusion': 'low',

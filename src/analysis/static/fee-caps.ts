@@ -3,6 +3,7 @@ import { loadArtifact } from '../../../contracts/artifacts.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import { isDeadAddress } from '../access/index.ts';
 import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
+import { catalogEntry } from '../catalog/index.ts';
 import { FEE_LADDER, WHOLE_SALE_PCT } from '../simulation/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
 import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
@@ -15,7 +16,7 @@ import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
  * searched by execution (PowerProver.searchCap, placed at the caller: a ladder of values, then a
  * binary search, each try undone). A cap that reaches WHOLE_SALE_PCT of the divisor is a
  * `trading-switch` limit, proven with the numbers; a capped setter (`require(bps <= 500)`) is
- * none. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
+ * none. Either way the search is the proof of the setter's `fee` power, with its cap. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
  * `feeCap`), reading the sell tax at the cap.
  */
 
@@ -28,15 +29,32 @@ const prover = loadArtifact('PowerProver');
 const proverInterface = new Interface(prover.abi);
 
 /**
- * Is this admin function the limit a fee cap search found (static.ts `feeLimitFunctions`)? Its
- * setter is still probed for its fee by the simulate stage's behaviour probes.
+ * Is this admin function an entry the fee cap search added (static.ts `feeCapFunctions`): the limit
+ * a whole-amount cap makes, a siphon, or an uncatalogued setter's `fee` entry? Such a setter is still probed
+ * by the simulate stage's behaviour probes, which read the sell tax at its cap.
  */
-export const isFeeCapLimit = (f: AdminFunction): boolean =>
-  f.family === 'trading-switch' && f.proof?.after?.fee_cap !== undefined;
+export const isFeeCapEntry = (f: AdminFunction): boolean =>
+  f.proof?.after?.fee_cap !== undefined &&
+  (f.family === 'trading-switch' ||
+    f.family === 'fee-siphon' ||
+    catalogEntry(f.selector) === undefined);
 
-export interface FeeLimit {
+/** Where a fee goes, as the siphon's proof says it. */
+function walletText(w: FeeSlot['wallets'][number]): string {
+  const at = `the address stored in slot 0x${w.slot.toString(16)}`;
+  const setters = w.setters.map((x) => `0x${x}`).join(', ');
+  if (w.privileged && setters) return `${at}, the privileged caller's own, set by ${setters}`;
+  return w.privileged ? `${at}, the privileged caller's own` : `${at}, set by ${setters}`;
+}
+
+/** A fee setter's searched cap: the proof of its fee, and whether the fee can take the whole amount. */
+export interface FeeCap {
   selector: string;
   proof: Proof;
+  /** The cap reaches WHOLE_SALE_PCT of the divisor: the setter is also a limit. */
+  whole: boolean;
+  /** Whole, and credited to a wallet a privileged function sets: the proof of a siphon. */
+  siphon: Proof | null;
 }
 
 export interface FeeCapInput {
@@ -55,8 +73,8 @@ interface Search {
   data: string;
 }
 
-/** The fee setters whose accepted maximum lets the fee take the whole amount. */
-export async function feeLimits(rpc: RpcClient, input: FeeCapInput): Promise<FeeLimit[]> {
+/** The fee setters' accepted maxima, each as the proof of its fee (with the numbers). */
+export async function feeCaps(rpc: RpcClient, input: FeeCapInput): Promise<FeeCap[]> {
   const fees = input.report?.fees ?? [];
   if (fees.length === 0) return [];
   const owner = input.owner && !isDeadAddress(input.owner) ? input.owner.toLowerCase() : null;
@@ -96,26 +114,50 @@ export async function feeLimits(rpc: RpcClient, input: FeeCapInput): Promise<Fee
       ],
     })),
   );
-  const out = new Map<string, FeeLimit>();
+  const out = new Map<string, FeeCap>();
   searches.forEach((s, i) => {
     const a = answers[i];
     if (!a?.ok || out.has(s.selector)) return;
     const [found, value] = proverInterface.decodeFunctionResult('searchCap', a.result);
+    // Refused every value of the ladder: nothing shown for this caller.
+    if (!found) return;
     const cap = BigInt(value);
-    if (!found || cap * 100n < s.fee.divisor * BigInt(WHOLE_SALE_PCT)) return;
+    const whole = cap * 100n >= s.fee.divisor * BigInt(WHOLE_SALE_PCT);
     const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];
     const capText = uncapped ? 'any value (no cap)' : String(cap);
     const slot = `0x${s.fee.slot.toString(16)}`;
+    // The share at the cap, in percent of the amount (two decimals), for the capped setter's text.
+    const share = Number((cap * 10_000n) / s.fee.divisor) / 100;
+    const fee = {
+      before: { fee_divisor: String(s.fee.divisor) },
+      after: { fee_cap: uncapped ? 'none' : String(cap) },
+    };
+    const wallet = whole
+      ? s.fee.wallets.find((w) => w.privileged || w.setters.length > 0)
+      : undefined;
+    const routed = wallet && walletText(wallet);
     out.set(s.selector, {
       selector: s.selector,
+      whole,
+      siphon: routed
+        ? {
+            status: 'proven',
+            detail:
+              `${s.signature} called by ${s.caller.role} ${s.caller.address} accepts ${capText} (searched) ` +
+              `for the fee in slot ${slot}, which transfer credits to ${routed}: the owner can route ` +
+              'the whole of every transfer to a wallet of its choosing, a siphon',
+            ...fee,
+          }
+        : null,
       proof: {
         status: 'proven',
         detail:
           `${s.signature} called by ${s.caller.role} ${s.caller.address} accepts ${capText} (searched), ` +
           `stored in slot ${slot}, which transfer divides by ${s.fee.divisor} as the share of the amount it takes: ` +
-          'the fee can take the whole amount, a limit',
-        before: { fee_divisor: String(s.fee.divisor) },
-        after: { fee_cap: uncapped ? 'none' : String(cap) },
+          (whole
+            ? 'the fee can take the whole amount, a limit'
+            : `the fee can take up to ${share} % of the amount`),
+        ...fee,
       },
     });
   });

@@ -1,2 +1,2 @@
-export { isFeeCapLimit } from './fee-caps.ts';
+export { isFeeCapEntry } from './fee-caps.ts';
 export { analyzeBytecode, analyzeStatic, type StaticDeps, type StaticInput } from './static.ts';

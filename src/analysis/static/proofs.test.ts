@@ -70,6 +70,39 @@ contract TenthFee5 is ERC20, Ownable {
     super._update(from, to, value);
   }
 }
+// siphon: an uncapped sale fee credited to a wallet the owner sets.
+contract WalletFee5 is ERC20, Ownable {
+  uint256 public sellBps = 200;
+  address public pair = address(0xbeef);
+  address public feeWallet;
+  constructor() { _mint(_msgSender(), 10 ** 24); feeWallet = _msgSender(); }
+  function adjustRate(uint256 bps) external onlyOwner { sellBps = bps; }
+  function moveWallet(address w) external onlyOwner { feeWallet = w; }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, feeWallet, fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
+// honest twin of the siphon: the same whole-amount fee, burnt to a wallet fixed at deployment.
+contract FixedWalletFee5 is ERC20, Ownable {
+  uint256 public sellBps = 200;
+  address public pair = address(0xbeef);
+  address public immutable feeWallet = address(0xdead);
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function adjustRate(uint256 bps) external onlyOwner { require(bps <= 10_000, "bps"); sellBps = bps; }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, feeWallet, fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
 // limit: transfers closed until the owner opens them, and the owner can close them again.
 contract Launch5 is ERC20, Ownable {
   bool public transfersEnabled;
@@ -220,8 +253,60 @@ describe('propose, then prove', () => {
     expect(limit!.proof!.before).toEqual({ fee_divisor: '10000' });
     expect(limit!.proof!.after).toEqual({ fee_cap: '10000' });
     expect(limit!.access_control).toBe('owner-only');
+    // The uncatalogued setter is a fee setter too, proven by the same search.
+    expect(byFamily(a, 'fee')?.proof?.after).toEqual({ fee_cap: '10000' });
     const twin = await analyse(await deploy('TenthFee5'));
     expect(byFamily(twin, 'trading-switch')).toBeUndefined();
+  });
+
+  it('an uncapped fee credited to a wallet the owner sets is a siphon; fixed at deployment, only a limit', async () => {
+    const selectorOf = (sig: string) =>
+      new Interface([`function ${sig}`]).getFunction(sig.split('(')[0]!)!.selector.slice(2);
+    const siphon = byFamily(await analyse(await deploy('WalletFee5')), 'fee-siphon');
+    expect(siphon?.proof?.status).toBe('proven');
+    expect(siphon!.proof!.after).toEqual({ fee_cap: 'none' });
+    expect(siphon!.proof!.detail).toContain(`0x${selectorOf('moveWallet(address)')}`);
+    expect(siphon!.access_control).toBe('owner-only');
+    // Credited to owner(): the privileged caller's own wallet.
+    const toOwner = byFamily(await analyse(await deploy('WholeFee5')), 'fee-siphon');
+    expect(toOwner?.proof?.detail).toContain("the privileged caller's own");
+    const fixed = await analyse(await deploy('FixedWalletFee5'));
+    expect(byFamily(fixed, 'trading-switch')?.proof?.status).toBe('proven');
+    expect(byFamily(fixed, 'fee-siphon')).toBeUndefined();
+    // Capped at 10 %: neither a limit nor a siphon.
+    expect(byFamily(await analyse(await deploy('TenthFee5')), 'fee-siphon')).toBeUndefined();
+    const points = assessRisk({
+      trusted: false,
+      static: await analyse(await deploy('WalletFee5')),
+      behaviour: [],
+      simulation: null,
+      similarHoneypots: 0,
+    }).risk_factors.find((f) => f.code === 'admin:fee-siphon');
+    expect(points?.proof?.status).toBe('proven');
+  });
+
+  it('a capped fee setter, found by its effect whatever its name, is fee_modifiable, proven with its cap', async () => {
+    const twin = await analyse(await deploy('TenthFee5'));
+    const fee = byFamily(twin, 'fee');
+    expect(fee?.selector).toBe(
+      new Interface(['function adjustRate(uint256)']).getFunction('adjustRate')!.selector.slice(2),
+    );
+    expect(fee!.access_control).toBe('owner-only');
+    expect(fee!.proof).toMatchObject({
+      status: 'proven',
+      before: { fee_divisor: '10000' },
+      after: { fee_cap: '1000' },
+    });
+    expect(fee!.proof!.detail).toMatch(/up to 10 % of the amount/);
+    const risk = assessRisk({
+      trusted: false,
+      static: twin,
+      behaviour: [],
+      simulation: null,
+      similarHoneypots: 0,
+    });
+    const factor = risk.risk_factors.find((f) => f.code === 'admin:fee');
+    expect(factor?.proof?.status).toBe('proven');
   });
 
   it('the honest twins claim no power to prove', async () => {

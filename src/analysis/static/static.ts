@@ -43,7 +43,7 @@ import type {
   ProxyInfo,
   StaticAnalysis,
 } from '../types.ts';
-import { type FeeLimit, feeLimits } from './fee-caps.ts';
+import { type FeeCap, feeCaps } from './fee-caps.ts';
 import {
   adminFunction,
   closeByStorage,
@@ -291,7 +291,7 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
       report: logic.capabilities,
       admin: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, 'unknown', [])),
     }),
-    feeLimits(rpc, {
+    feeCaps(rpc, {
       address,
       blockTag,
       owner: ownerAddress,
@@ -309,12 +309,14 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   ]);
   const hidden = await findHiddenOwner(rpc, { address, blockTag, reading, excluded, probes });
   const final = finalFunctions(probes, hidden);
+  const capOf = new Map(fees.map((f) => [f.selector, f.proof]));
   const admin_functions = [
     ...final.admin_functions.map((f) => {
-      const proof = proofs.get(f.selector);
+      const proof =
+        proofs.get(f.selector) ?? (f.family === 'fee' ? capOf.get(f.selector) : undefined);
       return proof ? { ...f, proof } : f;
     }),
-    ...feeLimitFunctions(fees, final),
+    ...feeCapFunctions(fees, final),
   ];
   const { privileged_functions } = final;
 
@@ -333,12 +335,14 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
 }
 
 /**
- * A fee setter whose accepted maximum lets the fee take the whole amount, as the limit it is: a
- * `trading-switch` entry beside the setter's own (a catalogued `fee` entry keeps its family), with
- * the setter's access control.
+ * What the fee cap searches add: an uncatalogued setter (found by its effect, whatever its name)
+ * becomes a `fee` entry, proven by its cap, so that `fee_modifiable` holds; a setter whose cap
+ * lets the fee take the whole amount is also the limit it is, a `trading-switch` entry beside its
+ * own (a catalogued `fee` entry keeps its family), and, when the fee goes to a wallet a privileged
+ * function sets, a `fee-siphon`. All carry the setter's access control.
  */
-function feeLimitFunctions(
-  fees: readonly FeeLimit[],
+function feeCapFunctions(
+  fees: readonly FeeCap[],
   final: Pick<StaticAnalysis, 'admin_functions' | 'privileged_functions'>,
 ): AdminFunction[] {
   const out: AdminFunction[] = [];
@@ -348,17 +352,38 @@ function feeLimitFunctions(
     const access_control = catalogued?.access_control ?? privileged?.access_control;
     if (access_control === undefined) continue;
     const signature = catalogued?.signature ?? `0x${fee.selector}(${privileged?.arguments ?? ''})`;
-    out.push({
+    const entry = (
+      family: 'fee' | 'trading-switch' | 'fee-siphon',
+      description: string,
+      proof = fee.proof,
+    ): AdminFunction => ({
       name: catalogued?.name ?? `0x${fee.selector}`,
       signature,
       selector: fee.selector,
-      family: 'trading-switch',
-      risk_level: 'high',
-      description: 'Sets a fee that can take the whole amount of a transfer: a limit.',
+      family,
+      risk_level: family === 'fee-siphon' ? 'critical' : 'high',
+      description,
       access_control,
-      evidence: [{ kind: 'simulation', selector: fee.selector, detail: fee.proof.detail }],
-      proof: fee.proof,
+      evidence: [{ kind: 'simulation', selector: fee.selector, detail: proof.detail }],
+      proof,
     });
+    if (!catalogued)
+      out.push(entry('fee', 'Sets the fee transfers take, found by its effect on transfer().'));
+    if (fee.whole)
+      out.push(
+        entry(
+          'trading-switch',
+          'Sets a fee that can take the whole amount of a transfer: a limit.',
+        ),
+      );
+    if (fee.siphon)
+      out.push(
+        entry(
+          'fee-siphon',
+          'Sets an uncapped fee credited to a wallet the owner sets: every transfer can be taken.',
+          fee.siphon,
+        ),
+      );
   }
   return out;
 }
