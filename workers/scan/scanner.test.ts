@@ -4,7 +4,9 @@ import { createScanRepository } from '../../db/repositories/scan.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
+import type { ChainConfig } from '../../src/config/chains.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
+import { startRpcProxy } from '../../test/support/protocol/rpc-proxy.ts';
 import {
   createTestDatabase,
   createTestRedis,
@@ -42,10 +44,11 @@ afterAll(async () => {
 function scannerFor(
   holderId: string,
   connection = createRedis(redis.url, 'commands'),
+  chainOverrides: Partial<ChainConfig> = {},
 ): { scanner: Scanner; connection: ReturnType<typeof createRedis>; close(): Promise<void> } {
   const producerConnection = createRedis(redis.url, 'producer');
   const producer = createProducer(producerConnection, redis.prefix);
-  const [runtime] = createChainRuntimes([chain.chainConfig()], silentLogger).values();
+  const [runtime] = createChainRuntimes([chain.chainConfig(chainOverrides)], silentLogger).values();
   const scanner = createScanner({
     chain: runtime!,
     scan: createScanRepository(handle.db),
@@ -68,6 +71,50 @@ function scannerFor(
     },
   };
 }
+
+// Before the lease tests: the last of them records another chain's genesis.
+describe('newHeads', () => {
+  it('takes the head from the notifications instead of asking eth_blockNumber for every block', async () => {
+    const proxy = await startRpcProxy(chain.anvil.rpcUrl);
+    const s = scannerFor('heads', undefined, {
+      rpcUrls: [proxy.url],
+      wsUrl: chain.anvil.wsUrl,
+    });
+    const scan = createScanRepository(handle.db);
+    try {
+      s.scanner.start();
+      // Connected and caught up: the first tick may ask, before any notification arrived.
+      await eventually(
+        async () =>
+          (await scan.getCursor(31337))!.nextBlock >
+          Number(await chain.provider.send('eth_blockNumber', []))
+            ? true
+            : undefined,
+        10_000,
+        'caught up',
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const asked = proxy.calls.get('eth_blockNumber') ?? 0;
+      const BLOCKS = 8;
+      for (let i = 0; i < BLOCKS; i++) {
+        await chain.provider.send('evm_mine', []);
+        const head = Number(await chain.provider.send('eth_blockNumber', []));
+        // Each block is handed on within a few poll intervals of being mined: the notification
+        // wakes the scanner, which does not wait for its slowed safety-net poll.
+        await eventually(
+          async () => ((await scan.getCursor(31337))!.nextBlock > head ? true : undefined),
+          2_000,
+          `block ${head} handed on`,
+        );
+      }
+      // Polling alone would have asked at least once per block.
+      expect((proxy.calls.get('eth_blockNumber') ?? 0) - asked).toBeLessThan(BLOCKS / 2);
+    } finally {
+      await s.close();
+      await proxy.close();
+    }
+  });
+});
 
 describe('scanner lease', () => {
   it('lets one instance scan; another takes over when the holder dies', async () => {

@@ -32,7 +32,9 @@ const RUN_MIN_BLOCKS = 8;
 export const RUN_BLOCKS = 10;
 /**
  * Polling continues while newHeads is connected, as a safety net, at this multiple of the
- * interval.
+ * interval. While connected, a tick takes the head from the last notification instead of asking
+ * `eth_blockNumber` (up to a fifth of the per-block calls), unless that notification is older than
+ * this many intervals: then the node is asked, in case the subscription went quiet.
  */
 const POLL_SLOWDOWN_WITH_HEADS = 5;
 
@@ -298,6 +300,18 @@ export function createScanner(deps: ScannerDeps): Scanner {
   let loop: Promise<void> | undefined;
   let heads: HeadSubscription | undefined;
   let wake: (() => void) | undefined;
+  /** The highest head newHeads announced, and when. */
+  let notified: { head: number; atMs: number } | null = null;
+  /** The last tick asked for blocks the node did not serve yet (announced before it had them). */
+  let shortOfHead = false;
+
+  /** The head from newHeads while it is connected and recent; null: ask the node. */
+  function notifiedHead(): number | null {
+    if (!heads?.connected() || notified === null) return null;
+    const fresh =
+      Date.now() - notified.atMs < chain.config.pollIntervalMs * POLL_SLOWDOWN_WITH_HEADS;
+    return fresh ? notified.head : null;
+  }
 
   const waitForWork = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -327,7 +341,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   async function tick(): Promise<TickResult> {
     if (!(await leadership.ensure())) return { status: 'not-leader' };
     const genesis = await checkGenesis();
-    const head = await chain.reader.blockNumber();
+    const head = notifiedHead() ?? (await chain.reader.blockNumber());
     const safeHead = head - chain.config.confirmations;
     const next = await nextBlockToScan(deps, safeHead);
     deps.onLag?.(Math.max(0, head - (next - 1)));
@@ -345,6 +359,9 @@ export function createScanner(deps: ScannerDeps): Scanner {
     if (atHead) await applyHolders();
     if (next > safeHead) return { status: 'idle', head, next };
     let blocks = await fetchBlocks(chain, next, to);
+    // A node behind a load balancer (or the notification's own node) may not serve the announced
+    // block yet: look again after the plain interval, not the slowed one.
+    shortOfHead = blocks.length < to - next + 1;
     const previousHash = next > 0 ? await scan.getBlockHash(chainId, next - 1) : undefined;
     const breakAt = firstBreak(blocks, previousHash);
     if (breakAt === 0) return handleReorg(deps, log, next);
@@ -364,7 +381,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   function pause(result: TickResult): number {
     if (result.status === 'not-leader') return Math.floor(ttl / 3);
     const poll = chain.config.pollIntervalMs;
-    return heads?.connected() ? poll * POLL_SLOWDOWN_WITH_HEADS : poll;
+    return heads?.connected() && !shortOfHead ? poll * POLL_SLOWDOWN_WITH_HEADS : poll;
   }
 
   async function run() {
@@ -390,7 +407,16 @@ export function createScanner(deps: ScannerDeps): Scanner {
     start() {
       if (running) return;
       running = true;
-      if (chain.config.wsUrl) heads = subscribeNewHeads(chain.config.wsUrl, () => wake?.(), log);
+      if (chain.config.wsUrl)
+        heads = subscribeNewHeads(
+          chain.config.wsUrl,
+          (head) => {
+            // The latest, not the highest: after a reorg to a shorter branch the head goes down.
+            notified = { head, atMs: Date.now() };
+            wake?.();
+          },
+          log,
+        );
       loop = run();
     },
     async stop() {
