@@ -1,5 +1,12 @@
 import type { ExtractedFunction } from '../types.ts';
-import { evaluateWith, isNode, type PathTrace, type Sym, slotShape } from '../walk/index.ts';
+import {
+  evaluateWith,
+  isNode,
+  type PathTrace,
+  type Sym,
+  slotShape,
+  unwrap,
+} from '../walk/index.ts';
 import { isArgumentAddress, TRANSFER_AMOUNT } from './layout.ts';
 /**
  * Fees a transfer takes as a share of the amount, and who sets them: a success path of
@@ -16,6 +23,8 @@ import { isArgumentAddress, TRANSFER_AMOUNT } from './layout.ts';
 
 export interface FeeSlot {
   slot: bigint;
+  /** Bits the fee's field is shifted by within the slot (0 unless packed: `uint16 a; uint16 fee`). */
+  shift: number;
   /** The largest constant the transfer divides the slot's share by (10,000 for basis points). */
   divisor: bigint;
   /** Selectors of the privileged functions that store their argument in the slot. */
@@ -29,14 +38,14 @@ export interface FeeSlot {
 
 /** What the walks of transfer() and of privileged functions found about fees. */
 export interface FeeRecords {
-  /** Fee slot → the largest divisor its share is taken by. */
-  divisors: Map<bigint, bigint>;
-  /** Fee slot → the plain slots holding the address its share is credited to. */
-  recipients: Map<bigint, Set<bigint>>;
-  /** Plain slot → privileged functions that store their number argument there. */
-  setters: Map<bigint, Set<string>>;
-  /** Plain slot → privileged functions that store an address argument there. */
-  addressSetters: Map<bigint, Set<string>>;
+  /** Fee field (`fieldKey`) → its slot, shift and the largest divisor its share is taken by. */
+  divisors: Map<string, { slot: bigint; shift: number; divisor: bigint }>;
+  /** Fee field → the plain slots holding the address its share is credited to. */
+  recipients: Map<string, Set<bigint>>;
+  /** Field of a plain slot → privileged functions that store their number argument there. */
+  setters: Map<string, Set<string>>;
+  /** Plain slot (decimal) → privileged functions that store an address argument there. */
+  addressSetters: Map<string, Set<string>>;
   /** Plain slots holding an address a privileged path compares the caller with (the owner's). */
   privileged: Set<bigint>;
 }
@@ -55,6 +64,9 @@ export function recordPrivilegedSlots(t: PathTrace, records: FeeRecords): void {
     if (g.kind === 'stored-address' && g.slot) records.privileged.add(BigInt(g.slot));
 }
 
+/** A field of a plain slot: a packed slot holds several fees, each with its own setter. */
+const fieldKey = (slot: bigint, shift: number) => `${slot}:${shift}`;
+
 /** Nodes searched per written value: fee arithmetic sits a few levels deep. */
 const SEARCH_BUDGET = 400;
 
@@ -65,34 +77,36 @@ const SEARCH_BUDGET = 400;
 export function recordFeeDivisors(t: PathTrace, records: FeeRecords): void {
   for (const w of t.writes) {
     const stack: Sym[] = [w.value];
-    const shares = new Set<bigint>();
+    const shares = new Set<string>();
     let seen = 0;
     while (stack.length > 0 && seen++ < SEARCH_BUDGET) {
       const x = stack.pop()!;
       if (!isNode(x)) continue;
       const [numerator, divisor] = x.args;
       if (x.op === 'div' && typeof divisor === 'bigint' && divisor > 1n && numerator !== undefined)
-        for (const slot of multipliedSlots(numerator)) {
-          shares.add(slot);
-          if (divisor > (records.divisors.get(slot) ?? 0n)) records.divisors.set(slot, divisor);
+        for (const field of multipliedFields(numerator)) {
+          const key = fieldKey(field.slot, field.shift);
+          shares.add(key);
+          if (divisor > (records.divisors.get(key)?.divisor ?? 0n))
+            records.divisors.set(key, { ...field, divisor });
         }
       stack.push(...x.args);
     }
     if (shares.size === 0) continue;
     const shape = slotShape(w.slot);
-    const wallet = shape?.kind === 'map' ? loadedSlot(shape.key) : null;
+    const wallet = shape?.kind === 'map' ? loadedField(shape.key) : null;
     if (wallet === null) continue;
-    for (const slot of shares) {
-      const wallets = records.recipients.get(slot) ?? new Set<bigint>();
-      wallets.add(wallet);
-      records.recipients.set(slot, wallets);
+    for (const key of shares) {
+      const wallets = records.recipients.get(key) ?? new Set<bigint>();
+      wallets.add(wallet.slot);
+      records.recipients.set(key, wallets);
     }
   }
 }
 
-/** Plain slots loaded as a factor of a product in `expr` (`mul(amount, sload(slot))`). */
-function multipliedSlots(expr: Sym): bigint[] {
-  const out: bigint[] = [];
+/** Fields of plain slots loaded as a factor of a product in `expr` (`mul(amount, sload(slot))`). */
+function multipliedFields(expr: Sym): { slot: bigint; shift: number }[] {
+  const out: { slot: bigint; shift: number }[] = [];
   const stack: Sym[] = [expr];
   let seen = 0;
   while (stack.length > 0 && seen++ < SEARCH_BUDGET) {
@@ -100,28 +114,23 @@ function multipliedSlots(expr: Sym): bigint[] {
     if (!isNode(x)) continue;
     if (x.op === 'mul')
       for (const factor of x.args) {
-        const slot = loadedSlot(factor);
-        if (slot !== null) out.push(slot);
+        const field = loadedField(factor);
+        if (field !== null) out.push(field);
       }
     if (x.op !== 'div') stack.push(...x.args);
   }
   return out;
 }
 
-/** The plain slot a factor reads (`sload(s)`, or a packed field of it: `and(shr(k, sload(s)), m)`). */
-function loadedSlot(factor: Sym): bigint | null {
-  let cur = factor;
-  for (let i = 0; i < 4 && isNode(cur); i++) {
-    if (cur.op === 'sload') {
-      const shape = slotShape(cur.args[0]!);
-      return shape?.kind === 'slot' ? shape.slot : null;
-    }
-    if (cur.op !== 'and' && cur.op !== 'shr') return null;
-    const next = cur.args.find((a) => isNode(a));
-    if (next === undefined) return null;
-    cur = next;
-  }
-  return null;
+/**
+ * The field of a plain slot a factor reads: `sload(s)`, or a packed field of it
+ * (`and(shr(k, sload(s)), m)`, `div(sload(s), 2^k)`), with its shift.
+ */
+function loadedField(factor: Sym): { slot: bigint; shift: number } | null {
+  const { core, shift } = unwrap(factor);
+  if (!isNode(core) || core.op !== 'sload') return null;
+  const shape = slotShape(core.args[0]!);
+  return shape?.kind === 'slot' ? { slot: shape.slot, shift } : null;
 }
 
 /**
@@ -132,33 +141,42 @@ export function recordFeeSetters(t: PathTrace, fn: ExtractedFunction, records: F
   const numbers = /int/.test(fn.arguments);
   const addresses = /address/.test(fn.arguments);
   if (!numbers && !addresses) return;
+  const add = (into: Map<string, Set<string>>, key: string) =>
+    into.set(key, (into.get(key) ?? new Set<string>()).add(fn.selector));
   for (const w of t.writes) {
     const shape = slotShape(w.slot);
     if (shape?.kind !== 'slot') continue;
-    const into =
-      numbers && storesArgument(w.value)
-        ? records.setters
-        : addresses && storesAddress(w.value)
-          ? records.addressSetters
-          : null;
-    if (into === null) continue;
-    const setters = into.get(shape.slot) ?? new Set<string>();
-    setters.add(fn.selector);
-    into.set(shape.slot, setters);
+    const fields = numbers ? storedArgumentFields(w.value) : [];
+    for (const shift of fields) add(records.setters, fieldKey(shape.slot, shift));
+    if (fields.length === 0 && addresses && storesAddress(w.value))
+      add(records.addressSetters, String(shape.slot));
   }
 }
 
 const ALL_ONES = (1n << 256n) - 1n;
 
+/** Bits of the argument's field that must read back as the argument (1000 needs ten). */
+const FIELD_CHECK = (1n << 10n) - 1n;
+
 /**
- * Does the written word hold the argument itself, whatever the slot held? Plainly, or merged
- * into the old word by via-IR's unoptimised update (`or(and(sload(s), 0), 1000)`).
+ * The fields of the written word that hold the number argument itself, whatever the slot held:
+ * plainly, merged into the old word by via-IR's unoptimised update (`or(and(sload(s), 0), 1000)`),
+ * or as fields of a packed slot (`uint16 buyFee; uint16 sellFee`:
+ * `or(and(sload(s), not(shl(k, m))), shl(k, 1000))`, the optimizer merging a setter's fields into
+ * one word). A field holds it when it reads back as the argument over a zero word and over all
+ * ones (an increment or an `or` into the old word is no store: 999 or 1023 read back).
  */
-function storesArgument(value: Sym): boolean {
-  if (value === TRANSFER_AMOUNT) return true;
-  return [0n, ALL_ONES].every(
-    (old) => evaluateWith(value, (n) => (n.op === 'sload' ? old : undefined)) === TRANSFER_AMOUNT,
-  );
+function storedArgumentFields(value: Sym): number[] {
+  if (value === TRANSFER_AMOUNT) return [0];
+  const fresh = evaluateWith(value, (n) => (n.op === 'sload' ? 0n : undefined));
+  const overOnes = evaluateWith(value, (n) => (n.op === 'sload' ? ALL_ONES : undefined));
+  if (fresh === null || overOnes === null) return [];
+  const field = (word: bigint, shift: number) => (word >> BigInt(shift)) & FIELD_CHECK;
+  const out: number[] = [];
+  for (let shift = 0; shift < 256; shift += 8)
+    if (field(fresh, shift) === TRANSFER_AMOUNT && field(overOnes, shift) === TRANSFER_AMOUNT)
+      out.push(shift);
+  return out;
 }
 
 /** An address argument stored whole, whatever else the slot's word held (a packed owner). */
@@ -167,18 +185,18 @@ function storesAddress(value: Sym): boolean {
   return typeof stored === 'bigint' && isArgumentAddress(stored);
 }
 
-/** The fee slots some privileged function sets, with the wallets their share goes to. */
+/** The fee fields some privileged function sets, with the wallets their share goes to. */
 export function feeSlots(records: FeeRecords): FeeSlot[] {
   const out: FeeSlot[] = [];
-  for (const [slot, divisor] of records.divisors) {
-    const by = records.setters.get(slot);
+  for (const [key, { slot, shift, divisor }] of records.divisors) {
+    const by = records.setters.get(key);
     if (!by || by.size === 0) continue;
-    const wallets = [...(records.recipients.get(slot) ?? [])].map((wallet) => ({
+    const wallets = [...(records.recipients.get(key) ?? [])].map((wallet) => ({
       slot: wallet,
-      setters: [...(records.addressSetters.get(wallet) ?? [])],
+      setters: [...(records.addressSetters.get(String(wallet)) ?? [])],
       privileged: records.privileged.has(wallet),
     }));
-    out.push({ slot, divisor, setters: [...by], wallets });
+    out.push({ slot, shift, divisor, setters: [...by], wallets });
   }
   return out;
 }

@@ -125,7 +125,7 @@ export async function feeCaps(rpc: RpcClient, input: FeeCapInput): Promise<FeeCa
     const whole = cap * 100n >= s.fee.divisor * BigInt(WHOLE_SALE_PCT);
     const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];
     const capText = uncapped ? 'any value (no cap)' : String(cap);
-    const slot = `0x${s.fee.slot.toString(16)}`;
+    const slot = `0x${s.fee.slot.toString(16)}${s.fee.shift > 0 ? ` (the field at bit ${s.fee.shift})` : ''}`;
     // The share at the cap, in percent of the amount (two decimals), for the capped setter's text.
     const share = Number((cap * 10_000n) / s.fee.divisor) / 100;
     const fee = {

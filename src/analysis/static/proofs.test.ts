@@ -103,6 +103,42 @@ contract FixedWalletFee5 is ERC20, Ownable {
     super._update(from, to, value);
   }
 }
+// limit: buy and sell fees packed in one slot, set by one uncapped setter.
+contract PackedFee5 is ERC20, Ownable {
+  uint16 public buyBps = 100;
+  uint16 public sellBps = 200;
+  address public pair = address(0xbeef);
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function setRates(uint16 b, uint16 s) external onlyOwner { buyBps = b; sellBps = s; }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, address(0xdead), fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
+// honest twin: the same packed fees, capped at 10 %.
+contract PackedTenthFee5 is ERC20, Ownable {
+  uint16 public buyBps = 100;
+  uint16 public sellBps = 200;
+  address public pair = address(0xbeef);
+  constructor() { _mint(_msgSender(), 10 ** 24); }
+  function setRates(uint16 b, uint16 s) external onlyOwner {
+    require(b <= 1_000 && s <= 1_000, "cap");
+    buyBps = b;
+    sellBps = s;
+  }
+  function _update(address from, address to, uint256 value) internal override {
+    if (to == pair && from != owner()) {
+      uint256 fee = (value * sellBps) / 10_000;
+      super._update(from, address(0xdead), fee);
+      value -= fee;
+    }
+    super._update(from, to, value);
+  }
+}
 // limit: transfers closed until the owner opens them, and the owner can close them again.
 contract Launch5 is ERC20, Ownable {
   bool public transfersEnabled;
@@ -283,6 +319,20 @@ describe('propose, then prove', () => {
       similarHoneypots: 0,
     }).risk_factors.find((f) => f.code === 'admin:fee-siphon');
     expect(points?.proof?.status).toBe('proven');
+  });
+
+  it('fees packed in one slot are matched with their setter: uncapped a limit, capped only a fee', async () => {
+    const packed = await analyse(await deploy('PackedFee5'));
+    expect(byFamily(packed, 'trading-switch')?.proof).toMatchObject({
+      status: 'proven',
+      after: { fee_cap: '65535' },
+    });
+    const twin = await analyse(await deploy('PackedTenthFee5'));
+    expect(byFamily(twin, 'trading-switch')).toBeUndefined();
+    expect(byFamily(twin, 'fee')?.proof).toMatchObject({
+      status: 'proven',
+      after: { fee_cap: '1000' },
+    });
   });
 
   it('a capped fee setter, found by its effect whatever its name, is fee_modifiable, proven with its cap', async () => {
