@@ -51,51 +51,8 @@ contract PowerProver {
 
     fallback() external payable {}
 
-    /// A fee setter's cap to search (`searchCap`), as `caller` (carrying this code).
-    struct Search {
-        address caller;
-        bytes template;
-        uint256[] offsets;
-    }
-
-    struct Cap {
-        bool ran;
-        bool found;
-        uint256 cap;
-    }
-
-    /// The proofs, then the fee cap searches, in one eth_call (the searches get the gas the proofs
-    /// left, at most `searchGas` each; a search that did not run says so in `ran`).
-    function proveAndSearch(
-        address token,
-        Proof[] calldata proofs,
-        uint256 gasEach,
-        Search[] calldata searches,
-        uint256[] calldata ladder,
-        uint256 searchGas
-    ) external returns (Outcome[] memory out, Cap[] memory caps) {
-        out = proveAll(token, proofs, gasEach);
-        caps = new Cap[](searches.length);
-        for (uint256 i = 0; i < searches.length; i++) {
-            uint256 left = (gasleft() * 63) / 64;
-            if (left < RESERVE * 2) break;
-            caps[i] = _search(token, searches[i], ladder, left - RESERVE < searchGas ? left - RESERVE : searchGas);
-        }
-    }
-
-    function _search(address token, Search calldata s, uint256[] calldata ladder, uint256 g)
-        private
-        returns (Cap memory c)
-    {
-        try PowerProver(payable(s.caller)).searchCap{gas: g}(token, s.template, s.offsets, ladder) returns (
-            bool found, uint256 cap
-        ) {
-            c = Cap(true, found, cap);
-        } catch {}
-    }
-
     function proveAll(address token, Proof[] calldata proofs, uint256 gasEach)
-        public
+        external
         returns (Outcome[] memory out)
     {
         out = new Outcome[](proofs.length);

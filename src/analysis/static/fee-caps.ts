@@ -1,9 +1,12 @@
+import { Interface, toBeHex } from 'ethers';
+import { loadArtifact } from '../../../contracts/artifacts.ts';
+import type { RpcClient } from '../../evm/rpc.ts';
 import { isDeadAddress } from '../access/index.ts';
 import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
 import { catalogEntry } from '../catalog/index.ts';
 import { FEE_LADDER, WHOLE_SALE_PCT } from '../simulation/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
-import { type CapAnswer, type CapSearch, callersOf, proofCalldata } from './proofs.ts';
+import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
 
 /**
  * A fee that can take the whole amount is a limit (docs/risk-model.md, "Fee setters"), pool or
@@ -11,16 +14,19 @@ import { type CapAnswer, type CapSearch, callersOf, proofCalldata } from './proo
  * by transfer) and the privileged functions that store their argument in that slot
  * (capabilities/fee-slots.ts); here the highest value such a setter accepts from its caller is
  * searched by execution (PowerProver.searchCap, placed at the caller: a ladder of values, then a
- * binary search, each try undone), inside the proofs' own eth_call (static/proofs.ts). A cap that
- * reaches WHOLE_SALE_PCT of the divisor is a `trading-switch` limit, proven with the numbers; a
- * capped setter (`require(bps <= 500)`) is none. Either way the search is the proof of the
- * setter's `fee` power, with its cap. The simulate stage's behaviour probes do the same with a
- * pool (simulation/behaviour.ts `feeCap`), reading the sell tax at the cap.
+ * binary search, each try undone). A cap that reaches WHOLE_SALE_PCT of the divisor is a
+ * `trading-switch` limit, proven with the numbers; a capped setter (`require(bps <= 500)`) is
+ * none. Either way the search is the proof of the setter's `fee` power, with its cap. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
+ * `feeCap`), reading the sell tax at the cap.
  */
 
-/** Setters (as one of their callers each) searched per token. */
+/** Setters searched per token (one eth_call each, batched). */
 const MAX_SEARCHED = 4;
+const SEARCH_GAS = 30_000_000;
 const NUMBER = /^u?int\d{0,3}$/;
+
+const prover = loadArtifact('PowerProver');
+const proverInterface = new Interface(prover.abi);
 
 /**
  * Is this admin function an entry the fee cap search added (static.ts `feeCapFunctions`): the limit
@@ -52,37 +58,30 @@ export interface FeeCap {
 }
 
 export interface FeeCapInput {
+  address: string;
+  blockTag: string;
   owner: string | null;
   judged: readonly Judged[];
   report: CapabilityReport | null;
 }
 
-/** One planned search: the fee, its setter, and what the PowerProver runs (`CapSearch`). */
-export interface FeeSearch {
+interface Search {
   fee: FeeSlot;
   selector: string;
   signature: string;
   caller: { address: string; role: string };
-  search: CapSearch;
+  data: string;
 }
 
-/** The functions whose callers the searches need (their stored addresses are read first). */
-export function feeSetters(input: Pick<FeeCapInput, 'judged' | 'report'>): Judged[] {
+/** The fee setters' accepted maxima, each as the proof of its fee (with the numbers). */
+export async function feeCaps(rpc: RpcClient, input: FeeCapInput): Promise<FeeCap[]> {
   const fees = input.report?.fees ?? [];
-  return input.judged.filter((j) => fees.some((f) => f.setters.includes(j.fn.selector)));
-}
-
-/**
- * The searches to run: each setter (with static arguments only) as each of its callers, at most
- * MAX_SEARCHED. They run in the proofs' eth_call (static/proofs.ts `provePowers`).
- */
-export function planFeeSearches(
-  input: FeeCapInput,
-  stored: ReadonlyMap<string, string>,
-): FeeSearch[] {
+  if (fees.length === 0) return [];
   const owner = input.owner && !isDeadAddress(input.owner) ? input.owner.toLowerCase() : null;
-  const searches: FeeSearch[] = [];
-  for (const fee of input.report?.fees ?? [])
+  const setters = input.judged.filter((j) => fees.some((f) => f.setters.includes(j.fn.selector)));
+  const stored = await storedCallers(rpc, input, setters);
+  const searches: Search[] = [];
+  for (const fee of fees)
     for (const selector of fee.setters) {
       const judged = input.judged.find((j) => j.fn.selector === selector);
       const args = judged?.fn.arguments ?? '';
@@ -95,29 +94,33 @@ export function planFeeSearches(
       const signature = judged.entry?.signature ?? `0x${selector}(${args})`;
       for (const caller of callersOf(judged, owner, stored)) {
         if (searches.length >= MAX_SEARCHED) break;
-        searches.push({
-          fee,
-          selector,
-          signature,
-          caller,
-          search: { caller: caller.address, template, offsets },
-        });
+        const data = proverInterface.encodeFunctionData('searchCap', [
+          input.address,
+          template,
+          offsets,
+          FEE_LADDER,
+        ]);
+        searches.push({ fee, selector, signature, caller, data });
       }
     }
-  return searches;
-}
-
-/** The fee setters' accepted maxima, each as the proof of its fee (with the numbers). */
-export function judgeFeeCaps(
-  searches: readonly FeeSearch[],
-  answers: readonly (CapAnswer | null)[],
-): FeeCap[] {
+  if (searches.length === 0) return [];
+  const answers = await rpc.batch<string>(
+    searches.map((s) => ({
+      method: 'eth_call',
+      params: [
+        { from: s.caller.address, to: s.caller.address, data: s.data, gas: toBeHex(SEARCH_GAS) },
+        input.blockTag,
+        { [s.caller.address]: { code: prover.deployedBytecode } },
+      ],
+    })),
+  );
   const out = new Map<string, FeeCap>();
   searches.forEach((s, i) => {
     const a = answers[i];
-    // Not run, or refused every value of the ladder: nothing shown for this caller.
-    if (!a?.found || out.has(s.selector)) return;
-    const value = a.cap;
+    if (!a?.ok || out.has(s.selector)) return;
+    const [found, value] = proverInterface.decodeFunctionResult('searchCap', a.result);
+    // Refused every value of the ladder: nothing shown for this caller.
+    if (!found) return;
     const cap = BigInt(value);
     const whole = cap * 100n >= s.fee.divisor * BigInt(WHOLE_SALE_PCT);
     const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];

@@ -5,7 +5,6 @@ import { isDeadAddress } from '../access/index.ts';
 import { addressFromLabel } from '../bytecode/index.ts';
 import type { Capability, CapabilityReport, Judged } from '../capabilities/index.ts';
 import { CLAIMS } from '../capabilities/index.ts';
-import { FEE_LADDER } from '../simulation/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
 import { entrySlot } from '../walk/index.ts';
 
@@ -27,9 +26,8 @@ import { entrySlot } from '../walk/index.ts';
 
 /** Proofs per token (one sub-call each, in one eth_call). */
 export const MAX_PROOFS = 16;
-/** Gas of one proof's sub-call, of one fee cap search (it gets what the proofs left, up to this), and of the whole eth_call. */
+/** Gas of one proof's sub-call, and of the whole eth_call. */
 const PROOF_GAS = 1_200_000;
-const SEARCH_GAS = 8_000_000;
 const CALL_GAS = 30_000_000;
 /** The amount the power's number arguments carry, and what the holder holds and moves. */
 const PROOF_AMOUNT = 10n ** 18n;
@@ -45,20 +43,6 @@ const prover = loadArtifact('PowerProver');
 const proverInterface = new Interface(prover.abi);
 const coder = AbiCoder.defaultAbiCoder();
 const word = (v: bigint | string) => toBeHex(BigInt(v), 32);
-
-/** A fee setter's cap to search as `caller` (static/fee-caps.ts plans it, PowerProver.searchCap runs it). */
-export interface CapSearch {
-  caller: string;
-  /** The setter's call data; the words at `offsets` take each value tried. */
-  template: string;
-  offsets: number[];
-}
-
-/** What a search found: the highest value accepted, if any was. */
-export interface CapAnswer {
-  found: boolean;
-  cap: bigint;
-}
 
 export interface Caller {
   address: string;
@@ -173,29 +157,15 @@ export interface ProofInput {
   judged: readonly Judged[];
   report: CapabilityReport | null;
   admin: readonly AdminFunction[];
-  /** The addresses in the slots the judged functions compare the caller with (`storedCallers`). */
-  stored: ReadonlyMap<string, string>;
-  /** Fee cap searches to run in the same eth_call, answered in order. */
-  searches?: readonly CapSearch[];
 }
 
-/** The functions whose callers the proofs need (their stored addresses are read first). */
-export const claimingFunctions = (judged: readonly Judged[]): Judged[] =>
-  judged.filter((j) => j.entry && CLAIMS[j.entry.family]);
-
-/**
- * The proof of every admin function claiming a power, by selector (the others get none), and the
- * answers of the fee cap searches: one eth_call for all of them.
- */
-export async function provePowers(
-  rpc: RpcClient,
-  input: ProofInput,
-): Promise<{ proofs: Map<string, Proof>; caps: (CapAnswer | null)[] }> {
+/** The proof of every admin function claiming a power, by selector (the others get none). */
+export async function provePowers(rpc: RpcClient, input: ProofInput): Promise<Map<string, Proof>> {
   const proofs = new Map<string, Proof>();
   const owner = input.owner && !isDeadAddress(input.owner) ? input.owner.toLowerCase() : null;
   const planned: Planned[] = [];
-  const stored = input.stored;
-  const searches = input.searches ?? [];
+  const claimed = input.judged.filter((j) => j.entry && CLAIMS[j.entry.family]);
+  const stored = await storedCallers(rpc, input, claimed);
   for (const fn of input.admin) {
     const capability = CLAIMS[fn.family];
     if (!capability) continue;
@@ -223,8 +193,8 @@ export async function provePowers(
       for (const v of variants)
         if (planned.length < MAX_PROOFS) planned.push({ fn, capability, caller, ...v });
   }
-  if (planned.length === 0 && searches.length === 0) return { proofs, caps: [] };
-  const { outcomes, caps } = await runProofs(rpc, input, planned, searches);
+  if (planned.length === 0) return proofs;
+  const outcomes = await runProofs(rpc, input, planned);
   planned.forEach((p, i) => {
     const seen = proofs.get(p.fn.selector);
     if (seen?.status === 'proven') return;
@@ -237,7 +207,7 @@ export async function provePowers(
         status: 'unconfirmed',
         detail: `not executed: more than ${MAX_PROOFS} proofs for one token`,
       });
-  return { proofs, caps };
+  return proofs;
 }
 
 interface Outcome {
@@ -256,8 +226,7 @@ async function runProofs(
   rpc: RpcClient,
   input: ProofInput,
   planned: readonly Planned[],
-  searches: readonly CapSearch[],
-): Promise<{ outcomes: (Outcome | null)[]; caps: (CapAnswer | null)[] }> {
+): Promise<(Outcome | null)[]> {
   const storage: Record<string, string> = {};
   const balances = input.report?.layout.balances ?? null;
   if (balances !== null) storage[entrySlot(balances, BigInt(PROOF_HOLDER))] = word(HOLDER_BALANCE);
@@ -265,10 +234,9 @@ async function runProofs(
   const code = { code: prover.deployedBytecode };
   const overrides: Record<string, unknown> = { [PROOF_HOLDER]: code };
   for (const p of planned) overrides[p.caller.address] = code;
-  for (const s of searches) overrides[s.caller] = code;
   overrides[input.address] = { stateDiff: storage };
   const watch = (p: Planned) => [PROOF_HOLDER, PROOF_SINK, p.caller.address];
-  const data = proverInterface.encodeFunctionData('proveAndSearch', [
+  const data = proverInterface.encodeFunctionData('proveAll', [
     input.address,
     planned.map((p) => ({
       caller: p.caller.address,
@@ -280,9 +248,6 @@ async function runProofs(
       setup: p.setup ?? '0x',
     })),
     PROOF_GAS,
-    searches.map((s) => ({ caller: s.caller, template: s.template, offsets: s.offsets })),
-    FEE_LADDER,
-    SEARCH_GAS,
   ]);
   const [answer] = await rpc.batch<string>([
     {
@@ -294,12 +259,9 @@ async function runProofs(
       ],
     },
   ]);
-  if (!answer?.ok) return { outcomes: planned.map(() => null), caps: searches.map(() => null) };
-  const [rows, capRows] = proverInterface.decodeFunctionResult(
-    'proveAndSearch',
-    answer.result,
-  ) as Result;
-  const outcomes = (rows as Result[]).map((r) => ({
+  if (!answer?.ok) return planned.map(() => null);
+  const [rows] = proverInterface.decodeFunctionResult('proveAll', answer.result) as Result;
+  return (rows as Result[]).map((r) => ({
     ran: Boolean(r[0]),
     ok: Boolean(r[1]),
     data: String(r[2]),
@@ -310,10 +272,6 @@ async function runProofs(
     movedBefore: Boolean(r[7]),
     movedAfter: Boolean(r[8]),
   }));
-  const caps = (capRows as Result[]).map((c) =>
-    c[0] ? { found: Boolean(c[1]), cap: BigInt(c[2]) } : null,
-  );
-  return { outcomes, caps };
 }
 
 const short = (data: string) => (data.length > 2 ? ` (${data.slice(0, 10)}…)` : '');

@@ -40,11 +40,10 @@ import type {
   AdminFunction,
   ExtractedFunction,
   PrivilegedFunction,
-  Proof,
   ProxyInfo,
   StaticAnalysis,
 } from '../types.ts';
-import { type FeeCap, feeSetters, judgeFeeCaps, planFeeSearches } from './fee-caps.ts';
+import { type FeeCap, feeCaps } from './fee-caps.ts';
 import {
   adminFunction,
   closeByStorage,
@@ -55,7 +54,7 @@ import {
   privilegedSlotsOf,
   probeJudged,
 } from './probes.ts';
-import { claimingFunctions, provePowers, storedCallers } from './proofs.ts';
+import { provePowers } from './proofs.ts';
 
 /**
  * Static analysis of one contract: functions, admin functions and who can call them, proxy,
@@ -281,11 +280,18 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const roles = await readRoles(rpc, { address, blockTag, functions });
   const reading = withRoles(await readOwner(rpc, { address, blockTag }), roles);
   const ownerAddress = reading.owner !== null && reading.owner !== STRANGER ? reading.owner : null;
-  // The stranger's and owner's probes and the proofs of the proposed powers, asked together; the
-  // fee cap searches run inside the proofs' eth_call.
-  const [probes, { proofs, fees }] = await Promise.all([
+  // The stranger's and owner's probes and the proofs of the proposed powers, asked together.
+  const [probes, proofs, fees] = await Promise.all([
     probeJudged(rpc, { address, blockTag, ownerAddress, judged }),
-    proveAndSearch(rpc, {
+    provePowers(rpc, {
+      address,
+      blockTag,
+      owner: ownerAddress,
+      judged,
+      report: logic.capabilities,
+      admin: judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, 'unknown', [])),
+    }),
+    feeCaps(rpc, {
       address,
       blockTag,
       owner: ownerAddress,
@@ -326,32 +332,6 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
     template: logic.public.template ?? own.public.template,
     ...externalCallOf(logic.capabilities),
   };
-}
-
-/**
- * The proofs of the proposed powers and the fee setters' cap searches: the stored callers both
- * need read once, then one eth_call (static/proofs.ts `provePowers`).
- */
-async function proveAndSearch(
-  rpc: RpcClient,
-  input: {
-    address: string;
-    blockTag: string;
-    owner: string | null;
-    judged: readonly Judged[];
-    report: CapabilityReport | null;
-  },
-): Promise<{ proofs: Map<string, Proof>; fees: FeeCap[] }> {
-  const needed = [...new Set([...claimingFunctions(input.judged), ...feeSetters(input)])];
-  const stored = await storedCallers(rpc, input, needed);
-  const searches = planFeeSearches(input, stored);
-  const { proofs, caps } = await provePowers(rpc, {
-    ...input,
-    admin: input.judged.filter((j) => j.entry).map((j) => adminFunction(j.entry!, 'unknown', [])),
-    stored,
-    searches: searches.map((s) => s.search),
-  });
-  return { proofs, fees: judgeFeeCaps(searches, caps) };
 }
 
 /**
