@@ -23,7 +23,7 @@ import { isArgumentAddress, TRANSFER_AMOUNT } from './layout.ts';
 
 export interface FeeSlot {
   slot: bigint;
-  /** Bits the fee's field is shifted by within the slot (0 unless packed: `uint16 a; uint16 fee`). */
+  /** Bits the fee's field is shifted by within its slot (0 unless packed: `uint16 a; uint16 b`). */
   shift: number;
   /** The largest constant the transfer divides the slot's share by (10,000 for basis points). */
   divisor: bigint;

@@ -16,8 +16,9 @@ import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
  * searched by execution (PowerProver.searchCap, placed at the caller: a ladder of values, then a
  * binary search, each try undone). A cap that reaches WHOLE_SALE_PCT of the divisor is a
  * `trading-switch` limit, proven with the numbers; a capped setter (`require(bps <= 500)`) is
- * none. Either way the search is the proof of the setter's `fee` power, with its cap. The simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts
- * `feeCap`), reading the sell tax at the cap.
+ * none. Either way the search is the proof of the setter's `fee` power, with its cap. The
+ * simulate stage's behaviour probes do the same with a pool (simulation/behaviour.ts `feeCap`),
+ * reading the sell tax at the cap.
  */
 
 /** Setters searched per token (one eth_call each, batched). */
@@ -29,9 +30,9 @@ const prover = loadArtifact('PowerProver');
 const proverInterface = new Interface(prover.abi);
 
 /**
- * Is this admin function an entry the fee cap search added (static.ts `feeCapFunctions`): the limit
- * a whole-amount cap makes, a siphon, or an uncatalogued setter's `fee` entry? Such a setter is still probed
- * by the simulate stage's behaviour probes, which read the sell tax at its cap.
+ * Is this admin function an entry the fee cap search added (static.ts `feeCapFunctions`): the
+ * limit a whole-amount cap makes, a siphon, or an uncatalogued setter's `fee` entry? Such a setter
+ * is still probed by the simulate stage's behaviour probes, which read the sell tax at its cap.
  */
 export const isFeeCapEntry = (f: AdminFunction): boolean =>
   f.proof?.after?.fee_cap !== undefined &&
@@ -47,7 +48,7 @@ function walletText(w: FeeSlot['wallets'][number]): string {
   return w.privileged ? `${at}, the privileged caller's own` : `${at}, set by ${setters}`;
 }
 
-/** A fee setter's searched cap: the proof of its fee, and whether the fee can take the whole amount. */
+/** A fee setter's searched cap: the proof of its fee, and whether it can take the whole amount. */
 export interface FeeCap {
   selector: string;
   proof: Proof;
