@@ -300,7 +300,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   let loop: Promise<void> | undefined;
   let heads: HeadSubscription | undefined;
   let wake: (() => void) | undefined;
-  /** The highest head newHeads announced, and when. */
+  /** The head newHeads announced last, and when. */
   let notified: { head: number; atMs: number } | null = null;
   /** The last tick asked for blocks the node did not serve yet (announced before it had them). */
   let shortOfHead = false;
@@ -341,6 +341,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
   async function tick(): Promise<TickResult> {
     if (!(await leadership.ensure())) return { status: 'not-leader' };
     const genesis = await checkGenesis();
+    shortOfHead = false;
     const head = notifiedHead() ?? (await chain.reader.blockNumber());
     const safeHead = head - chain.config.confirmations;
     const next = await nextBlockToScan(deps, safeHead);

@@ -8,6 +8,7 @@ import {
   unwrap,
 } from '../walk/index.ts';
 import { isArgumentAddress, TRANSFER_AMOUNT } from './layout.ts';
+
 /**
  * Fees a transfer takes as a share of the amount, and who sets them: a success path of
  * transfer() or transferFrom() that writes `amount * sload(slot) / divisor` (into the fee

@@ -18,6 +18,13 @@ import {
   sellTax,
   splitFlat,
 } from './behaviour-effects.ts';
+import {
+  capSearchRequest,
+  decodeCapSearch,
+  FEE_LADDER,
+  numberOffsets,
+  WHOLE_SALE_PCT,
+} from './cap-search.ts';
 import { decodeRawResult, freshAddress, type Pool, TRANSFER_BPS } from './simulation.ts';
 
 /**
@@ -286,39 +293,8 @@ export async function probeAdminBehaviour(
   return report;
 }
 
-/**
- * The values a fee setter's cap search tries first (PowerProver.searchCap, then a binary search
- * between the last accepted and the first refused): percent, basis points, wei amounts, the
- * maximum. The behaviour probes with a pool (feeCap below) and the static proof without one
- * (static/fee-caps.ts) search with the same ladder.
- */
-export const FEE_LADDER = [
-  1n,
-  10n,
-  25n,
-  50n,
-  99n,
-  100n,
-  101n,
-  500n,
-  1000n,
-  2500n,
-  5000n,
-  9999n,
-  10_000n,
-  10_001n,
-  10n ** 6n,
-  10n ** 18n,
-  (1n << 256n) - 1n,
-];
-/** At or above this share of a sale (percent) a fee takes the whole sale: a limit, not a fee. */
-export const WHOLE_SALE_PCT = 99;
-
 /** Fee setters whose cap is searched per token (each costs a few batched probes). */
 const MAX_CAPPED = 2;
-const SEARCH_GAS = 30_000_000;
-const powerProver = loadArtifact('PowerProver');
-const proverInterface = new Interface(powerProver.abi);
 const NUMBER = /^u?int\d{0,3}$/;
 
 /**
@@ -342,32 +318,18 @@ async function feeCap(
   if (types.some((t) => t.endsWith('[]')) || !types.some((t) => NUMBER.test(t))) return null;
   const trader = traderAddress(finding.caller);
   const template = candidateCalldata(fn, trader, 0n);
-  const offsets = types.flatMap((t, i) => (NUMBER.test(t) ? [4 + 32 * i] : []));
-  const data = proverInterface.encodeFunctionData('searchCap', [
-    token,
-    template,
-    offsets,
-    FEE_LADDER,
-  ]);
   const [answer] = await rpc
     .batch<string>([
-      {
-        method: 'eth_call',
-        params: [
-          { from: finding.caller, to: finding.caller, data, gas: `0x${SEARCH_GAS.toString(16)}` },
-          'latest',
-          { [finding.caller]: { code: powerProver.deployedBytecode } },
-        ],
-      },
+      capSearchRequest(finding.caller, token, template, numberOffsets(types), 'latest'),
     ])
     .catch(() => [null]);
   if (!answer?.ok) return null;
-  const [searched, value] = proverInterface.decodeFunctionResult('searchCap', answer.result);
-  if (!searched) return null;
+  const value = decodeCapSearch(answer.result);
+  if (value === null) return null;
   const [outcome] = await runProbes(rpc, [
-    probe(finding.caller, candidateCalldata(fn, trader, BigInt(value))),
+    probe(finding.caller, candidateCalldata(fn, trader, value)),
   ]).catch(() => [null]);
-  const found = outcome?.adminOk ? { value: BigInt(value), outcome } : null;
+  const found = outcome?.adminOk ? { value, outcome } : null;
   if (!found) return null;
   const uncapped = found.value === FEE_LADDER[FEE_LADDER.length - 1];
   const sell = found.outcome.after.sell;

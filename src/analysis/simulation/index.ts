@@ -1,12 +1,17 @@
 export {
   type BehaviourFinding,
   type BehaviourReport,
-  FEE_LADDER,
   findingToAdminFunction,
   type PrivilegedCaller,
   probeAdminBehaviour,
-  WHOLE_SALE_PCT,
 } from './behaviour.ts';
+export {
+  capSearchRequest,
+  decodeCapSearch,
+  FEE_LADDER,
+  numberOffsets,
+  WHOLE_SALE_PCT,
+} from './cap-search.ts';
 export { decodeRevert } from './codec.ts';
 export {
   type HolderCandidate,

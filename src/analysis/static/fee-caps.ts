@@ -1,10 +1,14 @@
-import { Interface, toBeHex } from 'ethers';
-import { loadArtifact } from '../../../contracts/artifacts.ts';
-import type { RpcClient } from '../../evm/rpc.ts';
+import type { RpcClient, RpcRequest } from '../../evm/rpc.ts';
 import { isDeadAddress } from '../access/index.ts';
 import type { CapabilityReport, FeeSlot, Judged } from '../capabilities/index.ts';
 import { catalogEntry } from '../catalog/index.ts';
-import { FEE_LADDER, WHOLE_SALE_PCT } from '../simulation/index.ts';
+import {
+  capSearchRequest,
+  decodeCapSearch,
+  FEE_LADDER,
+  numberOffsets,
+  WHOLE_SALE_PCT,
+} from '../simulation/index.ts';
 import type { AdminFunction, Proof } from '../types.ts';
 import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
 
@@ -23,11 +27,6 @@ import { callersOf, proofCalldata, storedCallers } from './proofs.ts';
 
 /** Setters searched per token (one eth_call each, batched). */
 const MAX_SEARCHED = 4;
-const SEARCH_GAS = 30_000_000;
-const NUMBER = /^u?int\d{0,3}$/;
-
-const prover = loadArtifact('PowerProver');
-const proverInterface = new Interface(prover.abi);
 
 /**
  * Is this admin function an entry the fee cap search added (static.ts `feeCapFunctions`): the
@@ -71,7 +70,7 @@ interface Search {
   selector: string;
   signature: string;
   caller: { address: string; role: string };
-  data: string;
+  request: RpcRequest;
 }
 
 /** The fee setters' accepted maxima, each as the proof of its fee (with the numbers). */
@@ -91,38 +90,29 @@ export async function feeCaps(rpc: RpcClient, input: FeeCapInput): Promise<FeeCa
       if (!judged || types.some((t) => !/^(address|bool|u?int\d{0,3}|bytes32)$/.test(t))) continue;
       const template = proofCalldata(selector, args);
       if (template === null) continue;
-      const offsets = types.flatMap((t, i) => (NUMBER.test(t) ? [4 + 32 * i] : []));
+      const offsets = numberOffsets(types);
       const signature = judged.entry?.signature ?? `0x${selector}(${args})`;
       for (const caller of callersOf(judged, owner, stored)) {
         if (searches.length >= MAX_SEARCHED) break;
-        const data = proverInterface.encodeFunctionData('searchCap', [
+        const request = capSearchRequest(
+          caller.address,
           input.address,
           template,
           offsets,
-          FEE_LADDER,
-        ]);
-        searches.push({ fee, selector, signature, caller, data });
+          input.blockTag,
+        );
+        searches.push({ fee, selector, signature, caller, request });
       }
     }
   if (searches.length === 0) return [];
-  const answers = await rpc.batch<string>(
-    searches.map((s) => ({
-      method: 'eth_call',
-      params: [
-        { from: s.caller.address, to: s.caller.address, data: s.data, gas: toBeHex(SEARCH_GAS) },
-        input.blockTag,
-        { [s.caller.address]: { code: prover.deployedBytecode } },
-      ],
-    })),
-  );
+  const answers = await rpc.batch<string>(searches.map((s) => s.request));
   const out = new Map<string, FeeCap>();
   searches.forEach((s, i) => {
     const a = answers[i];
     if (!a?.ok || out.has(s.selector)) return;
-    const [found, value] = proverInterface.decodeFunctionResult('searchCap', a.result);
+    const cap = decodeCapSearch(a.result);
     // Refused every value of the ladder: nothing shown for this caller.
-    if (!found) return;
-    const cap = BigInt(value);
+    if (cap === null) return;
     const whole = cap * 100n >= s.fee.divisor * BigInt(WHOLE_SALE_PCT);
     const uncapped = cap === FEE_LADDER[FEE_LADDER.length - 1];
     const capText = uncapped ? 'any value (no cap)' : String(cap);
