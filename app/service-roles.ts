@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createAlertRepository } from '../db/repositories/alerts.ts';
 import { createHistoryRepository } from '../db/repositories/history.ts';
-import { createReplayTokenWriter } from '../db/repositories/replay-tokens.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
@@ -131,7 +130,6 @@ export function startStageWorkers(
       replay: createReplayProcessor({
         chains,
         tokens,
-        writer: createReplayTokenWriter(s.db),
         producer,
         events,
         logger,

@@ -78,7 +78,7 @@ export function createSubmitter(deps: SubmitDeps) {
         { type: 'token.created', data: tokenCreatedData(row) },
         { onceKey: `created:${chainId}:${address}:submitted` },
       );
-      await deps.tokens.markAnnounced(chainId, address);
+      await deps.tokens.markAnnounced(chainId, [address]);
     }
     await bumpTokenVersion(deps.redis, deps.redisPrefix, { chainId, address });
     const [jobId] = await startPasses(deps.producer, 'bytecode', [{ chainId, address }], {

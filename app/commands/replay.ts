@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { createDb, runMigrations } from '../../db/client.ts';
 import { createHolderRepository } from '../../db/repositories/holders.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
-import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { createRedis, keySpace } from '../../infra/redis.ts';
@@ -66,7 +65,6 @@ export async function replayCommand(
       replay: createReplayProcessor({
         chains,
         tokens,
-        writer: createReplayTokenWriter(db),
         replayHolders: holders,
         producer,
         events: createEventPublisher(commandRedis, keys.events),

@@ -12,7 +12,6 @@ import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb } from '../../db/client.ts';
 import { createHolderRepository } from '../../db/repositories/holders.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
-import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
@@ -138,7 +137,6 @@ async function timedReplay(
       replay: createReplayProcessor({
         chains,
         tokens: createTokenRepository(handle.db),
-        writer: createReplayTokenWriter(handle.db),
         producer,
         events: createEventPublisher(general, keySpace(prefix).events),
         logger: silentLogger,

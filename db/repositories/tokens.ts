@@ -80,6 +80,35 @@ export async function isOrphaned(
   return other !== undefined && other.h !== blockHash;
 }
 
+/** Block numbers whose recorded hash differs from the one these tokens were detected in. */
+async function orphanedBlocks(
+  tx: Tx,
+  chainId: number,
+  batch: readonly DetectedToken[],
+): Promise<Set<number>> {
+  const numbers = [
+    ...new Set(
+      batch.flatMap((t) => (t.creationBlockNumber === null ? [] : [t.creationBlockNumber])),
+    ),
+  ];
+  if (numbers.length === 0) return new Set();
+  // The shared chain lock orders this check against a reorg rollback (exclusive).
+  await lockChainShared(tx, chainId);
+  const recorded = await tx
+    .select({ n: blockHashes.blockNumber, h: blockHashes.blockHash })
+    .from(blockHashes)
+    .where(and(eq(blockHashes.chainId, chainId), inArray(blockHashes.blockNumber, numbers)));
+  const hashOf = new Map(recorded.map((r) => [r.n, r.h]));
+  const orphaned = new Set<number>();
+  for (const t of batch) {
+    const n = t.creationBlockNumber;
+    if (n === null || t.creationBlockHash === null) continue;
+    const other = hashOf.get(n);
+    if (other !== undefined && other !== t.creationBlockHash) orphaned.add(n);
+  }
+  return orphaned;
+}
+
 /** SQL for `stage` advanced to `to` unless it is already there or beyond. */
 export function advancedStage(to: Stage) {
   const order = sql.raw(`array[${STAGE_ORDER.map((s) => `'${s}'`).join(',')}]::text[]`);
@@ -110,35 +139,72 @@ function detectionWrites(db: Database) {
      * The creator's token count moves only when the token row is new, in the same transaction.
      */
     async upsertDetected(token: DetectedToken): Promise<UpsertOutcome> {
+      const [outcome] = await this.upsertDetectedMany(token.chainId, [token]);
+      return outcome!;
+    },
+
+    /**
+     * `upsertDetected` for every token of a detect job or replay segment (one chain), in a few
+     * statements; outcomes in the order given. One transaction per token would queue them behind
+     * each other on their creator's row (a factory creates many tokens) and cost five round trips
+     * per token. Tokens of a block the scanner has since replaced are refused (`orphaned`).
+     */
+    async upsertDetectedMany(
+      chainId: number,
+      batch: readonly DetectedToken[],
+    ): Promise<UpsertOutcome[]> {
+      if (batch.length === 0) return [];
       return db.transaction(async (tx) => {
-        if (await isOrphaned(tx, token.chainId, token.creationBlockNumber, token.creationBlockHash))
-          return { status: 'orphaned' as const };
-        const [row] = await tx
-          .insert(tokens)
-          .values(token)
-          .onConflictDoUpdate({
-            target: [tokens.chainId, tokens.address],
-            set: KEEP_FIRST_CREATION,
-          })
-          // xmax = 0 only for a freshly inserted row version: tells insert from update in one round trip.
-          .returning({ ...getTableColumns(tokens), inserted: sql<boolean>`(xmax = 0)` });
-        if (!row) throw new Error('upsert returned no row');
-        const { inserted, ...saved } = row;
-        if (inserted && token.creator) {
+        const orphaned = await orphanedBlocks(tx, chainId, batch);
+        // One row per address (a contract redeployed at the same address keeps its first
+        // sighting), in address order so that concurrent batches lock rows in the same order.
+        const unique = new Map<string, DetectedToken>();
+        for (const t of batch) {
+          const ok = t.creationBlockNumber === null || !orphaned.has(t.creationBlockNumber);
+          if (ok && !unique.has(t.address)) unique.set(t.address, t);
+        }
+        const rows = [...unique.values()].sort((a, b) => (a.address < b.address ? -1 : 1));
+        const saved =
+          rows.length === 0
+            ? []
+            : await tx
+                .insert(tokens)
+                .values(rows)
+                .onConflictDoUpdate({
+                  target: [tokens.chainId, tokens.address],
+                  set: KEEP_FIRST_CREATION,
+                })
+                // xmax = 0 only for a freshly inserted row version: tells insert from update.
+                .returning({ ...getTableColumns(tokens), inserted: sql<boolean>`(xmax = 0)` });
+        const perCreator = new Map<string, number>();
+        for (const row of saved)
+          if (row.inserted && row.creator)
+            perCreator.set(row.creator, (perCreator.get(row.creator) ?? 0) + 1);
+        if (perCreator.size > 0) {
+          const counts = [...perCreator].sort(([a], [b]) => (a < b ? -1 : 1));
           await tx
             .insert(creators)
-            .values({ chainId: token.chainId, address: token.creator, totalTokens: 1 })
+            .values(counts.map(([address, n]) => ({ chainId, address, totalTokens: n })))
             .onConflictDoUpdate({
               target: [creators.chainId, creators.address],
-              set: { totalTokens: sql`${creators.totalTokens} + 1`, lastSeen: sql`now()` },
+              set: {
+                totalTokens: sql`${creators.totalTokens} + excluded.total_tokens`,
+                lastSeen: sql`now()`,
+              },
             });
         }
-        return {
-          status: 'recorded' as const,
-          inserted,
-          announced: saved.announcedAt !== null,
-          row: saved,
-        };
+        const byAddress = new Map(saved.map((r) => [r.address, r]));
+        return batch.map((t): UpsertOutcome => {
+          const row = byAddress.get(t.address);
+          if (!row) return { status: 'orphaned' };
+          const { inserted, ...stored } = row;
+          return {
+            status: 'recorded',
+            inserted,
+            announced: stored.announcedAt !== null,
+            row: stored,
+          };
+        });
       });
     },
 
@@ -218,12 +284,18 @@ function tokenLookups(db: Database) {
       return row?.n ?? 0;
     },
 
-    async markAnnounced(chainId: number, address: string): Promise<void> {
+    /** After their token.created was published: a retried detection does not announce them again. */
+    async markAnnounced(chainId: number, addresses: readonly string[]): Promise<void> {
+      if (addresses.length === 0) return;
       await db
         .update(tokens)
         .set({ announcedAt: new Date() })
         .where(
-          and(eq(tokens.chainId, chainId), eq(tokens.address, address), isNull(tokens.announcedAt)),
+          and(
+            eq(tokens.chainId, chainId),
+            inArray(tokens.address, [...addresses]),
+            isNull(tokens.announcedAt),
+          ),
         );
     },
 

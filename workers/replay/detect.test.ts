@@ -4,11 +4,7 @@ import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
-import {
-  createReplayTokenWriter,
-  type ReplayTokenWriter,
-} from '../../db/repositories/replay-tokens.ts';
-import { createTokenRepository } from '../../db/repositories/tokens.ts';
+import { createTokenRepository, type TokenRepository } from '../../db/repositories/tokens.ts';
 import { tokens } from '../../db/schema.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
@@ -85,8 +81,8 @@ afterAll(async () => {
   await Promise.all([chain?.stop(), database?.drop(), redis?.cleanup()]);
 });
 
-/** A replay process: the replay worker and the driver, with the batch token writes of `writer`. */
-function replayProcess(writer: ReplayTokenWriter) {
+/** A replay process: the replay worker and the driver, writing tokens through `tokenRepository`. */
+function replayProcess(tokenRepository: TokenRepository) {
   const general = createRedis(redis.url, 'commands');
   const producerConnection = createRedis(redis.url, 'producer');
   const workerConnection = createRedis(redis.url, 'worker');
@@ -102,8 +98,7 @@ function replayProcess(writer: ReplayTokenWriter) {
     processors: {
       replay: createReplayProcessor({
         chains,
-        tokens: createTokenRepository(handle.db),
-        writer,
+        tokens: tokenRepository,
         producer,
         events: createEventPublisher(general, keySpace(redis.prefix).events),
         logger: silentLogger,
@@ -132,17 +127,17 @@ function replayProcess(writer: ReplayTokenWriter) {
  * Batch writes whose first "mark announced" fails for good: a batch that died half-way, its
  * tokens recorded and announced but not marked so.
  */
-function crashingAfterAnnouncing(): ReplayTokenWriter {
-  const real = createReplayTokenWriter(handle.db);
+function crashingAfterAnnouncing(): TokenRepository {
+  const real = createTokenRepository(handle.db);
   let crashed = false;
   return {
     ...real,
-    markAnnouncedMany: async (chainId, addresses) => {
+    markAnnounced: async (chainId, addresses) => {
       if (!crashed && addresses.length > 0) {
         crashed = true;
         throw new UnrecoverableError('simulated crash mid-batch');
       }
-      return real.markAnnouncedMany(chainId, addresses);
+      return real.markAnnounced(chainId, addresses);
     },
   };
 }
@@ -165,7 +160,7 @@ describe('batch-mode replay', () => {
     const afterCrash = await handle.db.select().from(tokens);
     expect(afterCrash.some((t) => t.announcedAt === null)).toBe(true);
 
-    const stopped = replayProcess(createReplayTokenWriter(handle.db));
+    const stopped = replayProcess(createTokenRepository(handle.db));
     let batches = 0;
     const interrupted = await replayRange(
       {
@@ -180,7 +175,7 @@ describe('batch-mode replay', () => {
     await stopped.close();
     expect(interrupted.status).toBe('interrupted');
 
-    const resumed = replayProcess(createReplayTokenWriter(handle.db));
+    const resumed = replayProcess(createTokenRepository(handle.db));
     const result = await replayRange(resumed.deps, from, to);
     const bytecodeJobs = await resumed.producer.queue('bytecode').getJobs(['waiting']);
     await resumed.close();

@@ -1,7 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import type { Logger } from 'pino';
 import type { HolderRepository, ReplayApplyResult } from '../../db/repositories/holders.ts';
-import type { ReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import {
   type FetchedBlock,
   mapWindowed,
@@ -9,25 +7,21 @@ import {
   SEGMENTS_IN_FLIGHT,
   segmentsOf,
 } from '../../src/evm/block-range.ts';
-import { probeContract } from '../../src/evm/probe.ts';
-import { fromQuantity, sleep, toQuantity } from '../../src/evm/rpc.ts';
+import { fromQuantity, sleep } from '../../src/evm/rpc.ts';
 import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
 import type { JobData } from '../jobs.ts';
 import { routeOutcome } from '../pipeline.ts';
 import {
-  announceToken,
   type BlockDeployment,
   blockDeployments,
   createOldContractCache,
   type DetectDeps,
-  detectedToken,
-  logRefusal,
   type OldContractCache,
-  type Probe,
+  probeDeployments,
   type RecordedDeployments,
-  recordPair,
   recordPoolCreations,
+  recordTokens,
 } from '../scan/index.ts';
 
 /**
@@ -35,7 +29,7 @@ import {
  * a few at once. A segment's headers come in one JSON-RPC batch, the receipts and traces of its
  * blocks with transactions through a bounded window, and its deployments are probed through a
  * window and recorded with the detect stage's rules, its tokens in one transaction
- * (db/repositories/replay-tokens.ts). The tokens are recorded and announced, not routed: the
+ * (the detect stage's recordTokens). The tokens are recorded and announced, not routed: the
  * replay hands them to analysis after the range (workers/replay/handoff.ts), so that analysis
  * trails instead of throttling detection. Idempotent like detection: a retried or repeated range
  * upserts the same rows and announces nothing twice.
@@ -43,11 +37,6 @@ import {
 
 /** A job of more blocks than this is refused: a job holds every block of its range in memory. */
 export const MAX_REPLAY_BATCH = 1_000;
-
-/** Deployments probed at once, per batch. */
-const PROBE_WINDOW = 8;
-/** Announcements (and cache invalidations) in flight at once. */
-const ANNOUNCE_WINDOW = 16;
 
 export type ReplayBatchResult = RecordedDeployments & {
   status: 'done';
@@ -59,7 +48,6 @@ export type ReplayBatchResult = RecordedDeployments & {
 };
 
 export interface ReplayStageDeps extends DetectDeps {
-  writer: ReplayTokenWriter;
   /**
    * With it, the batch's Transfers are applied to the holders' balances on the replay track
    * (db/repositories/holders.ts applyReplay) after its tokens and pools are recorded.
@@ -96,35 +84,6 @@ async function applyHolders(
   }
 }
 
-type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
-
-/** Probes every deployment of a segment; pairs are recorded one by one (they are few). */
-async function probeAll(
-  deps: ReplayStageDeps,
-  chain: ChainRuntime,
-  items: readonly BlockDeployment[],
-  log: Logger,
-  outcome: RecordedDeployments,
-): Promise<TokenFound[]> {
-  const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
-    probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
-  );
-  const found: TokenFound[] = [];
-  for (const [i, probe] of probes.entries()) {
-    const item = items[i]!;
-    if (probe.kind === 'token') found.push({ item, probe });
-    else if (probe.kind === 'not-token') {
-      logRefusal(log, item.deployment, probe);
-      outcome.skipped++;
-    } else {
-      const pair = await recordPair(deps.tokens, chain, item.deployment, probe, item.block);
-      if (pair.kind === 'pair') outcome.pairs.push(item.deployment.address);
-      else outcome.orphaned++;
-    }
-  }
-  return found;
-}
-
 /** The deployments of a segment's blocks, each with the block it happened in. */
 async function deploymentsOf(
   deps: ReplayStageDeps,
@@ -143,40 +102,6 @@ async function deploymentsOf(
       items.push({ deployment, block });
   }
   return items;
-}
-
-/**
- * Records a segment's tokens in one transaction, then announces the new ones and marks them
- * announced: a crash in between repeats the announcement, which its once-key drops.
- */
-async function recordTokens(
-  deps: ReplayStageDeps,
-  chainId: number,
-  found: readonly TokenFound[],
-  outcome: RecordedDeployments,
-): Promise<void> {
-  const unique = [...new Map(found.map((f) => [f.item.deployment.address, f])).values()];
-  const written = await deps.writer.upsertDetectedMany(
-    chainId,
-    unique.map((f) => detectedToken(chainId, f.item.deployment, f.probe, f.item.block)),
-  );
-  const recorded = unique.flatMap((f, i) => {
-    const w = written[i]!;
-    if (w.status === 'orphaned') {
-      outcome.orphaned++;
-      return [];
-    }
-    return [{ address: f.item.deployment.address, hash: f.item.block.hash, ...w }];
-  });
-  await mapWindowed(recorded, ANNOUNCE_WINDOW, async (r) => {
-    await deps.onChanged?.(chainId, r.address);
-    if (!r.announced) await announceToken(deps, r.row, r.hash);
-  });
-  await deps.writer.markAnnouncedMany(
-    chainId,
-    recorded.filter((r) => !r.announced).map((r) => r.address),
-  );
-  outcome.tokens.push(...recorded.map((r) => r.address));
 }
 
 /** Pools created by configured factories, per block, after the batch's tokens are known. */
@@ -219,7 +144,7 @@ export function createReplayProcessor(deps: ReplayStageDeps) {
       async (segment) => {
         const segmentBlocks = await readBlockRange(chain.rpc, chain.reader, segment);
         const items = await deploymentsOf(deps, oldContracts, chain, segmentBlocks);
-        const found = await probeAll(deps, chain, items, log, outcome);
+        const found = await probeDeployments(deps, chain, items, log, outcome);
         fetched.push(...segmentBlocks);
         deployments += items.length;
         // Settled below; the handler keeps an early failure from going unhandled meanwhile.

@@ -4,7 +4,6 @@ import { loadArtifact } from '../../contracts/artifacts.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createHolderRepository } from '../../db/repositories/holders.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
-import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { createEventPublisher } from '../../infra/events.ts';
 import { silentLogger } from '../../infra/logger.ts';
@@ -88,7 +87,6 @@ describe('replay holders', () => {
         replay: createReplayProcessor({
           chains,
           tokens: createTokenRepository(handle.db),
-          writer: createReplayTokenWriter(handle.db),
           producer,
           events: createEventPublisher(general, keySpace(redis.prefix).events),
           logger: silentLogger,

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../app/service.ts';
 import { createDb, type DbHandle } from '../../db/client.ts';
 import { createReplayRepository } from '../../db/repositories/replay.ts';
-import { createReplayTokenWriter } from '../../db/repositories/replay-tokens.ts';
 import { createTokenRepository } from '../../db/repositories/tokens.ts';
 import { replayRanges, tokens } from '../../db/schema.ts';
 import { createEventPublisher } from '../../infra/events.ts';
@@ -70,7 +69,6 @@ function replayHarness() {
       replay: createReplayProcessor({
         chains,
         tokens: createTokenRepository(handle.db),
-        writer: createReplayTokenWriter(handle.db),
         producer,
         events: createEventPublisher(general, keySpace(redis.prefix).events),
         logger: silentLogger,

@@ -15,7 +15,7 @@ import {
 } from '../../src/dex/pairs.ts';
 import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
-import { readBlockRange } from '../../src/evm/block-range.ts';
+import { mapWindowed, readBlockRange } from '../../src/evm/block-range.ts';
 import {
   type BlockTraces,
   type Deployment,
@@ -38,7 +38,10 @@ import type { Producer } from '../queues.ts';
 
 /** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
-const PROBE_CONCURRENCY = 8;
+/** Deployments probed at once (a sliding window). */
+const PROBE_WINDOW = 8;
+/** Announcements (and cache invalidations) in flight at once. */
+const ANNOUNCE_WINDOW = 16;
 /**
  * How far back a funded V4 pool's Initialize is looked for when no detect job has recorded it
  * yet (blocks are detected concurrently); a pool is normally funded within a few blocks.
@@ -217,26 +220,6 @@ export async function announceToken(
   );
 }
 
-async function recordToken(
-  deps: DetectDeps,
-  chainId: number,
-  d: Deployment,
-  probe: Extract<Probe, { kind: 'token' }>,
-  block: DetectedBlock,
-): Promise<DeploymentOutcome> {
-  const outcome = await deps.tokens.upsertDetected(detectedToken(chainId, d, probe, block));
-  if (outcome.status === 'orphaned') return { kind: 'orphaned' };
-  const { row, announced } = outcome;
-  await deps.onChanged?.(chainId, d.address);
-  // Announce before marking: a crash in between never loses the event, and the once-key (this
-  // creation, in this block) keeps the retry from announcing it twice.
-  if (!announced) {
-    await announceToken(deps, row, block.hash);
-    await deps.tokens.markAnnounced(chainId, d.address);
-  }
-  return { kind: 'token' };
-}
-
 /**
  * Most deployments are no token at all (totalSupply() fails): debug. A contract that answered
  * part of the surface (a staking pool, an NFT) is a near miss worth seeing at info.
@@ -251,49 +234,72 @@ export function logRefusal(
   log[level](fields, 'deployment refused: not a token');
 }
 
-async function recordDeployment(
-  deps: DetectDeps,
-  chain: ChainRuntime,
-  d: Deployment,
-  block: DetectedBlock,
-  log: Logger,
-): Promise<DeploymentOutcome> {
-  const probe = await probeContract(chain.rpc, d.address, toQuantity(block.number));
-  if (probe.kind === 'not-token') {
-    logRefusal(log, d, probe);
-    return { kind: 'skipped' };
-  }
-  if (probe.kind === 'pair') return recordPair(deps.tokens, chain, d, probe, block);
-  return recordToken(deps, chain.config.chainId, d, probe, block);
-}
+type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
 
 /**
- * Probes and records the deployments a few at a time. `onRecorded` gets each slice's new tokens
- * at once (live detection routes them on; a retry records nothing twice and routes them again).
+ * Probes the deployments through a sliding window; pairs are recorded one by one (they are few),
+ * tokens returned for `recordTokens`.
  */
-export async function recordDeployments(
-  deps: DetectDeps,
+export async function probeDeployments(
+  deps: Pick<DetectDeps, 'tokens' | 'logger'>,
   chain: ChainRuntime,
   items: readonly BlockDeployment[],
   log: Logger,
-  onRecorded?: (tokens: BlockDeployment[]) => Promise<void>,
-): Promise<RecordedDeployments> {
-  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
-  for (let i = 0; i < items.length; i += PROBE_CONCURRENCY) {
-    const slice = items.slice(i, i + PROBE_CONCURRENCY);
-    const results = await Promise.all(
-      slice.map((item) => recordDeployment(deps, chain, item.deployment, item.block, log)),
-    );
-    results.forEach((r, j) => {
-      const address = slice[j]!.deployment.address;
-      if (r.kind === 'token') outcome.tokens.push(address);
-      else if (r.kind === 'pair') outcome.pairs.push(address);
-      else if (r.kind === 'orphaned') outcome.orphaned++;
-      else outcome.skipped++;
-    });
-    await onRecorded?.(slice.filter((_, j) => results[j]!.kind === 'token'));
+  outcome: RecordedDeployments,
+): Promise<TokenFound[]> {
+  const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
+    probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
+  );
+  const found: TokenFound[] = [];
+  for (const [i, probe] of probes.entries()) {
+    const item = items[i]!;
+    if (probe.kind === 'token') found.push({ item, probe });
+    else if (probe.kind === 'not-token') {
+      logRefusal(log, item.deployment, probe);
+      outcome.skipped++;
+    } else {
+      const pair = await recordPair(deps.tokens, chain, item.deployment, probe, item.block);
+      if (pair.kind === 'pair') outcome.pairs.push(item.deployment.address);
+      else outcome.orphaned++;
+    }
   }
-  return outcome;
+  return found;
+}
+
+/**
+ * Records the tokens in one transaction, then announces the new ones and marks them announced:
+ * a crash in between repeats the announcement, which its once-key (this creation, in this
+ * block) drops. Returns the deployments recorded (not orphaned), in the order given.
+ */
+export async function recordTokens(
+  deps: Pick<DetectDeps, 'tokens' | 'events' | 'onChanged'>,
+  chainId: number,
+  found: readonly TokenFound[],
+  outcome: RecordedDeployments,
+): Promise<BlockDeployment[]> {
+  const unique = [...new Map(found.map((f) => [f.item.deployment.address, f])).values()];
+  const written = await deps.tokens.upsertDetectedMany(
+    chainId,
+    unique.map((f) => detectedToken(chainId, f.item.deployment, f.probe, f.item.block)),
+  );
+  const recorded = unique.flatMap((f, i) => {
+    const w = written[i]!;
+    if (w.status === 'orphaned') {
+      outcome.orphaned++;
+      return [];
+    }
+    return [{ item: f.item, ...w }];
+  });
+  await mapWindowed(recorded, ANNOUNCE_WINDOW, async (r) => {
+    await deps.onChanged?.(chainId, r.item.deployment.address);
+    if (!r.announced) await announceToken(deps, r.row, r.item.block.hash);
+  });
+  await deps.tokens.markAnnounced(
+    chainId,
+    recorded.filter((r) => !r.announced).map((r) => r.item.deployment.address),
+  );
+  outcome.tokens.push(...recorded.map((r) => r.item.deployment.address));
+  return recorded.map((r) => r.item);
 }
 
 /** The contracts created in one block: from receipts and traces, or Transfer logs without traces. */
@@ -439,15 +445,18 @@ async function detectBlocks(
     for (const deployment of await blockDeployments(deps, oldContracts, chain, b))
       items.push({ deployment, block });
   }
-  const outcome = await recordDeployments(deps, chain, items, log, (recorded) =>
-    routeOutcome(deps.producer, 'detect', data, {
-      tokens: recorded.map((r) => r.deployment.address),
-      bornAt: Object.fromEntries(
-        recorded.map((r) => [r.deployment.address, Math.floor(r.block.timestamp.getTime() / 1000)]),
-      ),
-      pooledTokens: [],
-    }),
-  );
+  // A block's tokens are recorded in one transaction and announced together, then routed on:
+  // a block of 50 factory tokens costs a few round trips, not five per token.
+  const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
+  const found = await probeDeployments(deps, chain, items, log, outcome);
+  const recorded = await recordTokens(deps, data.chainId, found, outcome);
+  await routeOutcome(deps.producer, 'detect', data, {
+    tokens: recorded.map((r) => r.deployment.address),
+    bornAt: Object.fromEntries(
+      recorded.map((r) => [r.deployment.address, Math.floor(r.block.timestamp.getTime() / 1000)]),
+    ),
+    pooledTokens: [],
+  });
   if (items.length > 0)
     log.info(
       {

@@ -9,8 +9,10 @@ export {
   logRefusal,
   type OldContractCache,
   type Probe,
+  probeDeployments,
   type RecordedDeployments,
   recordPair,
   recordPoolCreations,
+  recordTokens,
 } from './detect.ts';
 export { createScanner, type Scanner } from './scanner.ts';
