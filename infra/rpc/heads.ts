@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
 import { fromQuantity } from '../../src/evm/rpc.ts';
+import type { RpcBlockHeader } from '../../src/evm/types.ts';
 
 /**
- * newHeads over WebSocket, used only as a wake-up signal: the scanner reads blocks over HTTP
- * either way, so a dropped subscription costs latency, never data. Reconnects with backoff.
+ * newHeads over WebSocket: a wake-up signal with the new block's header. The scanner polls over
+ * HTTP either way, so a dropped subscription costs latency and calls, never data. Reconnects with
+ * backoff.
  */
 
 const RECONNECT_MIN_MS = 500;
@@ -17,7 +19,8 @@ export interface HeadSubscription {
 
 export function subscribeNewHeads(
   wsUrl: string,
-  onHead: (blockNumber: number) => void,
+  /** `header` when the notification carries number, hash, parentHash and timestamp. */
+  onHead: (blockNumber: number, header?: RpcBlockHeader) => void,
   logger?: Logger,
 ): HeadSubscription {
   let socket: WebSocket | undefined;
@@ -41,15 +44,21 @@ export function subscribeNewHeads(
           id?: number;
           result?: unknown;
           error?: unknown;
-          params?: { result?: { number?: string } };
+          params?: { result?: Partial<Record<keyof RpcBlockHeader, unknown>> };
         };
         if (msg.id === 1) {
           isConnected = !msg.error;
           if (msg.error) socket?.close();
           return;
         }
-        const number = msg.params?.result?.number;
-        if (typeof number === 'string') onHead(fromQuantity(number));
+        const head = msg.params?.result;
+        if (typeof head?.number !== 'string') return;
+        const { number, hash, parentHash, timestamp } = head;
+        const whole =
+          typeof hash === 'string' &&
+          typeof parentHash === 'string' &&
+          typeof timestamp === 'string';
+        onHead(fromQuantity(number), whole ? { number, hash, parentHash, timestamp } : undefined);
       } catch {
         // A malformed notification is ignored: polling covers for it.
       }

@@ -520,8 +520,14 @@ export function createDetectProcessor(deps: DetectDeps) {
     }
 
     const header = await chain.reader.blockByHash(data.blockHash);
-    // The block left the canonical chain: the scanner enqueues its replacement under another id.
-    if (!header) return { status: 'orphaned', blockHash: data.blockHash };
+    if (!header) {
+      // Not served by this node: either it has not got the block yet (a node behind a balancer,
+      // or behind the one whose newHeads announced it), and the job is retried; or the block left
+      // the canonical chain, and the scanner enqueues its replacement under another id.
+      if ((await chain.reader.block(data.blockNumber)) === null)
+        throw new Error(`block ${data.blockNumber} is not served yet by this node`);
+      return { status: 'orphaned', blockHash: data.blockHash };
+    }
     const [receipts, traces] = await Promise.all([
       chain.reader.receipts(header),
       chain.reader.traces(header),

@@ -74,7 +74,7 @@ function scannerFor(
 
 // Before the lease tests: the last of them records another chain's genesis.
 describe('newHeads', () => {
-  it('takes the head from the notifications instead of asking eth_blockNumber for every block', async () => {
+  it('takes the head and its header from the notifications instead of asking the node for every block', async () => {
     const proxy = await startRpcProxy(chain.anvil.rpcUrl);
     const s = scannerFor('heads', undefined, {
       rpcUrls: [proxy.url],
@@ -95,6 +95,7 @@ describe('newHeads', () => {
       );
       await new Promise((r) => setTimeout(r, 300));
       const asked = proxy.calls.get('eth_blockNumber') ?? 0;
+      const read = proxy.calls.get('eth_getBlockByNumber') ?? 0;
       const BLOCKS = 8;
       for (let i = 0; i < BLOCKS; i++) {
         await chain.provider.send('evm_mine', []);
@@ -107,8 +108,18 @@ describe('newHeads', () => {
           `block ${head} handed on`,
         );
       }
-      // Polling alone would have asked at least once per block.
+      // Polling alone would have asked at least once per block, and read each block's header.
       expect((proxy.calls.get('eth_blockNumber') ?? 0) - asked).toBeLessThan(BLOCKS / 2);
+      expect((proxy.calls.get('eth_getBlockByNumber') ?? 0) - read).toBeLessThan(BLOCKS / 2);
+      // The notified headers are the node's blocks: the stored chain is the node's chain.
+      const head = Number(await chain.provider.send('eth_blockNumber', []));
+      for (let n = head - BLOCKS + 1; n <= head; n++) {
+        const block = await chain.provider.send('eth_getBlockByNumber', [
+          `0x${n.toString(16)}`,
+          false,
+        ]);
+        expect(await scan.getBlockHash(31337, n)).toBe(block.hash.toLowerCase());
+      }
     } finally {
       await s.close();
       await proxy.close();

@@ -37,6 +37,8 @@ export const RUN_BLOCKS = 10;
  * this many intervals: then the node is asked, in case the subscription went quiet.
  */
 const POLL_SLOWDOWN_WITH_HEADS = 5;
+/** newHeads headers kept for the ticks to come (a tick takes the blocks after its cursor). */
+const NOTIFIED_HEADERS_KEPT = 256;
 
 export interface ScannerDeps {
   chain: ChainRuntime;
@@ -158,9 +160,27 @@ const toRecord = (chainId: number, header: RpcBlockHeader): BlockRecord => ({
   timestamp: new Date(fromQuantity(header.timestamp) * 1000),
 });
 
-/** Blocks `from`…`to` in one batch, up to the first the node does not have yet. */
-async function fetchBlocks(chain: ChainRuntime, from: number, to: number): Promise<BlockRecord[]> {
+/**
+ * Blocks `from`…`to`: from the newHeads headers when the subscription announced every one of them
+ * and linked by their parent hashes (at the head, a tick's one or few blocks: no call), else in one
+ * batch, up to the first the node does not have yet. Notified headers are checked like fetched
+ * ones: the first must extend the stored chain (a reorg otherwise), and the detect job reads its
+ * block by hash.
+ */
+async function fetchBlocks(
+  chain: ChainRuntime,
+  from: number,
+  to: number,
+  notified: ReadonlyMap<number, BlockRecord>,
+): Promise<BlockRecord[]> {
   const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const announced = numbers.map((n) => notified.get(n));
+  // Linked among themselves, or read again: a reorg's new branch may be announced by its head
+  // only, leaving the old branch's headers below it in the map.
+  const linked = announced.every(
+    (b, i) => b !== undefined && (i === 0 || b.parentHash === announced[i - 1]!.blockHash),
+  );
+  if (linked) return announced as BlockRecord[];
   const outcomes = await chain.rpc.batch<RpcBlockHeader | null>(
     numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
   );
@@ -302,6 +322,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
   let wake: (() => void) | undefined;
   /** The head newHeads announced last, and when. */
   let notified: { head: number; atMs: number } | null = null;
+  /** The headers newHeads announced, by number (the latest announcement of each number). */
+  const notifiedHeaders = new Map<number, BlockRecord>();
   /** The last tick asked for blocks the node did not serve yet (announced before it had them). */
   let shortOfHead = false;
 
@@ -359,7 +381,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
     const atHead = to >= safeHead;
     if (atHead) await applyHolders();
     if (next > safeHead) return { status: 'idle', head, next };
-    let blocks = await fetchBlocks(chain, next, to);
+    for (const n of notifiedHeaders.keys()) if (n < next) notifiedHeaders.delete(n);
+    let blocks = await fetchBlocks(chain, next, to, notifiedHeaders);
     // A node behind a load balancer (or the notification's own node) may not serve the announced
     // block yet: look again after the plain interval, not the slowed one.
     shortOfHead = blocks.length < to - next + 1;
@@ -411,9 +434,17 @@ export function createScanner(deps: ScannerDeps): Scanner {
       if (chain.config.wsUrl)
         heads = subscribeNewHeads(
           chain.config.wsUrl,
-          (head) => {
+          (head, header) => {
             // The latest, not the highest: after a reorg to a shorter branch the head goes down.
             notified = { head, atMs: Date.now() };
+            if (header) {
+              // A block announced again (a reorg) replaces the first announcement; the map is
+              // bounded for a scanner that is far behind the head and takes nothing from it.
+              notifiedHeaders.delete(head);
+              notifiedHeaders.set(head, toRecord(chainId, header));
+              if (notifiedHeaders.size > NOTIFIED_HEADERS_KEPT)
+                notifiedHeaders.delete(notifiedHeaders.keys().next().value!);
+            }
             wake?.();
           },
           log,
