@@ -127,6 +127,42 @@ describe('newHeads', () => {
   });
 });
 
+describe('newHeads on a slow chain', () => {
+  it("trusts the notified head for a few of the chain's block gaps, not only the slowed poll", async () => {
+    const POLL_MS = 40;
+    const BLOCK_GAP_MS = 700;
+    const proxy = await startRpcProxy(chain.anvil.rpcUrl);
+    const s = scannerFor('slow-heads', undefined, {
+      rpcUrls: [proxy.url],
+      wsUrl: chain.anvil.wsUrl,
+      pollIntervalMs: POLL_MS,
+    });
+    const scan = createScanRepository(handle.db);
+    try {
+      s.scanner.start();
+      const BLOCKS = 5;
+      let asked = 0;
+      for (let i = 0; i < BLOCKS; i++) {
+        await chain.provider.send('evm_mine', []);
+        const head = Number(await chain.provider.send('eth_blockNumber', []));
+        await eventually(
+          async () => ((await scan.getCursor(31337))!.nextBlock > head ? true : undefined),
+          2_000,
+          `block ${head} handed on`,
+        );
+        // From the second gap on, the scanner knows the chain's pace.
+        if (i === 1) asked = proxy.calls.get('eth_blockNumber') ?? 0;
+        await new Promise((r) => setTimeout(r, BLOCK_GAP_MS));
+      }
+      // Trusting only the slowed poll (5 × 40 ms), every safety-net tick of a 700 ms gap asks.
+      expect((proxy.calls.get('eth_blockNumber') ?? 0) - asked).toBeLessThan(BLOCKS - 2);
+    } finally {
+      await s.close();
+      await proxy.close();
+    }
+  });
+});
+
 describe('scanner lease', () => {
   it('lets one instance scan; another takes over when the holder dies', async () => {
     const a = scannerFor('a');

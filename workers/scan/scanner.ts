@@ -37,6 +37,10 @@ export const RUN_BLOCKS = 10;
  * this many intervals: then the node is asked, in case the subscription went quiet.
  */
 const POLL_SLOWDOWN_WITH_HEADS = 5;
+/** A notified head is trusted for this many of the chain's gaps between notifications. */
+const NOTIFICATION_GAPS_TRUSTED = 3;
+/** ...and never longer than this (a subscription that paused once must not be trusted for long). */
+const NOTIFIED_HEAD_MAX_TRUST_MS = 60_000;
 /** newHeads headers kept for the ticks to come (a tick takes the blocks after its cursor). */
 const NOTIFIED_HEADERS_KEPT = 256;
 
@@ -320,19 +324,26 @@ export function createScanner(deps: ScannerDeps): Scanner {
   let loop: Promise<void> | undefined;
   let heads: HeadSubscription | undefined;
   let wake: (() => void) | undefined;
-  /** The head newHeads announced last, and when. */
-  let notified: { head: number; atMs: number } | null = null;
+  /** The head newHeads announced last, when, and the time since the notification before it. */
+  let notified: { head: number; atMs: number; gapMs: number } | null = null;
   /** The headers newHeads announced, by number (the latest announcement of each number). */
   const notifiedHeaders = new Map<number, BlockRecord>();
   /** The last tick asked for blocks the node did not serve yet (announced before it had them). */
   let shortOfHead = false;
 
-  /** The head from newHeads while it is connected and recent; null: ask the node. */
+  /**
+   * The head from newHeads while it is connected and recent; null: ask the node. Recent is within
+   * the slowed poll, or three of the chain's own gaps between notifications where its blocks are
+   * slower than that (Ethereum's 12 s against a 2 s poll): a quiet subscription is noticed after
+   * a few missing blocks, and a slow chain is not asked eth_blockNumber at every safety-net tick.
+   */
   function notifiedHead(): number | null {
     if (!heads?.connected() || notified === null) return null;
-    const fresh =
-      Date.now() - notified.atMs < chain.config.pollIntervalMs * POLL_SLOWDOWN_WITH_HEADS;
-    return fresh ? notified.head : null;
+    const window = Math.max(
+      chain.config.pollIntervalMs * POLL_SLOWDOWN_WITH_HEADS,
+      Math.min(NOTIFICATION_GAPS_TRUSTED * notified.gapMs, NOTIFIED_HEAD_MAX_TRUST_MS),
+    );
+    return Date.now() - notified.atMs < window ? notified.head : null;
   }
 
   const waitForWork = (ms: number) =>
@@ -436,7 +447,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
           chain.config.wsUrl,
           (head, header) => {
             // The latest, not the highest: after a reorg to a shorter branch the head goes down.
-            notified = { head, atMs: Date.now() };
+            const now = Date.now();
+            notified = { head, atMs: now, gapMs: notified ? now - notified.atMs : 0 };
             if (header) {
               // A block announced again (a reorg) replaces the first announcement; the map is
               // bounded for a scanner that is far behind the head and takes nothing from it.
