@@ -180,6 +180,39 @@ describe('createCoalescingRpc', () => {
     expect(answers.map(message)).toEqual(expected.map(message));
   });
 
+  it('folds calls that named no gas with `callGas`, and sends one that needed more alone, without it', async () => {
+    // Loops 16,384 times (about 426,000 gas) and returns 42: beyond the fold's 300,000, within a
+    // plain eth_call's cap.
+    const heavy = '0x00000000000000000000000000000000000baee3';
+    await chain.provider.send('anvil_setCode', [
+      heavy,
+      '0x6140005b6001900380600357602a60005260206000f3',
+    ]);
+    const plainCall = (to: string, data: string): RpcRequest => ({
+      method: 'eth_call',
+      params: [{ to, data }, 'latest'],
+    });
+    const requests = [
+      plainCall(address, token.encodeFunctionData('totalSupply')),
+      plainCall(heavy, '0x'),
+      plainCall(address, token.encodeFunctionData('owner')),
+    ];
+    const expected = await createRpcClient({ urls: [chain.anvil.rpcUrl] }).batch(requests);
+    const proxy = await startFaultProxy(chain.anvil.rpcUrl, { rate: 0 });
+    try {
+      const folded = createCoalescingRpc(createRpcClient({ urls: [proxy.url] }), {
+        callGas: 300_000,
+      });
+      const answers = await folded.batch(requests);
+      expect(answers.map(seen)).toEqual(expected.map(seen));
+      expect(answers[1]).toEqual({ ok: true, result: `0x${'2a'.padStart(64, '0')}` });
+      // The fold, and the heavy call again alone.
+      expect(proxy.calls.get('eth_call')).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('asks plainly, from then on, a node that refuses state overrides', async () => {
     let refused = 0;
     const server: Server = createServer(async (req, res) => {

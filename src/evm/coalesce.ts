@@ -289,6 +289,23 @@ const refusesOverrides = (error: RpcError) =>
 export interface CoalescingOptions {
   /** Fold the calls of several senders into one eth_call (tx.origin is then not the sender). */
   acrossSenders?: boolean;
+  /**
+   * Gas of a folded call that named none (default 5,000,000). Lower for many cheap calls whose
+   * failures may use all their gas (old code's invalid jumps): such a call is sent alone, without
+   * gas, and gets the node's cap, while the fold's budget lasts for the others.
+   */
+  callGas?: number;
+}
+
+/** The request as folded: a plain eth_call that named no gas gets `gas`. */
+function withGas(request: RpcRequest, gas: number | undefined): RpcRequest {
+  if (gas === undefined || request.method !== 'eth_call') return request;
+  const call = request.params[0] as Record<string, unknown> | null;
+  if (!call || call.gas !== undefined || !plainCall(request)) return request;
+  return {
+    ...request,
+    params: [{ ...call, gas: `0x${gas.toString(16)}` }, ...request.params.slice(1)],
+  };
 }
 
 const KNOWING = Symbol('coalesce.knowing');
@@ -317,12 +334,14 @@ export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions =
     requests: RpcRequest[],
     codes: ReadonlyMap<string, string>,
   ): Promise<RpcOutcome<T>[]> {
-    const folds = overrides ? planFolds(requests, options.acrossSenders ?? false, codes) : [];
+    // Folded with the fold's gas; sent alone (unfolded, or again) as asked.
+    const asFolded = requests.map((r) => withGas(r, options.callGas));
+    const folds = overrides ? planFolds(asFolded, options.acrossSenders ?? false, codes) : [];
     if (folds.length === 0) return rpc.batch<T>(requests);
     const folded = new Set(folds.flatMap((f) => f.entries));
     const alone = requests.map((_, i) => i).filter((i) => !folded.has(i));
     const sent = [
-      ...folds.map((f) => foldedRequest(f, requests)),
+      ...folds.map((f) => foldedRequest(f, asFolded)),
       ...alone.map((i) => requests[i]!),
     ];
     const answers = await rpc.batch<string>(sent);
@@ -333,7 +352,7 @@ export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions =
     folds.forEach((fold, f) => {
       const answer = answers[f]!;
       if (answer.ok) {
-        unfold(fold, requests, answer.result).forEach((o, k) => {
+        unfold(fold, asFolded, answer.result).forEach((o, k) => {
           out[fold.entries[k]!] = o;
         });
         return;

@@ -4,6 +4,7 @@ import {
   type Dispatch,
   dispatcherSelectors,
   interpretProbe,
+  PROBE_REQUEST_COUNT,
   type ProbeOutcome,
   probeRequests,
   SURFACE,
@@ -26,13 +27,52 @@ export async function probeContract(
   address: string,
   blockTag: string,
 ): Promise<ProbeOutcome> {
-  let tag = blockTag;
-  let outcomes = await rpc.batch(withCode(address, tag));
-  const stateMissing = outcomes.every((o) => !o.ok && o.error.kind !== 'revert');
-  if (stateMissing && blockTag !== 'latest') {
-    tag = 'latest';
-    outcomes = await rpc.batch(withCode(address, tag));
+  const [outcome] = await probeContracts(rpc, [{ address, blockTag }]);
+  return outcome!;
+}
+
+/**
+ * The probe of several contracts in one JSON-RPC batch (behind a coalescing client, their
+ * eth_calls at one block fold into one eth_call: src/evm/coalesce.ts). A contract whose every
+ * read failed with an error rather than a revert is read again at the latest state, those
+ * together in a second batch. Outcomes in the order given.
+ */
+export async function probeContracts(
+  rpc: RpcClient,
+  targets: readonly { address: string; blockTag: string }[],
+): Promise<ProbeOutcome[]> {
+  const read = async (tagged: readonly { address: string; blockTag: string }[]) => {
+    const answers = await rpc.batch(tagged.flatMap((t) => withCode(t.address, t.blockTag)));
+    return tagged.map((_, i) => answers.slice(i * PER_CONTRACT, (i + 1) * PER_CONTRACT));
+  };
+  const outcomes = await read(targets);
+  const tags = targets.map((t) => t.blockTag);
+  const stateMissing = targets
+    .map((_, i) => i)
+    .filter(
+      (i) => tags[i] !== 'latest' && outcomes[i]!.every((o) => !o.ok && o.error.kind !== 'revert'),
+    );
+  if (stateMissing.length > 0) {
+    const again = await read(
+      stateMissing.map((i) => ({ address: targets[i]!.address, blockTag: 'latest' })),
+    );
+    stateMissing.forEach((i, k) => {
+      outcomes[i] = again[k]!;
+      tags[i] = 'latest';
+    });
   }
+  return Promise.all(targets.map((t, i) => interpret(rpc, t.address, outcomes[i]!, tags[i]!)));
+}
+
+/** The probe calls and the code of one contract: what `read` asks per contract. */
+const PER_CONTRACT = PROBE_REQUEST_COUNT + 1;
+
+async function interpret(
+  rpc: RpcClient,
+  address: string,
+  outcomes: readonly RpcOutcome<unknown>[],
+  tag: string,
+): Promise<ProbeOutcome> {
   const calls = outcomes.slice(0, -1);
   const codeOutcome = outcomes[outcomes.length - 1];
   const code =

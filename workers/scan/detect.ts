@@ -16,14 +16,16 @@ import {
 import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
 import { mapWindowed, readBlockRange } from '../../src/evm/block-range.ts';
+import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
 import {
   type BlockTraces,
   type Deployment,
   findDeployments,
   transferLogCandidates,
 } from '../../src/evm/deployments.ts';
-import { probeContract } from '../../src/evm/probe.ts';
-import { fromQuantity, toQuantity } from '../../src/evm/rpc.ts';
+import type { ProbeOutcome } from '../../src/evm/erc20.ts';
+import { probeContracts } from '../../src/evm/probe.ts';
+import { fromQuantity, type RpcClient, toQuantity } from '../../src/evm/rpc.ts';
 import type { RpcBlockHeader, RpcLog, RpcReceipt } from '../../src/evm/types.ts';
 import { transfersOf } from '../../src/holders/transfers.ts';
 import { type ChainRuntime, chainOf } from '../chain-runtime.ts';
@@ -38,8 +40,30 @@ import type { Producer } from '../queues.ts';
 
 /** Addresses confirmed to predate the block they emitted a Transfer in; kept per chain, bounded. */
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
-/** Deployments probed at once (a sliding window). */
-const PROBE_WINDOW = 8;
+/**
+ * Deployments probed in one JSON-RPC batch: their eth_calls at one block fold into one eth_call
+ * (src/evm/coalesce.ts), their codes ride along, one request each. Bounded so that a batch stays
+ * within what providers accept (a contract's probe is PROBE_REQUEST_COUNT + 1 requests unfolded).
+ */
+const PROBE_BATCH = 32;
+/**
+ * Gas of each probe call inside the fold: a getter of a token takes a few thousand; a call that
+ * uses it all (old code fails with invalid jumps that do) is sent alone with the node's cap.
+ */
+const PROBE_CALL_GAS = 300_000;
+/** Probe batches in flight at once (a run of blocks, or a block with more than one batch). */
+const PROBE_BATCHES_IN_FLIGHT = 2;
+
+/** Per RPC client, the coalescing client of the probes (it remembers a node refusing overrides). */
+const probeClients = new WeakMap<RpcClient, RpcClient>();
+function probeClientOf(rpc: RpcClient): RpcClient {
+  let client = probeClients.get(rpc);
+  if (!client) {
+    client = createCoalescingRpc(rpc, { callGas: PROBE_CALL_GAS });
+    probeClients.set(rpc, client);
+  }
+  return client;
+}
 /** Announcements (and cache invalidations) in flight at once. */
 const ANNOUNCE_WINDOW = 16;
 /**
@@ -156,7 +180,7 @@ async function fallbackDeployments(
   return found;
 }
 
-export type Probe = Awaited<ReturnType<typeof probeContract>>;
+export type Probe = ProbeOutcome;
 
 export async function recordPair(
   tokens: TokenRepository,
@@ -247,9 +271,21 @@ export async function probeDeployments(
   log: Logger,
   outcome: RecordedDeployments,
 ): Promise<TokenFound[]> {
-  const probes = await mapWindowed(items, PROBE_WINDOW, (item) =>
-    probeContract(chain.rpc, item.deployment.address, toQuantity(item.block.number)),
+  const chunks = Array.from({ length: Math.ceil(items.length / PROBE_BATCH) }, (_, i) =>
+    items.slice(i * PROBE_BATCH, (i + 1) * PROBE_BATCH),
   );
+  const rpc = probeClientOf(chain.rpc);
+  const probes = (
+    await mapWindowed(chunks, PROBE_BATCHES_IN_FLIGHT, (chunk) =>
+      probeContracts(
+        rpc,
+        chunk.map((item) => ({
+          address: item.deployment.address,
+          blockTag: toQuantity(item.block.number),
+        })),
+      ),
+    )
+  ).flat();
   const found: TokenFound[] = [];
   for (const [i, probe] of probes.entries()) {
     const item = items[i]!;
