@@ -22,7 +22,6 @@ import { createRpcClient, subscribeNewHeads } from '../../infra/rpc/index.ts';
 import { type ChainConfig, LOCAL_CHAIN_ID } from '../../src/config/chains.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { findDeployments } from '../../src/evm/deployments.ts';
-import { probeContract } from '../../src/evm/probe.ts';
 import { toQuantity } from '../../src/evm/rpc.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import {
@@ -31,6 +30,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '../../test/support/services.ts';
+import { probeInBatches } from '../../workers/scan/index.ts';
 import { mined } from '../receipts.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
@@ -112,11 +112,16 @@ export async function rawCeiling(
         reader.receipts(header),
         reader.traces(header),
       ]);
-      for (const d of findDeployments(receipts, traces)) {
-        const probe = await probeContract(rpc, d.address, toQuantity(n));
+      // A block's deployments probed in one batch, as the detect stage does.
+      const deployed = findDeployments(receipts, traces);
+      const outcomes = await probeInBatches(
+        rpc,
+        deployed.map((d) => ({ address: d.address, blockTag: toQuantity(n) })),
+      );
+      for (const [i, probe] of outcomes.entries()) {
         if (probe.kind === 'token') {
           found++;
-          await reader.code(d.address, 'latest');
+          await reader.code(deployed[i]!.address, 'latest');
         }
       }
     }

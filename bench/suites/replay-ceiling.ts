@@ -7,20 +7,18 @@ import {
 } from '../../src/evm/block-range.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
 import { findDeployments } from '../../src/evm/deployments.ts';
-import { probeContract } from '../../src/evm/probe.ts';
 import { type BlockRange, pendingChunks } from '../../src/evm/ranges.ts';
 import { toQuantity } from '../../src/evm/rpc.ts';
 import { jobCatalog } from '../../workers/jobs.ts';
+import { probeInBatches } from '../../workers/scan/index.ts';
 
 /**
  * The replay's raw RPC ceiling: exactly the RPC work a replay does per block (per segment, the
  * headers in one JSON-RPC batch, receipts and traces of its non-empty blocks through the same
- * window, an ERC-20 probe per deployment), in the same segments, with as many segments per batch
- * and batches at once as the replay, and nothing else: no queue, no database, no events. The probes run through a sliding
- * window, a little tighter than the detect stage's slices, so the ceiling errs high.
+ * window, the ERC-20 probes of a segment's deployments as the replay makes them), in the same
+ * segments, with as many segments per batch and batches at once as the replay, and nothing else:
+ * no queue, no database, no events.
  */
-
-const PROBE_WINDOW = 8;
 
 export async function rawReplayCeiling(
   rpcUrl: string,
@@ -37,8 +35,9 @@ export async function rawReplayCeiling(
     const deployments = blocks.flatMap((b) =>
       findDeployments(b.receipts, b.traces).map((d) => ({ address: d.address, block: b.number })),
     );
-    const probes = await mapWindowed(deployments, PROBE_WINDOW, (d) =>
-      probeContract(rpc, d.address, toQuantity(d.block)),
+    const probes = await probeInBatches(
+      rpc,
+      deployments.map((d) => ({ address: d.address, blockTag: toQuantity(d.block) })),
     );
     tokens += probes.filter((p) => p.kind === 'token').length;
   };

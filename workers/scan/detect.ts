@@ -258,6 +258,24 @@ export function logRefusal(
   log[level](fields, 'deployment refused: not a token');
 }
 
+/**
+ * The ERC-20 probes of these contracts as detection and replay make them: PROBE_BATCH contracts
+ * a batch, folded by a coalescing client, PROBE_BATCHES_IN_FLIGHT batches at once.
+ */
+export async function probeInBatches(
+  rpc: RpcClient,
+  targets: readonly { address: string; blockTag: string }[],
+): Promise<ProbeOutcome[]> {
+  const chunks = Array.from({ length: Math.ceil(targets.length / PROBE_BATCH) }, (_, i) =>
+    targets.slice(i * PROBE_BATCH, (i + 1) * PROBE_BATCH),
+  );
+  const folded = probeClientOf(rpc);
+  const probes = await mapWindowed(chunks, PROBE_BATCHES_IN_FLIGHT, (chunk) =>
+    probeContracts(folded, chunk),
+  );
+  return probes.flat();
+}
+
 type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
 
 /**
@@ -271,21 +289,13 @@ export async function probeDeployments(
   log: Logger,
   outcome: RecordedDeployments,
 ): Promise<TokenFound[]> {
-  const chunks = Array.from({ length: Math.ceil(items.length / PROBE_BATCH) }, (_, i) =>
-    items.slice(i * PROBE_BATCH, (i + 1) * PROBE_BATCH),
+  const probes = await probeInBatches(
+    chain.rpc,
+    items.map((item) => ({
+      address: item.deployment.address,
+      blockTag: toQuantity(item.block.number),
+    })),
   );
-  const rpc = probeClientOf(chain.rpc);
-  const probes = (
-    await mapWindowed(chunks, PROBE_BATCHES_IN_FLIGHT, (chunk) =>
-      probeContracts(
-        rpc,
-        chunk.map((item) => ({
-          address: item.deployment.address,
-          blockTag: toQuantity(item.block.number),
-        })),
-      ),
-    )
-  ).flat();
   const found: TokenFound[] = [];
   for (const [i, probe] of probes.entries()) {
     const item = items[i]!;

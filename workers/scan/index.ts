@@ -10,6 +10,7 @@ export {
   type OldContractCache,
   type Probe,
   probeDeployments,
+  probeInBatches,
   type RecordedDeployments,
   recordPair,
   recordPoolCreations,
