@@ -49,6 +49,11 @@ export interface BurstOptions {
   burstBlocks: number;
   /** Seconds of trickle alone before the burst. */
   beforeSeconds: number;
+  /**
+   * Blocks of a burst block's size sent one at a time before the burst, each analysed before the
+   * next: the baseline of the burst's own blocks, the same block without a backlog (default 0).
+   */
+  bigBlocksBefore?: number;
   /** How long the backlog may take to drain before the scenario gives up. */
   drainTimeoutMs: number;
   /** Database pool of the service (tests: small; bench: production-sized). */
@@ -85,13 +90,18 @@ async function inProcess(setup: ServiceSetup): Promise<RunningService> {
   return { base: service.url!, stop: service.stop };
 }
 
-/** `warm-up`: the trickle's first blocks, while the service's caches and JIT warm (not timed). */
-export type Phase = 'warm-up' | 'before' | 'during' | 'after';
+/**
+ * `warm-up`: the trickle's first blocks, while the service's caches and JIT warm (not timed).
+ * `big-alone`: the blocks of a burst block's size sent before the burst (their trickle token);
+ * `settling`: the blocks while such a block's tokens are analysed (not timed).
+ */
+export type Phase = 'warm-up' | 'before' | 'big-alone' | 'settling' | 'during' | 'after';
 
 export interface SentToken {
   address: string;
   block: number;
-  kind: 'steady' | 'burst';
+  /** The trickle's, the burst's, or a block's of the burst's size sent alone before it. */
+  kind: 'steady' | 'burst' | 'alone';
   /** The trickle's tokens: which part of the run their block belongs to. */
   phase: Phase;
 }
@@ -214,6 +224,49 @@ async function sample(base: string): Promise<BacklogSample> {
   };
 }
 
+/** The block a transaction was mined in, waiting a few blocks for it. */
+async function minedBlock(
+  url: string,
+  hash: string,
+  nextHead: (after: number) => Promise<number>,
+): Promise<number> {
+  let at = 0;
+  for (let tries = 0; tries < 5; tries++) {
+    const r = await rpcCall<{ blockNumber: string } | null>(url, 'eth_getTransactionReceipt', [
+      hash,
+    ]);
+    if (r) return Number(r.blockNumber);
+    at = await nextHead(at);
+  }
+  throw new Error(`deployment ${hash} was not mined within 5 blocks`);
+}
+
+/** Waits until the tokens these deployments created are through the risk stage. */
+async function analysedAll(
+  sql: postgres.Sql,
+  chainId: number,
+  url: string,
+  hashes: readonly string[],
+  nextHead: (after: number) => Promise<number>,
+  timeoutMs: number,
+): Promise<void> {
+  await minedBlock(url, hashes[hashes.length - 1]!, nextHead);
+  const receipts = (await rpcBatch(
+    url,
+    hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+  )) as { contractAddress: string }[];
+  const addresses = receipts.map((r) => r.contractAddress.toLowerCase());
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await sql<{ analysed: number }[]>`
+      select count(*)::int as analysed from tokens
+      where chain_id = ${chainId} and address = any(${addresses}) and risk_updated_at is not null`;
+    if ((row?.analysed ?? 0) >= addresses.length) return;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  throw new Error(`${addresses.length} tokens of a block alone were not analysed in time`);
+}
+
 export async function runBurst(options: BurstOptions): Promise<BurstRun> {
   const say = options.onProgress ?? (() => {});
   let chain: TestChain | undefined;
@@ -316,8 +369,9 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
         });
       }
       const txPhase = phase;
-      for (const hash of (await rpcBatch(url, calls)) as string[])
-        sent.set(hash, { kind, phase: txPhase });
+      const hashes = (await rpcBatch(url, calls)) as string[];
+      for (const hash of hashes) sent.set(hash, { kind, phase: txPhase });
+      return hashes;
     };
 
     // The trickle: one token a block, from its own sender, until told to stop.
@@ -336,6 +390,20 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
 
     say(`burst: ${options.beforeSeconds} s of trickle alone`);
     await new Promise((r) => setTimeout(r, options.beforeSeconds * 1000));
+
+    // Blocks of a burst block's size, one at a time, each analysed before the next.
+    sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const bigBlocks = new Set<number>();
+    const settledAt: number[] = [];
+    const perBlock = Math.ceil(options.burstTokens / options.burstBlocks);
+    for (let b = 0; b < (options.bigBlocksBefore ?? 0); b++) {
+      say(`burst: a block of ${perBlock} tokens alone (${b + 1} of ${options.bigBlocksBefore})`);
+      const hashes = await send(burstSender!, 'alone', perBlock);
+      const minedIn = await minedBlock(url, hashes[0]!, nextHead);
+      bigBlocks.add(minedIn);
+      await analysedAll(sql, chain.anvil.chainId, url, hashes, nextHead, options.drainTimeoutMs);
+      settledAt.push(head);
+    }
 
     say(`burst: ${options.burstTokens} tokens over ${options.burstBlocks} blocks`);
     phase = 'during';
@@ -364,7 +432,6 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
 
     // Drained: every token sent up to the burst's last block has been through the risk stage (the
     // trickle goes on meanwhile, and its newest token is always a moment from analysed).
-    sql = postgres(database.url, { max: 1, onnotice: () => {} });
     // (The trickle's newest deployment may still be pending: a few blocks are waited for.)
     const upToBurst = [...sent.keys()];
     let backlogged: string[] = [];
@@ -413,18 +480,25 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       const { kind, phase: sentIn } = sent.get(hashes[i]!)!;
       const block = Number(r.blockNumber);
       // A trickle token sent just before the burst may land in its first block: its block says.
+      const lastSettled = settledAt[settledAt.length - 1] ?? -1;
       const tokenPhase: Phase =
         kind === 'burst'
           ? 'during'
-          : block < startBlock + WARM_UP_BLOCKS
-            ? 'warm-up'
-            : block < burstFromBlock
-              ? 'before'
-              : block <= drainedAtBlock
-                ? 'during'
-                : sentIn === 'after'
-                  ? 'after'
-                  : 'during';
+          : kind === 'alone'
+            ? 'big-alone'
+            : block < startBlock + WARM_UP_BLOCKS
+              ? 'warm-up'
+              : bigBlocks.has(block)
+                ? 'big-alone'
+                : [...bigBlocks].some((big) => block > big && block <= lastSettled)
+                  ? 'settling'
+                  : block < burstFromBlock
+                    ? 'before'
+                    : block <= drainedAtBlock
+                      ? 'during'
+                      : sentIn === 'after'
+                        ? 'after'
+                        : 'during';
       tokens.push({ address: r.contractAddress.toLowerCase(), block, kind, phase: tokenPhase });
     });
 
