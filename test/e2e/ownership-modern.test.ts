@@ -16,6 +16,7 @@ import {
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
+import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
 import type { RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';
@@ -85,7 +86,12 @@ async function analyse(address: string): Promise<Analysed> {
       })
     : null;
   const callers = privilegedCallers(analysis, { creator: chain.account } as never);
-  const creator = await probeCreatorAccess(rpc, { token: address, analysis, callers });
+  // Folded into one eth_call per sender, as the simulate stage asks them.
+  const creator = await probeCreatorAccess(createCoalescingRpc(rpc), {
+    token: address,
+    analysis,
+    callers,
+  });
   const findings = [...(behaviour?.findings ?? []), ...creator];
   const assessment = assessRisk({
     trusted: false,

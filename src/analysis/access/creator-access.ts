@@ -14,7 +14,10 @@ import { PROOF_FAMILIES } from './privilege.ts';
  * renounce"), reported as a behaviour finding so that privilege.ts weighs it like one.
  */
 
-/** At most this many functions are tried per token (each costs four eth_calls). */
+/**
+ * At most this many functions are tried per token (four eth_calls each: two argument variants
+ * from a stranger and from the creator; the simulate stage folds them into one eth_call per sender).
+ */
 export const MAX_CREATOR_PROBES = 12;
 
 export async function probeCreatorAccess(
