@@ -117,22 +117,12 @@ function keptForHolder(
   return null;
 }
 
-/** A write of `balance + 0`: the balance as it was. */
-function addsZero(w: PathWrite, shape: MapShape): boolean {
-  const v = w.value;
-  return (
-    isNode(v) &&
-    v.op === 'add' &&
-    v.args.some((a) => a === 0n) &&
-    v.args.some((a) => readsEntry(a, w, shape))
-  );
-}
-
 /**
  * A credit of `balances[holder]` with an amount read from a ledger balanceOf adds for the same
  * holder, which the same path rewrites (a lockup released), or with an amount the same path
  * subtracts from that ledger (`locked[h] -= amount; balances[h] += amount`, whatever the amount
- * is read from: vesting periods summed): balanceOf counted it already, so no token is made.
+ * is read from: vesting periods summed, or a constant such as the 0 of a release that found
+ * nothing due): balanceOf counted it already, so no token is made.
  */
 function releasedFromLedger(
   t: PathTrace,
@@ -150,7 +140,7 @@ function releasedFromLedger(
   if (ledgerWrites.length === 0) return false;
   if (contains(v, (n) => n.op === 'sload' && ofHolder(n.args[0]!))) return true;
   const amounts = v.args.filter((a) => !readsEntry(a, credit, shape));
-  if (amounts.length !== 1 || typeof amounts[0] === 'bigint') return false;
+  if (amounts.length !== 1) return false;
   return ledgerWrites.some((w) => {
     const d = w.value;
     return (
@@ -238,10 +228,7 @@ export function balanceFindings(
     const s = slotShape(w.slot);
     return s?.kind === 'slot' && s.slot === layout.totalSupply;
   });
-  // `balance + 0` (a release that found nothing due) credits nothing.
-  const to =
-    changes.find((c) => c.grow === 'increase' && !addsZero(c.w, c.shape)) ??
-    changes.find(setsOwnBalance);
+  const to = changes.find((c) => c.grow === 'increase') ?? changes.find(setsOwnBalance);
   // Tokens moved, not made: some other balance shrank or was zeroed on the same path.
   const moved =
     to !== undefined &&
