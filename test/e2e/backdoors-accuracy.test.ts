@@ -9,8 +9,9 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 
 /**
  * Accuracy on real mainnet code: the 116 labelled backdoored tokens of test/fixtures/backdoors,
- * placed on Anvil both with their constructor and as bare runtime code with only the owner slot
- * written (empty storage), analysed as the selectors and risk stages do. The analyser never sees
+ * placed on Anvil both launched (deployed with their constructor, then the launch setup their
+ * notes record replayed: the state the study's labels were confirmed in) and as bare runtime code
+ * with only the owner slot written (empty storage), analysed as the selectors and risk stages do. The analyser never sees
  * ids, names or addresses of this set; the thresholds are the development-set targets of
  * docs/risk-model.md, and each capability's F1 must beat name matching on the same run.
  * `npm run bench -- --only accuracy` prints the full table.
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => chain?.stop());
 
-describe.each<PlaceMode>(['constructor', 'set-code'])('development set placed by %s', (mode) => {
+describe.each<PlaceMode>(['launched', 'set-code'])('development set placed by %s', (mode) => {
   it(
     `recall ≥ ${MIN_RECALL * 100} % per capability, precision ≥ ${MIN_PRECISION * 100} %`,
     async () => {
@@ -48,6 +49,11 @@ describe.each<PlaceMode>(['constructor', 'set-code'])('development set placed by
         );
       }
       for (const m of scores.misses) console.log(`${mode} ${m.kind}: ${m.id} ${m.name} ${m.label}`);
+      const steps = results.flatMap((r) => r.setup);
+      if (mode === 'launched')
+        console.log(
+          `launched: ${steps.length} setup steps replayed, ${steps.filter((s) => !s.ok).length} failed`,
+        );
       // Every entry deploys from its own creation code and constructor arguments (fixture README).
       expect(scores.placed).toBe(entries.length);
       for (const [i, s] of scores.capabilities.entries()) {

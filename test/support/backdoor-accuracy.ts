@@ -20,10 +20,14 @@ import {
   score,
 } from './backdoors.ts';
 import type { TestChain } from './chain.ts';
+import { parseLaunchSetup, replayLaunchSetup, type StepOutcome } from './launch-setup.ts';
 
 /**
  * Runs the analyser over the labelled development set on Anvil, two ways:
- * - `constructor`: the creation code deployed with its constructor arguments (state as deployed);
+ * - `launched`: the creation code deployed with its constructor arguments from the deployer, then
+ *   the launch setup each entry's notes record replayed from the deployer (roles, funding, the
+ *   transfers to two holders, the release of transfers: launch-setup.ts), i.e. the state in which
+ *   the study's labels were confirmed on chain; a step that reverts is recorded, not fatal;
  * - `set-code`: the runtime code placed with anvil_setCode and only the owner slot written (empty
  *   storage: zero supply, zero balances), which is how held-out tokens are submitted.
  * The analysis is the selectors stage's (analyzeStatic) followed by the risk score and hints.
@@ -31,7 +35,7 @@ import type { TestChain } from './chain.ts';
  * catalogued function of its family (mint, burnFrom, freezeAccount, pause…), whatever the code does.
  */
 
-export type PlaceMode = 'constructor' | 'set-code';
+export type PlaceMode = 'launched' | 'set-code';
 
 export interface EntryResult {
   id: string;
@@ -39,6 +43,8 @@ export interface EntryResult {
   mode: PlaceMode;
   /** Why the entry could not be placed, or null. */
   error: string | null;
+  /** `launched`: each replayed step of the recorded launch setup and whether it went through. */
+  setup: StepOutcome[];
   hints: SecurityHints | null;
   observed: Record<CapabilityLabel, boolean>;
   observedLabels: Record<StudyLabel, boolean>;
@@ -116,21 +122,28 @@ async function ownerSlots(
   return found;
 }
 
-/** Places one entry; for set-code, `template` is a constructor-deployed instance to find the owner slot in. */
+/**
+ * Places one entry; for set-code, `template` is a constructor-deployed instance (no setup) to find
+ * the owner slot in. `launched` also replays the recorded launch setup; its outcome is returned.
+ */
 export async function placeEntry(
   chain: TestChain,
   e: BackdoorEntry,
   mode: PlaceMode,
   template?: string,
-): Promise<string> {
-  if (mode === 'constructor') return deployWithConstructor(chain, e);
+): Promise<{ address: string; setup: StepOutcome[] }> {
+  if (mode === 'launched') {
+    const address = await deployWithConstructor(chain, e);
+    const { steps } = parseLaunchSetup(e.notes, chain.account);
+    return { address, setup: await replayLaunchSetup(chain, address, steps) };
+  }
   const address = addressFromLabel(`token-monitor.backdoor-set.${e.id}`);
   await chain.provider.send('anvil_setCode', [address, e.runtime_bytecode]);
   for (const slot of template ? await ownerSlots(chain, template) : []) {
     const word = `0x${(slot.owner << slot.shift).toString(16).padStart(64, '0')}`;
     await chain.provider.send('anvil_setStorageAt', [address, `0x${slot.slot.toString(16)}`, word]);
   }
-  return address;
+  return { address, setup: [] };
 }
 
 /** Name matching: which capabilities the catalogued names among the routed selectors claim. */
@@ -176,7 +189,7 @@ export async function analyseToken(
   deps: { rpc: RpcClient; reader: ChainReader },
   chainId: number,
   address: string,
-): Promise<Omit<EntryResult, 'id' | 'name' | 'mode'>> {
+): Promise<Omit<EntryResult, 'id' | 'name' | 'mode' | 'setup'>> {
   const started = performance.now();
   const code = await deps.reader.code(address, 'latest');
   const analysis = await analyzeStatic(deps, { chainId, address, code });
@@ -212,17 +225,18 @@ export async function runDevelopmentSet(
   const out: EntryResult[] = [];
   for (const e of entries) {
     const base = { id: e.id, name: e.contract_name, mode };
-    let address: string;
+    let placed: { address: string; setup: StepOutcome[] };
     try {
       const template =
         mode === 'set-code'
           ? await deployWithConstructor(chain, e).catch(() => undefined)
           : undefined;
-      address = await placeEntry(chain, e, mode, template);
+      placed = await placeEntry(chain, e, mode, template);
     } catch (error) {
       out.push({
         ...base,
         error: (error as Error).message,
+        setup: [],
         hints: null,
         observed: NONE,
         observedLabels: NO_LABELS,
@@ -233,8 +247,8 @@ export async function runDevelopmentSet(
       });
       continue;
     }
-    const analysed = await analyseToken({ rpc, reader }, chain.anvil.chainId, address);
-    out.push({ ...base, ...analysed });
+    const analysed = await analyseToken({ rpc, reader }, chain.anvil.chainId, placed.address);
+    out.push({ ...base, ...analysed, setup: placed.setup });
     onProgress?.(out.length);
   }
   return out;

@@ -124,7 +124,9 @@ export async function placeModernToken(
   return address;
 }
 
-export interface ModernResult extends EntryResult {
+export interface ModernResult extends Omit<EntryResult, 'mode' | 'setup'> {
+  /** Deployed with its constructor (behind its proxy), then its own `after` calls. */
+  mode: 'constructor';
   build: string;
   token: ModernToken;
 }

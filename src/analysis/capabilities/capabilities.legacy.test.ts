@@ -63,6 +63,16 @@ const EXPECTED: [name: string, findings: string[], what: string][] = [
   ['OwnerNoFee', [], "the owner's transfer skips the fee and still moves its own tokens"],
   ['HonestHolder', [], "freeze() of the caller's own tokens; burnFrom spending the allowance"],
   ['HonestNames', [], 'setBalance of points; lock and freezeAccount of entries transfer ignores'],
+  [
+    'VestRelease',
+    [],
+    'balanceOf adds a vesting entry read first; releases move the entry into the balances',
+  ],
+  [
+    'VestSeize',
+    ['leak:balance-change', 'mint:mint'],
+    'the vesting token with a balance zeroed and an amount due credited from nowhere',
+  ],
 ];
 
 describe.each(BUILDS)('solc $version, optimizer $optimize', (build) => {

@@ -119,8 +119,10 @@ function keptForHolder(
 
 /**
  * A credit of `balances[holder]` with an amount read from a ledger balanceOf adds for the same
- * holder, which the same path rewrites (a lockup released): balanceOf counted it already, so no
- * token is made.
+ * holder, which the same path rewrites (a lockup released), or with an amount the same path
+ * subtracts from that ledger (`locked[h] -= amount; balances[h] += amount`, whatever the amount
+ * is read from: vesting periods summed, or a constant such as the 0 of a release that found
+ * nothing due): balanceOf counted it already, so no token is made.
  */
 function releasedFromLedger(
   t: PathTrace,
@@ -134,8 +136,22 @@ function releasedFromLedger(
     const s = slotShape(slot);
     return s?.kind === 'map' && layout.held.includes(s.base) && sameSym(s.key, shape.key);
   };
-  const readsLedger = contains(v, (n) => n.op === 'sload' && ofHolder(n.args[0]!));
-  return readsLedger && t.writes.some((w) => ofHolder(w.slot));
+  const ledgerWrites = t.writes.filter((w) => ofHolder(w.slot));
+  if (ledgerWrites.length === 0) return false;
+  if (contains(v, (n) => n.op === 'sload' && ofHolder(n.args[0]!))) return true;
+  const amounts = v.args.filter((a) => !readsEntry(a, credit, shape));
+  if (amounts.length !== 1) return false;
+  return ledgerWrites.some((w) => {
+    const d = w.value;
+    return (
+      isNode(d) &&
+      d.op === 'sub' &&
+      isNode(d.args[0]) &&
+      d.args[0].op === 'sload' &&
+      sameSym(d.args[0].args[0]!, w.slot) &&
+      sameSym(d.args[1]!, amounts[0]!)
+    );
+  });
 }
 
 /**

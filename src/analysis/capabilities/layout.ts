@@ -180,7 +180,10 @@ export function discoverLayout(
  * The mapping balanceOf(holder) reads keyed by the holder. A balanceOf that adds locked amounts
  * (`balances[h] + sum(lockups[h])` when `locks[h]`) reads more than one: a mapping only branched
  * on as a flag is not the balances, nor one read on some paths only; the balances mapping is
- * read on every path. A reflection token reads one mapping or another (`_isExcluded[h] ?
+ * read on every path. When several are read on every path (`accounts[h] +
+ * investors[h].lockedAmount`, a vesting entry that old compilers read first), the balances are
+ * the one transfer() writes on the most paths: what transfer moves, not what it only releases
+ * for some holders. A reflection token reads one mapping or another (`_isExcluded[h] ?
  * _tOwned[h] : _rOwned[h]`), none on every path: the balances are then the one transfer() writes
  * on most of its paths (`_rOwned`, every holder's; `_tOwned` only for excluded accounts).
  * Failing that, the first one read.
@@ -217,6 +220,7 @@ function balancesBase(
     common = common === null ? read : common.filter((b) => read.includes(b));
   }
   const balances =
+    (common !== null && common.length > 1 ? mostWritten(model, byId, common, budget) : null) ??
     common?.[0] ??
     (all.size > 1 ? mostWritten(model, byId, [...all], budget) : null) ??
     [...all][0] ??
@@ -229,7 +233,11 @@ function balancesBase(
   };
 }
 
-/** Of `candidates`, the mapping transfer() writes on the most paths that succeed, or null. */
+/**
+ * Of `candidates`, the mapping transfer() writes on the most paths that do not revert, or null.
+ * A path that returns false keeps its writes too: old tokens whose internal transfer never sets
+ * its return value answer false after moving the tokens.
+ */
 function mostWritten(
   model: CodeModel,
   byId: Map<string, ExtractedFunction>,
@@ -240,7 +248,7 @@ function mostWritten(
   if (!transfer) return null;
   const counts = new Map<bigint, number>();
   const walked = walkRecorded(model, { ...transfer, arguments: 'address,uint256' }, budget);
-  for (const t of walked.traces.filter(isSuccess)) {
+  for (const t of walked.traces.filter((x) => x.end === 'stop' || x.end === 'return')) {
     const bases = new Set(
       t.writes.map((w) => slotShape(w.slot)).map((x) => (x?.kind === 'map' ? x.base : null)),
     );
