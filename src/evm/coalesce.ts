@@ -1,5 +1,5 @@
-import { Interface, type Result } from 'ethers';
 import { loadArtifact } from '../../contracts/artifacts.ts';
+import { type BundleCall, decodeCallAll, encodeCallAll } from './bundle-codec.ts';
 import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rpc.ts';
 import { windowOverrides, windowRead } from './slot-window.ts';
 
@@ -48,7 +48,6 @@ const WORD = 64;
 
 const slotReader = loadArtifact('SlotReader').deployedBytecode;
 const bundleArtifact = loadArtifact('CallBundle');
-const bundle = new Interface(bundleArtifact.abi);
 
 /** A request's place in the batch and what it folds into. */
 type CallsFold = {
@@ -166,11 +165,15 @@ function foldedRequest(fold: Fold, requests: readonly RpcRequest[]): RpcRequest 
     g.window ? windowOverrides(g.window.address, g.window.code) : {};
   if (fold.kind === 'senders') {
     // The hub calls each sender's bundle, which makes that sender's calls.
-    const inner = fold.groups.map((g) => [g.sender, SENDER_GAS, bundleCall(g, requests)]);
+    const inner = fold.groups.map((g) => ({
+      target: g.sender,
+      gas: BigInt(SENDER_GAS),
+      data: bundleCall(g, requests),
+    }));
     return {
       method: 'eth_call',
       params: [
-        { from: HUB, to: HUB, data: bundle.encodeFunctionData('callAll', [inner]), gas },
+        { from: HUB, to: HUB, data: encodeCallAll(inner), gas },
         fold.tag,
         Object.assign(
           Object.fromEntries([HUB, ...fold.groups.map((g) => g.sender)].map((a) => [a, code])),
@@ -227,12 +230,20 @@ function throughWindows(
 
 /** The CallBundle's callAll of one sender's calls. */
 function bundleCall(fold: CallsFold, requests: readonly RpcRequest[]): string {
-  const calls: unknown[][] = callsOf(fold, requests).map((c) => [c.to, callGas(c), c.data]);
+  const calls: BundleCall[] = callsOf(fold, requests).map((c) => ({
+    target: c.to,
+    gas: callGas(c),
+    data: c.data,
+  }));
   if (fold.window) {
     const slots = slotsOf(fold, requests).map((i) => String(requests[i]!.params[1]));
-    calls.push([fold.window.address, BigInt(DEFAULT_CALL_GAS), windowRead(slots)]);
+    calls.push({
+      target: fold.window.address,
+      gas: BigInt(DEFAULT_CALL_GAS),
+      data: windowRead(slots),
+    });
   }
-  return bundle.encodeFunctionData('callAll', [calls]);
+  return encodeCallAll(calls);
 }
 
 /** The folded answer split back into one outcome per request (undefined: send it alone). */
@@ -250,29 +261,29 @@ function unfold(
       result: `0x${hex.slice(k * WORD, (k + 1) * WORD)}`,
     }));
   }
-  const answers = bundle.decodeFunctionResult('callAll', answer)[0] as Result;
+  const answers = decodeCallAll(answer);
   if (fold.kind === 'senders')
     return fold.groups.flatMap((g, k) => {
-      const a = answers[k] as Result;
+      const a = answers[k];
       // A sender's bundle not made (or failed, which it never should): its calls go alone.
-      if (!a[0] || !a[1]) return g.entries.map(() => undefined);
-      return unfold(g, requests, String(a[2]));
+      if (!a?.ran || !a.ok) return g.entries.map(() => undefined);
+      return unfold(g, requests, a.data);
     });
   const calls = callsOf(fold, requests);
   const outcomes = calls.map((c, k): RpcOutcome<unknown> | undefined => {
-    const a = answers[k] as Result;
-    if (!a[0]) return undefined;
-    const data = String(a[2]);
+    const a = answers[k];
+    if (!a?.ran) return undefined;
+    const data = a.data;
     // All its gas used and no revert data: an exceptional halt (an INVALID opcode, out of gas),
     // which a node words in its own way (the reason some callers read): sent alone.
-    if (!a[1] && data === '0x' && BigInt(a[3]) >= callGas(c)) return undefined;
-    return a[1]
+    if (!a.ok && data === '0x' && a.gasUsed >= callGas(c)) return undefined;
+    return a.ok
       ? { ok: true, result: data }
       : { ok: false, error: new RpcError('revert', 'execution reverted', 3, data) };
   });
   const slots = slotsOf(fold, requests);
-  const read = slots.length > 0 ? (answers[calls.length] as Result) : null;
-  const words = read?.[0] && read[1] ? String(read[2]).slice(2) : '';
+  const read = slots.length > 0 ? answers[calls.length] : undefined;
+  const words = read?.ran && read.ok ? read.data.slice(2) : '';
   // The slots after the calls (entries list the calls first); a read not made is sent alone.
   const slotOutcomes = slots.map((_, k): RpcOutcome<unknown> | undefined =>
     words.length === slots.length * WORD
