@@ -53,6 +53,8 @@ const PROBE_BATCH = 32;
 const PROBE_CALL_GAS = 300_000;
 /** Probe batches in flight at once (a run of blocks, or a block with more than one batch). */
 const PROBE_BATCHES_IN_FLIGHT = 2;
+/** Announcements (and cache invalidations) in flight at once. */
+const ANNOUNCE_WINDOW = 16;
 
 /** Per RPC client, the coalescing client of the probes (it remembers a node refusing overrides). */
 const probeClients = new WeakMap<RpcClient, RpcClient>();
@@ -64,8 +66,6 @@ function probeClientOf(rpc: RpcClient): RpcClient {
   }
   return client;
 }
-/** Announcements (and cache invalidations) in flight at once. */
-const ANNOUNCE_WINDOW = 16;
 /**
  * How far back a funded V4 pool's Initialize is looked for when no detect job has recorded it
  * yet (blocks are detected concurrently); a pool is normally funded within a few blocks.
@@ -279,11 +279,11 @@ export async function probeInBatches(
 type TokenFound = { item: BlockDeployment; probe: Extract<Probe, { kind: 'token' }> };
 
 /**
- * Probes the deployments through a sliding window; pairs are recorded one by one (they are few),
- * tokens returned for `recordTokens`.
+ * Probes the deployments in batches (`probeInBatches`); pairs are recorded one by one (they are
+ * few), tokens returned for `recordTokens`.
  */
 export async function probeDeployments(
-  deps: Pick<DetectDeps, 'tokens' | 'logger'>,
+  deps: Pick<DetectDeps, 'tokens'>,
   chain: ChainRuntime,
   items: readonly BlockDeployment[],
   log: Logger,
