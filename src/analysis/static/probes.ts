@@ -182,9 +182,19 @@ function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandi
   return [...out.values()];
 }
 
+/**
+ * The findings a flag could close. A per-account limit (an entry of a mapping transfer checks) is
+ * not among them: closing its setter leaves every entry it wrote before in place, now for good,
+ * and which entries were written is not readable from storage.
+ */
+const closable = (report: CapabilityReport) =>
+  report.findings.filter(
+    (f) => (f.requires?.length ?? 0) > 0 && !(f.capability === 'limit' && f.family === 'blacklist'),
+  );
+
 function closingSlots(report: CapabilityReport | null): bigint[] {
   if (!report?.walkedAll) return [];
-  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  const needs = closable(report);
   return [...new Set(needs.flatMap((f) => f.requires!.map((r) => r.slot)))];
 }
 
@@ -212,7 +222,7 @@ export async function closeByStorage(
 ): Promise<Judged[]> {
   const { report } = input;
   if (!report?.walkedAll) return judged;
-  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  const needs = closable(report);
   const slots = closingSlots(report);
   if (slots.length === 0) return judged;
   const outcomes = await rpc.batch<string>(closingSlotRequests(input));
