@@ -182,15 +182,9 @@ function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandi
   return [...out.values()];
 }
 
-/**
- * The findings a flag could close. A per-account limit (an entry of a mapping transfer checks) is
- * not among them: closing its setter leaves every entry it wrote before in place, now for good,
- * and which entries were written is not readable from storage.
- */
+/** The findings a flag could close: those that need some stored value. */
 const closable = (report: CapabilityReport) =>
-  report.findings.filter(
-    (f) => (f.requires?.length ?? 0) > 0 && !(f.capability === 'limit' && f.family === 'blacklist'),
-  );
+  report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
 
 function closingSlots(report: CapabilityReport | null): bigint[] {
   if (!report?.walkedAll) return [];
