@@ -136,7 +136,9 @@ export function analyzeCapabilities(
     }
     const result = walkRecorded(model, fn, budget);
     if (result.complete) conclusive.push(fn.selector);
-    else if (!holder) walkedAll = false;
+    // A walk cut only at loops' third turns reached all the code the function has: what it can
+    // write to a plain slot is known (a loop's own writes move with its counter).
+    else if (!holder && result.cutOutsideLoops) walkedAll = false;
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
     const undecided: bigint[] = [];

@@ -32,7 +32,10 @@ export interface CapabilityReport {
   slotWrites: SlotWrites;
   /** Fees transfers take as a share of the amount, with their privileged setters. */
   fees: FeeSlot[];
-  /** Every state-changing function but the holder's own was walked to the end. */
+  /**
+   * Every state-changing function but the holder's own was walked to the end, or cut only at
+   * loops past their second turn: every plain-slot write any of them makes was seen.
+   */
   walkedAll: boolean;
   steps: number;
 }

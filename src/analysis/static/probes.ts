@@ -182,9 +182,13 @@ function uniqueCandidates(candidates: readonly StorageCandidate[]): StorageCandi
   return [...out.values()];
 }
 
+/** The findings a flag could close: those that need some stored value. */
+const closable = (report: CapabilityReport) =>
+  report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+
 function closingSlots(report: CapabilityReport | null): bigint[] {
   if (!report?.walkedAll) return [];
-  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  const needs = closable(report);
   return [...new Set(needs.flatMap((f) => f.requires!.map((r) => r.slot)))];
 }
 
@@ -212,7 +216,7 @@ export async function closeByStorage(
 ): Promise<Judged[]> {
   const { report } = input;
   if (!report?.walkedAll) return judged;
-  const needs = report.findings.filter((f) => (f.requires?.length ?? 0) > 0);
+  const needs = closable(report);
   const slots = closingSlots(report);
   if (slots.length === 0) return judged;
   const outcomes = await rpc.batch<string>(closingSlotRequests(input));

@@ -120,6 +120,7 @@ const NO_CALLER_VERDICT = (fn: ExtractedFunction, label: string): BytecodeVerdic
     unguardedStateChange: true,
     externalCalls: false,
     complete: true,
+    cutOutsideLoops: false,
     steps: 0,
     paths: 0,
     traces: [],

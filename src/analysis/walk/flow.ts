@@ -62,6 +62,7 @@ function jumpi(w: Walk, s: State): boolean {
   if (destOk) {
     if (w.result.paths >= w.maxPaths) {
       w.result.complete = false;
+      w.result.cutOutsideLoops = true;
       s.pc++;
       return true;
     }

@@ -85,6 +85,7 @@ export function walk(code: CodeModel, calldataHex: string, options: WalkOptions 
       unguardedStateChange: false,
       externalCalls: false,
       complete: true,
+      cutOutsideLoops: false,
       steps: 0,
       paths: 1,
       traces: [],
@@ -108,6 +109,7 @@ export function walk(code: CodeModel, calldataHex: string, options: WalkOptions 
     for (;;) {
       if (w.total >= budget || s.steps >= MAX_PATH_STEPS) {
         w.result.complete = false;
+        w.result.cutOutsideLoops = true;
         break;
       }
       w.total++;

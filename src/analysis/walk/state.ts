@@ -116,6 +116,13 @@ export interface WalkResult {
   externalCalls: boolean;
   /** Every path was followed to its end within the budget. */
   complete: boolean;
+  /**
+   * A path was dropped by the step budget, a path's step cap or the path cap: somewhere other than
+   * a loop's third turn. False while `complete` is false means every path was followed to its end
+   * but those of loops with a symbolic exit past their second turn (a string copied to storage
+   * clearing the old one's words): every piece of code the function reaches was walked.
+   */
+  cutOutsideLoops: boolean;
   steps: number;
   paths: number;
   /** With `record`: one trace per path that reached an end. */
