@@ -5,7 +5,7 @@ import { verifiedSource } from '../infra/explorer.ts';
 import { codeFactsOf } from '../src/analysis/risk/index.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
-import { createCoalescingRpc } from '../src/evm/coalesce.ts';
+import { createCoalescingRpc } from '../src/evm/coalesce/index.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
@@ -37,7 +37,7 @@ export type SelectorsResult =
 
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
-  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce.ts); one per client,
+  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce/coalesce.ts); one per client,
   // so that a node found to refuse state overrides is remembered.
   const folded = new WeakMap<RpcClient, { rpc: RpcClient; acrossSenders: RpcClient }>();
   const foldedOf = (rpc: RpcClient) => {

@@ -26,7 +26,7 @@ import { createSimulateProcessor, privilegedCallers } from './simulate.ts';
 /**
  * The simulate stage's JSON-RPC calls, counted at the client (every entry of a batch apart): the
  * creator access probes of a renounced token ask the node once per sender, folded as the
- * selectors stage folds its own access probes (src/evm/coalesce.ts), and answer as plain calls.
+ * selectors stage folds its own access probes (src/evm/coalesce/coalesce.ts), and answer as plain calls.
  */
 
 let chain: TestChain;

@@ -18,7 +18,7 @@ import {
 } from '../src/analysis/simulation/index.ts';
 import { isFeeCapEntry } from '../src/analysis/static/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
-import { createCoalescingRpc } from '../src/evm/coalesce.ts';
+import { createCoalescingRpc } from '../src/evm/coalesce/index.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
@@ -187,7 +187,7 @@ async function realHolderSells(
 
 export function createSimulateProcessor(deps: SimulateDeps) {
   // The creator access probes (plain eth_calls from a stranger and from the creator) folded into
-  // one eth_call per sender (src/evm/coalesce.ts), as the selectors stage folds its own access
+  // one eth_call per sender (src/evm/coalesce/coalesce.ts), as the selectors stage folds its own access
   // probes; per sender, so that each call keeps its tx.origin. One per client, so that a node
   // found to refuse state overrides is remembered.
   const folded = new WeakMap<RpcClient, RpcClient>();

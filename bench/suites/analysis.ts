@@ -10,7 +10,7 @@ import {
 } from '../../src/analysis/simulation/index.ts';
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
+import { createCoalescingRpc } from '../../src/evm/coalesce/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../infra/rpc/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
-import { createCoalescingRpc } from './coalesce.ts';
+import { createCoalescingRpc } from './coalesce/index.ts';
 import { prefetch } from './prefetch.ts';
 import type { RpcOutcome, RpcRequest } from './rpc.ts';
 

@@ -4,7 +4,7 @@ import { createRpcClient } from '../../infra/rpc/index.ts';
 import { loadCorpus } from '../../test/support/corpus.ts';
 import { recogniseCorpus } from '../../test/support/corpus-recognition.ts';
 import { startRpcProxy } from '../../test/support/protocol/rpc-proxy.ts';
-import { createCoalescingRpc } from './coalesce.ts';
+import { createCoalescingRpc } from './coalesce/index.ts';
 import { PROBE_REQUEST_COUNT } from './erc20.ts';
 import { probeContract, probeContracts } from './probe.ts';
 

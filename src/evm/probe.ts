@@ -33,7 +33,7 @@ export async function probeContract(
 
 /**
  * The probe of several contracts in one JSON-RPC batch (behind a coalescing client, their
- * eth_calls at one block fold into one eth_call: src/evm/coalesce.ts). A contract whose every
+ * eth_calls at one block fold into one eth_call: src/evm/coalesce/). A contract whose every
  * read failed with an error rather than a revert is read again at the latest state, those
  * together in a second batch. Outcomes in the order given.
  */

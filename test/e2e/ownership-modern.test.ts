@@ -16,7 +16,7 @@ import {
 import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../../src/analysis/types.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
+import { createCoalescingRpc } from '../../src/evm/coalesce/index.ts';
 import type { RpcClient } from '../../src/evm/rpc.ts';
 import { privilegedCallers } from '../../workers/simulate.ts';
 import { addLiquidity, startTestChain, type TestChain, waitMined } from '../support/chain.ts';

@@ -16,7 +16,7 @@ import {
 import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
 import { mapWindowed, readBlockRange } from '../../src/evm/block-range.ts';
-import { createCoalescingRpc } from '../../src/evm/coalesce.ts';
+import { createCoalescingRpc } from '../../src/evm/coalesce/index.ts';
 import {
   type BlockTraces,
   type Deployment,
@@ -42,7 +42,7 @@ import type { Producer } from '../queues.ts';
 const OLD_CONTRACT_CACHE_SIZE = 50_000;
 /**
  * Deployments probed in one JSON-RPC batch: their eth_calls at one block fold into one eth_call
- * (src/evm/coalesce.ts), their codes ride along, one request each. Bounded so that a batch stays
+ * (src/evm/coalesce/coalesce.ts), their codes ride along, one request each. Bounded so that a batch stays
  * within what providers accept (a contract's probe is PROBE_REQUEST_COUNT + 1 requests unfolded).
  */
 const PROBE_BATCH = 32;

@@ -1,6 +1,6 @@
 import { hasOpcode } from '../../evm/bytecode.ts';
 import type { ChainReader } from '../../evm/chain-reader.ts';
-import { withCode } from '../../evm/coalesce.ts';
+import { withCode } from '../../evm/coalesce/index.ts';
 import { prefetch } from '../../evm/prefetch.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import {
@@ -222,7 +222,7 @@ export interface StaticDeps {
   reader: ChainReader;
   /**
    * The same node through a client that may fold the calls of several senders into one eth_call
-   * (src/evm/coalesce.ts `acrossSenders`), where tx.origin is not the sender: used only for a
+   * (src/evm/coalesce/coalesce.ts `acrossSenders`), where tx.origin is not the sender: used only for a
    * contract whose code never reads ORIGIN and never runs other code as its own.
    */
   acrossSenders?: RpcClient;
@@ -247,7 +247,7 @@ export async function analyzeStatic(deps: StaticDeps, input: StaticInput): Promi
   const blockTag = input.blockTag ?? 'latest';
   const own = analyzeCode(input.code);
   // The reads that depend only on the address and its own code, asked together: behind a
-  // coalescing client (src/evm/coalesce.ts) its storage reads are one eth_call and the owner
+  // coalescing client (src/evm/coalesce/coalesce.ts) its storage reads are one eth_call and the owner
   // getters another, instead of one batch per step. Behind a proxy, the implementation's code
   // may ask for more, which the later steps ask then.
   const sendersApart = ORIGIN_SENSITIVE.some((op) => hasOpcode(input.code, op));

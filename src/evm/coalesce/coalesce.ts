@@ -1,6 +1,6 @@
-import { loadArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact } from '../../../contracts/artifacts.ts';
+import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from '../rpc.ts';
 import { type BundleCall, decodeCallAll, encodeCallAll } from './bundle-codec.ts';
-import { type RpcClient, RpcError, type RpcOutcome, type RpcRequest } from './rpc.ts';
 import { windowOverrides, windowRead } from './slot-window.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { RpcError } from './rpc.ts';
+import { RpcError } from '../rpc.ts';
 
 /**
  * The ABI coding of CallBundle.callAll((address,uint256,bytes)[]) and of its answer

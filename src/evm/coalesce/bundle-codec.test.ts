@@ -1,13 +1,13 @@
 import { AbiCoder, Interface } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { loadArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact } from '../../../contracts/artifacts.ts';
+import { RpcError } from '../rpc.ts';
 import {
   type BundleAnswer,
   type BundleCall,
   decodeCallAll,
   encodeCallAll,
 } from './bundle-codec.ts';
-import { RpcError } from './rpc.ts';
 
 /** The hand-written coding of CallBundle.callAll against ethers' generic coder. */
 

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcClient } from '../../infra/rpc/index.ts';
-import { startTestChain, type TestChain } from '../../test/support/chain.ts';
-import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
+import { createRpcClient } from '../../../infra/rpc/index.ts';
+import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
+import { startFaultProxy } from '../../../test/support/protocol/fault-proxy.ts';
+import type { RpcOutcome, RpcRequest } from '../rpc.ts';
 import { createCoalescingRpc, withCode } from './coalesce.ts';
-import type { RpcOutcome, RpcRequest } from './rpc.ts';
 
 /** Folded reads on real Anvil answer exactly what the plain requests answer, in fewer calls. */
 

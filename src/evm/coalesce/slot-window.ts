@@ -1,5 +1,5 @@
 import { id, keccak256, zeroPadValue } from 'ethers';
-import { loadArtifact } from '../../contracts/artifacts.ts';
+import { loadArtifact } from '../../../contracts/artifacts.ts';
 
 /**
  * The SlotWindow (contracts/src/service/SlotWindow.sol): a contract's storage slots read in the same
