@@ -155,10 +155,8 @@ export function renderAccuracy(results: BenchResults): string {
   const sets = [
     'dev set (set-code)',
     'dev set (set-code) names only',
-    // The placement named `constructor` before the launch setup was replayed: rendered while a
-    // results file still holds its rows.
-    'dev set (constructor)',
     'dev set (launched)',
+    'dev set (launched) names only',
     'modern set',
     'modern set names only',
     'own corpus',
@@ -187,7 +185,7 @@ export function renderAccuracy(results: BenchResults): string {
       );
     }
   }
-  const p99 = ['dev set (set-code)', 'dev set (constructor)', 'dev set (launched)', 'modern set']
+  const p99 = ['dev set (set-code)', 'dev set (launched)', 'modern set']
     .filter((set) => value(`${set} analysis per token, p99`) !== undefined)
     .map(
       (set) =>
@@ -228,10 +226,8 @@ export function renderAccuracySummary(results: BenchResults): string {
   const rows = [
     'dev set (set-code)',
     'dev set (set-code) names only',
-    // The placement named `constructor` before the launch setup was replayed: rendered while a
-    // results file still holds its rows.
-    'dev set (constructor)',
     'dev set (launched)',
+    'dev set (launched) names only',
     'own corpus',
   ].flatMap((set) =>
     ['mint', 'leak', 'limit'].flatMap((label) => {
