@@ -5,7 +5,7 @@ import { verifiedSource } from '../infra/explorer.ts';
 import { codeFactsOf } from '../src/analysis/risk/index.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
-import { createCoalescingRpc } from '../src/evm/coalesce/index.ts';
+import { coalescingOf } from '../src/evm/coalesce/index.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
@@ -37,19 +37,11 @@ export type SelectorsResult =
 
 export function createSelectorsProcessor(deps: SelectorsDeps) {
   const analyze = deps.analyze ?? analyzeStatic;
-  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce/coalesce.ts); one per client,
-  // so that a node found to refuse state overrides is remembered.
-  const folded = new WeakMap<RpcClient, { rpc: RpcClient; acrossSenders: RpcClient }>();
-  const foldedOf = (rpc: RpcClient) => {
-    const known = folded.get(rpc);
-    if (known) return known;
-    const clients = {
-      rpc: createCoalescingRpc(rpc),
-      acrossSenders: createCoalescingRpc(rpc, { acrossSenders: true }),
-    };
-    folded.set(rpc, clients);
-    return clients;
-  };
+  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce/).
+  const foldedOf = (rpc: RpcClient) => ({
+    rpc: coalescingOf(rpc),
+    acrossSenders: coalescingOf(rpc, { acrossSenders: true }),
+  });
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };

@@ -18,8 +18,7 @@ import {
 } from '../src/analysis/simulation/index.ts';
 import { isFeeCapEntry } from '../src/analysis/static/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
-import { createCoalescingRpc } from '../src/evm/coalesce/index.ts';
-import type { RpcClient } from '../src/evm/rpc.ts';
+import { coalescingOf } from '../src/evm/coalesce/index.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
 import { hasReached } from '../src/stages.ts';
@@ -186,18 +185,6 @@ async function realHolderSells(
 }
 
 export function createSimulateProcessor(deps: SimulateDeps) {
-  // The creator access probes (plain eth_calls from a stranger and from the creator) folded into
-  // one eth_call per sender (src/evm/coalesce/coalesce.ts), as the selectors stage folds its own access
-  // probes; per sender, so that each call keeps its tx.origin. One per client, so that a node
-  // found to refuse state overrides is remembered.
-  const folded = new WeakMap<RpcClient, RpcClient>();
-  const foldedOf = (rpc: RpcClient) => {
-    const known = folded.get(rpc);
-    if (known) return known;
-    const client = createCoalescingRpc(rpc);
-    folded.set(rpc, client);
-    return client;
-  };
   return async function processSimulate(
     data: JobData<'simulate'>,
     state: PassState = newPassState(),
@@ -280,7 +267,9 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     // The creator's access to catalogued gated functions (a role table the renounce left):
     // no pool needed, and nothing to ask while the creator is the live owner.
     if (analysis && !isTrusted(chain.config, data.address)) {
-      const creator = await probeCreatorAccess(foldedOf(chain.rpc), {
+      // Folded into one eth_call per sender (src/evm/coalesce/), as the selectors stage folds its
+      // own access probes; per sender, so that each call keeps its tx.origin.
+      const creator = await probeCreatorAccess(coalescingOf(chain.rpc), {
         token: data.address,
         analysis,
         callers: privilegedCallers(analysis, token),

@@ -16,7 +16,7 @@ import {
 import { V4_INITIALIZE_TOPIC } from '../../src/dex/v4/index.ts';
 import { tokenCreatedData } from '../../src/events/types.ts';
 import { mapWindowed, readBlockRange } from '../../src/evm/block-range.ts';
-import { createCoalescingRpc } from '../../src/evm/coalesce/index.ts';
+import { coalescingOf } from '../../src/evm/coalesce/index.ts';
 import {
   type BlockTraces,
   type Deployment,
@@ -56,16 +56,6 @@ const PROBE_BATCHES_IN_FLIGHT = 2;
 /** Announcements (and cache invalidations) in flight at once. */
 const ANNOUNCE_WINDOW = 16;
 
-/** Per RPC client, the coalescing client of the probes (it remembers a node refusing overrides). */
-const probeClients = new WeakMap<RpcClient, RpcClient>();
-function probeClientOf(rpc: RpcClient): RpcClient {
-  let client = probeClients.get(rpc);
-  if (!client) {
-    client = createCoalescingRpc(rpc, { callGas: PROBE_CALL_GAS });
-    probeClients.set(rpc, client);
-  }
-  return client;
-}
 /**
  * How far back a funded V4 pool's Initialize is looked for when no detect job has recorded it
  * yet (blocks are detected concurrently); a pool is normally funded within a few blocks.
@@ -269,7 +259,7 @@ export async function probeInBatches(
   const chunks = Array.from({ length: Math.ceil(targets.length / PROBE_BATCH) }, (_, i) =>
     targets.slice(i * PROBE_BATCH, (i + 1) * PROBE_BATCH),
   );
-  const folded = probeClientOf(rpc);
+  const folded = coalescingOf(rpc, { callGas: PROBE_CALL_GAS });
   const probes = await mapWindowed(chunks, PROBE_BATCHES_IN_FLIGHT, (chunk) =>
     probeContracts(folded, chunk),
   );

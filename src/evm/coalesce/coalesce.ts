@@ -386,3 +386,25 @@ export function createCoalescingRpc(rpc: RpcClient, options: CoalescingOptions =
 
   return clientKnowing(new Map());
 }
+
+/** The coalescing clients made over each client, by their options. */
+const coalescingClients = new WeakMap<RpcClient, Map<string, RpcClient>>();
+
+/**
+ * The coalescing client over `rpc` with these options, made once and kept: it remembers a node
+ * found to refuse state overrides, which a client made per job would ask again every time.
+ */
+export function coalescingOf(rpc: RpcClient, options: CoalescingOptions = {}): RpcClient {
+  let byOptions = coalescingClients.get(rpc);
+  if (!byOptions) {
+    byOptions = new Map();
+    coalescingClients.set(rpc, byOptions);
+  }
+  const key = JSON.stringify([options.acrossSenders ?? false, options.callGas ?? null]);
+  let client = byOptions.get(key);
+  if (!client) {
+    client = createCoalescingRpc(rpc, options);
+    byOptions.set(key, client);
+  }
+  return client;
+}

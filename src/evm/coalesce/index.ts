@@ -6,6 +6,7 @@
 export {
   COALESCED_GAS,
   type CoalescingOptions,
+  coalescingOf,
   createCoalescingRpc,
   withCode,
 } from './coalesce.ts';
