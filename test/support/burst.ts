@@ -394,7 +394,8 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
     // Blocks of a burst block's size, one at a time, each analysed before the next.
     sql = postgres(database.url, { max: 1, onnotice: () => {} });
     const bigBlocks = new Set<number>();
-    const settledAt: number[] = [];
+    /** The head once the last block sent alone was analysed: the blocks up to it are settling. */
+    let lastSettled = -1;
     const perBlock = Math.ceil(options.burstTokens / options.burstBlocks);
     for (let b = 0; b < (options.bigBlocksBefore ?? 0); b++) {
       say(`burst: a block of ${perBlock} tokens alone (${b + 1} of ${options.bigBlocksBefore})`);
@@ -402,7 +403,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       const minedIn = await minedBlock(url, hashes[0]!, nextHead);
       bigBlocks.add(minedIn);
       await analysedAll(sql, chain.anvil.chainId, url, hashes, nextHead, options.drainTimeoutMs);
-      settledAt.push(head);
+      lastSettled = head;
     }
 
     say(`burst: ${options.burstTokens} tokens over ${options.burstBlocks} blocks`);
@@ -480,7 +481,6 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       const { kind, phase: sentIn } = sent.get(hashes[i]!)!;
       const block = Number(r.blockNumber);
       // A trickle token sent just before the burst may land in its first block: its block says.
-      const lastSettled = settledAt[settledAt.length - 1] ?? -1;
       const tokenPhase: Phase =
         kind === 'burst'
           ? 'during'
@@ -490,7 +490,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
               ? 'warm-up'
               : bigBlocks.has(block)
                 ? 'big-alone'
-                : [...bigBlocks].some((big) => block > big && block <= lastSettled)
+                : block > Math.min(...bigBlocks) && block <= lastSettled
                   ? 'settling'
                   : block < burstFromBlock
                     ? 'before'

@@ -73,6 +73,17 @@ function scannerFor(
 }
 
 // Before the lease tests: the last of them records another chain's genesis.
+/** Mines a block and waits until the scanner has handed it on (within 2 s). */
+async function mineAndHandOn(scan: ReturnType<typeof createScanRepository>): Promise<void> {
+  await chain.provider.send('evm_mine', []);
+  const head = Number(await chain.provider.send('eth_blockNumber', []));
+  await eventually(
+    async () => ((await scan.getCursor(31337))!.nextBlock > head ? true : undefined),
+    2_000,
+    `block ${head} handed on`,
+  );
+}
+
 describe('newHeads', () => {
   it('takes the head and its header from the notifications instead of asking the node for every block', async () => {
     const proxy = await startRpcProxy(chain.anvil.rpcUrl);
@@ -97,17 +108,9 @@ describe('newHeads', () => {
       const asked = proxy.calls.get('eth_blockNumber') ?? 0;
       const read = proxy.calls.get('eth_getBlockByNumber') ?? 0;
       const BLOCKS = 8;
-      for (let i = 0; i < BLOCKS; i++) {
-        await chain.provider.send('evm_mine', []);
-        const head = Number(await chain.provider.send('eth_blockNumber', []));
-        // Each block is handed on within a few poll intervals of being mined: the notification
-        // wakes the scanner, which does not wait for its slowed safety-net poll.
-        await eventually(
-          async () => ((await scan.getCursor(31337))!.nextBlock > head ? true : undefined),
-          2_000,
-          `block ${head} handed on`,
-        );
-      }
+      // Each block is handed on within a few poll intervals of being mined: the notification
+      // wakes the scanner, which does not wait for its slowed safety-net poll.
+      for (let i = 0; i < BLOCKS; i++) await mineAndHandOn(scan);
       // Polling alone would have asked at least once per block, and read each block's header.
       expect((proxy.calls.get('eth_blockNumber') ?? 0) - asked).toBeLessThan(BLOCKS / 2);
       expect((proxy.calls.get('eth_getBlockByNumber') ?? 0) - read).toBeLessThan(BLOCKS / 2);
@@ -143,13 +146,7 @@ describe('newHeads on a slow chain', () => {
       const BLOCKS = 6;
       let asked = 0;
       for (let i = 0; i < BLOCKS; i++) {
-        await chain.provider.send('evm_mine', []);
-        const head = Number(await chain.provider.send('eth_blockNumber', []));
-        await eventually(
-          async () => ((await scan.getCursor(31337))!.nextBlock > head ? true : undefined),
-          2_000,
-          `block ${head} handed on`,
-        );
+        await mineAndHandOn(scan);
         // From the second gap on, the scanner knows the chain's pace (counted from the third: an
         // ask of the first gap may still be on its way).
         if (i === 2) asked = proxy.calls.get('eth_blockNumber') ?? 0;
