@@ -276,6 +276,7 @@ async function startCommand(config: AppConfig, logger: Logger, roleArg: string) 
       trustProxy: parseTrustProxy(config.env.TRUST_PROXY),
       metricsToken: config.env.METRICS_TOKEN,
       workerQueues: workerQueues(config.env.WORKER_QUEUES),
+      analysisThreads: config.env.ANALYSIS_THREADS,
       databaseUrl: database.url,
       redisUrl: redis.url,
       redisPrefix: namespace.prefix,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createAlertRepository } from '../db/repositories/alerts.ts';
 import { createHistoryRepository } from '../db/repositories/history.ts';
+import { createAnalysisThreads, defaultAnalysisThreads } from '../infra/analysis-threads/index.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
@@ -111,14 +112,20 @@ export function startStageWorkers(
     holders: s.holders,
     pairsOf: s.dexRepo.pairsOf,
   });
+  const taken = s.options.workerQueues ? new Set<QueueName>(s.options.workerQueues) : undefined;
+  const threadCount = s.options.analysisThreads ?? defaultAnalysisThreads();
+  const threads =
+    threadCount > 0 && (!taken || taken.has('selectors'))
+      ? createAnalysisThreads({ threads: threadCount, logger })
+      : undefined;
   const selectors = createSelectorsProcessor({
     chains: analysisChains,
     analyses,
     producer: chainStages(producer, { simulate }),
     logger,
+    ...(threads ? { analyze: threads.analyze } : {}),
   });
-  const taken = s.options.workerQueues ? new Set<QueueName>(s.options.workerQueues) : undefined;
-  return startWorkers({
+  const workers = startWorkers({
     connection,
     prefix: keys.prefix,
     logger,
@@ -163,6 +170,15 @@ export function startStageWorkers(
       dex: createDexStage(s),
     },
   });
+  return {
+    workers: workers.workers,
+    // The threads after the workers: an analysis still running when the drain deadline passed
+    // fails with its thread, its job already handed back.
+    close: async (deadlineMs) => {
+      await workers.close(deadlineMs);
+      await threads?.close();
+    },
+  };
 }
 
 /** The alerts consumer (workers/alerts.ts) runs with the worker role, on a connection of its own. */

@@ -46,6 +46,8 @@ export interface ServiceOptions {
   workerDrainDeadlineMs?: number;
   /** WORKER_QUEUES: the queues this process's worker role takes; absent: all. */
   workerQueues?: readonly QueueName[];
+  /** ANALYSIS_THREADS: threads for the static analysis (0: in process); absent: the default. */
+  analysisThreads?: number;
   /**
    * SMTP_URL: the worker role's emails (alerts, and plan notices: a failed payment, a downgrade);
    * without it alerts are recorded only and no email is sent.

@@ -3,7 +3,7 @@ import { type BenchRow, printTable, progress, recordSuite } from './report.ts';
 import { corpusRecognition, developmentSetAccuracy, modernSetAccuracy } from './suites/accuracy.ts';
 import { accuracyTable, analysisThroughput } from './suites/analysis.ts';
 import { apiThroughput } from './suites/api.ts';
-import { burstBackPressure } from './suites/burst.ts';
+import { BURST_MODES, type BurstMode, burstBackPressure } from './suites/burst.ts';
 import { bytecodeStages } from './suites/bytecode-stages.ts';
 import { chainsCatchUp, chainsLive } from './suites/chains.ts';
 import { detectionLatency, detectionThroughput } from './suites/detection.ts';
@@ -24,7 +24,8 @@ import { websocketFanout } from './suites/websocket/index.ts';
  * bounded for a shared 2-core machine; the issue's 10 minutes is `--chains-seconds 600`),
  * `--chains-scale F` (the fraction of each chain's transactions per block sent, default 1) and
  * `--catch-up-blocks N` (BSC blocks the service catches up on, default 400; an hour is 4800) and
- * `--chains-parts one-process,split-roles,catch-up` (which of its three runs).
+ * `--chains-parts one-process,split-roles,catch-up` (which of its three runs). The `burst` suite
+ * takes `--burst-modes` (some of its modes, comma-separated; BURST_MODES in bench/suites/burst.ts).
  */
 
 const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
@@ -39,6 +40,17 @@ const numberArgument = (name: string, fallback: number) => {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} wants a positive number`);
   return n;
 };
+/** `--burst-modes 'one process,detection apart'`: some of the burst suite's modes. */
+function burstModes(value: string | undefined): readonly BurstMode[] {
+  if (value === undefined) return BURST_MODES;
+  const modes = value.split(',').map((m) => m.trim());
+  const unknown = modes.filter((m) => !(BURST_MODES as readonly string[]).includes(m));
+  if (unknown.length > 0)
+    throw new Error(
+      `--burst-modes: unknown ${unknown.join(', ')} (modes: ${BURST_MODES.join(', ')})`,
+    );
+  return modes as BurstMode[];
+}
 const onlyArg = argument('--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 
@@ -75,7 +87,7 @@ const parameters = {
     tokens: quick ? 200 : 500,
     blocks: 10,
     before_seconds: quick ? 10 : 20,
-    modes: ['one process', 'detection apart', 'detection apart, analysis niced'] as const,
+    modes: burstModes(argument('--burst-modes')),
   },
   chains: {
     seconds: numberArgument('--chains-seconds', quick ? 30 : 60),

@@ -3,9 +3,8 @@ import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
 import { codeFactsOf } from '../src/analysis/risk/index.ts';
-import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
+import { analyzeOver, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
-import { coalescingOf } from '../src/evm/coalesce/index.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
@@ -18,14 +17,18 @@ import type { Producer } from './queues.ts';
  * analysis row and the token's columns; then the simulate stage of the same pass.
  */
 
-export type StaticAnalyzer = (deps: StaticDeps, input: StaticInput) => Promise<StaticAnalysis>;
+/** The static analysis of a contract over its chain's client (in process, or in a thread). */
+export type StaticAnalyzer = (rpc: RpcClient, input: StaticInput) => Promise<StaticAnalysis>;
 
 export interface SelectorsDeps {
   chains: ReadonlyMap<number, ChainRuntime>;
   analyses: AnalysisRepository;
   producer: Producer;
   logger: Logger;
-  /** The static analysis (src/analysis/static/static.ts); replaceable for benchmarks. */
+  /**
+   * The static analysis: in process by default (src/analysis/static/), or in the analysis threads
+   * (infra/analysis-threads/), which keep its walks off the event loop detection needs.
+   */
   analyze?: StaticAnalyzer;
   /** Asks the chain's configured block explorer whether the source is verified (infra/explorer.ts). */
   verifiedSource?: typeof verifiedSource;
@@ -36,12 +39,7 @@ export type SelectorsResult =
   | { status: 'done'; adminFunctions: number; isProxy: boolean };
 
 export function createSelectorsProcessor(deps: SelectorsDeps) {
-  const analyze = deps.analyze ?? analyzeStatic;
-  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce/).
-  const foldedOf = (rpc: RpcClient) => ({
-    rpc: coalescingOf(rpc),
-    acrossSenders: coalescingOf(rpc, { acrossSenders: true }),
-  });
+  const analyze = deps.analyze ?? analyzeOver;
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
@@ -56,10 +54,11 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       await routeOutcome(deps.producer, 'selectors', data, { hasCode: false });
       return { status: 'no-code' };
     }
-    const analysis = await analyze(
-      { ...foldedOf(chain.rpc), reader: chain.reader },
-      { chainId: data.chainId, address: data.address, code },
-    );
+    const analysis = await analyze(chain.rpc, {
+      chainId: data.chainId,
+      address: data.address,
+      code,
+    });
     const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
     // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
     // Asked before the write, so that the pass's row is written once.

@@ -25,7 +25,13 @@ const SUITE = 'burst';
 export const DETECTION_QUEUES = 'detect,replay';
 export const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
 
-export type BurstMode = 'one process' | 'detection apart' | 'detection apart, analysis niced';
+export const BURST_MODES = [
+  'one process',
+  'one process, analysis on the event loop',
+  'detection apart',
+  'detection apart, analysis niced',
+] as const;
+export type BurstMode = (typeof BURST_MODES)[number];
 
 /**
  * Blocks of the burst's block size sent alone before it (each analysed before the next): the
@@ -36,6 +42,17 @@ const BIG_BLOCKS_ALONE = 5;
 
 /** The analysis worker's niceness in the last mode: the CPU goes to detection first. */
 const ANALYSIS_NICE = 10;
+
+const FOUR_PROCESSES = `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}`;
+/** Each mode as its rows' notes describe it. */
+const HOW_IT_RUNS: Record<BurstMode, string> = {
+  'one process':
+    'every role in one process, the static analysis in its threads (ANALYSIS_THREADS default)',
+  'one process, analysis on the event loop':
+    'every role in one process, the static analysis on its event loop (ANALYSIS_THREADS=0)',
+  'detection apart': `${FOUR_PROCESSES}) in four processes`,
+  'detection apart, analysis niced': `${FOUR_PROCESSES}, at nice ${ANALYSIS_NICE}) in four processes`,
+};
 
 /** The CHAINS_FILE entry of the scenario's chain. */
 const chainsFileEntry = (c: ChainConfig) => ({
@@ -101,10 +118,11 @@ async function burstRun(
 ): Promise<BenchRow[]> {
   progress(`burst (${mode})`);
   const run = await runBurst({
-    start:
-      mode === 'one process'
-        ? undefined
-        : detectionApart(mode === 'detection apart' ? undefined : ANALYSIS_NICE),
+    start: mode.startsWith('one process')
+      ? undefined
+      : detectionApart(mode === 'detection apart' ? undefined : ANALYSIS_NICE),
+    // The baseline of the analysis threads: the static analysis on the event loop detection needs.
+    ...(mode === 'one process, analysis on the event loop' ? { analysisThreads: 0 } : {}),
     burstTokens: options.tokens,
     burstBlocks: options.blocks,
     beforeSeconds: options.beforeSeconds,
@@ -133,7 +151,7 @@ async function burstRun(
   const maxOldest = Math.max(0, ...run.samples.map((s) => s.readyOldestSeconds));
   const maxMetricsOldest = Math.max(0, ...run.samples.map((s) => s.metricsOldestSeconds));
   const notReady = run.samples.filter((s) => s.readyStatus !== 200).length;
-  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; ${mode === 'one process' ? 'every role in one process' : `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}${mode === 'detection apart' ? '' : `, at nice ${ANALYSIS_NICE}`}) in four processes`}`;
+  const shape = `${options.tokens} tokens over ${options.blocks} one-second blocks, beside a trickle of one token a block; ${HOW_IT_RUNS[mode]}`;
   const latencyRow = (p: number): BenchRow => ({
     suite: SUITE,
     metric: `${mode}: block → token.created p${p}, during the burst's backlog`,

@@ -117,6 +117,11 @@ const envSchema = z.object({
     .regex(/^[a-z]+(,[a-z]+)*$/, 'comma-separated queue names, e.g. detect,replay')
     .transform((v) => v.split(','))
     .optional(),
+  /**
+   * Threads that run the static analysis off the event loop detection needs (0: in process);
+   * unset: one per core beside the main thread's, at most four (infra/analysis-threads/).
+   */
+  ANALYSIS_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Sender address of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).default('alerts@token-monitor.local'),
   /** Billing through Stripe (docs/operations.md): all of the STRIPE_ variables, or none. */

@@ -58,6 +58,8 @@ export interface BurstOptions {
   drainTimeoutMs: number;
   /** Database pool of the service (tests: small; bench: production-sized). */
   poolMax?: number;
+  /** ANALYSIS_THREADS of the service (absent: its default). */
+  analysisThreads?: number;
   /**
    * How the service runs; default: every role in this process (startTestService). The bench
    * also runs it as separate processes (bench/suites/burst.ts).
@@ -71,6 +73,8 @@ export interface ServiceSetup {
   redis: TestRedis;
   chain: ChainConfig;
   poolMax?: number;
+  /** ANALYSIS_THREADS of the service (absent: its default). */
+  analysisThreads?: number;
 }
 
 export interface RunningService {
@@ -86,6 +90,7 @@ async function inProcess(setup: ServiceSetup): Promise<RunningService> {
     redis: setup.redis,
     chain: setup.chain,
     ...(setup.poolMax ? { poolMax: setup.poolMax } : {}),
+    ...(setup.analysisThreads !== undefined ? { analysisThreads: setup.analysisThreads } : {}),
   });
   return { base: service.url!, stop: service.stop };
 }
@@ -317,6 +322,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
         multicall3: CANONICAL_MULTICALL3,
       }),
       poolMax: options.poolMax,
+      analysisThreads: options.analysisThreads,
     });
     const base = service.base;
 

@@ -1,2 +1,8 @@
 export { isFeeCapEntry } from './fee-caps.ts';
-export { analyzeBytecode, analyzeStatic, type StaticDeps, type StaticInput } from './static.ts';
+export {
+  analyzeBytecode,
+  analyzeOver,
+  analyzeStatic,
+  type StaticDeps,
+  type StaticInput,
+} from './static.ts';

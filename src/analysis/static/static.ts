@@ -1,6 +1,6 @@
 import { hasOpcode } from '../../evm/bytecode.ts';
-import type { ChainReader } from '../../evm/chain-reader.ts';
-import { withCode } from '../../evm/coalesce/index.ts';
+import { type ChainReader, createChainReader } from '../../evm/chain-reader.ts';
+import { coalescingOf, withCode } from '../../evm/coalesce/index.ts';
 import { prefetch } from '../../evm/prefetch.ts';
 import type { RpcClient } from '../../evm/rpc.ts';
 import {
@@ -226,6 +226,21 @@ export interface StaticDeps {
    * contract whose code never reads ORIGIN and never runs other code as its own.
    */
   acrossSenders?: RpcClient;
+}
+
+/**
+ * The selectors stage's analysis over one node's client: its reads folded into few eth_calls
+ * (src/evm/coalesce/), as the stage, its analysis threads and the benchmarks all run it.
+ */
+export function analyzeOver(rpc: RpcClient, input: StaticInput): Promise<StaticAnalysis> {
+  return analyzeStatic(
+    {
+      rpc: coalescingOf(rpc),
+      acrossSenders: coalescingOf(rpc, { acrossSenders: true }),
+      reader: createChainReader(rpc),
+    },
+    input,
+  );
 }
 
 /** ORIGIN, CALLCODE, DELEGATECALL: code that reads tx.origin, or may run code that does. */

@@ -1,0 +1,6 @@
+export {
+  type AnalysisThreads,
+  type Analyze,
+  createAnalysisThreads,
+  defaultAnalysisThreads,
+} from './pool.ts';
