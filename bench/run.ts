@@ -25,7 +25,7 @@ import { websocketFanout } from './suites/websocket/index.ts';
  * `--chains-scale F` (the fraction of each chain's transactions per block sent, default 1) and
  * `--catch-up-blocks N` (BSC blocks the service catches up on, default 400; an hour is 4800) and
  * `--chains-parts one-process,split-roles,catch-up` (which of its three runs). The `burst` suite
- * takes `--burst-modes` (some of its modes, comma-separated; BURST_MODES in bench/suites/burst.ts).
+ * takes `--burst-modes` (some of its modes, separated by semicolons; BURST_MODES in bench/suites/burst.ts).
  */
 
 const argument = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
@@ -40,10 +40,10 @@ const numberArgument = (name: string, fallback: number) => {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} wants a positive number`);
   return n;
 };
-/** `--burst-modes 'one process,detection apart'`: some of the burst suite's modes. */
+/** `--burst-modes 'one process;detection apart'`: some of the burst suite's modes (their names hold commas). */
 function burstModes(value: string | undefined): readonly BurstMode[] {
   if (value === undefined) return BURST_MODES;
-  const modes = value.split(',').map((m) => m.trim());
+  const modes = value.split(';').map((m) => m.trim());
   const unknown = modes.filter((m) => !(BURST_MODES as readonly string[]).includes(m));
   if (unknown.length > 0)
     throw new Error(

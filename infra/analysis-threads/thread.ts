@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { analyzeOver } from '../../src/analysis/static/index.ts';
 import type { RpcClient, RpcOutcome, RpcRequest } from '../../src/evm/rpc.ts';
@@ -18,8 +20,28 @@ import {
  * the service sends, many at once, and asks the service for every JSON-RPC request they make.
  */
 
+/**
+ * The thread's niceness: where the analysis and detection share cores, the CPU goes to detection
+ * (and to the main thread that serves the analysis's own requests) first.
+ */
+const ANALYSIS_THREAD_NICE = 10;
+
 const port = parentPort;
 if (!port) throw new Error('infra/analysis-threads/thread.ts runs only as a worker thread');
+
+/**
+ * Linux gives each thread its own niceness, set through its thread id (/proc/thread-self); never
+ * raised above what the process already has. Elsewhere the thread keeps the process's.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid)) setPriority(tid, Math.max(getPriority(tid), ANALYSIS_THREAD_NICE));
+  } catch {
+    // Not Linux, or not allowed: the thread runs at the process's priority.
+  }
+}
+lowerPriority();
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let nextCall = 0;
