@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChainContracts, createBlockPlanner } from './plan.ts';
+import { type ChainContracts, createBlockPlanner, type PlannedTx } from './plan.ts';
 import {
   CHAIN_PROFILES,
   chainProfile,
@@ -80,6 +80,42 @@ describe('the block planner', () => {
     // Creations never leave the plan: every token kind appears.
     for (const kind of TOKEN_KINDS) expect(counts.get(kind)).toBeGreaterThan(0);
     expect(counts.get('contract-deploy')).toBeGreaterThan(0);
+  });
+
+  it('pays a pool of recurring payees when given one, and plans nothing else differently', () => {
+    const bsc = chainProfile('bsc');
+    const scale = { txScale: 1, tokenFloorPerMinute: 12 };
+    const fresh = createBlockPlanner(bsc, CONTRACTS, scale);
+    const pooled = createBlockPlanner(bsc, CONTRACTS, { ...scale, payees: 50 });
+    const payeeOf = (tx: PlannedTx) =>
+      tx.kind === 'native-transfer'
+        ? tx.to!
+        : tx.kind === 'token-transfer'
+          ? `0x${tx.data.slice(10 + 24, 10 + 64)}`
+          : undefined;
+    const seen = { fresh: new Set<string>(), pooled: new Set<string>() };
+    let payments = 0;
+    for (let i = 0; i < 40; i++) {
+      const a = fresh.next();
+      const b = pooled.next();
+      // The same transactions but for their payees.
+      expect(b.map((tx) => [tx.kind, tx.from, tx.value, tx.data.length])).toEqual(
+        a.map((tx) => [tx.kind, tx.from, tx.value, tx.data.length]),
+      );
+      for (const [j, tx] of a.entries()) {
+        const payee = payeeOf(tx);
+        if (payee === undefined) {
+          expect(b[j]).toEqual(tx);
+          continue;
+        }
+        payments++;
+        seen.fresh.add(payee);
+        seen.pooled.add(payeeOf(b[j]!)!);
+      }
+    }
+    expect(payments).toBeGreaterThan(1_000);
+    expect(seen.fresh.size).toBe(payments);
+    expect(seen.pooled.size).toBe(50);
   });
 
   it('is deterministic for a seed', () => {

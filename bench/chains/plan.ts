@@ -27,6 +27,8 @@ const SWAP_WEI = 10n ** 14n;
 const TRANSFER_UNITS = 10n ** 18n;
 const TOKEN_SUPPLY = 10n ** 27n;
 const DEADLINE = 4_000_000_000n;
+/** Mixed into the seed of the payees' own stream, so that the pool changes nothing else of a plan. */
+const PAYEE_SEED = 0x9e3779b9;
 
 /** The contracts a loaded chain has before its load starts (load.ts deploys them). */
 export interface ChainContracts {
@@ -65,6 +67,13 @@ export interface LoadScale {
    * enough tokens on every chain to time their detection (Ethereum has 5 blocks a minute).
    */
   tokenFloorPerMinute: number;
+  /**
+   * Payments (native and ERC-20 transfers) go to this many recurring payees, picked at random.
+   * Absent: every payment to a fresh address. A long run needs the pool: Anvil rebuilds its
+   * whole state trie and copies its state at every block, so with a new account (or token
+   * balance) per payment its mining slowed with every block (docs/scale.md, "Catching up").
+   */
+  payees?: number;
 }
 
 const iface = (abi: unknown) => new Interface(abi as ConstructorParameters<typeof Interface>[0]);
@@ -141,7 +150,14 @@ export function createBlockPlanner(
   let serial = 0;
   let senderIndex = 0;
   const sender = () => contracts.senders[senderIndex++ % contracts.senders.length]!;
-  const fresh = () => hexOf(random, 20);
+  // Payees from their own stream: with or without the pool, a seed plans the same kinds, senders
+  // and creations.
+  const payeeRandom = seededRandom(seed ^ PAYEE_SEED);
+  const payees = scale.payees
+    ? Array.from({ length: scale.payees }, () => hexOf(payeeRandom, 20))
+    : undefined;
+  const payee = () =>
+    payees ? payees[Math.floor(payeeRandom() * payees.length)]! : hexOf(payeeRandom, 20);
   // The swaps' call data depends on the sender at most: encoded once.
   const v2Swaps = new Map(
     contracts.senders.map((from) => [
@@ -218,9 +234,9 @@ export function createBlockPlanner(
     const { native, token, v2 } = profile.mix;
     const r = random();
     if (r < native)
-      return tx('native-transfer', fresh(), '0x', 1n + BigInt(Math.floor(random() * 1e9)));
+      return tx('native-transfer', payee(), '0x', 1n + BigInt(Math.floor(random() * 1e9)));
     if (r < native + token)
-      return tx('token-transfer', contracts.established, transferData(fresh()));
+      return tx('token-transfer', contracts.established, transferData(payee()));
     if (r < native + token + v2) {
       const from = sender();
       return {

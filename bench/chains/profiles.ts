@@ -7,7 +7,7 @@
  */
 
 export type TxKind =
-  /** A native-currency payment to a fresh address. */
+  /** A native-currency payment to a fresh address or a recurring payee (`LoadScale.payees`). */
   | 'native-transfer'
   /** An ERC-20 transfer of an established token. */
   | 'token-transfer'

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { Queue } from 'bullmq';
 import postgres from 'postgres';
 import WebSocket from 'ws';
@@ -28,6 +29,7 @@ import {
   LOADED_ANVIL_ARGS,
   type LoadScale,
   prepareChain,
+  processUsage,
   type RpcMeter,
   type RunningLoad,
   runLoad,
@@ -489,6 +491,19 @@ function billRows(
  * spill them to disk, about 26 MB a block of this load (an hour of BSC is 4,800 blocks).
  */
 const FULL_NODE_STATES = 128;
+/**
+ * The catch-up's payments go to this many recurring payees (the live runs pay fresh addresses).
+ * Anvil rebuilds its whole state trie and copies its state at every block: with a new account or
+ * token balance per payment (about 80 a block here) its mining slowed from 18 to 96 ms a block
+ * over the first 500 blocks, which made an hour's blocks take most of an hour to mine and 14 GB
+ * of memory. The block's transactions, kinds and creations are the same (bench/chains/plan.ts).
+ */
+const CATCH_UP_PAYEES = 4_096;
+/** Mining stops above this: the machine is shared (24 GiB), and Anvil keeps every block in memory. */
+const ANVIL_RSS_LIMIT_MIB = 14 * 1024;
+const MINING_REPORT_EVERY = 500;
+/** The host's one-minute load average, for the notes: the machine is shared. */
+const loadNow = () => round(loadavg()[0] ?? 0, 1);
 
 export async function chainsCatchUp(options: {
   blocks: number;
@@ -512,21 +527,38 @@ export async function chainsCatchUp(options: {
       loadArtifact('Multicall3').deployedBytecode,
     ]);
     const first = fromQuantity(await rpc.request<string>('eth_blockNumber')) + 1;
-    const planner = createBlockPlanner(profile, contracts, options.scale);
+    const planner = createBlockPlanner(profile, contracts, {
+      ...options.scale,
+      payees: CATCH_UP_PAYEES,
+    });
     const nonces = await createNonceBook(rpc, contracts.senders);
     progress(
       `chains catch-up: mining ${options.blocks} BSC blocks of ${planner.txPerBlock} transactions`,
     );
     const minedAt = performance.now();
+    let anvilPeakMiB = 0;
+    let lapAt = minedAt;
+    let lapFirst = 0;
     for (let i = 0; i < options.blocks; i++) {
       await sendAll(rpc, nonces.assign(planner.next()));
       await rpc.request('evm_mine');
-      if (i % 500 === 499) progress(`chains catch-up: ${i + 1} blocks mined`);
+      if (i % MINING_REPORT_EVERY === MINING_REPORT_EVERY - 1 || i === options.blocks - 1) {
+        const rss = processUsage(anvil.pid)?.rssMiB ?? 0;
+        anvilPeakMiB = Math.max(anvilPeakMiB, rss);
+        const now = performance.now();
+        progress(
+          `chains catch-up: ${i + 1} blocks mined, ${round((now - lapAt) / (i + 1 - lapFirst), 0)} ms a block lately, Anvil ${Math.round(rss)} MiB`,
+        );
+        lapAt = now;
+        lapFirst = i + 1;
+        if (rss > ANVIL_RSS_LIMIT_MIB)
+          throw new Error(`Anvil holds ${Math.round(rss)} MiB after ${i + 1} blocks: stopped`);
+      }
     }
+    const minedSeconds = (performance.now() - minedAt) / 1000;
     const last = first + options.blocks - 1;
-    progress(
-      `chains catch-up: mined in ${round((performance.now() - minedAt) / 1000, 0)} s; raw RPC ceiling`,
-    );
+    progress(`chains catch-up: mined in ${round(minedSeconds, 0)} s; raw RPC ceiling`);
+    const loads = { mined: loadNow(), service: 0, end: 0 };
     const raw = await rawCeiling(anvil, first, last);
 
     progress('chains catch-up: the service from its cursor to the head');
@@ -583,14 +615,16 @@ export async function chainsCatchUp(options: {
     } finally {
       await service.stop();
     }
+    loads.service = loadNow();
     // The raw reading again, after the service: on a shared host the load drifts within a run, and
     // the mean of a reading before and one after brackets the service's run fairly.
     progress('chains catch-up: raw RPC ceiling again');
     const rawAfter = await rawCeiling(anvil, first, last);
+    loads.end = loadNow();
     const rawSeconds = (raw.seconds + rawAfter.seconds) / 2;
     const rawRate = options.blocks / rawSeconds;
     const rate = options.blocks / (done - startup);
-    const note = `${options.blocks} BSC blocks (${round((options.blocks * profile.blockTimeMs) / 3_600_000, 2)} h of the chain), ${planner.txPerBlock} tx each, ${raw.tokens} tokens`;
+    const note = `${options.blocks} BSC blocks (${round((options.blocks * profile.blockTimeMs) / 3_600_000, 2)} h of the chain), ${planner.txPerBlock} tx each, ${raw.tokens} tokens, payments to ${CATCH_UP_PAYEES} recurring payees; mined in ${round(minedSeconds, 0)} s, Anvil ${Math.round(anvilPeakMiB)} MiB after mining; one-minute load average ${loads.mined} after mining, ${loads.service} after the service, ${loads.end} at the end`;
     return [
       {
         suite: SUITE,

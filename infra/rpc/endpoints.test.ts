@@ -119,6 +119,34 @@ describe('createEndpointPool priorities', () => {
   });
 });
 
+describe('createEndpointPool while detection is busy', () => {
+  it('gives normal requests a quarter of the slots while a high one is in flight, all of them after', async () => {
+    const pool = createEndpointPool(['http://a'], { maxConcurrency: 8 });
+    const granted: string[] = [];
+    const take = (name: string, priority: 'high' | 'normal') =>
+      pool.acquire(priority).then((lease) => {
+        granted.push(name);
+        return lease;
+      });
+    const detection = await take('high', 'high');
+    const normals = ['n1', 'n2', 'n3', 'n4'].map((n) => take(n, 'normal'));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    // 2 of 8 slots while detecting, though 7 are free.
+    expect(granted).toEqual(['high', 'n1', 'n2']);
+    expect(pool.stats()[0]!.inFlight).toBe(3);
+    // Another high request still finds room beyond the normal ones' share.
+    (await take('high 2', 'high')).release('ok');
+    expect(granted).toEqual(['high', 'n1', 'n2', 'high 2']);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(granted).toHaveLength(4);
+    detection.release('ok');
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(granted).toEqual(['high', 'n1', 'n2', 'high 2', 'n3', 'n4']);
+    for (const lease of await Promise.all(normals)) lease.release('ok');
+    expect(pool.stats()[0]!.inFlight).toBe(0);
+  });
+});
+
 describe('createEndpointPool when every endpoint is cooling down', () => {
   it('still uses a failing endpoint as a last resort, but honours a rate limit', async () => {
     let t = 0;

@@ -6,7 +6,9 @@
  *
  * Two priorities share the room: a 'high' request (detection: the scanner and the detect stage)
  * takes a free slot before any waiting 'normal' one (analysis), so that a backlog of analysis
- * cannot delay the blocks and the token announcements behind it.
+ * cannot delay the blocks and the token announcements behind it. While any 'high' request is in
+ * flight or waiting, 'normal' ones hold at most a share of each endpoint's slots: the node's own
+ * capacity (CPU, on a local node) then goes mostly to detection too, not only the order of the queue.
  */
 
 export type EndpointOutcome = 'ok' | 'rate-limited' | 'failed';
@@ -43,11 +45,19 @@ const DEFAULT_MAX_CONCURRENCY = 32;
 const DEFAULT_BASE_COOLDOWN_MS = 250;
 const DEFAULT_MAX_COOLDOWN_MS = 10_000;
 const WAIT_STEP_MS = 10;
+/**
+ * The share of an endpoint's slots 'normal' requests may hold while detection is busy (at least
+ * one, so analysis never stops). A 4,800-block catch-up on a local Anvil shared its two cores with
+ * the analysis of the tokens already found, every stage's requests taking slots as they came.
+ */
+const NORMAL_SHARE_WHILE_DETECTING = 0.25;
 
 interface EndpointState {
   url: string;
   limit: number;
   inFlight: number;
+  /** Of `inFlight`, the 'normal' requests. */
+  normalInFlight: number;
   cooldownUntil: number;
   /** Why it is cooling down: a rate limit is honoured; after plain failures it remains a last resort. */
   rateLimited: boolean;
@@ -67,6 +77,7 @@ export function createEndpointPool(
     url,
     limit: max,
     inFlight: 0,
+    normalInFlight: 0,
     cooldownUntil: 0,
     rateLimited: false,
     strikes: 0,
@@ -81,28 +92,43 @@ export function createEndpointPool(
    */
   type Waiter = (lease: EndpointLease | null) => void;
   const waiters: Record<RpcPriority, Waiter[]> = { high: [], normal: [] };
-  const nextWaiter = () => waiters.high.shift() ?? waiters.normal.shift();
+  /** 'high' requests in flight, every endpoint's. */
+  let highInFlight = 0;
+  const detecting = () => highInFlight > 0 || waiters.high.length > 0;
 
-  const hasRoom = (s: EndpointState) => s.inFlight < Math.floor(s.limit);
-  const available = (s: EndpointState, t: number) => t >= s.cooldownUntil && hasRoom(s);
+  const hasRoom = (s: EndpointState, priority: RpcPriority) =>
+    s.inFlight < Math.floor(s.limit) &&
+    (priority === 'high' ||
+      !detecting() ||
+      s.normalInFlight < Math.max(1, Math.floor(s.limit * NORMAL_SHARE_WHILE_DETECTING)));
+  const available = (s: EndpointState, t: number, priority: RpcPriority) =>
+    t >= s.cooldownUntil && hasRoom(s, priority);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
-  const lastResort = (t: number) =>
+  const lastResort = (t: number, priority: RpcPriority) =>
     states
-      .filter((s) => !s.rateLimited && hasRoom(s))
+      .filter((s) => !s.rateLimited && hasRoom(s, priority))
       .sort((a, b) => a.cooldownUntil - b.cooldownUntil)
       .find((s) => s.cooldownUntil > t);
 
-  /** The room `state` has now goes to the waiters, oldest first. */
+  /** The room `state` has now goes to the waiters, oldest first (high before normal). */
   function handOff(state: EndpointState): void {
-    while (available(state, now())) {
-      const waiter = nextWaiter();
-      if (!waiter) return;
-      waiter(lease(state));
+    for (;;) {
+      const t = now();
+      const priority: RpcPriority | undefined =
+        waiters.high.length > 0 && available(state, t, 'high')
+          ? 'high'
+          : waiters.high.length === 0 && waiters.normal.length > 0 && available(state, t, 'normal')
+            ? 'normal'
+            : undefined;
+      if (!priority) return;
+      waiters[priority].shift()!(lease(state, priority));
     }
   }
 
-  function lease(state: EndpointState): EndpointLease {
+  function lease(state: EndpointState, priority: RpcPriority): EndpointLease {
     state.inFlight++;
+    if (priority === 'high') highInFlight++;
+    else state.normalInFlight++;
     let released = false;
     return {
       url: state.url,
@@ -110,12 +136,16 @@ export function createEndpointPool(
         if (released) return;
         released = true;
         state.inFlight--;
+        if (priority === 'high') highInFlight--;
+        else state.normalInFlight--;
         if (outcome === 'ok') {
           state.strikes = 0;
           state.rateLimited = false;
           state.cooldownUntil = 0;
           state.limit = Math.min(max, state.limit + 1 / Math.max(1, state.limit));
           handOff(state);
+          // The last detection request done: the normal ones' share is lifted on every endpoint.
+          if (priority === 'high' && !detecting()) for (const s of states) handOff(s);
           return;
         }
         state.strikes++;
@@ -136,8 +166,8 @@ export function createEndpointPool(
         // Those already waiting (at this priority or above) are served first: queue behind them.
         const ahead = waiters.high.length + (priority === 'normal' ? waiters.normal.length : 0);
         if (ahead === 0) {
-          const free = states.find((s) => available(s, t)) ?? lastResort(t);
-          if (free) return lease(free);
+          const free = states.find((s) => available(s, t, priority)) ?? lastResort(t, priority);
+          if (free) return lease(free, priority);
         }
         // An endpoint that is only full frees room with its next release. Every one cooling
         // down: wait a moment rather than hammer a struggling node.
