@@ -37,7 +37,10 @@ function capFinding(
   const cap = f.blockers.caps.get(slot);
   if (!cap) return null;
   f.undecided.push(slot);
-  if (boundedBySupply(t, f.layout) || !capBlocks(w.value, slot, cap.checks, f.layout.balances))
+  if (
+    boundedBySupply(t, f.layout, f.arithmetic) ||
+    !capBlocks(w.value, slot, cap.checks, f.layout.balances)
+  )
     return null;
   return finding(
     fn,
