@@ -167,6 +167,7 @@ export function analyzeCapabilities(
           undecided,
           allowedAll,
           arithmetic,
+          shortArguments: amount !== TRANSFER_AMOUNT,
         };
         if (balances && !holder) recordFeeSetters(t, fn, fees, amount);
         recordPrivilegedSlots(t, fees);
@@ -186,7 +187,7 @@ export function analyzeCapabilities(
     if (privilegedWrites === 0 && numbers && !holder && budget.left > 0) {
       judge(walkRecorded(model, fn, budget, 'one').traces, true, true, 1n);
       if (!out.has('limit') && budget.left > 0)
-        judge(walkRecorded(model, fn, budget, 'flipped').traces, false);
+        judge(walkRecorded(model, fn, budget, 'flipped').traces, false, true, 0n);
     }
     // The walk's arguments are concrete: `setTransferable(true)` stores the enabling value too.
     // Walked again with flipped arguments, a setter stores the blocking one; a switch does not.

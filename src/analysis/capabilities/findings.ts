@@ -213,6 +213,11 @@ export interface PathFacts {
   allowedAll?: (spender: bigint) => boolean;
   /** The pcs of the function's checked-arithmetic branches (their other way panics). */
   arithmetic?: ReadonlySet<number>;
+  /**
+   * The path's number arguments are 1 because the function refuses the walk's 1,000: a time it
+   * stores is bounded below 1,000 seconds or blocks (a capped cooldown), too short to lock anyone.
+   */
+  shortArguments?: boolean;
 }
 
 /**

@@ -101,7 +101,7 @@ export function limitFindings(
         return;
       }
       const blocker = f.blockers.slots.get(shape.slot);
-      if (!blocker) continue;
+      if (!blocker || (blocker.timed && f.shortArguments)) continue;
       const bits = changedBits(w.value, shape.slot);
       const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
       if (shifts.length === 0) continue;
