@@ -189,8 +189,11 @@ export function collectBlockers(
       let lastIndex = t.conditions.length - 1;
       if (noop) while (lastIndex > 0 && deciders().decides(t, lastIndex) !== 'yes') lastIndex--;
       // A failure on the balance alone (`balance < amount`: too few tokens) is no check an
-      // owner set, whichever way the path went before it (a fee switch taking its share first).
-      const tooFew = !noop && testsOnlyBalances(t.conditions.at(-1)?.cond, layout);
+      // owner set, whichever way the path went before it (a fee switch taking its share first);
+      // nor is one on whether another contract exists or accepted a call (a fee swap through a
+      // router fixed at deployment): the switch that led there decides no holder's transfer.
+      const last = t.conditions.at(-1)?.cond;
+      const tooFew = !noop && (testsOnlyBalances(last, layout) || testsOnlyCallOutcome(last));
       for (let i = t.conditions.length - 1; i >= (tooFew ? t.conditions.length - 1 : 0); i--) {
         const branch = t.conditions[i]!;
         const last = i === lastIndex;
@@ -263,6 +266,26 @@ function testsOnlyBalances(cond: Sym | undefined, layout: TokenLayout): boolean 
     40,
   );
   return reads > 0 && others === 0;
+}
+
+/** What a call's own outcome is made of: its success, the size of its answer, the target's code. */
+const CALL_OUTCOME = new Set(['callok', 'returnsize', 'extcode']);
+
+/** Does the condition test only whether a call went through (`require(success)`, extcodesize)? */
+function testsOnlyCallOutcome(cond: Sym | undefined): boolean {
+  if (cond === undefined) return false;
+  let outcome = 0;
+  let others = 0;
+  contains(
+    cond,
+    (n) => {
+      if (CALL_OUTCOME.has(n.op)) outcome++;
+      else if (n.args.length === 0 || n.op === 'sload' || n.op === 'calldata') others++;
+      return false;
+    },
+    40,
+  );
+  return outcome > 0 && others === 0;
 }
 
 /** Two words a slot may hold, to tell a write that stores back what it read. */
