@@ -341,15 +341,20 @@ export function memoryHoldsCaller(s: State, offset: Sym, size: Sym): boolean {
   return false;
 }
 
+const MAX_SELF_WRAPPING = 6;
+
 /** Do the call's argument words hold this contract's own address (ADDRESS, masked or not)? */
 export function memoryHoldsSelf(s: State, offset: Sym, size: Sym): boolean {
   if (typeof offset !== 'bigint' || typeof size !== 'bigint') return false;
   const start = Number(offset);
   const end = start + Number(size);
+  // Masked as often as via-IR's cleanups mask it, or shifted by zero.
   const isSelf = (v: Sym, depth: number): boolean =>
     typeof v !== 'bigint' &&
     (v.op === 'address' ||
-      (depth < 2 && v.op === 'and' && v.args.some((a) => isSelf(a, depth + 1))));
+      (depth < MAX_SELF_WRAPPING &&
+        (v.op === 'and' || ((v.op === 'shl' || v.op === 'shr') && v.args[0] === 0n)) &&
+        v.args.some((a) => isSelf(a, depth + 1))));
   for (const [k, v] of s.memory) if (k >= start && k < end && isSelf(v, 0)) return true;
   return false;
 }
