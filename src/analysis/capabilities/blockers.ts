@@ -5,6 +5,7 @@ import {
   contains,
   entryKey,
   evaluate,
+  evaluateWith,
   flagReads,
   type GateRead,
   gateReads,
@@ -40,6 +41,20 @@ import { MAX_FAILURE_DISTANCE, type Sale, saleFacts } from './sale-facts.ts';
  * out-of-range rate fails that way; that is the fee's risk (`fee_modifiable`), not a stop.
  */
 const ARITHMETIC_PANICS: ReadonlySet<bigint> = new Set([0x11n, 0x12n]);
+
+/**
+ * The branches of a function's walk whose other way is a checked-arithmetic panic: the last
+ * branch of every path that panics so. They test what the numbers did (`supply * pct` fits), no
+ * bound a setter puts on its argument.
+ */
+export function arithmeticChecks(traces: readonly PathTrace[]): Set<number> {
+  const out = new Set<number>();
+  for (const t of traces) {
+    const last = t.conditions.at(-1);
+    if (last && t.panic !== null && ARITHMETIC_PANICS.has(t.panic)) out.add(last.pc);
+  }
+  return out;
+}
 
 /** What transfer()/transferFrom() test on their failing paths. */
 export interface Blockers {
@@ -168,10 +183,21 @@ export function collectBlockers(
       // A check fails at once (`require`, `if (…) return false`): the branches taken shortly
       // before the failure decided it; one followed by a long stretch of code decided something
       // else (a fee, a route). `if (locked) require(msg.sender == owner)` needs both branches.
-      for (let i = t.conditions.length - 1; i >= 0; i--) {
+      // A no-op path may go on through the balance update with nothing to move (`amount = 0`),
+      // passing checks that decide nothing: its last branch is the last one whose other way
+      // moves tokens, however far from the end (no failure to be near).
+      let lastIndex = t.conditions.length - 1;
+      if (noop) while (lastIndex > 0 && deciders().decides(t, lastIndex) !== 'yes') lastIndex--;
+      // A failure on the balance alone (`balance < amount`: too few tokens) is no check an
+      // owner set, whichever way the path went before it (a fee switch taking its share first);
+      // nor is one on whether another contract exists or accepted a call (a fee swap through a
+      // router fixed at deployment): the switch that led there decides no holder's transfer.
+      const last = t.conditions.at(-1)?.cond;
+      const tooFew = !noop && (testsOnlyBalances(last, layout) || testsOnlyCallOutcome(last));
+      for (let i = t.conditions.length - 1; i >= (tooFew ? t.conditions.length - 1 : 0); i--) {
         const branch = t.conditions[i]!;
-        const distance = t.steps - branch.step;
-        const last = i === t.conditions.length - 1;
+        const last = i === lastIndex;
+        const distance = noop && last ? 0 : t.steps - branch.step;
         if (distance > MAX_FAILURE_DISTANCE) {
           // Past the window, only a branch that decided the outcome counts: its other way
           // succeeds and does not meet the same failing check (checked arithmetic and fee
@@ -211,12 +237,70 @@ type Branch = PathTrace['conditions'][number];
 const MAX_DECIDER_DISTANCE = 3_000;
 
 /**
- * A no-op transfer: it succeeds without writing storage at all (no balance moved, nothing
+ * A no-op transfer: it succeeds without changing storage at all (no balance moved, nothing
  * recorded), while other paths of the same function move tokens. A silent honeypot returns
- * true this way for the senders it picks (`if (isSniper[from]) return;`), so what it branched on
- * is judged like a check that fails.
+ * true this way for the senders it picks (`if (isSniper[from]) return;`), or by moving nothing
+ * (`if (isBot[from]) amount = 0;`: every write stores back the word it read), so what it
+ * branched on is judged like a check that fails.
  */
-const isNoop = (t: PathTrace) => isSuccess(t) && t.writes.length === 0;
+const isNoop = (t: PathTrace) => isSuccess(t) && t.writes.every(writesBack);
+
+/** Does the condition read storage, and only balances entries (`balances[from] < amount`)? */
+function testsOnlyBalances(cond: Sym | undefined, layout: TokenLayout): boolean {
+  if (cond === undefined || layout.balances === null) return false;
+  let reads = 0;
+  let others = 0;
+  contains(
+    cond,
+    (n) => {
+      if (n.op !== 'sload') return false;
+      const shape = slotShape(n.args[0]!);
+      const balance =
+        shape?.kind === 'map' &&
+        shape.base === layout.balances &&
+        balanceStructMember(n.args[0]!, layout) === null;
+      if (balance) reads++;
+      else others++;
+      return false;
+    },
+    40,
+  );
+  return reads > 0 && others === 0;
+}
+
+/** What a call's own outcome is made of: its success, the size of its answer, the target's code. */
+const CALL_OUTCOME = new Set(['callok', 'returnsize', 'extcode']);
+
+/** Does the condition test only whether a call went through (`require(success)`, extcodesize)? */
+function testsOnlyCallOutcome(cond: Sym | undefined): boolean {
+  if (cond === undefined) return false;
+  let outcome = 0;
+  let others = 0;
+  contains(
+    cond,
+    (n) => {
+      if (CALL_OUTCOME.has(n.op)) outcome++;
+      else if (n.args.length === 0 || n.op === 'sload' || n.op === 'calldata') others++;
+      return false;
+    },
+    40,
+  );
+  return outcome > 0 && others === 0;
+}
+
+/** Two words a slot may hold, to tell a write that stores back what it read. */
+const PROBE_WORDS = [0x1234_5678_9abcn, 1n << 200n] as const;
+
+/** Does this write store exactly the word its slot held (`balances[a] - 0`), whatever it was? */
+function writesBack(w: PathTrace['writes'][number]): boolean {
+  if (!isNode(w.value)) return false;
+  const old = (n: Node) => n.op === 'sload' && sameSym(n.args[0]!, w.slot);
+  if (!contains(w.value, old, 40)) return false;
+  // Every read of the slot is the old word (via-IR reads it twice: `or(and(x, 0), …)`).
+  return PROBE_WORDS.every(
+    (word) => evaluateWith(w.value, (n) => (old(n) ? word : undefined)) === word,
+  );
+}
 
 /**
  * The way a path went at each branch, as running hashes: `keys[i]` names the branches up to and

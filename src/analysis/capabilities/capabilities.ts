@@ -2,7 +2,7 @@ import { describeCheck } from '../access/index.ts';
 import type { ExtractedFunction } from '../types.ts';
 import type { CallerCheck, CodeModel, PathTrace } from '../walk/index.ts';
 import { privilegedBy, T_CALLER } from '../walk/index.ts';
-import { collectBlockers } from './blockers.ts';
+import { arithmeticChecks, collectBlockers } from './blockers.ts';
 import {
   feeSlots,
   newFeeRecords,
@@ -21,6 +21,7 @@ import {
   isSuccess,
   SELECTORS,
   type TokenLayout,
+  TRANSFER_AMOUNT,
   walkRecorded,
 } from './layout.ts';
 import { limitFindings } from './limits.ts';
@@ -142,12 +143,20 @@ export function analyzeCapabilities(
     const out = new Map<Capability, CapabilityFinding>();
     const openers: string[] = [];
     const undecided: bigint[] = [];
-    const judge = (traces: readonly PathTrace[], balances: boolean, limits = !holder) => {
+    let privilegedWrites = 0;
+    const judge = (
+      traces: readonly PathTrace[],
+      balances: boolean,
+      limits = !holder,
+      amount = TRANSFER_AMOUNT,
+    ) => {
+      const arithmetic = arithmeticChecks(traces);
       for (const t of traces) {
         if (!isSuccess(t) || t.writes.length === 0) continue;
         recordSlotWrites(t, slotWrites);
         const guard = privilege(t, layout, HOLDER_FUNCTIONS.has(fn.selector));
         if (guard === null) continue;
+        privilegedWrites++;
         const before = new Set(out.keys());
         const facts: PathFacts = {
           label: labelOf(fn),
@@ -157,8 +166,10 @@ export function analyzeCapabilities(
           openers,
           undecided,
           allowedAll,
+          arithmetic,
+          shortArguments: amount !== TRANSFER_AMOUNT,
         };
-        if (balances && !holder) recordFeeSetters(t, fn, fees);
+        if (balances && !holder) recordFeeSetters(t, fn, fees, amount);
         recordPrivilegedSlots(t, fees);
         if (balances && layout.balances !== null) balanceFindings(t, facts, out, fn);
         if (balances) allowanceFindings(t, facts, out, fn);
@@ -169,6 +180,15 @@ export function analyzeCapabilities(
       }
     };
     judge(result.traces, true);
+    // A setter whose argument is range-checked below the walk's amount (`require(pct <= 100)`,
+    // an enum whose ABI check refuses 1,000) reverts on every privileged path of the default
+    // walk: walked again with 1 (and, below, 0) it shows what it stores.
+    const numbers = /int/.test(fn.arguments);
+    if (privilegedWrites === 0 && numbers && !holder && budget.left > 0) {
+      judge(walkRecorded(model, fn, budget, 'one').traces, true, true, 1n);
+      if (!out.has('limit') && budget.left > 0)
+        judge(walkRecorded(model, fn, budget, 'flipped').traces, false, true, 0n);
+    }
     // The walk's arguments are concrete: `setTransferable(true)` stores the enabling value too.
     // Walked again with flipped arguments, a setter stores the blocking one; a switch does not.
     const pending = openers.length > 0 || undecided.length > 0;

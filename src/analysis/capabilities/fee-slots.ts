@@ -138,7 +138,13 @@ function loadedField(factor: Sym): { slot: bigint; shift: number } | null {
  * A privileged path's writes of its number argument to plain slots (the setter of each fee) and of
  * an address argument (the setter of each wallet).
  */
-export function recordFeeSetters(t: PathTrace, fn: ExtractedFunction, records: FeeRecords): void {
+export function recordFeeSetters(
+  t: PathTrace,
+  fn: ExtractedFunction,
+  records: FeeRecords,
+  /** The number the walk passed as every number argument. */
+  amount: bigint = TRANSFER_AMOUNT,
+): void {
   const numbers = /int/.test(fn.arguments);
   const addresses = /address/.test(fn.arguments);
   if (!numbers && !addresses) return;
@@ -147,7 +153,7 @@ export function recordFeeSetters(t: PathTrace, fn: ExtractedFunction, records: F
   for (const w of t.writes) {
     const shape = slotShape(w.slot);
     if (shape?.kind !== 'slot') continue;
-    const fields = numbers ? storedArgumentFields(w.value) : [];
+    const fields = numbers ? storedArgumentFields(w.value, amount) : [];
     for (const shift of fields) add(records.setters, fieldKey(shape.slot, shift));
     if (fields.length === 0 && addresses && storesAddress(w.value))
       add(records.addressSetters, String(shape.slot));
@@ -167,16 +173,15 @@ const FIELD_CHECK = (1n << 10n) - 1n;
  * one word). A field holds it when it reads back as the argument over a zero word and over all
  * ones (an increment or an `or` into the old word is no store: 999 or 1023 read back).
  */
-function storedArgumentFields(value: Sym): number[] {
-  if (value === TRANSFER_AMOUNT) return [0];
+function storedArgumentFields(value: Sym, amount: bigint): number[] {
+  if (value === amount) return [0];
   const fresh = evaluateWith(value, (n) => (n.op === 'sload' ? 0n : undefined));
   const overOnes = evaluateWith(value, (n) => (n.op === 'sload' ? ALL_ONES : undefined));
   if (fresh === null || overOnes === null) return [];
   const field = (word: bigint, shift: number) => (word >> BigInt(shift)) & FIELD_CHECK;
   const out: number[] = [];
   for (let shift = 0; shift < 256; shift += 8)
-    if (field(fresh, shift) === TRANSFER_AMOUNT && field(overOnes, shift) === TRANSFER_AMOUNT)
-      out.push(shift);
+    if (field(fresh, shift) === amount && field(overOnes, shift) === amount) out.push(shift);
   return out;
 }
 

@@ -42,13 +42,34 @@ function readsEntry(x: Sym | undefined, w: PathWrite, shape: MapShape): boolean 
   );
 }
 
+const ALL_ONES = (1n << 256n) - 1n;
+
+/**
+ * The word via-IR's unoptimised update stores, without its wrapping: `or(and(shl(0, x), ones),
+ * and(0, sload(s)))` is x, and `shr(0, sload(s))` the load itself.
+ */
+function peelUpdate(x: Sym): Sym {
+  let v = x;
+  for (let i = 0; i < 8 && isNode(v) && v.args.length === 2; i++) {
+    const [a, b] = v.args as [Sym, Sym];
+    const zeroAnd = (y: Sym) => isNode(y) && y.op === 'and' && y.args.includes(0n);
+    if ((v.op === 'shl' || v.op === 'shr') && a === 0n) v = b;
+    else if (v.op === 'and' && a === ALL_ONES) v = b;
+    else if (v.op === 'and' && b === ALL_ONES) v = a;
+    else if (v.op === 'or' && zeroAnd(b)) v = a;
+    else if (v.op === 'or' && zeroAnd(a)) v = b;
+    else break;
+  }
+  return v;
+}
+
 function balanceChange(w: PathWrite, shape: MapShape): Grow {
   // `balance + amount` credits and `balance - amount` debits whatever the amount is made of: a
   // vesting release credits `balances[to] + (due - released)`, a subtraction inside the amount.
   // An amount computed from the same balance (`balance + (target - balance)`) sets it instead.
-  const v = w.value;
+  const v = peelUpdate(w.value);
   if (isNode(v) && v.args.length === 2 && (v.op === 'add' || v.op === 'sub')) {
-    const [a, b] = v.args as [Sym, Sym];
+    const [a, b] = v.args.map(peelUpdate) as [Sym, Sym];
     const [old, amount] = readsEntry(a, w, shape) ? [a, b] : v.op === 'add' ? [b, a] : [null, b];
     if (old !== null && readsEntry(old, w, shape)) {
       if (contains(amount, (n) => readsEntry(n, w, shape))) return 'set';
@@ -190,6 +211,13 @@ export interface PathFacts {
   undecided: bigint[];
   /** Does allowance() answer the maximum for this spender, whoever the holder (layout.ts)? */
   allowedAll?: (spender: bigint) => boolean;
+  /** The pcs of the function's checked-arithmetic branches (their other way panics). */
+  arithmetic?: ReadonlySet<number>;
+  /**
+   * The path's number arguments are 1 because the function refuses the walk's 1,000: a time it
+   * stores is bounded below 1,000 seconds or blocks (a capped cooldown), too short to lock anyone.
+   */
+  shortArguments?: boolean;
 }
 
 /**

@@ -37,7 +37,10 @@ function capFinding(
   const cap = f.blockers.caps.get(slot);
   if (!cap) return null;
   f.undecided.push(slot);
-  if (boundedBySupply(t, f.layout) || !capBlocks(w.value, slot, cap.checks, f.layout.balances))
+  if (
+    boundedBySupply(t, f.layout, f.arithmetic) ||
+    !capBlocks(w.value, slot, cap.checks, f.layout.balances)
+  )
     return null;
   return finding(
     fn,
@@ -98,7 +101,7 @@ export function limitFindings(
         return;
       }
       const blocker = f.blockers.slots.get(shape.slot);
-      if (!blocker) continue;
+      if (!blocker || (blocker.timed && f.shortArguments)) continue;
       const bits = changedBits(w.value, shape.slot);
       const shifts = [...blocker.shifts].filter((s) => (bits >> BigInt(s)) & 1n);
       if (shifts.length === 0) continue;

@@ -90,7 +90,11 @@ function storedWords(value: Sym, slot: Sym): bigint[] | null {
     },
     60,
   );
-  if (old === null) return null;
+  if (old === null) {
+    // No read of the old word: a value that is one word whatever else it reads (`supply * 0`).
+    const word = evaluateWith(value, () => undefined);
+    return word === null ? null : [word];
+  }
   const words = [evaluate(value, old, 0n), evaluate(value, old, ALL_BITS)];
   return words.every((w) => w !== null) ? (words as bigint[]) : null;
 }
@@ -221,11 +225,19 @@ export function launchOnce(t: PathTrace, value: Sym, slot: bigint): boolean {
 
 /**
  * A setter that compares its value with the supply (`require(max >= totalSupply / 1000)`) keeps
- * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop.
+ * the cap above a share of it: the walk's supply is unknown, so such a path proves no stop. The
+ * overflow check of a cap computed from the supply (`supply * pct / 100`) is no such comparison.
  */
-export function boundedBySupply(t: PathTrace, layout: TokenLayout): boolean {
+export function boundedBySupply(
+  t: PathTrace,
+  layout: TokenLayout,
+  /** Checked-arithmetic branches (`supply * pct` overflows): they bound nothing. */
+  arithmetic: ReadonlySet<number> = new Set(),
+): boolean {
   if (layout.totalSupply === null) return false;
-  return t.conditions.some((c) =>
-    comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
+  return t.conditions.some(
+    (c) =>
+      !arithmetic.has(c.pc) &&
+      comparedReads(c.cond).some((load) => load.args[0] === layout.totalSupply),
   );
 }

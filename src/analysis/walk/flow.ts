@@ -4,11 +4,13 @@ import {
   copyIn,
   finish,
   memoryHoldsCaller,
+  memoryHoldsSelf,
   pop,
   StackUnderflow,
   type State,
   type Walk,
 } from './state.ts';
+import { sameSym } from './storage-shapes.ts';
 import { leaf, type Node, node, type Sym, T_CALLER, T_EXTERNAL } from './symbolic.ts';
 import { BINARY_NAMES, fold } from './u256.ts';
 
@@ -43,6 +45,13 @@ function jumpi(w: Walk, s: State): boolean {
     else return finish(w, s, 'invalid');
     return true;
   }
+  const known = cond.taint & T_CALLER ? knownCallerFact(s, cond) : null;
+  if (known !== null) {
+    if (!known) s.pc++;
+    else if (destOk) s.pc = Number(dest);
+    else return finish(w, s, 'invalid');
+    return true;
+  }
   if (cond.taint & T_CALLER) {
     w.result.callerDependent = true;
     const before = w.found.length;
@@ -67,7 +76,12 @@ function jumpi(w: Walk, s: State): boolean {
       return true;
     }
     w.result.paths++;
-    w.pending.push(fork(s, Number(dest), cond, pc));
+    const taken = fork(s, Number(dest), cond, pc);
+    if (cond.taint & T_CALLER) {
+      taken.callerFacts = [...(s.callerFacts ?? []), { cond, holds: true }];
+      s.callerFacts = [...(s.callerFacts ?? []), { cond, holds: false }];
+    }
+    w.pending.push(taken);
   }
   s.trace?.conditions.push({ cond, pc, taken: false, step: s.steps });
   s.pc++;
@@ -90,6 +104,25 @@ function visitKey(w: Walk, s: State, pc: number): string {
       context = (context * 31 + Number(v)) | 0;
   }
   return `${pc}:${context}`;
+}
+
+/** Facts this path holds beyond a fork's: the caller checks it took a side on. */
+const MAX_CALLER_FACTS = 16;
+
+/**
+ * Whether a caller check this path already took a side on, or its negation, holds (true) or not
+ * (false); null when the path has not tested it.
+ */
+function knownCallerFact(s: State, cond: Node): boolean | null {
+  const facts = s.callerFacts;
+  if (!facts) return null;
+  for (let i = facts.length - 1; i >= Math.max(0, facts.length - MAX_CALLER_FACTS); i--) {
+    const f = facts[i]!;
+    if (sameSym(f.cond, cond)) return f.holds;
+    if (cond.op === 'iszero' && sameSym(cond.args[0]!, f.cond)) return !f.holds;
+    if (f.cond.op === 'iszero' && sameSym(f.cond.args[0]!, cond)) return !f.holds;
+  }
+  return null;
 }
 
 function fork(s: State, pc: number, cond: Node, at: number): State {
@@ -149,7 +182,12 @@ function externalCall(w: Walk, s: State, op: number): void {
     argsSize = pop(stack);
   const retOffset = pop(stack),
     retSize = pop(stack);
-  const callerArg = memoryHoldsCaller(s, argsOffset, argsSize);
+  // A CALL given both the caller and this contract pulls a payment from the caller
+  // (`transferFrom(msg.sender, address(this), v)`, a wrapper's deposit): its answer says the
+  // payment went through, nothing about who the caller is.
+  const callerArg =
+    memoryHoldsCaller(s, argsOffset, argsSize) &&
+    !(op === 0xf1 && memoryHoldsSelf(s, argsOffset, argsSize));
   s.lastCall = callerArg;
   s.lastTarget = target;
   w.result.externalCalls = true;

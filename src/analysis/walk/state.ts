@@ -155,6 +155,12 @@ export interface State {
   lastCall?: boolean;
   /** The address the last external call went to. */
   lastTarget?: Sym;
+  /**
+   * The caller checks this path has branched on and which way (true: the condition held). The
+   * optimizer tests `a && b`'s first operand again at the join; the arm that contradicts the
+   * first test is no path (walk/flow.ts). Shared between forks until one adds to it.
+   */
+  callerFacts?: readonly { cond: Node; holds: boolean }[];
   trace: Trace | null;
 }
 
@@ -332,6 +338,24 @@ export function memoryHoldsCaller(s: State, offset: Sym, size: Sym): boolean {
   for (const [k, v] of s.memory)
     if (k >= start - 31 && k < end && typeof v !== 'bigint' && (v.taint & T_CALLER) !== 0)
       return true;
+  return false;
+}
+
+const MAX_SELF_WRAPPING = 6;
+
+/** Do the call's argument words hold this contract's own address (ADDRESS, masked or not)? */
+export function memoryHoldsSelf(s: State, offset: Sym, size: Sym): boolean {
+  if (typeof offset !== 'bigint' || typeof size !== 'bigint') return false;
+  const start = Number(offset);
+  const end = start + Number(size);
+  // Masked as often as via-IR's cleanups mask it, or shifted by zero.
+  const isSelf = (v: Sym, depth: number): boolean =>
+    typeof v !== 'bigint' &&
+    (v.op === 'address' ||
+      (depth < MAX_SELF_WRAPPING &&
+        (v.op === 'and' || ((v.op === 'shl' || v.op === 'shr') && v.args[0] === 0n)) &&
+        v.args.some((a) => isSelf(a, depth + 1))));
+  for (const [k, v] of s.memory) if (k >= start && k < end && isSelf(v, 0)) return true;
   return false;
 }
 
