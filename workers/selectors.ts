@@ -2,12 +2,11 @@ import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
-import { codeFactsOf } from '../src/analysis/risk/index.ts';
+import { type CodeFacts, codeFactsOf } from '../src/analysis/risk/index.ts';
 import { analyzeStatic, type StaticDeps, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { coalescingOf } from '../src/evm/coalesce/index.ts';
-import type { RpcClient } from '../src/evm/rpc.ts';
-import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { type ChainLane, type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
@@ -35,13 +34,43 @@ export type SelectorsResult =
   | { status: 'no-code' }
   | { status: 'done'; adminFunctions: number; isProxy: boolean };
 
+/** What the stage derives from the code, before anything is written. */
+export interface CodeAnalysis {
+  analysis: StaticAnalysis;
+  codeHash: string;
+  codeFacts: CodeFacts;
+  /** The owner the token's column records: none once ownership is renounced. */
+  owner: string | null;
+}
+
+/**
+ * The stage's analysis work without the database: the static analysis with its reads folded into
+ * few eth_calls (src/evm/coalesce/), and the code facts. The in-process benchmark baseline runs
+ * this same function.
+ */
+export async function analyseCode(
+  chain: ChainLane,
+  input: StaticInput,
+  analyze: StaticAnalyzer = analyzeStatic,
+): Promise<CodeAnalysis> {
+  const analysis = await analyze(
+    {
+      rpc: coalescingOf(chain.rpc),
+      acrossSenders: coalescingOf(chain.rpc, { acrossSenders: true }),
+      reader: chain.reader,
+    },
+    input,
+  );
+  return {
+    analysis,
+    codeHash: keccak256(input.code),
+    // Reachable SELFDESTRUCT, an owner-set contract that transfers call (src/analysis/risk/code-facts.ts).
+    codeFacts: codeFactsOf(input.code, analysis),
+    owner: analysis.ownership.renounced ? null : analysis.ownership.owner,
+  };
+}
+
 export function createSelectorsProcessor(deps: SelectorsDeps) {
-  const analyze = deps.analyze ?? analyzeStatic;
-  // The static analysis's reads, folded into few eth_calls (src/evm/coalesce/).
-  const foldedOf = (rpc: RpcClient) => ({
-    rpc: coalescingOf(rpc),
-    acrossSenders: coalescingOf(rpc, { acrossSenders: true }),
-  });
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
@@ -56,11 +85,11 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       await routeOutcome(deps.producer, 'selectors', data, { hasCode: false });
       return { status: 'no-code' };
     }
-    const analysis = await analyze(
-      { ...foldedOf(chain.rpc), reader: chain.reader },
+    const { analysis, codeHash, codeFacts, owner } = await analyseCode(
+      chain,
       { chainId: data.chainId, address: data.address, code },
+      deps.analyze,
     );
-    const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
     // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
     // Asked before the write, so that the pass's row is written once.
     const { explorerApiUrl, explorerApiKey } = chain.config;
@@ -76,12 +105,11 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
     await deps.analyses.recordPass(key, {
       details: {
         static: analysis,
-        code_hash: keccak256(code),
+        code_hash: codeHash,
         reason: data.reason,
         static_at: now,
         explorer: { verified, checked_at: now },
-        // Reachable SELFDESTRUCT, an owner-set contract that transfers call (src/analysis/risk/code-facts.ts).
-        code_facts: codeFactsOf(code, analysis),
+        code_facts: codeFacts,
       },
       token: {
         isProxy: analysis.proxy.is_proxy,
