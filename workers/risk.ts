@@ -109,19 +109,16 @@ async function riskInputs(deps: RiskDeps, data: JobData<'risk'>, state: PassStat
   const token = tokenView(state);
   const details = { ...start.own, ...state.pending.details } as PassDetails;
   const analysis = details.static ?? null;
-  const counts = await deps.analyses.riskCounts(
-    key,
-    token?.creator ?? null,
-    analysis?.skeleton_hash ?? null,
-  );
-  const creator: CreatorInput | null = counts.creator;
-  const similarHoneypots = counts.similarHoneypots;
-  const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
   const chain = chainOf(deps.chains, data.chainId);
-  const [report, known] = await Promise.all([
+  // Independent reads, in parallel: the job waits for the slowest, not for their sum.
+  const [counts, liquidity, report, known] = await Promise.all([
+    deps.analyses.riskCounts(key, token?.creator ?? null, analysis?.skeleton_hash ?? null),
+    deps.liquidity?.(data.chainId, data.address, token) ?? null,
     token && deps.holdersReport ? deps.holdersReport(chain, token) : null,
     knownTokensOf(deps, chain),
   ]);
+  const creator: CreatorInput | null = counts.creator;
+  const similarHoneypots = counts.similarHoneypots;
   return { key, details, analysis, token, creator, similarHoneypots, liquidity, report, known };
 }
 

@@ -8,6 +8,7 @@ import type { StaticAnalysis } from '../src/analysis/types.ts';
 import { coalescingOf } from '../src/evm/coalesce/index.ts';
 import { type ChainLane, type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
+import { newPassState } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -102,7 +103,10 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
     // Written before the pass goes on (one round trip): a pass that starts at simulate meanwhile
     // (first liquidity) reuses the newest static analysis, and must find this one.
     const now = new Date().toISOString();
-    await deps.analyses.recordPass(key, {
+    // The write answers the token and the pass's row as written: the simulate stage, when it runs
+    // in this job, starts from them instead of reading them again.
+    const state = newPassState();
+    state.start = await deps.analyses.recordPass(key, {
       details: {
         static: analysis,
         code_hash: codeHash,
@@ -120,7 +124,7 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       },
       stage: 'selectors',
     });
-    await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
+    await routeOutcome(deps.producer, 'selectors', data, { hasCode: true }, state);
     deps.logger.debug(
       {
         chain: data.chainId,

@@ -148,7 +148,6 @@ async function realHolderSells(
   token: TokenRow | undefined,
 ): Promise<HolderSells | null> {
   const holders = deps.holders!;
-  const tracks = await holders.tracks(data.chainId);
   const roles = holderRoles(
     chain.config,
     {
@@ -167,12 +166,11 @@ async function realHolderSells(
     ...(token?.creator ? [token.creator] : []),
     ...(token?.txOrigin ? [token.txOrigin] : []),
   ];
-  const { holders: top, holderCount } = await holders.sellCandidates(
-    data.chainId,
-    data.address,
-    exclude,
-    MAX_HOLDER_SELLS,
-  );
+  // Independent reads, in parallel.
+  const [tracks, { holders: top, holderCount }] = await Promise.all([
+    holders.tracks(data.chainId),
+    holders.sellCandidates(data.chainId, data.address, exclude, MAX_HOLDER_SELLS),
+  ]);
   const { block, complete } = coverage(tracks, token?.creationBlockNumber ?? null);
   const run = await simulateHolderSells(chain.rpc, {
     pool,
