@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/support/services.ts';
 import { createDb, type DbHandle } from './client.ts';
-import { pipelinedTransaction } from './pipelined.ts';
+import { asRow, pipelinedTransaction } from './pipelined.ts';
+import { tokens } from './schema.ts';
 
 /** The one-round-trip transaction keeps a transaction's promises, on real Postgres. */
 
@@ -52,5 +53,35 @@ describe('pipelinedTransaction', () => {
       sql`insert into creators (chain_id, address) values (7, ${'0xd'})`,
     ]);
     expect(await creatorCount()).toBe(before + 1);
+  });
+});
+
+describe('asRow', () => {
+  it('maps a returned row as drizzle maps its own reads (dates, bigint numbers, jsonb)', async () => {
+    const address = '0x00000000000000000000000000000000000000a1';
+    await handle.db.insert(tokens).values({
+      chainId: 7,
+      address,
+      name: 'Row',
+      creationBlockNumber: 12_345,
+      creationTimestamp: new Date('2026-01-02T03:04:05.678Z'),
+      detectionSource: 'submitted',
+    });
+    const [returned] = await pipelinedTransaction(handle.db, [
+      handle.db
+        .update(tokens)
+        .set({ securityHints: { nested: { ok: true } }, currentLiquidityUsd: '12.5' })
+        .where(and(eq(tokens.chainId, 7), eq(tokens.address, address)))
+        .returning(),
+    ]);
+    const [read] = await handle.db
+      .select()
+      .from(tokens)
+      .where(and(eq(tokens.chainId, 7), eq(tokens.address, address)));
+    const row = asRow(tokens, returned![0]!);
+    expect(row).toEqual(read);
+    expect(row.creationTimestamp).toBeInstanceOf(Date);
+    expect(row.creationBlockNumber).toBe(12_345);
+    expect(row.securityHints).toEqual({ nested: { ok: true } });
   });
 });

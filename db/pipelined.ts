@@ -1,5 +1,5 @@
-import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { getTableColumns, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { Database } from './client.ts';
 
@@ -54,4 +54,21 @@ export async function pipelinedTransaction(
   } finally {
     reserved.release();
   }
+}
+
+/**
+ * A row a pipelined statement returned (`returning` every column of `table`), as drizzle's own
+ * queries answer it: database names to field names, each value through its column's mapping
+ * (timestamps to dates, numbers of bigint columns, jsonb).
+ */
+export function asRow<T extends PgTable>(
+  table: T,
+  raw: Record<string, unknown>,
+): T['$inferSelect'] {
+  const row: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[field] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T['$inferSelect'];
 }

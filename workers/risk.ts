@@ -14,10 +14,11 @@ import {
 } from '../src/analysis/risk/index.ts';
 import type { BehaviourReport, SimulationReport } from '../src/analysis/simulation/index.ts';
 import type { RiskAssessment, SecurityHints, StaticAnalysis } from '../src/analysis/types.ts';
+import type { ChainConfig } from '../src/config/chains.ts';
 import { tokenUpdatedData } from '../src/events/types.ts';
 import type { StoredHolders } from '../src/holders/report.ts';
 import { holderSellsView } from '../src/tokens/holders-view.ts';
-import { findLookalike } from '../src/tokens/lookalike.ts';
+import { findLookalike, type KnownToken } from '../src/tokens/lookalike.ts';
 import { toNumber } from '../src/tokens/view.ts';
 import { type ChainRuntime, chainOf } from './chain-runtime.ts';
 import { holderRoles } from './holders-report.ts';
@@ -85,7 +86,7 @@ export function createLiquidityInput(tokens: TokenRepository) {
   };
 }
 
-interface PassDetails {
+export interface PassDetails {
   static?: StaticAnalysis;
   /** The selectors stage's explorer answer: null when the explorer did not answer. */
   explorer?: { verified: boolean | null };
@@ -108,38 +109,17 @@ async function riskInputs(deps: RiskDeps, data: JobData<'risk'>, state: PassStat
   const token = tokenView(state);
   const details = { ...start.own, ...state.pending.details } as PassDetails;
   const analysis = details.static ?? null;
-  const counts = await deps.analyses.riskCounts(
-    key,
-    token?.creator ?? null,
-    analysis?.skeleton_hash ?? null,
-  );
-  const creator: CreatorInput | null = counts.creator;
-  const similarHoneypots = counts.similarHoneypots;
-  const liquidity = (await deps.liquidity?.(data.chainId, data.address, token)) ?? null;
   const chain = chainOf(deps.chains, data.chainId);
-  const [report, known] = await Promise.all([
+  // Independent reads, in parallel: the job waits for the slowest, not for their sum.
+  const [counts, liquidity, report, known] = await Promise.all([
+    deps.analyses.riskCounts(key, token?.creator ?? null, analysis?.skeleton_hash ?? null),
+    deps.liquidity?.(data.chainId, data.address, token) ?? null,
     token && deps.holdersReport ? deps.holdersReport(chain, token) : null,
     knownTokensOf(deps, chain),
   ]);
-  const look = token ? findLookalike(token, known) : null;
-  const lookalike: LookalikeFact | null = look && {
-    ...look,
-    name: token?.name ?? null,
-    own_symbol: token?.symbol ?? null,
-  };
-  const holderFacts = token ? holderFactsOf(chain, token, report, details.simulation) : null;
-  return {
-    key,
-    details,
-    analysis,
-    token,
-    creator,
-    similarHoneypots,
-    liquidity,
-    report,
-    lookalike,
-    holderFacts,
-  };
+  const creator: CreatorInput | null = counts.creator;
+  const similarHoneypots = counts.similarHoneypots;
+  return { key, details, analysis, token, creator, similarHoneypots, liquidity, report, known };
 }
 
 /** The well-known tokens of the chain; the configured list alone when the on-chain read fails. */
@@ -155,12 +135,12 @@ const defaultKnownTokens = createKnownTokens();
 
 /** What the holder factors read: the report, the roles' addresses, the real holders' sells. */
 function holderFactsOf(
-  chain: ChainRuntime,
-  token: TokenRow,
+  config: ChainConfig,
+  token: ScoredToken,
   report: StoredHolders | null,
   simulation: SimulationReport | undefined,
 ): HolderRiskFacts {
-  const roles = holderRoles(chain.config, token, []);
+  const roles = holderRoles(config, token, []);
   const sells = holderSellsView(simulation ?? token.tradingSimulation);
   return {
     holders: report ? { ...report.holders, creator: roles.creator, owner: roles.owner } : null,
@@ -170,6 +150,93 @@ function holderFactsOf(
 }
 
 type Inputs = Awaited<ReturnType<typeof riskInputs>>;
+
+/** The token's stored fields the score reads (its names, creation, owner, last simulation, hints). */
+export type ScoredToken = Pick<
+  TokenRow,
+  | 'chainId'
+  | 'address'
+  | 'name'
+  | 'symbol'
+  | 'creator'
+  | 'creatorIsContract'
+  | 'txOrigin'
+  | 'ownerAddress'
+  | 'tradingSimulation'
+  | 'securityHints'
+  | 'creationBlockNumber'
+>;
+
+/** What the score is made from once it is read: the pass's parts and the stored facts. */
+export interface ScoreInput {
+  config: ChainConfig;
+  address: string;
+  details: PassDetails;
+  token: ScoredToken | undefined;
+  creator: CreatorInput | null;
+  similarHoneypots: number;
+  liquidity: LiquidityInput | null;
+  /** The holders report rebuilt for this pass (null: none). */
+  report: StoredHolders | null;
+  /** The chain's well-known tokens, for the look-alike check. */
+  known: readonly KnownToken[];
+}
+
+/**
+ * The stage's scoring without the database: the look-alike check, the holder facts, the score and
+ * the security hints. The in-process benchmark baseline runs this same function.
+ */
+export function scorePass(input: ScoreInput) {
+  const { config, details, token, creator, liquidity } = input;
+  const analysis = details.static ?? null;
+  const look = token ? findLookalike(token, input.known) : null;
+  const lookalike: LookalikeFact | null = look && {
+    ...look,
+    name: token?.name ?? null,
+    own_symbol: token?.symbol ?? null,
+  };
+  const behaviour = details.behaviour?.findings ?? [];
+  const assessment = assessRisk({
+    trusted: isTrusted(config, input.address),
+    static: analysis,
+    behaviour,
+    simulation: details.simulation ?? null,
+    liquidity,
+    creator,
+    similarHoneypots: input.similarHoneypots,
+    holderFacts: token ? holderFactsOf(config, token, input.report, details.simulation) : null,
+    lookalike,
+    codeFacts: details.code_facts ?? null,
+  });
+  // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
+  // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
+  const stored = (token?.securityHints ?? null) as {
+    explorer?: { verified?: boolean | null };
+  } | null;
+  const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
+  const hints = {
+    ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
+    // is_open_source is the explorer's answer where one is configured (null without one).
+    explorer: { verified, configured: Boolean(config.explorerApiUrl) },
+    // GoPlus's code facts (their evidence: the code:* factors); null when the code was not read.
+    selfdestruct: details.code_facts ? details.code_facts.selfdestruct !== null : null,
+    external_call: details.code_facts ? details.code_facts.external_call !== null : null,
+    impersonates: lookalike
+      ? {
+          symbol: lookalike.symbol,
+          canonical_address: lookalike.canonical_address,
+          matched: lookalike.matched,
+        }
+      : null,
+    // Which once-per-token alerts went out (announceHolderAlerts).
+    alerted: {
+      holder_concentration: assessment.risk_factors.some(
+        (f) => f.points > 0 && CONCENTRATION_CODES.has(f.code),
+      ),
+    },
+  };
+  return { assessment, hints, lookalike };
+}
 
 /**
  * `token.updated` when the score or level changed, or the taxes moved (a tax change matters to
@@ -286,47 +353,18 @@ export function createRiskProcessor(deps: RiskDeps) {
   ): Promise<{ score: number; level: string; changed: boolean }> {
     const chain = chainOf(deps.chains, data.chainId);
     const inputs = await riskInputs(deps, data, state);
-    const { key, details, analysis, token, creator, similarHoneypots, liquidity } = inputs;
-    const behaviour = details.behaviour?.findings ?? [];
-    const assessment = assessRisk({
-      trusted: isTrusted(chain.config, data.address),
-      static: analysis,
-      behaviour,
-      simulation: details.simulation ?? null,
-      liquidity,
+    const { key, details, token, creator, similarHoneypots } = inputs;
+    const { assessment, hints } = scorePass({
+      config: chain.config,
+      address: data.address,
+      details,
+      token,
       creator,
       similarHoneypots,
-      holderFacts: inputs.holderFacts,
-      lookalike: inputs.lookalike,
-      codeFacts: details.code_facts ?? null,
+      liquidity: inputs.liquidity,
+      report: inputs.report,
+      known: inputs.known,
     });
-    // The explorer's answer rides on the stored hints (a nested record, not a flag: its evidence is
-    // the explorer's reply in details.explorer); a pass without an answer keeps the last one.
-    const stored = (token?.securityHints ?? null) as {
-      explorer?: { verified?: boolean | null };
-    } | null;
-    const verified = details.explorer?.verified ?? stored?.explorer?.verified ?? false;
-    const hints = {
-      ...deriveHints({ assessment, static: analysis, behaviour, creator, liquidity }),
-      // is_open_source is the explorer's answer where one is configured (null without one).
-      explorer: { verified, configured: Boolean(chain.config.explorerApiUrl) },
-      // GoPlus's code facts (their evidence: the code:* factors); null when the code was not read.
-      selfdestruct: details.code_facts ? details.code_facts.selfdestruct !== null : null,
-      external_call: details.code_facts ? details.code_facts.external_call !== null : null,
-      impersonates: inputs.lookalike
-        ? {
-            symbol: inputs.lookalike.symbol,
-            canonical_address: inputs.lookalike.canonical_address,
-            matched: inputs.lookalike.matched,
-          }
-        : null,
-      // Which once-per-token alerts went out (announceHolderAlerts).
-      alerted: {
-        holder_concentration: assessment.risk_factors.some(
-          (f) => f.points > 0 && CONCENTRATION_CODES.has(f.code),
-        ),
-      },
-    };
     const isHoneypot = assessment.level === 'honeypot';
     const changed = await announceUpdate(deps, inputs, assessment, hints);
     await announceHoneypot(deps, data, inputs, assessment);

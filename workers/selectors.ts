@@ -2,12 +2,13 @@ import { keccak256 } from 'ethers';
 import type { Logger } from 'pino';
 import type { AnalysisRepository } from '../db/repositories/analyses.ts';
 import { verifiedSource } from '../infra/explorer.ts';
-import { codeFactsOf } from '../src/analysis/risk/index.ts';
+import { type CodeFacts, codeFactsOf } from '../src/analysis/risk/index.ts';
 import { analyzeOver, type StaticInput } from '../src/analysis/static/index.ts';
 import type { StaticAnalysis } from '../src/analysis/types.ts';
 import type { RpcClient } from '../src/evm/rpc.ts';
-import { type ChainRuntime, chainOf } from './chain-runtime.ts';
+import { type ChainLane, type ChainRuntime, chainOf } from './chain-runtime.ts';
 import type { JobData } from './jobs.ts';
+import { newPassState } from './pass-state.ts';
 import { routeOutcome } from './pipeline.ts';
 import type { Producer } from './queues.ts';
 
@@ -38,8 +39,36 @@ export type SelectorsResult =
   | { status: 'no-code' }
   | { status: 'done'; adminFunctions: number; isProxy: boolean };
 
+/** What the stage derives from the code, before anything is written. */
+export interface CodeAnalysis {
+  analysis: StaticAnalysis;
+  codeHash: string;
+  codeFacts: CodeFacts;
+  /** The owner the token's column records: none once ownership is renounced. */
+  owner: string | null;
+}
+
+/**
+ * The stage's analysis work without the database: the static analysis with its reads folded into
+ * few eth_calls (src/evm/coalesce/, in `analyzeOver`), and the code facts. The in-process benchmark baseline runs
+ * this same function.
+ */
+export async function analyseCode(
+  chain: ChainLane,
+  input: StaticInput,
+  analyze: StaticAnalyzer = analyzeOver,
+): Promise<CodeAnalysis> {
+  const analysis = await analyze(chain.rpc, input);
+  return {
+    analysis,
+    codeHash: keccak256(input.code),
+    // Reachable SELFDESTRUCT, an owner-set contract that transfers call (src/analysis/risk/code-facts.ts).
+    codeFacts: codeFactsOf(input.code, analysis),
+    owner: analysis.ownership.renounced ? null : analysis.ownership.owner,
+  };
+}
+
 export function createSelectorsProcessor(deps: SelectorsDeps) {
-  const analyze = deps.analyze ?? analyzeOver;
   return async function processSelectors(data: JobData<'selectors'>): Promise<SelectorsResult> {
     const chain = chainOf(deps.chains, data.chainId);
     const key = { chainId: data.chainId, address: data.address, run: data.run };
@@ -54,12 +83,11 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       await routeOutcome(deps.producer, 'selectors', data, { hasCode: false });
       return { status: 'no-code' };
     }
-    const analysis = await analyze(chain.rpc, {
-      chainId: data.chainId,
-      address: data.address,
-      code,
-    });
-    const owner = analysis.ownership.renounced ? null : analysis.ownership.owner;
+    const { analysis, codeHash, codeFacts, owner } = await analyseCode(
+      chain,
+      { chainId: data.chainId, address: data.address, code },
+      deps.analyze,
+    );
     // Once per code analysis, not per refresh: explorers are rate-limited. No explorer: not verified.
     // Asked before the write, so that the pass's row is written once.
     const { explorerApiUrl, explorerApiKey } = chain.config;
@@ -72,15 +100,17 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
     // Written before the pass goes on (one round trip): a pass that starts at simulate meanwhile
     // (first liquidity) reuses the newest static analysis, and must find this one.
     const now = new Date().toISOString();
-    await deps.analyses.recordPass(key, {
+    // The write answers the token and the pass's row as written: the simulate stage, when it runs
+    // in this job, starts from them instead of reading them again.
+    const state = newPassState();
+    state.start = await deps.analyses.recordPass(key, {
       details: {
         static: analysis,
-        code_hash: keccak256(code),
+        code_hash: codeHash,
         reason: data.reason,
         static_at: now,
         explorer: { verified, checked_at: now },
-        // Reachable SELFDESTRUCT, an owner-set contract that transfers call (src/analysis/risk/code-facts.ts).
-        code_facts: codeFactsOf(code, analysis),
+        code_facts: codeFacts,
       },
       token: {
         isProxy: analysis.proxy.is_proxy,
@@ -91,7 +121,7 @@ export function createSelectorsProcessor(deps: SelectorsDeps) {
       },
       stage: 'selectors',
     });
-    await routeOutcome(deps.producer, 'selectors', data, { hasCode: true });
+    await routeOutcome(deps.producer, 'selectors', data, { hasCode: true }, state);
     deps.logger.debug(
       {
         chain: data.chainId,

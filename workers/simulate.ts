@@ -18,7 +18,9 @@ import {
 } from '../src/analysis/simulation/index.ts';
 import { isFeeCapEntry } from '../src/analysis/static/index.ts';
 import type { HolderSells, StaticAnalysis } from '../src/analysis/types.ts';
+import type { ChainConfig } from '../src/config/chains.ts';
 import { coalescingOf } from '../src/evm/coalesce/index.ts';
+import type { RpcClient } from '../src/evm/rpc.ts';
 import { roleAddresses } from '../src/holders/report.ts';
 import type { PassReason } from '../src/run-key.ts';
 import { hasReached } from '../src/stages.ts';
@@ -96,7 +98,7 @@ export function createResimulate(producer: Producer, now: () => number = Date.no
 /** Addresses worth impersonating for behaviour probes, most specific first. */
 export function privilegedCallers(
   analysis: StaticAnalysis | null,
-  token: TokenRow | undefined,
+  token: CreationFacts | undefined,
 ): PrivilegedCaller[] {
   const callers: PrivilegedCaller[] = [];
   const own = analysis?.ownership;
@@ -146,7 +148,6 @@ async function realHolderSells(
   token: TokenRow | undefined,
 ): Promise<HolderSells | null> {
   const holders = deps.holders!;
-  const tracks = await holders.tracks(data.chainId);
   const roles = holderRoles(
     chain.config,
     {
@@ -165,12 +166,11 @@ async function realHolderSells(
     ...(token?.creator ? [token.creator] : []),
     ...(token?.txOrigin ? [token.txOrigin] : []),
   ];
-  const { holders: top, holderCount } = await holders.sellCandidates(
-    data.chainId,
-    data.address,
-    exclude,
-    MAX_HOLDER_SELLS,
-  );
+  // Independent reads, in parallel.
+  const [tracks, { holders: top, holderCount }] = await Promise.all([
+    holders.tracks(data.chainId),
+    holders.sellCandidates(data.chainId, data.address, exclude, MAX_HOLDER_SELLS),
+  ]);
   const { block, complete } = coverage(tracks, token?.creationBlockNumber ?? null);
   const run = await simulateHolderSells(chain.rpc, {
     pool,
@@ -182,6 +182,83 @@ async function realHolderSells(
   if (!run) return null;
   await holders.markContracts(data.chainId, data.address, run.contracts);
   return run.sells;
+}
+
+/** The token's creation facts the simulation impersonates (the creator, the sender behind a factory). */
+export type CreationFacts = Pick<TokenRow, 'creator' | 'creatorIsContract' | 'txOrigin'>;
+
+/** What the stage simulates and probes, before anything is written. */
+export interface TokenSimulation {
+  report: VenueReport;
+  pool: Pool | null;
+  behaviour: BehaviourReport | null;
+}
+
+/**
+ * The stage's analysis work without the database (the real holders' sells aside, which read the
+ * tracked balances): the honeypot test over the token's venues, the behaviour probes of its
+ * functions from every privileged address (the fee setters among them), and the creator's access
+ * to its catalogued gated functions. The in-process benchmark baseline runs this same function.
+ */
+export async function simulateToken(
+  rpc: RpcClient,
+  input: {
+    config: ChainConfig;
+    address: string;
+    analysis: StaticAnalysis | null;
+    token: CreationFacts | undefined;
+    v4: V4Candidate[];
+  },
+): Promise<TokenSimulation> {
+  const { config, address, analysis, token } = input;
+  const { report, pool } = await simulateVenues(rpc, {
+    chain: config,
+    token: address,
+    v4: input.v4,
+    creator: token?.creator ?? null,
+  });
+  // Trusted tokens are not scored for capability, so their functions need no probing.
+  if (!analysis || isTrusted(config, address)) return { report, pool, behaviour: null };
+  const callers = privilegedCallers(analysis, token);
+  let behaviour: BehaviourReport | null = null;
+  if (pool) {
+    // A fee setter listed only by its cap search is still probed: the probes read its sell tax.
+    const catalogued = new Set(
+      analysis.admin_functions.filter((f) => !isFeeCapEntry(f)).map((f) => f.selector),
+    );
+    // Functions the static analysis found gated on the caller go first (the cap keeps them).
+    const gated = new Set((analysis.privileged_functions ?? []).map((f) => f.selector));
+    const functions = [...analysis.functions].sort(
+      (a, b) => Number(!gated.has(a.selector)) - Number(!gated.has(b.selector)),
+    );
+    behaviour = await probeAdminBehaviour(rpc, {
+      token: address,
+      pool,
+      functions,
+      catalogued,
+      callers,
+      amountIn: amountsFor(pool.nativeReserve)[0]!,
+      // Only tokens with an uncatalogued function gated on its caller are probed; an analysis
+      // made before caller checks were walked has no such list, and everything is probed.
+      ...(analysis.privileged_functions ? { gated } : {}),
+    });
+  }
+  // The creator's access to catalogued gated functions (a role table the renounce left): no pool
+  // needed, and nothing to ask while the creator is the live owner. Folded into one eth_call per
+  // sender (src/evm/coalesce/), as the selectors stage folds its own access probes; per sender,
+  // so that each call keeps its tx.origin.
+  const creator = await probeCreatorAccess(coalescingOf(rpc), {
+    token: address,
+    analysis,
+    callers,
+  });
+  if (creator.length > 0)
+    behaviour = {
+      probed: behaviour?.probed ?? [],
+      skipped: behaviour?.skipped ?? [],
+      findings: [...(behaviour?.findings ?? []), ...creator],
+    };
+  return { report, pool, behaviour };
 }
 
 export function createSimulateProcessor(deps: SimulateDeps) {
@@ -234,53 +311,13 @@ export function createSimulateProcessor(deps: SimulateDeps) {
     const hasV4 = chain.config.dexes.some((d) => d.kind === 'v4');
     const v4 =
       hasV4 && deps.pairsOf ? v4Candidates(await deps.pairsOf(data.chainId, data.address)) : [];
-    const { report, pool } = await simulateVenues(chain.rpc, {
-      chain: chain.config,
-      token: data.address,
+    const { report, pool, behaviour } = await simulateToken(chain.rpc, {
+      config: chain.config,
+      address: data.address,
+      analysis,
+      token,
       v4,
-      creator: token?.creator ?? null,
     });
-    let behaviour: BehaviourReport | null = null;
-    // Trusted tokens are not scored for capability, so their functions need no probing.
-    if (pool && analysis && !isTrusted(chain.config, data.address)) {
-      // A fee setter listed only by its cap search is still probed: the probes read its sell tax.
-      const catalogued = new Set(
-        analysis.admin_functions.filter((f) => !isFeeCapEntry(f)).map((f) => f.selector),
-      );
-      // Functions the static analysis found gated on the caller go first (the cap keeps them).
-      const gated = new Set((analysis.privileged_functions ?? []).map((f) => f.selector));
-      const functions = [...analysis.functions].sort(
-        (a, b) => Number(!gated.has(a.selector)) - Number(!gated.has(b.selector)),
-      );
-      behaviour = await probeAdminBehaviour(chain.rpc, {
-        token: data.address,
-        pool,
-        functions,
-        catalogued,
-        callers: privilegedCallers(analysis, token),
-        amountIn: amountsFor(pool.nativeReserve)[0]!,
-        // Only tokens with an uncatalogued function gated on its caller are probed; an analysis
-        // made before caller checks were walked has no such list, and everything is probed.
-        ...(analysis.privileged_functions ? { gated } : {}),
-      });
-    }
-    // The creator's access to catalogued gated functions (a role table the renounce left):
-    // no pool needed, and nothing to ask while the creator is the live owner.
-    if (analysis && !isTrusted(chain.config, data.address)) {
-      // Folded into one eth_call per sender (src/evm/coalesce/), as the selectors stage folds its
-      // own access probes; per sender, so that each call keeps its tx.origin.
-      const creator = await probeCreatorAccess(coalescingOf(chain.rpc), {
-        token: data.address,
-        analysis,
-        callers: privilegedCallers(analysis, token),
-      });
-      if (creator.length > 0)
-        behaviour = {
-          probed: behaviour?.probed ?? [],
-          skipped: behaviour?.skipped ?? [],
-          findings: [...(behaviour?.findings ?? []), ...creator],
-        };
-    }
     const holderSells =
       pool && deps.holders && !isTrusted(chain.config, data.address)
         ? await realHolderSells(deps, chain, data, pool, token)

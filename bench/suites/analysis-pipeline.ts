@@ -5,7 +5,11 @@ import { tokens } from '../../db/schema.ts';
 import { createRedis } from '../../infra/redis.ts';
 import { passFor } from '../../src/run-key.ts';
 import type { TestChain } from '../../test/support/chain.ts';
-import { startWireCounter, type WireCounts } from '../../test/support/protocol/wire-counter.ts';
+import {
+  type StatementTally,
+  startWireCounter,
+  type WireCounts,
+} from '../../test/support/protocol/wire-counter.ts';
 import { BENCH_POOL_MAX, startTestService } from '../../test/support/service.ts';
 import { createTestDatabase, createTestRedis } from '../../test/support/services.ts';
 import type { CorpusToken } from '../../test/support/token-corpus.ts';
@@ -26,6 +30,29 @@ export type Row = typeof tokens.$inferSelect;
 export interface WireTraffic {
   postgres: WireCounts;
   redis: WireCounts;
+  /** Postgres round trips and statements per statement text. */
+  statements: StatementTally;
+}
+
+/** How a corpus token is recorded as detected: what the pipeline and the in-process baseline start from. */
+export function detectedAs(chain: TestChain, t: CorpusToken) {
+  return {
+    chainId: chain.anvil.chainId,
+    address: t.address,
+    name: t.kind,
+    symbol: 'C',
+    decimals: 18,
+    totalSupply: '0',
+    creationTxHash: null,
+    creator: chain.account,
+    creatorIsContract: false,
+    txOrigin: chain.account,
+    creationBlockNumber: null,
+    creationBlockHash: null,
+    creationTimestamp: new Date(),
+    creationGasUsed: null,
+    detectionSource: 'submitted',
+  };
 }
 
 /** Runs `work` over `items`, `concurrency` at a time. */
@@ -52,7 +79,13 @@ export async function pool<T>(
 export async function runPipeline(
   chain: TestChain,
   corpus: CorpusToken[],
-  options: { rpcUrl?: string; analysisOnly?: boolean; countWire?: boolean } = {},
+  options: {
+    rpcUrl?: string;
+    analysisOnly?: boolean;
+    countWire?: boolean;
+    /** ANALYSIS_THREADS of the worker; absent: 0, the static analysis on the event loop as in the in-process baseline. */
+    analysisThreads?: number;
+  } = {},
 ): Promise<{ seconds: number; rows: Map<string, Row>; wire?: WireTraffic }> {
   const { rpcUrl } = options;
   const pass = passFor(
@@ -63,23 +96,7 @@ export async function runPipeline(
   try {
     const repo = createTokenRepository(db.db);
     for (const t of corpus) {
-      await repo.upsertDetected({
-        chainId: chain.anvil.chainId,
-        address: t.address,
-        name: t.kind,
-        symbol: 'C',
-        decimals: 18,
-        totalSupply: '0',
-        creationTxHash: null,
-        creator: chain.account,
-        creatorIsContract: false,
-        txOrigin: chain.account,
-        creationBlockNumber: null,
-        creationBlockHash: null,
-        creationTimestamp: new Date(),
-        creationGasUsed: null,
-        detectionSource: 'submitted',
-      });
+      await repo.upsertDetected(detectedAs(chain, t));
     }
     // Counting proxies in front of Postgres and Redis for the worker only (this function's own
     // polling and enqueueing go around them), reset once the worker has started.
@@ -95,6 +112,7 @@ export async function runPipeline(
       redis: counters ? { ...redis, url: counters[1].url } : redis,
       chain: chain.chainConfig(rpcUrl ? { rpcUrls: [rpcUrl] } : {}),
       poolMax: database.embedded ? 1 : BENCH_POOL_MAX,
+      analysisThreads: options.analysisThreads ?? 0,
     });
     const connection = createRedis(redis.url, 'producer');
     const producer = createProducer(connection, redis.prefix);
@@ -125,7 +143,11 @@ export async function runPipeline(
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    const wire = counters && { postgres: counters[0].counts(), redis: counters[1].counts() };
+    const wire = counters && {
+      postgres: counters[0].counts(),
+      redis: counters[1].counts(),
+      statements: counters[0].statements(),
+    };
     await service.stop();
     await Promise.all((counters ?? []).map((c) => c.close()));
     await producer.close();

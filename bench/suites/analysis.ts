@@ -1,16 +1,12 @@
+import { defaultAnalysisThreads } from '../../infra/analysis-threads/index.ts';
 import { createRpcClient } from '../../infra/rpc/index.ts';
-import { assessRisk, isTrusted } from '../../src/analysis/risk/index.ts';
 import {
   amountsFor,
   findPool,
   type Pool,
-  probeAdminBehaviour,
-  simulateTrading,
   simulationRequest,
 } from '../../src/analysis/simulation/index.ts';
-import { analyzeStatic } from '../../src/analysis/static/index.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { createCoalescingRpc } from '../../src/evm/coalesce/index.ts';
 import { startTestChain, type TestChain } from '../../test/support/chain.ts';
 import { startFaultProxy } from '../../test/support/protocol/fault-proxy.ts';
 import {
@@ -19,9 +15,12 @@ import {
   deployCorpus,
 } from '../../test/support/token-corpus.ts';
 import { jobCatalog } from '../../workers/jobs.ts';
-import { privilegedCallers } from '../../workers/simulate.ts';
+import { createKnownTokens } from '../../workers/known-tokens.ts';
+import { scorePass } from '../../workers/risk.ts';
+import { analyseCode } from '../../workers/selectors.ts';
+import { simulateToken } from '../../workers/simulate.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
-import { pool, runPipeline, type WireTraffic } from './analysis-pipeline.ts';
+import { detectedAs, pool, runPipeline, type WireTraffic } from './analysis-pipeline.ts';
 
 export { accuracyTable } from './analysis-accuracy.ts';
 
@@ -42,7 +41,12 @@ const BASELINE_CONCURRENCY = jobCatalog.selectors.concurrency;
  */
 const IN_PROCESS_CONCURRENCIES = [4, BASELINE_CONCURRENCY] as const;
 
-/** The same analysis in process: static analysis, simulation, behaviour probes, score. */
+/**
+ * The same analysis in process: the stages' own work functions (selectors: `analyseCode`,
+ * simulate: `simulateToken` with the behaviour and fee-setter probes and the creator's access
+ * check, risk: `scorePass` with the look-alike check), minus queues and database: no creator
+ * reputation or skeleton count, no holders report (the corpus has no tracked holders), no writes.
+ */
 async function inProcess(
   chain: TestChain,
   corpus: CorpusToken[],
@@ -50,41 +54,50 @@ async function inProcess(
   concurrency: number = BASELINE_CONCURRENCY,
 ): Promise<{ seconds: number; perToken: number[]; concurrency: number }> {
   const rpc = createRpcClient({ urls: [rpcUrl] });
-  const reader = createChainReader(rpc);
-  const folded = createCoalescingRpc(rpc);
-  const acrossSenders = createCoalescingRpc(rpc, { acrossSenders: true });
+  const lane = { rpc, reader: createChainReader(rpc) };
   const config = chain.chainConfig();
+  // Once per process, as the risk stage reads them.
+  const knownTokens = createKnownTokens();
   const perToken: number[] = [];
   const started = performance.now();
   await pool(corpus, concurrency, async (t) => {
     const t0 = performance.now();
-    const code = await reader.code(t.address, 'latest');
-    // As the selectors stage does: its reads folded into few eth_calls.
-    const analysis = await analyzeStatic(
-      { rpc: folded, acrossSenders, reader },
-      { chainId: chain.anvil.chainId, address: t.address, code },
-    );
-    const { report, pool: p } = await simulateTrading(rpc, { chain: config, token: t.address });
-    const behaviour = p
-      ? await probeAdminBehaviour(rpc, {
-          token: t.address,
-          pool: p,
-          functions: analysis.functions,
-          catalogued: new Set(analysis.admin_functions.map((f) => f.selector)),
-          callers: privilegedCallers(analysis, undefined).concat({
-            address: chain.account,
-            role: 'creator',
-          }),
-          amountIn: amountsFor(p.nativeReserve)[0]!,
-          gated: new Set((analysis.privileged_functions ?? []).map((f) => f.selector)),
-        })
-      : null;
-    assessRisk({
-      trusted: isTrusted(config, t.address),
-      static: analysis,
-      behaviour: behaviour?.findings ?? [],
-      simulation: report,
+    const detected = detectedAs(chain, t);
+    const code = await lane.reader.code(t.address, 'latest');
+    const { analysis, codeFacts, owner } = await analyseCode(lane, {
+      chainId: detected.chainId,
+      address: t.address,
+      code,
+    });
+    const { report, behaviour } = await simulateToken(rpc, {
+      config,
+      address: t.address,
+      analysis,
+      token: detected,
+      // The pipeline's V4 candidates are the recorded pools: the corpus records none.
+      v4: [],
+    });
+    scorePass({
+      config,
+      address: t.address,
+      details: {
+        static: analysis,
+        explorer: { verified: false },
+        code_facts: codeFacts,
+        simulation: report,
+        behaviour,
+      },
+      token: {
+        ...detected,
+        ownerAddress: owner,
+        tradingSimulation: report,
+        securityHints: null,
+      },
+      creator: null,
       similarHoneypots: 0,
+      liquidity: null,
+      report: null,
+      known: await knownTokens(config, rpc),
     });
     perToken.push(performance.now() - t0);
   });
@@ -168,6 +181,8 @@ interface Measured {
   raw: { seconds: number; calls: number };
   direct: { seconds: number; perToken: number[]; concurrency: number };
   piped: { seconds: number };
+  /** The same passes with the analysis threads, as the service runs by default. */
+  threaded: { seconds: number };
   full: { seconds: number };
   calls: { inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount; wire: WireTraffic };
   sample: number;
@@ -196,7 +211,7 @@ function wireRows({ calls, sample }: Measured): BenchRow[] {
 }
 
 function throughputRows(measured: Measured): BenchRow[] {
-  const { n, replicas, raw, direct, piped, full, calls } = measured;
+  const { n, replicas, raw, direct, piped, threaded, full, calls } = measured;
   const rawPerSecond = raw.calls / raw.seconds;
   const sorted = [...direct.perToken].sort((a, b) => a - b);
   return [
@@ -247,7 +262,19 @@ function throughputRows(measured: Measured): BenchRow[] {
         value: round(n / direct.seconds),
         ratio: direct.seconds / piped.seconds,
       },
-      note: `${n} tokens (${CORPUS_KIND_NAMES.length} kinds ×${replicas}), each with a V2 pool; passes that end at risk, like the baseline`,
+      note: `${n} tokens (${CORPUS_KIND_NAMES.length} kinds ×${replicas}), each with a V2 pool; passes that end at risk, like the baseline; the static analysis on the event loop, like the baseline (ANALYSIS_THREADS=0)`,
+    },
+    {
+      suite: SUITE,
+      metric: 'analysis tokens/s with the analysis threads (selectors → simulate → risk)',
+      value: round(n / threaded.seconds),
+      unit: 'tokens/s',
+      baseline: {
+        metric: 'in-process analysis tokens/s',
+        value: round(n / direct.seconds),
+        ratio: direct.seconds / threaded.seconds,
+      },
+      note: `the same passes with the static analysis in ${defaultAnalysisThreads()} worker thread(s) at nice 10, as the service runs it by default (infra/analysis-threads/)`,
     },
     {
       suite: SUITE,
@@ -309,6 +336,11 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
     const direct = runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     progress('pipeline: selectors → simulate → risk on BullMQ + Postgres');
     const piped = await runPipeline(chain, corpus, { analysisOnly: true });
+    progress('pipeline again, the static analysis in its threads (ANALYSIS_THREADS default)');
+    const threaded = await runPipeline(chain, corpus, {
+      analysisOnly: true,
+      analysisThreads: defaultAnalysisThreads(),
+    });
     progress('pipeline: the whole pass of a detected token, DEX stage included');
     const full = await runPipeline(chain, corpus);
     const n = corpus.length;
@@ -325,6 +357,7 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
       raw,
       direct,
       piped,
+      threaded,
       full,
       calls,
       sample: distinct.length,

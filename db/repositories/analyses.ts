@@ -8,7 +8,7 @@ import type {
 } from '../../src/analysis/types.ts';
 import type { Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
-import { pipelinedTransaction } from '../pipelined.ts';
+import { asRow, pipelinedTransaction } from '../pipelined.ts';
 import { analyses, tokens } from '../schema.ts';
 import { chainLockShared } from './chain-lock.ts';
 import {
@@ -224,7 +224,11 @@ export interface PassWrite {
  */
 function passWrites(db: Database) {
   return {
-    async recordPass(key: AnalysisKey, write: PassWrite): Promise<void> {
+    /**
+     * Answers what a `passStart` read right after it would: the token as written and the pass's
+     * details as merged (so that the stage that runs next in the job reads nothing again).
+     */
+    async recordPass(key: AnalysisKey, write: PassWrite): Promise<PassStart> {
       const a = write.assessment;
       const riskColumns = a
         ? {
@@ -236,15 +240,27 @@ function passWrites(db: Database) {
           }
         : {};
       const creator = write.creator ?? null;
-      await pipelinedTransaction(db, [
-        ...(creator ? [chainLockShared(key.chainId)] : []),
-        merge(db, key, { run: key.run, ...write.details }, riskColumns),
+      const lock = creator ? [chainLockShared(key.chainId)] : [];
+      const answers = await pipelinedTransaction(db, [
+        ...lock,
+        merge(db, key, { run: key.run, ...write.details }, riskColumns).returning({
+          details: analyses.details,
+        }),
         db
           .update(tokens)
           .set({ ...write.token, stage: advancedStage(write.stage), updatedAt: new Date() })
-          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address))),
+          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)))
+          .returning(),
         ...(creator ? [creatorRefreshStatement(key.chainId, creator)] : []),
       ]);
+      const [pass, token] = answers.slice(lock.length);
+      const details = pass?.[0]?.details as Record<string, unknown> | string | undefined;
+      return {
+        token: token?.[0] ? asRow(tokens, token[0]) : undefined,
+        own: typeof details === 'string' ? JSON.parse(details) : details,
+        // The pass's own row has what the write merged: a static analysis when the stage had one.
+        latestStatic: undefined,
+      };
     },
 
     mergeDetails: async (key: AnalysisKey, patch: Record<string, unknown>) => {

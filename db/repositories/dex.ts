@@ -222,6 +222,17 @@ async function saveSnapshot(tx: Tx, s: Snapshot): Promise<void> {
 
 /** The token and pair reads of the dex stage and its scheduler. */
 function dexReads(db: Database) {
+  // Read on every analysis pass (the holders report, V4 candidates): prepared, one round trip.
+  const pairsOfQuery = db
+    .select()
+    .from(pairs)
+    .where(
+      and(
+        eq(pairs.chainId, sql.placeholder('chainId')),
+        or(eq(pairs.token0, sql.placeholder('token')), eq(pairs.token1, sql.placeholder('token'))),
+      ),
+    )
+    .prepare('pairs_of');
   return {
     async token(chainId: number, address: string): Promise<TokenRow | undefined> {
       const [row] = await db
@@ -232,12 +243,7 @@ function dexReads(db: Database) {
     },
 
     async pairsOf(chainId: number, token: string): Promise<PairRow[]> {
-      return db
-        .select()
-        .from(pairs)
-        .where(
-          and(eq(pairs.chainId, chainId), or(eq(pairs.token0, token), eq(pairs.token1, token))),
-        );
+      return pairsOfQuery.execute({ chainId, token });
     },
 
     /** The tokens of these recorded V4 pools that had no liquidity at their last refresh (or none yet). */

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
-import type { HolderFacts } from '../../src/holders/report.ts';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { balanceChanges, packTransfers, type Transfer } from '../../src/holders/transfers.ts';
 import type { Database } from '../client.ts';
-import { holderBalances, holderPending, holderTracks, pairs, tokens } from '../schema.ts';
+import { holderBalances, holderPending, holderTracks, tokens } from '../schema.ts';
 import { lockChainShared } from './chain-lock.ts';
+import { holderReads } from './holder-reads.ts';
 import {
   type AdvanceResult,
   advanceOnce,
@@ -187,14 +187,7 @@ export function createHolderRepository(db: Database) {
         .onConflictDoNothing();
     },
 
-    /** Both tracks of a chain (live, replay), null where absent. */
-    async tracks(chainId: number) {
-      const rows = await db.select().from(holderTracks).where(eq(holderTracks.chainId, chainId));
-      return {
-        live: rows.find((r) => r.track === LIVE_TRACK) ?? null,
-        replay: rows.find((r) => r.track === REPLAY_TRACK) ?? null,
-      };
-    },
+    ...holderReads(db),
 
     async track(chainId: number, track: HolderTrack) {
       const [row] = await db
@@ -202,94 +195,6 @@ export function createHolderRepository(db: Database) {
         .from(holderTracks)
         .where(and(eq(holderTracks.chainId, chainId), eq(holderTracks.track, track)));
       return row ?? null;
-    },
-
-    /**
-     * The balances a holders report is made of (src/holders/report.ts): count and sum of the
-     * positive balances, the largest `topN`, the named addresses' balances, and the sum held by
-     * `contracts` or by holders the simulate stage found to have code. Three reads, in parallel.
-     */
-    async facts(
-      chainId: number,
-      token: string,
-      named: { addresses: readonly string[]; contracts: readonly string[] },
-      topN: number,
-    ): Promise<HolderFacts> {
-      const ofToken = and(eq(holderBalances.chainId, chainId), eq(holderBalances.token, token));
-      const contracts = named.contracts.length > 0 ? named.contracts : [''];
-      const [[totals], top, rows] = await Promise.all([
-        db
-          .select({
-            n: sql<number>`count(*) filter (where ${holderBalances.balance} > 0)`.mapWith(Number),
-            supply: sql<string>`coalesce(sum(${holderBalances.balance}) filter (where ${holderBalances.balance} > 0), 0)::text`,
-            contracts: sql<string>`coalesce(sum(${holderBalances.balance}) filter (where ${holderBalances.balance} > 0 and (${holderBalances.isContract} or ${inArray(holderBalances.holder, contracts)})), 0)::text`,
-          })
-          .from(holderBalances)
-          .where(ofToken),
-        db
-          .select({
-            holder: holderBalances.holder,
-            balance: holderBalances.balance,
-            isContract: holderBalances.isContract,
-          })
-          .from(holderBalances)
-          .where(and(ofToken, gt(holderBalances.balance, '0')))
-          .orderBy(sql`${holderBalances.balance} desc`, asc(holderBalances.holder))
-          .limit(topN),
-        named.addresses.length === 0
-          ? Promise.resolve([])
-          : db
-              .select({ holder: holderBalances.holder, balance: holderBalances.balance })
-              .from(holderBalances)
-              .where(and(ofToken, inArray(holderBalances.holder, [...named.addresses]))),
-      ]);
-      return {
-        holderCount: totals?.n ?? 0,
-        supply: BigInt(totals?.supply ?? '0'),
-        top: top.map((t) => ({
-          holder: t.holder,
-          balance: BigInt(t.balance),
-          isContract: t.isContract,
-        })),
-        balancesOf: new Map(rows.map((r) => [r.holder, BigInt(r.balance)])),
-        contractBalance: BigInt(totals?.contracts ?? '0'),
-      };
-    },
-
-    /**
-     * The largest holders whose sells are worth simulating: not `exclude` (creator, owner, lockers,
-     * burn addresses, the token), not a pool of the chain; and how many holders the token has.
-     */
-    async sellCandidates(
-      chainId: number,
-      token: string,
-      exclude: readonly string[],
-      limit: number,
-    ): Promise<{ holders: { holder: string; balance: bigint }[]; holderCount: number }> {
-      const ofToken = and(eq(holderBalances.chainId, chainId), eq(holderBalances.token, token));
-      const [rows, [count]] = await Promise.all([
-        db
-          .select({ holder: holderBalances.holder, balance: holderBalances.balance })
-          .from(holderBalances)
-          .where(
-            and(
-              ofToken,
-              gt(holderBalances.balance, '0'),
-              exclude.length > 0 ? notInArray(holderBalances.holder, [...exclude]) : undefined,
-              sql`not exists (select 1 from ${pairs} where ${pairs.chainId} = ${chainId} and ${pairs.address} = ${holderBalances.holder})`,
-            ),
-          )
-          .orderBy(sql`${holderBalances.balance} desc`, asc(holderBalances.holder))
-          .limit(limit),
-        db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(holderBalances)
-          .where(and(ofToken, gt(holderBalances.balance, '0'))),
-      ]);
-      return {
-        holders: rows.map((r) => ({ holder: r.holder, balance: BigInt(r.balance) })),
-        holderCount: count?.n ?? 0,
-      };
     },
 
     /** Records whether holders have code (asked by the simulate stage for the top holders). */

@@ -16,17 +16,24 @@ export interface WireCounts {
   roundTrips: number;
 }
 
+/** Postgres only: round trips and statements per statement text (the first of a write names it). */
+export type StatementTally = Map<string, { roundTrips: number; requests: number }>;
+
 export interface WireCounter {
   /** The proxy's URL: `url` with its host and port replaced. */
   url: string;
   counts(): WireCounts;
+  /** Postgres: what each statement text cost (for profiling the stages' queries). */
+  statements(): StatementTally;
   reset(): void;
   close(): Promise<void>;
 }
 
-type Parser = (chunk: Buffer) => { requests: number; waits: boolean };
+type Parser = (chunk: Buffer) => { requests: number; waits: boolean; texts: string[] };
 
 const EXECUTE = 0x45; // 'E'
+const PARSE = 0x50; // 'P'
+const BIND = 0x42; // 'B'
 const QUERY = 0x51; // 'Q'
 const SYNC = 0x53; // 'S'
 const FLUSH = 0x48; // 'H'
@@ -36,23 +43,43 @@ const SSL_REQUEST = 80_877_103;
 function postgresParser(): Parser {
   let buffer = Buffer.alloc(0);
   let started = false;
+  // Statement name → its text, as Parse declared it on this connection; Bind names the one run.
+  const prepared = new Map<string, string>();
+  let bound = '';
+  const cString = (from: number) => {
+    const end = buffer.indexOf(0, from);
+    return { text: buffer.subarray(from, end).toString(), next: end + 1 };
+  };
   return (chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
     let requests = 0;
     let waits = false;
+    const texts: string[] = [];
+    const parsed: string[] = [];
     for (;;) {
       const header = started ? 5 : 8;
       if (buffer.length < header) break;
       const length = started ? buffer.readUInt32BE(1) + 1 : buffer.readUInt32BE(0);
       if (buffer.length < length) break;
       const type = started ? buffer[0] : undefined;
+      if (type === PARSE) {
+        const name = cString(5);
+        const text = cString(name.next).text;
+        prepared.set(name.text, text);
+        parsed.push(text);
+      }
+      if (type === BIND) bound = prepared.get(cString(cString(5).next).text) ?? '?';
+      if (type === EXECUTE) texts.push(bound);
+      if (type === QUERY) texts.push(cString(5).text);
       if (type === EXECUTE || type === QUERY) requests++;
       if (type === SYNC || type === FLUSH || type === QUERY) waits = true;
       // An SSLRequest is answered before the real start-up message follows.
       if (!started && buffer.readUInt32BE(4) !== SSL_REQUEST) started = true;
       buffer = buffer.subarray(length);
     }
-    return { requests, waits };
+    // A write that only prepares (Parse, Describe, Sync) is a round trip of its own.
+    if (waits && texts.length === 0) texts.push(...parsed.map((t) => `(prepare) ${t}`));
+    return { requests, waits, texts };
   };
 }
 
@@ -81,7 +108,7 @@ function redisParser(): Parser {
       requests++;
       buffer = buffer.subarray(end);
     }
-    return { requests, waits: requests > 0 };
+    return { requests, waits: requests > 0, texts: [] };
   };
 }
 
@@ -90,6 +117,7 @@ export async function startWireCounter(url: string, protocol: WireProtocol): Pro
   const sockets = new Set<Socket>();
   let requests = 0;
   let roundTrips = 0;
+  const tally: StatementTally = new Map();
   const server: Server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
     const parse = protocol === 'postgres' ? postgresParser() : redisParser();
@@ -105,6 +133,12 @@ export async function startWireCounter(url: string, protocol: WireProtocol): Pro
       const parsed = parse(chunk);
       requests += parsed.requests;
       if (parsed.waits) roundTrips++;
+      parsed.texts.forEach((text, i) => {
+        const entry = tally.get(text) ?? { roundTrips: 0, requests: 0 };
+        if (!text.startsWith('(prepare)')) entry.requests++;
+        if (i === 0 && parsed.waits) entry.roundTrips++;
+        tally.set(text, entry);
+      });
     });
     client.pipe(upstream);
     upstream.pipe(client);
@@ -117,9 +151,11 @@ export async function startWireCounter(url: string, protocol: WireProtocol): Pro
   return {
     url: proxied.toString(),
     counts: () => ({ requests, roundTrips }),
+    statements: () => new Map(tally),
     reset() {
       requests = 0;
       roundTrips = 0;
+      tally.clear();
     },
     close: () =>
       new Promise<void>((r) => {
