@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createAlertRepository } from '../db/repositories/alerts.ts';
 import { createHistoryRepository } from '../db/repositories/history.ts';
-import { createAnalysisThreads, defaultAnalysisThreads } from '../infra/analysis-threads/index.ts';
+import {
+  createAnalysisThreads,
+  DEFAULT_ANALYSIS_THREADS,
+} from '../infra/analysis-threads/index.ts';
 import { bumpAuthGeneration } from '../infra/auth-generation.ts';
 import { createRedis } from '../infra/redis.ts';
 import { createAggregatorClient } from '../src/dex/aggregator.ts';
@@ -113,7 +116,7 @@ export function startStageWorkers(
     pairsOf: s.dexRepo.pairsOf,
   });
   const taken = s.options.workerQueues ? new Set<QueueName>(s.options.workerQueues) : undefined;
-  const threadCount = s.options.analysisThreads ?? defaultAnalysisThreads();
+  const threadCount = s.options.analysisThreads ?? DEFAULT_ANALYSIS_THREADS;
   const threads =
     threadCount > 0 && (!taken || taken.has('selectors'))
       ? createAnalysisThreads({ threads: threadCount, logger })

@@ -1,4 +1,4 @@
-import { defaultAnalysisThreads } from '../../infra/analysis-threads/index.ts';
+import { autoAnalysisThreads } from '../../infra/analysis-threads/index.ts';
 import { createRpcClient } from '../../infra/rpc/index.ts';
 import {
   amountsFor,
@@ -181,7 +181,7 @@ interface Measured {
   raw: { seconds: number; calls: number };
   direct: { seconds: number; perToken: number[]; concurrency: number };
   piped: { seconds: number };
-  /** The same passes with the analysis threads, as the service runs by default. */
+  /** The same passes with the analysis threads (ANALYSIS_THREADS). */
   threaded: { seconds: number };
   full: { seconds: number };
   calls: { inProcess: RpcCount; pipeline: RpcCount; fullPass: RpcCount; wire: WireTraffic };
@@ -274,7 +274,7 @@ function throughputRows(measured: Measured): BenchRow[] {
         value: round(n / direct.seconds),
         ratio: direct.seconds / threaded.seconds,
       },
-      note: `the same passes with the static analysis in ${defaultAnalysisThreads()} worker thread(s) at nice 10, as the service runs it by default (infra/analysis-threads/)`,
+      note: `the same passes with the static analysis in ${autoAnalysisThreads()} worker thread(s) at nice 10 (ANALYSIS_THREADS, infra/analysis-threads/)`,
     },
     {
       suite: SUITE,
@@ -336,10 +336,10 @@ export async function analysisThroughput(options: { tokens?: number } = {}): Pro
     const direct = runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     progress('pipeline: selectors → simulate → risk on BullMQ + Postgres');
     const piped = await runPipeline(chain, corpus, { analysisOnly: true });
-    progress('pipeline again, the static analysis in its threads (ANALYSIS_THREADS default)');
+    progress('pipeline again, the static analysis in its threads');
     const threaded = await runPipeline(chain, corpus, {
       analysisOnly: true,
-      analysisThreads: defaultAnalysisThreads(),
+      analysisThreads: autoAnalysisThreads(),
     });
     progress('pipeline: the whole pass of a detected token, DEX stage included');
     const full = await runPipeline(chain, corpus);

@@ -1,3 +1,4 @@
+import { autoAnalysisThreads } from '../../infra/analysis-threads/index.ts';
 import type { ChainConfig } from '../../src/config/chains.ts';
 import {
   type BurstRun,
@@ -27,7 +28,7 @@ export const ANALYSIS_QUEUES = 'bytecode,selectors,simulate,risk,dex,accounts';
 
 export const BURST_MODES = [
   'one process',
-  'one process, analysis on the event loop',
+  'one process, analysis threads',
   'detection apart',
   'detection apart, analysis niced',
 ] as const;
@@ -46,10 +47,8 @@ const ANALYSIS_NICE = 10;
 const FOUR_PROCESSES = `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}`;
 /** Each mode as its rows' notes describe it. */
 const HOW_IT_RUNS: Record<BurstMode, string> = {
-  'one process':
-    'every role in one process, the static analysis in its threads (ANALYSIS_THREADS default)',
-  'one process, analysis on the event loop':
-    'every role in one process, the static analysis on its event loop (ANALYSIS_THREADS=0)',
+  'one process': 'every role in one process',
+  'one process, analysis threads': `every role in one process, the static analysis in ${autoAnalysisThreads()} worker thread(s) at nice 10 (ANALYSIS_THREADS)`,
   'detection apart': `${FOUR_PROCESSES}) in four processes`,
   'detection apart, analysis niced': `${FOUR_PROCESSES}, at nice ${ANALYSIS_NICE}) in four processes`,
 };
@@ -121,8 +120,8 @@ async function burstRun(
     start: mode.startsWith('one process')
       ? undefined
       : detectionApart(mode === 'detection apart' ? undefined : ANALYSIS_NICE),
-    // The baseline of the analysis threads: the static analysis on the event loop detection needs.
-    ...(mode === 'one process, analysis on the event loop' ? { analysisThreads: 0 } : {}),
+    // Against 'one process', whose static analysis runs on the event loop detection needs.
+    ...(mode === 'one process, analysis threads' ? { analysisThreads: autoAnalysisThreads() } : {}),
     burstTokens: options.tokens,
     burstBlocks: options.blocks,
     beforeSeconds: options.beforeSeconds,

@@ -1,6 +1,7 @@
 export {
   type AnalysisThreads,
   type Analyze,
+  autoAnalysisThreads,
   createAnalysisThreads,
-  defaultAnalysisThreads,
+  DEFAULT_ANALYSIS_THREADS,
 } from './pool.ts';

@@ -14,13 +14,19 @@ import { type ClientRef, type FromThread, fromWire, type ToThread, toWire } from
  * the chain's own client, so endpoints, lanes, retries and metrics stay the service's.
  */
 
-/** Analysis threads by default: the cores beside the main thread's, at most this many. */
-const MAX_DEFAULT_THREADS = 4;
+/** Threads for ANALYSIS_THREADS=auto: the cores beside the main thread's, at most this many. */
+const MAX_AUTO_THREADS = 4;
 /** A thread that has not said it is ready by then is taken for broken (stopped, not replaced). */
 const THREAD_START_TIMEOUT_MS = 30_000;
 
-export const defaultAnalysisThreads = () =>
-  Math.max(0, Math.min(MAX_DEFAULT_THREADS, availableParallelism() - 1));
+/**
+ * Off unless asked for: on a 2-core host that also runs the node, Postgres and Redis the threads'
+ * gain was not shown (docs/scale.md, back-pressure), and a second busy thread there takes CPU
+ * from the rest. `autoAnalysisThreads` is what a host with cores to spare would take.
+ */
+export const DEFAULT_ANALYSIS_THREADS = 0;
+export const autoAnalysisThreads = () =>
+  Math.max(1, Math.min(MAX_AUTO_THREADS, availableParallelism() - 1));
 
 export type Analyze = (rpc: RpcClient, input: StaticInput) => Promise<StaticAnalysis>;
 

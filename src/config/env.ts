@@ -118,8 +118,8 @@ const envSchema = z.object({
     .transform((v) => v.split(','))
     .optional(),
   /**
-   * Threads that run the static analysis off the event loop detection needs (0: in process);
-   * unset: one per core beside the main thread's, at most four (infra/analysis-threads/).
+   * Threads that run the static analysis off the event loop detection needs (infra/analysis-threads/);
+   * unset or 0: on the event loop.
    */
   ANALYSIS_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Sender address of alert emails. */
