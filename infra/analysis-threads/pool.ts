@@ -14,7 +14,7 @@ import { type ClientRef, type FromThread, fromWire, type ToThread, toWire } from
  * the chain's own client, so endpoints, lanes, retries and metrics stay the service's.
  */
 
-/** Threads for ANALYSIS_THREADS=auto: the cores beside the main thread's, at most this many. */
+/** What autoAnalysisThreads suggests at most: the cores beside the main thread's, up to this many. */
 const MAX_AUTO_THREADS = 4;
 /** A thread that has not said it is ready by then is taken for broken (stopped, not replaced). */
 const THREAD_START_TIMEOUT_MS = 30_000;
