@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/support/services.ts';
 import { createDb, type DbHandle } from './client.ts';
-import { asRow, pipelinedTransaction } from './pipelined.ts';
+import { asRow, pipelinedTransaction, shapedStatements } from './pipelined.ts';
 import { tokens } from './schema.ts';
 
 /** The one-round-trip transaction keeps a transaction's promises, on real Postgres. */
@@ -83,5 +83,42 @@ describe('asRow', () => {
     expect(row.creationTimestamp).toBeInstanceOf(Date);
     expect(row.creationBlockNumber).toBe(12_345);
     expect(row.securityHints).toEqual({ nested: { ok: true } });
+  });
+});
+
+describe('shapedStatements', () => {
+  it('renders a shape once and fills each call’s values through the columns’ encoders', async () => {
+    const address = '0x00000000000000000000000000000000000000a2';
+    await handle.db
+      .insert(tokens)
+      .values({ chainId: 7, address, name: 'Shaped', detectionSource: 'submitted' });
+    const shaped = shapedStatements();
+    let builds = 0;
+    const update = () => {
+      builds++;
+      return handle.db
+        .update(tokens)
+        .set({
+          securityHints: sql.placeholder('hints') as never,
+          riskUpdatedAt: sql.placeholder('at') as never,
+        })
+        .where(and(eq(tokens.chainId, 7), eq(tokens.address, sql.placeholder('address'))))
+        .returning();
+    };
+    const write = (hints: unknown, at: Date) =>
+      pipelinedTransaction(handle.db, [shaped('hints', update, { hints, address, at })]);
+    await write({ first: 1 }, new Date('2026-01-01T00:00:00.000Z'));
+    const [returned] = await write({ second: [2] }, new Date('2026-02-03T04:05:06.789Z'));
+    expect(builds).toBe(1);
+    const row = asRow(tokens, returned![0]!);
+    expect(row.securityHints).toEqual({ second: [2] });
+    expect(row.riskUpdatedAt).toEqual(new Date('2026-02-03T04:05:06.789Z'));
+  });
+
+  it('names the placeholder a call leaves without a value', () => {
+    const shaped = shapedStatements();
+    expect(() => shaped('one', () => sql`select ${sql.placeholder('missing')}::int`, {})).toThrow(
+      /missing/,
+    );
   });
 });

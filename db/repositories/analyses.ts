@@ -8,7 +8,7 @@ import type {
 } from '../../src/analysis/types.ts';
 import type { Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
-import { asRow, pipelinedTransaction } from '../pipelined.ts';
+import { asRow, pipelinedTransaction, shapedStatements } from '../pipelined.ts';
 import { analyses, tokens } from '../schema.ts';
 import { chainLockShared } from './chain-lock.ts';
 import {
@@ -49,23 +49,38 @@ export interface StaticColumns {
   ownerAddress: string | null;
 }
 
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** The keys of `record` that hold a value (drizzle leaves undefined ones out of a statement). */
+const setKeys = (record: object) =>
+  Object.entries(record)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
 
-/** Upserts the pass's row, merging `patch` into its details (jsonb ||: later stages add keys). */
-function merge(
-  exec: Database | Transaction,
-  key: AnalysisKey,
-  patch: Record<string, unknown>,
-  columns: Partial<typeof analyses.$inferInsert> = {},
-) {
-  const details = JSON.stringify(patch);
-  return exec
+/** Placeholders named after `keys`, `prefix`ed: a shaped statement's slots for those values. */
+const slots = (keys: readonly string[], prefix: string) =>
+  Object.fromEntries(keys.map((k) => [k, sql.placeholder(`${prefix}${k}`)]));
+
+/** `record`'s values under their slots' names. */
+const slotValues = (record: Record<string, unknown>, keys: readonly string[], prefix: string) =>
+  Object.fromEntries(keys.map((k) => [`${prefix}${k}`, record[k]]));
+
+/** The pass's row's columns set beside its details (the risk columns), as placeholders. */
+const COLUMN_SLOT = 'column_';
+/** The token's columns a pass sets, as placeholders. */
+const TOKEN_SLOT = 'token_';
+
+/**
+ * Upserts the pass's row, merging its details patch into the row's (jsonb ||: later stages add
+ * keys), with `columns` set beside them: one shape per set of columns (db/pipelined.ts).
+ */
+function mergeStatement(db: Database, columnKeys: readonly string[]) {
+  const columns = slots(columnKeys, COLUMN_SLOT) as Partial<typeof analyses.$inferInsert>;
+  return db
     .insert(analyses)
     .values({
-      chainId: key.chainId,
-      address: key.address,
-      inputHash: analysisInputHash(key),
-      details: sql`${details}::jsonb`,
+      chainId: p.chainId as never,
+      address: p.address as never,
+      inputHash: p.hash as never,
+      details: sql`${p.details}::jsonb`,
       ...columns,
     })
     .onConflictDoUpdate({
@@ -73,6 +88,20 @@ function merge(
       set: { details: sql`${analyses.details} || excluded.details`, ...columns },
     });
 }
+
+/** The values of a `mergeStatement`. */
+const mergeValues = (
+  key: AnalysisKey,
+  patch: Record<string, unknown>,
+  columns: Record<string, unknown>,
+  columnKeys: readonly string[],
+) => ({
+  chainId: key.chainId,
+  address: key.address,
+  hash: analysisInputHash(key),
+  details: JSON.stringify(patch),
+  ...slotValues(columns, columnKeys, COLUMN_SLOT),
+});
 
 /** What a job starts from (workers/pass-state.ts): the token and what earlier attempts recorded. */
 export interface PassStart {
@@ -95,6 +124,9 @@ const p = {
   hash: sql.placeholder('hash'),
   creator: sql.placeholder('creator'),
   skeleton: sql.placeholder('skeleton'),
+  details: sql.placeholder('details'),
+  stage: sql.placeholder('stage'),
+  updatedAt: sql.placeholder('updatedAt'),
 };
 
 /**
@@ -223,6 +255,19 @@ export interface PassWrite {
  * rollback must not fall between its count and its write); the row and the token are upserts.
  */
 function passWrites(db: Database) {
+  const shaped = shapedStatements();
+  const lockStatement = () => chainLockShared(p.chainId);
+  const creatorStatement = () => creatorRefreshStatement(p.chainId, p.creator);
+  const tokenStatement = (tokenKeys: readonly string[]) => () =>
+    db
+      .update(tokens)
+      .set({
+        ...(slots(tokenKeys, TOKEN_SLOT) as PassTokenColumns),
+        stage: advancedStage(p.stage as never),
+        updatedAt: p.updatedAt as never,
+      })
+      .where(and(eq(tokens.chainId, p.chainId), eq(tokens.address, p.address)))
+      .returning();
   return {
     /**
      * Answers what a `passStart` read right after it would: the token as written and the pass's
@@ -230,7 +275,7 @@ function passWrites(db: Database) {
      */
     async recordPass(key: AnalysisKey, write: PassWrite): Promise<PassStart> {
       const a = write.assessment;
-      const riskColumns = a
+      const riskColumns: Record<string, unknown> = a
         ? {
             riskScore: a.score,
             riskLevel: a.level,
@@ -239,19 +284,25 @@ function passWrites(db: Database) {
             alerts: a.alerts,
           }
         : {};
+      const columnKeys = setKeys(riskColumns);
+      const tokenKeys = setKeys(write.token);
       const creator = write.creator ?? null;
-      const lock = creator ? [chainLockShared(key.chainId)] : [];
+      const ofKey = { chainId: key.chainId, address: key.address };
+      const lock = creator ? [shaped('chain_lock', lockStatement, ofKey)] : [];
       const answers = await pipelinedTransaction(db, [
         ...lock,
-        merge(db, key, { run: key.run, ...write.details }, riskColumns).returning({
-          details: analyses.details,
+        shaped(
+          `merge:${columnKeys}`,
+          () => mergeStatement(db, columnKeys).returning({ details: analyses.details }),
+          mergeValues(key, { run: key.run, ...write.details }, riskColumns, columnKeys),
+        ),
+        shaped(`token:${tokenKeys}`, tokenStatement(tokenKeys), {
+          ...ofKey,
+          stage: write.stage,
+          updatedAt: new Date(),
+          ...slotValues(write.token as Record<string, unknown>, tokenKeys, TOKEN_SLOT),
         }),
-        db
-          .update(tokens)
-          .set({ ...write.token, stage: advancedStage(write.stage), updatedAt: new Date() })
-          .where(and(eq(tokens.chainId, key.chainId), eq(tokens.address, key.address)))
-          .returning(),
-        ...(creator ? [creatorRefreshStatement(key.chainId, creator)] : []),
+        ...(creator ? [shaped('creator_refresh', creatorStatement, { ...ofKey, creator })] : []),
       ]);
       const [pass, token] = answers.slice(lock.length);
       const details = pass?.[0]?.details as Record<string, unknown> | string | undefined;
@@ -264,7 +315,9 @@ function passWrites(db: Database) {
     },
 
     mergeDetails: async (key: AnalysisKey, patch: Record<string, unknown>) => {
-      await merge(db, key, patch);
+      await pipelinedTransaction(db, [
+        shaped('merge:', () => mergeStatement(db, []), mergeValues(key, patch, {}, [])),
+      ]);
     },
   };
 }

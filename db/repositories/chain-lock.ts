@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type Placeholder, sql } from 'drizzle-orm';
 
 /**
  * A per-chain Postgres advisory lock (transaction-scoped): writes of detected tokens take it
@@ -11,8 +11,11 @@ interface Executor {
   execute(query: ReturnType<typeof sql>): Promise<unknown>;
 }
 
-/** The statement that takes the lock shared (for a pipelined transaction: db/pipelined.ts). */
-export const chainLockShared = (chainId: number) =>
+/**
+ * The statement that takes the lock shared (for a pipelined transaction: db/pipelined.ts); the
+ * chain a placeholder in a shaped statement.
+ */
+export const chainLockShared = (chainId: number | Placeholder) =>
   sql`select pg_advisory_xact_lock_shared(${CHAIN_LOCK_NAMESPACE}, ${chainId}::int)`;
 
 export async function lockChainShared(tx: Executor, chainId: number): Promise<void> {

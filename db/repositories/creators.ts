@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import {
   type CreatorCounts,
   PRIOR_SUCCESSES,
@@ -104,7 +104,10 @@ export const reputationScoreSql = (successes: SQL, scams: SQL) =>
  * before a reorg rollback (which holds the lock exclusively) and written after it would restore its
  * tokens. Unchanged numbers are not written (an update would add a row version for nothing).
  */
-export function creatorRefreshStatement(chainId: number, creator: string): SQL {
+export function creatorRefreshStatement(
+  chainId: number | Placeholder,
+  creator: string | Placeholder,
+): SQL {
   const score = reputationScoreSql(sql`c.successes`, sql`c.scams`);
   return sql`with c as (
       select ${creatorCountColumns.total} as total, ${creatorCountColumns.scams} as scams,
