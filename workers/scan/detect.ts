@@ -470,7 +470,10 @@ async function detectBlocks(
   data: JobData<'detect'>,
   blocks: readonly ReadBlock[],
   log: Logger,
+  /** When the job started reading its blocks (performance.now()), for the phases' timings. */
+  startedAt: number,
 ): Promise<DoneResult> {
+  const readAt = performance.now();
   const items: BlockDeployment[] = [];
   for (const b of blocks) {
     const block = {
@@ -485,7 +488,9 @@ async function detectBlocks(
   // a block of 50 factory tokens costs a few round trips, not five per token.
   const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
   const found = await probeDeployments(deps, chain, items, log, outcome);
+  const probedAt = performance.now();
   const recorded = await recordTokens(deps, data.chainId, found, outcome);
+  const announcedAt = performance.now();
   await routeOutcome(deps.producer, 'detect', data, {
     tokens: recorded.map((r) => r.deployment.address),
     bornAt: Object.fromEntries(
@@ -500,6 +505,14 @@ async function detectBlocks(
         deployments: items.length,
         tokens: outcome.tokens.length,
         pairs: outcome.pairs.length,
+        // Where a block's detection spent its time (an operator's first question when the
+        // block → token.created latency grows): reading, probing, recording and announcing, routing.
+        ms: {
+          read: Math.round(readAt - startedAt),
+          probe: Math.round(probedAt - readAt),
+          announce: Math.round(announcedAt - probedAt),
+          route: Math.round(performance.now() - announcedAt),
+        },
       },
       'block deployments',
     );
@@ -549,9 +562,10 @@ export function createDetectProcessor(deps: DetectDeps) {
     const chain = chainOf(deps.chains, data.chainId);
     const log = deps.logger.child({ chain: data.chainId, block: data.blockNumber });
 
+    const startedAt = performance.now();
     if (data.hashes) {
       const { blocks, orphaned } = await readRun(chain, data, data.hashes);
-      const result = await detectBlocks(deps, oldContracts, chain, data, blocks, log);
+      const result = await detectBlocks(deps, oldContracts, chain, data, blocks, log, startedAt);
       return { ...result, orphaned: result.orphaned + orphaned };
     }
 
@@ -569,6 +583,6 @@ export function createDetectProcessor(deps: DetectDeps) {
       chain.reader.traces(header),
     ]);
     const block = { header, number: data.blockNumber, hash: data.blockHash, receipts, traces };
-    return detectBlocks(deps, oldContracts, chain, data, [block], log);
+    return detectBlocks(deps, oldContracts, chain, data, [block], log, startedAt);
   };
 }
