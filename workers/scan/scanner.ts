@@ -388,10 +388,14 @@ export function createScanner(deps: ScannerDeps): Scanner {
     // Catching up, the detect jobs apply their own blocks' holders (HolderRepository.advance):
     // applying them here too would hold the hand-off of the next blocks behind Postgres work
     // (on 130-transaction blocks it held the scanner to the raw RPC rate of the whole detection).
-    // At the head, a tick applies what jobs that finished before their block was recorded left.
+    // At the head, a tick applies what jobs that finished before their block was recorded left:
+    // after handing its blocks on, never before (after a burst of 500 tokens, applying their
+    // blocks' Transfers first held the next block's detection back by half a second).
     const atHead = to >= safeHead;
-    if (atHead) await applyHolders();
-    if (next > safeHead) return { status: 'idle', head, next };
+    if (next > safeHead) {
+      await applyHolders();
+      return { status: 'idle', head, next };
+    }
     for (const n of notifiedHeaders.keys()) if (n < next) notifiedHeaders.delete(n);
     let blocks = await fetchBlocks(chain, next, to, notifiedHeaders);
     // A node behind a load balancer (or the notification's own node) may not serve the announced
