@@ -44,6 +44,8 @@ const MAX_SHAPES = 256;
  * worker's event loop (profiled, bench analysis suite).
  */
 export function shapedStatements() {
+  // A shape's name stands for its whole text: two statements (say, one with RETURNING and one
+  // without) must never share a name, or whichever came first answers for both.
   const shapes = new Map<string, Rendered>();
   return function shaped(
     shape: string,

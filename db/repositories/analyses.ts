@@ -292,7 +292,7 @@ function passWrites(db: Database) {
       const answers = await pipelinedTransaction(db, [
         ...lock,
         shaped(
-          `merge:${columnKeys}`,
+          `pass-merge:${columnKeys}`,
           () => mergeStatement(db, columnKeys).returning({ details: analyses.details }),
           mergeValues(key, { run: key.run, ...write.details }, riskColumns, columnKeys),
         ),
@@ -316,7 +316,7 @@ function passWrites(db: Database) {
 
     mergeDetails: async (key: AnalysisKey, patch: Record<string, unknown>) => {
       await pipelinedTransaction(db, [
-        shaped('merge:', () => mergeStatement(db, []), mergeValues(key, patch, {}, [])),
+        shaped('details-merge', () => mergeStatement(db, []), mergeValues(key, patch, {}, [])),
       ]);
     },
   };
