@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/support/services.ts';
 import { createDb, type DbHandle } from './client.ts';
 import { asRow, pipelinedTransaction, shapedStatements } from './pipelined.ts';
+import { createAnalysisRepository } from './repositories/analyses.ts';
 import { tokens } from './schema.ts';
 
 /** The one-round-trip transaction keeps a transaction's promises, on real Postgres. */
@@ -120,5 +121,56 @@ describe('shapedStatements', () => {
     expect(() => shaped('one', () => sql`select ${sql.placeholder('missing')}::int`, {})).toThrow(
       /missing/,
     );
+  });
+});
+
+const PASS_CHAIN = 31337;
+const passAddress = (i: number) => `0x${(i + 0xb0).toString(16).padStart(40, '0')}`;
+
+describe('the pass writes (shaped statements of db/repositories/analyses.ts)', () => {
+  it('answer the merged details after a details-only merge ran first in the same repository', async () => {
+    const analyses = createAnalysisRepository(handle.db);
+    await handle.db.insert(tokens).values(
+      [0, 1].map((i) => ({
+        chainId: PASS_CHAIN,
+        address: passAddress(i),
+        name: `T${i}`,
+        detectionSource: 'submitted' as const,
+      })),
+    );
+    // A 'no code' pass merges details without asking for them back; a selectors write after it
+    // must still get its own row's details (the simulate stage of its job starts from them).
+    await analyses.mergeDetails(
+      { chainId: PASS_CHAIN, address: passAddress(0), run: 'initial' },
+      { error: 'no code' },
+    );
+    const start = await analyses.recordPass(
+      { chainId: PASS_CHAIN, address: passAddress(1), run: 'initial' },
+      {
+        details: { static: { marker: 1 } },
+        token: {
+          isProxy: false,
+          implementationAddress: null,
+          skeletonHash: '0x1',
+          template: null,
+          ownerAddress: null,
+        },
+        stage: 'selectors',
+      },
+    );
+    expect(start.own).toEqual({ run: 'initial', static: { marker: 1 } });
+    expect(start.token?.stage).toBe('selectors');
+    expect(start.token?.skeletonHash).toBe('0x1');
+    // A later write of the same pass merges into the row and answers both parts.
+    const again = await analyses.recordPass(
+      { chainId: PASS_CHAIN, address: passAddress(1), run: 'initial' },
+      { details: { security_hints: { ok: true } }, token: {}, stage: 'risk' },
+    );
+    expect(again.own).toEqual({
+      run: 'initial',
+      static: { marker: 1 },
+      security_hints: { ok: true },
+    });
+    expect(again.token?.stage).toBe('risk');
   });
 });
