@@ -246,18 +246,24 @@ function dexReads(db: Database) {
       return pairsOfQuery.execute({ chainId, token });
     },
 
-    /** The tokens of these recorded V4 pools that had no liquidity at their last refresh (or none yet). */
-    async unfundedV4PoolTokens(chainId: number, ids: string[]): Promise<string[]> {
-      if (ids.length === 0) return [];
+    /**
+     * The tokens of these recorded pools (addresses; V4: pool ids) that had no liquidity at their
+     * last refresh, or have had no refresh yet: V2 reserves, V3 and V4 in-range liquidity.
+     */
+    async unfundedPoolTokens(chainId: number, addresses: string[]): Promise<string[]> {
+      if (addresses.length === 0) return [];
+      const empty = (column: typeof pairs.liquidity) => or(isNull(column), eq(column, '0'));
       const rows = await db
         .select({ token0: pairs.token0, token1: pairs.token1 })
         .from(pairs)
         .where(
           and(
             eq(pairs.chainId, chainId),
-            inArray(pairs.address, ids),
-            eq(pairs.kind, 'v4'),
-            or(isNull(pairs.liquidity), eq(pairs.liquidity, '0')),
+            inArray(pairs.address, addresses),
+            or(
+              and(eq(pairs.kind, 'v2'), or(empty(pairs.reserve0), empty(pairs.reserve1))),
+              and(inArray(pairs.kind, ['v3', 'v4']), empty(pairs.liquidity)),
+            ),
           ),
         );
       return rows.flatMap((r) => [r.token0, r.token1]);

@@ -70,6 +70,10 @@ export const V3_SWAP_TOPIC = id('Swap(address,address,int256,int256,uint160,uint
 export const PAIR_CREATED_TOPIC = id('PairCreated(address,address,address,uint256)');
 /** Uniswap V3 factory `PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)`. */
 export const POOL_CREATED_TOPIC = id('PoolCreated(address,address,uint24,int24,address)');
+/** Uniswap V2 pair `Mint(address indexed sender, uint amount0, uint amount1)`: liquidity added. */
+export const V2_MINT_TOPIC = id('Mint(address,uint256,uint256)');
+/** Uniswap V3 pool `Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)`. */
+export const V3_MINT_TOPIC = id('Mint(address,address,int24,int24,uint128,uint256,uint256)');
 
 export const topicAddress = (topic: string | undefined): string | null =>
   topic && /^0x[0-9a-fA-F]{64}$/.test(topic) ? `0x${topic.slice(26).toLowerCase()}` : null;

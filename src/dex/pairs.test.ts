@@ -1,8 +1,8 @@
 import { AbiCoder, zeroPadValue } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import type { RpcReceipt } from '../evm/types.ts';
-import { PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC } from './abi.ts';
-import { baseTokensOf, poolCreations } from './pairs.ts';
+import { PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, V2_MINT_TOPIC, V3_MINT_TOPIC } from './abi.ts';
+import { baseTokensOf, poolCreations, poolMints } from './pairs.ts';
 import { V4_INITIALIZE_TOPIC } from './v4/index.ts';
 
 const abi = AbiCoder.defaultAbiCoder();
@@ -127,6 +127,26 @@ describe('poolCreations', () => {
     expect(poolCreations([receipt([fake])], dexes)).toEqual([]);
     const real = { ...fake, address: V2_FACTORY };
     expect(poolCreations([receipt([real], '0x0')], dexes)).toEqual([]);
+  });
+});
+
+describe('poolMints', () => {
+  it('names each contract that emitted a V2 or V3 Mint once, outside reverted transactions', () => {
+    const v2Mint = {
+      address: PAIR.toUpperCase().replace('0X', '0x'),
+      topics: [V2_MINT_TOPIC, topic(A)],
+      data: abi.encode(['uint256', 'uint256'], [1, 2]),
+      transactionHash: '0xfeed',
+    };
+    const v3Mint = {
+      address: POOL,
+      topics: [V3_MINT_TOPIC, topic(A), zeroPadValue('0x01', 32), zeroPadValue('0x02', 32)],
+      data: '0x',
+      transactionHash: '0xfeed',
+    };
+    const swap = { ...v3Mint, address: A, topics: [PAIR_CREATED_TOPIC] };
+    expect(poolMints([receipt([v2Mint, v3Mint, swap]), receipt([v2Mint])])).toEqual([PAIR, POOL]);
+    expect(poolMints([receipt([{ ...v2Mint, address: WETH }], '0x0')])).toEqual([]);
   });
 });
 

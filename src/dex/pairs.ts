@@ -5,6 +5,8 @@ import {
   PAIR_CREATED_TOPIC,
   POOL_CREATED_TOPIC,
   topicAddress,
+  V2_MINT_TOPIC,
+  V3_MINT_TOPIC,
   wordAddress,
 } from './abi.ts';
 import type { DexKind } from './pricing.ts';
@@ -135,6 +137,25 @@ export function v4LiquidityAdds(
     }
   }
   return [...adds.values()];
+}
+
+const POOL_MINT_TOPICS = new Set([V2_MINT_TOPIC, V3_MINT_TOPIC]);
+
+/**
+ * The contracts that emitted a V2 or V3 `Mint` (liquidity added) in these receipts. A pair made
+ * before its liquidity (tokens that must know their pair before the first transfer into it) is
+ * funded in a later transaction: this is how the DEX stage hears of it. Anyone can emit a
+ * look-alike `Mint`, so only the addresses of pools recorded from the factories' own events count
+ * (the caller matches them against the recorded pools).
+ */
+export function poolMints(receipts: readonly RpcReceipt[]): string[] {
+  const emitters = new Set<string>();
+  for (const receipt of receipts) {
+    if (receipt.status !== undefined && receipt.status !== '0x1') continue;
+    for (const log of receipt.logs)
+      if (POOL_MINT_TOPICS.has(log.topics[0] ?? '')) emitters.add(log.address.toLowerCase());
+  }
+  return [...emitters];
 }
 
 /** A V4 pool read back from its Initialize log (eth_getLogs), with the block that created it. */

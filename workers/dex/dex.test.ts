@@ -35,7 +35,12 @@ const scheduled = (bucketMs: number) => passFor({ kind: 'scheduled-refresh', buc
 import { createRpcClient } from '../../infra/rpc/index.ts';
 import { createAggregatorClient } from '../../src/dex/aggregator.ts';
 import { createChainReader } from '../../src/evm/chain-reader.ts';
-import { addLiquidity, startTestChain, type TestChain } from '../../test/support/chain.ts';
+import {
+  addLiquidity,
+  startTestChain,
+  type TestChain,
+  waitMined,
+} from '../../test/support/chain.ts';
 import {
   type DexScreenerMock,
   mockPair,
@@ -51,6 +56,7 @@ import {
 import type { ChainRuntime } from '../chain-runtime.ts';
 import { routeOutcome } from '../pipeline.ts';
 import { createProducer, type Producer } from '../queues.ts';
+import { recordPoolCreations } from '../scan/index.ts';
 import { createDexProcessor, type DexResult } from './processor.ts';
 import { type DexScheduler, startDexScheduler } from './scheduler.ts';
 
@@ -926,6 +932,42 @@ describe('PairCreated in the detect stage', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('a pair created before its liquidity', () => {
+  it('gives its known token a DEX pass in the block that funds it, and only while it is empty', async () => {
+    // Tokens that must know their pair before the first transfer into it create the pair first
+    // and fund it in a later transaction: the funding block's Mint is what the DEX stage hears.
+    const token = await deployToken('EARLY');
+    const factory = new Contract(
+      chain.uniswap.factory,
+      uniswapArtifact('UniswapV2Factory').abi as InterfaceAbi,
+      chain.signer,
+    );
+    const detectBlock = async (blockNumber: number) => {
+      const header = (await runtime.reader.block(blockNumber))!;
+      return recordPoolCreations(dex, runtime, await runtime.reader.receipts(header), {
+        number: blockNumber,
+        hash: header.hash,
+      });
+    };
+    const created = await waitMined(
+      chain.provider,
+      factory.getFunction('createPair')(token, chain.uniswap.weth),
+    );
+    expect(await detectBlock(created.blockNumber)).toEqual({ created: 1, pooledTokens: [token] });
+    expect(await refresh(token, 40)).toMatchObject({ pairs: 1, firstLiquidity: false });
+
+    await addLiquidity(chain, token, parseEther('1000'), parseEther('1'));
+    const funding = Number(await chain.provider.send('eth_blockNumber', []));
+    expect(await detectBlock(funding)).toEqual({ created: 0, pooledTokens: [token] });
+
+    // Once a refresh has seen the reserves, more liquidity is the refresh cadence's business.
+    expect(await refresh(token, 41)).toMatchObject({ firstLiquidity: true });
+    await addLiquidity(chain, token, parseEther('1000'), parseEther('1'));
+    const more = Number(await chain.provider.send('eth_blockNumber', []));
+    expect(await detectBlock(more)).toEqual({ created: 0, pooledTokens: [] });
   });
 });
 

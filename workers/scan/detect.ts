@@ -9,6 +9,7 @@ import {
   type LoggedPoolCreation,
   type PoolCreation,
   poolCreations,
+  poolMints,
   type V4LiquidityAdd,
   v4LiquidityAdds,
   v4PoolsFromLogs,
@@ -362,7 +363,8 @@ export async function blockDeployments(
  * PairCreated / PoolCreated from the configured factories and Initialize from the configured V4
  * PoolManagers: the pool is recorded (unless its block was orphaned meanwhile), and each of its
  * tokens already known gets a `dex` pass (a pool created long after the token's deployment is
- * how most tokens get their liquidity). Runs after the block's deployments are recorded, so a
+ * how most tokens get their liquidity). So does each token of a recorded pool still without
+ * liquidity that is funded in this block. Runs after the block's deployments are recorded, so a
  * token deployed and paired in the same block is known by then.
  */
 export async function recordPoolCreations(
@@ -374,7 +376,9 @@ export async function recordPoolCreations(
   const chainId = chain.config.chainId;
   const created = poolCreations(receipts, chain.config.dexes);
   const funded = v4LiquidityAdds(receipts, chain.config.dexes);
-  if (created.length === 0 && funded.length === 0) return { created: 0, pooledTokens: [] };
+  const minted = chain.config.dexes.some((d) => d.kind !== 'v4') ? poolMints(receipts) : [];
+  if (created.length === 0 && funded.length === 0 && minted.length === 0)
+    return { created: 0, pooledTokens: [] };
   const recorded: PoolCreation[] = [];
   const record = async (pool: PoolCreation, at: { number: number; hash: string }) => {
     const { txHash, ...row } = pool;
@@ -396,12 +400,10 @@ export async function recordPoolCreations(
     await record(pool, { number: pool.blockNumber, hash: pool.blockHash });
   // Native currency (V4 pools hold it as the zero address) is a quote like wrapped native.
   const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
-  // A V4 pool's first liquidity (after its Initialize) gives its tokens a pass too.
+  // A pool's first liquidity after its creation (a V4 ModifyLiquidity, a V2 or V3 Mint) gives its
+  // tokens a pass too; pools funded at their last refresh are left to the refresh cadence.
   const fundedTokens = (
-    await dex.unfundedV4PoolTokens(
-      chainId,
-      funded.map((f) => f.poolId),
-    )
+    await dex.unfundedPoolTokens(chainId, [...funded.map((f) => f.poolId), ...minted])
   ).filter((t) => !quotes.has(t));
   const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
   const known = await dex.knownTokens(chainId, candidates);
