@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 /**
  * The service as its operators run it: `token-monitor start --role …` child processes on one
  * database, one Redis namespace and one CHAINS_FILE, each a process of its own whose CPU and
- * memory can be read from /proc.
+ * memory can be read from /proc. Quiet (warn) unless BENCH_SERVICE_LOG_DIR names a folder: then
+ * each process logs at BENCH_SERVICE_LOG_LEVEL (default info) to `<role>-<pid>.log` there, to read
+ * where a block's detection spent its time (the detect job's `block deployments` phases).
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BANNER_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
+const LOG_DIR = process.env.BENCH_SERVICE_LOG_DIR;
 
 export interface ServiceProcess {
   role: string;
@@ -93,7 +96,7 @@ export async function startServiceProcesses(options: {
     REDIS_PREFIX: options.redisPrefix,
     CHAINS_FILE: chainsFile,
     DATA_DIR: join(dir, 'data'),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: LOG_DIR ? (process.env.BENCH_SERVICE_LOG_LEVEL ?? 'info') : 'warn',
     HOST: '127.0.0.1',
     PORT: '0',
   };
@@ -139,6 +142,12 @@ export async function startServiceProcesses(options: {
       };
       child.stdout!.on('data', keep);
       child.stderr!.on('data', keep);
+      if (LOG_DIR) {
+        mkdirSync(LOG_DIR, { recursive: true });
+        const file = createWriteStream(join(LOG_DIR, `${role}-${child.pid}.log`));
+        child.stdout!.pipe(file);
+        child.stderr!.pipe(file);
+      }
       const output = () => tail;
       const entry: ServiceProcess = {
         role,

@@ -1,10 +1,12 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase } from 'vitest/node';
 
+const MAX_ERROR_CHARS = 300;
+
 /**
  * CI retries a failed test once (vitest.config.ts): that absorbs a rare stall on a loaded
  * machine, but must not hide flakiness. Every test that needed a retry is listed at the end of
- * the run, passed or not, so each one is visible and can be fixed.
+ * the run, passed or not, with the first error it met, so each one is visible and can be fixed.
  */
 export default class RetryReporter implements Reporter {
   private readonly retried: string[] = [];
@@ -14,7 +16,12 @@ export default class RetryReporter implements Reporter {
     if (retries === 0) return;
     const file = relative(process.cwd(), testCase.module.moduleId);
     const times = `${retries} retr${retries === 1 ? 'y' : 'ies'}`;
-    this.retried.push(`${file} > ${testCase.fullName}: ${times}, ${testCase.result().state}`);
+    const result = testCase.result();
+    // A test that passed on its retry keeps the errors of the attempts before: the flake's cause.
+    const first = result.errors?.[0]?.message?.split('\n')[0]?.slice(0, MAX_ERROR_CHARS);
+    this.retried.push(
+      `${file} > ${testCase.fullName}: ${times}, ${result.state}${first ? ` (first: ${first})` : ''}`,
+    );
   }
 
   onTestRunEnd(): void {

@@ -54,8 +54,6 @@ const PROBE_BATCH = 32;
 const PROBE_CALL_GAS = 300_000;
 /** Probe batches in flight at once (a run of blocks, or a block with more than one batch). */
 const PROBE_BATCHES_IN_FLIGHT = 2;
-/** Announcements (and cache invalidations) in flight at once. */
-const ANNOUNCE_WINDOW = 16;
 
 /**
  * How far back a funded V4 pool's Initialize is looked for when no detect job has recorded it
@@ -327,10 +325,14 @@ export async function recordTokens(
     }
     return [{ item: f.item, ...w }];
   });
-  await mapWindowed(recorded, ANNOUNCE_WINDOW, async (r) => {
-    await deps.onChanged?.(chainId, r.item.deployment.address);
-    if (!r.announced) await announceToken(deps, r.row, r.item.block.hash);
-  });
+  // All at once, not a window at a time: the commands go out back to back on one connection, so a
+  // block's announcements cost two round trips whatever it holds (the caches first, so that a
+  // client reading the token or a list on its announcement never gets a cached answer without
+  // it). A window of 16 made a 50-token block wait for eight, each behind the analysis' traffic.
+  await Promise.all(recorded.map((r) => deps.onChanged?.(chainId, r.item.deployment.address)));
+  await Promise.all(
+    recorded.flatMap((r) => (r.announced ? [] : [announceToken(deps, r.row, r.item.block.hash)])),
+  );
   await deps.tokens.markAnnounced(
     chainId,
     recorded.filter((r) => !r.announced).map((r) => r.item.deployment.address),
