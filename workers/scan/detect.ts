@@ -404,9 +404,15 @@ export async function recordPoolCreations(
   const quotes = new Set([ZERO_ADDRESS, chain.config.wrappedNative, ...chain.config.stablecoins]);
   // A pool's first liquidity after its creation (a V4 ModifyLiquidity, a V2 or V3 Mint) gives its
   // tokens a pass too; pools funded at their last refresh are left to the refresh cadence.
-  const fundedTokens = (
-    await dex.unfundedPoolTokens(chainId, [...funded.map((f) => f.poolId), ...minted])
-  ).filter((t) => !quotes.has(t));
+  // A pool created in this block is funded in it too, as a rule (the router's first addLiquidity):
+  // its tokens are candidates already, so it is not looked up again.
+  const createdHere = new Set(created.map((p) => p.address));
+  const fundedLater = [...funded.map((f) => f.poolId), ...minted].filter(
+    (a) => !createdHere.has(a),
+  );
+  const fundedTokens = (await dex.unfundedPoolTokens(chainId, fundedLater)).filter(
+    (t) => !quotes.has(t),
+  );
   const candidates = [...new Set([...baseTokensOf(recorded, quotes), ...fundedTokens])];
   const known = await dex.knownTokens(chainId, candidates);
   return { created: recorded.length, pooledTokens: [...known] };
