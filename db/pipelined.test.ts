@@ -2,9 +2,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/support/services.ts';
 import { createDb, type DbHandle } from './client.ts';
-import { asRow, pipelinedTransaction, shapedStatements } from './pipelined.ts';
+import {
+  asRow,
+  pipelinedTransaction,
+  pipelinedTransactionIf,
+  shapedStatements,
+} from './pipelined.ts';
 import { createAnalysisRepository } from './repositories/analyses.ts';
-import { tokens } from './schema.ts';
+import { createTokenRepository, type DetectedToken } from './repositories/tokens.ts';
+import { blockHashes, creators, tokens } from './schema.ts';
 
 /** The one-round-trip transaction keeps a transaction's promises, on real Postgres. */
 
@@ -52,6 +58,41 @@ describe('pipelinedTransaction', () => {
     // The connection is back in the pool outside any transaction: this write commits.
     await pipelinedTransaction(handle.db, [
       sql`insert into creators (chain_id, address) values (7, ${'0xd'})`,
+    ]);
+    expect(await creatorCount()).toBe(before + 1);
+  });
+});
+
+describe('pipelinedTransactionIf', () => {
+  const write = (address: string, keep: (rows: Record<string, unknown>[][]) => boolean) =>
+    pipelinedTransactionIf(
+      handle.db,
+      [
+        sql`insert into creators (chain_id, address) values (7, ${address}) returning address`,
+        sql`select count(*)::int as n from creators where chain_id = 7`,
+      ],
+      keep,
+    );
+
+  it('commits when its statements answered what it wants, and rolls back when not', async () => {
+    const before = await creatorCount();
+    const kept = await write('0xe1', ([, [counted]]) => counted!.n === before + 1);
+    expect(kept).toEqual([[{ address: '0xe1' }], [{ n: before + 1 }]]);
+    expect(await creatorCount()).toBe(before + 1);
+    expect(await write('0xe2', () => false)).toBeNull();
+    expect(await creatorCount()).toBe(before + 1);
+  });
+
+  it('rolls back when the judgement throws, and leaves the connection outside any transaction', async () => {
+    const before = await creatorCount();
+    await expect(
+      write('0xe3', () => {
+        throw new Error('judged badly');
+      }),
+    ).rejects.toThrow('judged badly');
+    expect(await creatorCount()).toBe(before);
+    await pipelinedTransaction(handle.db, [
+      sql`insert into creators (chain_id, address) values (7, ${'0xe4'})`,
     ]);
     expect(await creatorCount()).toBe(before + 1);
   });
@@ -172,5 +213,90 @@ describe('the pass writes (shaped statements of db/repositories/analyses.ts)', (
       security_hints: { ok: true },
     });
     expect(again.token?.stage).toBe('risk');
+  });
+});
+
+const DETECT_CHAIN = 31338;
+const detected = (i: number, block: number, hash: string, creator: string): DetectedToken => ({
+  chainId: DETECT_CHAIN,
+  address: `0x${(i + 0xc0).toString(16).padStart(40, '0')}`,
+  name: `D${i}`,
+  symbol: `D${i}`,
+  decimals: 18,
+  totalSupply: '1000',
+  creationTxHash: `0x${i.toString(16).padStart(64, '0')}`,
+  creator,
+  creatorIsContract: true,
+  txOrigin: creator,
+  creationBlockNumber: block,
+  creationBlockHash: hash,
+  creationTimestamp: new Date('2026-12-01T00:00:00.000Z'),
+  creationGasUsed: 100_000,
+  detectionSource: 'trace',
+});
+
+describe("the detected tokens' write (upsertDetectedMany, db/repositories/tokens.ts)", () => {
+  const factory = '0x00000000000000000000000000000000000fac01';
+  const deployer = '0x00000000000000000000000000000000000dec02';
+  const countOf = async (address: string) => {
+    const [row] = await handle.db
+      .select({ n: creators.totalTokens })
+      .from(creators)
+      .where(and(eq(creators.chainId, DETECT_CHAIN), eq(creators.address, address)));
+    return row?.n;
+  };
+
+  it('records a batch with its rows, counts each creator’s new tokens once, and refuses an orphaned block’s', async () => {
+    const repo = createTokenRepository(handle.db);
+    await handle.db.insert(blockHashes).values({
+      chainId: DETECT_CHAIN,
+      blockNumber: 100,
+      blockHash: '0xaa',
+      parentHash: '0x99',
+      timestamp: new Date(),
+    });
+    const batch = [
+      detected(0, 100, '0xaa', factory),
+      detected(1, 100, '0xaa', factory),
+      detected(2, 101, '0xab', deployer),
+      // The same address twice in one batch: one row, counted once.
+      detected(1, 100, '0xaa', factory),
+    ];
+    const first = await repo.upsertDetectedMany(DETECT_CHAIN, batch);
+    expect(first.map((o) => o.status === 'recorded' && o.inserted)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const recorded = first[2]!;
+    expect(recorded.status === 'recorded' && recorded.row).toMatchObject({
+      address: batch[2]!.address,
+      name: 'D2',
+      creationBlockNumber: 101,
+      creationTimestamp: new Date('2026-12-01T00:00:00.000Z'),
+      announcedAt: null,
+    });
+    expect([await countOf(factory), await countOf(deployer)]).toEqual([2, 1]);
+
+    // Seen again (a retried job): nothing new, nothing counted twice.
+    const again = await repo.upsertDetectedMany(DETECT_CHAIN, batch.slice(0, 3));
+    expect(again.map((o) => o.status === 'recorded' && o.inserted)).toEqual([false, false, false]);
+    expect([await countOf(factory), await countOf(deployer)]).toEqual([2, 1]);
+
+    // Block 100 is now another block than the one these tokens came from: refused; block 102 kept.
+    const mixed = await repo.upsertDetectedMany(DETECT_CHAIN, [
+      detected(3, 100, '0xbb', factory),
+      detected(4, 102, '0xac', factory),
+    ]);
+    expect(mixed.map((o) => o.status)).toEqual(['orphaned', 'recorded']);
+    const stored = await handle.db
+      .select({ address: tokens.address })
+      .from(tokens)
+      .where(eq(tokens.chainId, DETECT_CHAIN));
+    expect(stored.map((r) => r.address).sort()).toEqual(
+      [0, 1, 2, 4].map((i) => detected(i, 0, '', '').address),
+    );
+    expect(await countOf(factory)).toBe(3);
   });
 });

@@ -68,6 +68,27 @@ export async function pipelinedTransaction(
   db: Database,
   statements: Statement[],
 ): Promise<Record<string, unknown>[][]> {
+  return (await pipelined(db, statements, 'commit'))!;
+}
+
+/**
+ * `pipelinedTransaction` whose outcome depends on what its statements answered: they go out in
+ * one round trip, then COMMIT if `keep(rows)` holds and ROLLBACK if not (a second round trip).
+ * Resolves to each statement's rows, or null when it rolled back.
+ */
+export async function pipelinedTransactionIf(
+  db: Database,
+  statements: Statement[],
+  keep: (rows: Record<string, unknown>[][]) => boolean,
+): Promise<Record<string, unknown>[][] | null> {
+  return pipelined(db, statements, keep);
+}
+
+async function pipelined(
+  db: Database,
+  statements: Statement[],
+  end: 'commit' | ((rows: Record<string, unknown>[][]) => boolean),
+): Promise<Record<string, unknown>[][] | null> {
   // The postgres.js client under drizzle (db/client.ts makes every Database from one).
   const client = (db as Database & { $client: postgres.Sql }).$client;
   const reserved = await client.reserve();
@@ -80,7 +101,7 @@ export async function pipelinedTransaction(
         const q = rendered(s);
         return run(q.sql, q.params);
       }),
-      run('commit'),
+      ...(end === 'commit' ? [run('commit')] : []),
     ];
     const settled = await Promise.allSettled(sent);
     const failed = settled.find((s) => s.status === 'rejected');
@@ -90,9 +111,17 @@ export async function pipelinedTransaction(
       await run('rollback').catch(() => {});
       throw failed.reason;
     }
-    return settled
-      .slice(1, -1)
+    const rows = settled
+      .slice(1, end === 'commit' ? -1 : undefined)
       .map((s) => [...(s as PromiseFulfilledResult<Record<string, unknown>[]>).value]);
+    if (end === 'commit') return rows;
+    let kept = false;
+    try {
+      kept = end(rows);
+    } finally {
+      await run(kept ? 'commit' : 'rollback');
+    }
+    return kept ? rows : null;
   } finally {
     reserved.release();
   }

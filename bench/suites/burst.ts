@@ -39,7 +39,7 @@ export type BurstMode = (typeof BURST_MODES)[number];
  * baseline of the burst's own blocks, which cost more to detect than one-token blocks whatever
  * the backlog.
  */
-const BIG_BLOCKS_ALONE = 5;
+const BIG_BLOCKS_ALONE = 10;
 
 /** The analysis worker's niceness in the last mode: the CPU goes to detection first. */
 const ANALYSIS_NICE = 10;

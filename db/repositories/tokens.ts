@@ -1,8 +1,9 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { STAGE_ORDER, type Stage } from '../../src/stages.ts';
 import type { Database } from '../client.ts';
+import { asRow, pipelinedTransactionIf, type Rendered } from '../pipelined.ts';
 import { blockHashes, creators, pairs, tokens } from '../schema.ts';
-import { lockChainShared } from './chain-lock.ts';
+import { chainLockShared, lockChainShared } from './chain-lock.ts';
 import type { TokenRow } from './rows.ts';
 import { detailQueries } from './token-details.ts';
 import { listQueries } from './token-list.ts';
@@ -109,6 +110,86 @@ async function orphanedBlocks(
   return orphaned;
 }
 
+/** The first sighting of each address of `batch`, in address order (concurrent batches lock rows alike). */
+function firstPerAddress(batch: readonly DetectedToken[]): DetectedToken[] {
+  const unique = new Map<string, DetectedToken>();
+  for (const t of batch) if (!unique.has(t.address)) unique.set(t.address, t);
+  return [...unique.values()].sort((a, b) => (a.address < b.address ? -1 : 1));
+}
+
+/**
+ * `upsertDetectedMany` in two round trips when none of the batch's blocks is orphaned (the rule):
+ * the chain lock, the orphan check and one statement that upserts the tokens and counts the new
+ * ones on their creators, pipelined; then COMMIT, or ROLLBACK and undefined when a block was
+ * orphaned (the caller then writes token by token). A block of 50 factory tokens took six round
+ * trips here, each behind the analysis' queries during a burst (docs/scale.md, back-pressure).
+ */
+async function upsertUnlessOrphaned(
+  db: Database,
+  chainId: number,
+  batch: readonly DetectedToken[],
+): Promise<UpsertOutcome[] | undefined> {
+  const blocks = new Map<number, string>();
+  for (const t of batch) {
+    if (t.creationBlockNumber === null || t.creationBlockHash === null) continue;
+    // Two blocks at one height (a batch across a reorg): one of them is orphaned.
+    if ((blocks.get(t.creationBlockNumber) ?? t.creationBlockHash) !== t.creationBlockHash)
+      return undefined;
+    blocks.set(t.creationBlockNumber, t.creationBlockHash);
+  }
+  const answers = await pipelinedTransactionIf(
+    db,
+    [
+      chainLockShared(chainId),
+      sql`select b.block_number from ${blockHashes} b
+        join unnest(${sql.param([...blocks.keys()])}::bigint[], ${sql.param([...blocks.values()])}::text[]) as v(n, h)
+          on b.block_number = v.n
+        where b.chain_id = ${chainId} and b.block_hash <> v.h
+        limit 1`,
+      upsertCountingCreators(db, chainId, firstPerAddress(batch)),
+    ],
+    ([, orphaned]) => orphaned!.length === 0,
+  );
+  if (!answers) return undefined;
+  const byAddress = new Map(
+    answers[2]!.map((raw) => [raw.address as string, { row: asRow(tokens, raw), raw }] as const),
+  );
+  return batch.map((t): UpsertOutcome => {
+    const saved = byAddress.get(t.address)!;
+    return {
+      status: 'recorded',
+      inserted: saved.raw.inserted === true,
+      announced: saved.row.announcedAt !== null,
+      row: saved.row,
+    };
+  });
+}
+
+/**
+ * One statement: the tokens upserted (first creation data kept) and, in a CTE over what that
+ * returned, each creator's count raised by the tokens it inserted (not those already known).
+ */
+function upsertCountingCreators(db: Database, chainId: number, rows: DetectedToken[]): Rendered {
+  const upsert = db
+    .insert(tokens)
+    .values(rows)
+    .onConflictDoUpdate({ target: [tokens.chainId, tokens.address], set: KEEP_FIRST_CREATION })
+    // xmax = 0 only for a freshly inserted row version: tells insert from update.
+    .returning({ ...getTableColumns(tokens), inserted: sql<boolean>`(xmax = 0)`.as('inserted') })
+    .toSQL();
+  const chain = `$${upsert.params.length + 1}`;
+  return {
+    sql: `with saved as (${upsert.sql}), counted as (
+      insert into creators (chain_id, address, total_tokens)
+      select ${chain}::int, creator, count(*)::int from saved
+      where inserted and creator is not null group by creator order by creator
+      on conflict (chain_id, address) do update
+        set total_tokens = creators.total_tokens + excluded.total_tokens, last_seen = now()
+    ) select * from saved`,
+    params: [...upsert.params, chainId],
+  };
+}
+
 /** SQL for `stage` advanced to `to` unless it is already there or beyond. */
 export function advancedStage(to: Stage) {
   const order = sql.raw(`array[${STAGE_ORDER.map((s) => `'${s}'`).join(',')}]::text[]`);
@@ -154,6 +235,9 @@ function detectionWrites(db: Database) {
       batch: readonly DetectedToken[],
     ): Promise<UpsertOutcome[]> {
       if (batch.length === 0) return [];
+      // As a rule no block of the batch is orphaned: then one pipelined write and its commit.
+      const written = await upsertUnlessOrphaned(db, chainId, batch);
+      if (written) return written;
       return db.transaction(async (tx) => {
         const orphaned = await orphanedBlocks(tx, chainId, batch);
         // One row per address (a contract redeployed at the same address keeps its first

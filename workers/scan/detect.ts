@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
 import type { DexRepository } from '../../db/repositories/dex.ts';
 import type { HolderRepository } from '../../db/repositories/holders.ts';
-import type { DetectedToken, TokenRepository, TokenRow } from '../../db/repositories/tokens.ts';
+import type {
+  DetectedToken,
+  TokenRepository,
+  TokenRow,
+  UpsertOutcome,
+} from '../../db/repositories/tokens.ts';
 import type { EventPublisher } from '../../infra/events.ts';
 import { ZERO_ADDRESS } from '../../src/dex/abi.ts';
 import {
@@ -312,12 +317,25 @@ export async function recordTokens(
   found: readonly TokenFound[],
   outcome: RecordedDeployments,
 ): Promise<BlockDeployment[]> {
+  return announceTokens(deps, chainId, await writeTokens(deps, chainId, found, outcome), outcome);
+}
+
+/** A token as its block's transaction wrote it: its row, and whether it was announced before. */
+type WrittenToken = { item: BlockDeployment } & Extract<UpsertOutcome, { status: 'recorded' }>;
+
+/** recordTokens' transaction: the tokens of blocks not orphaned meanwhile, with their rows. */
+async function writeTokens(
+  deps: Pick<DetectDeps, 'tokens'>,
+  chainId: number,
+  found: readonly TokenFound[],
+  outcome: RecordedDeployments,
+): Promise<WrittenToken[]> {
   const unique = [...new Map(found.map((f) => [f.item.deployment.address, f])).values()];
   const written = await deps.tokens.upsertDetectedMany(
     chainId,
     unique.map((f) => detectedToken(chainId, f.item.deployment, f.probe, f.item.block)),
   );
-  const recorded = unique.flatMap((f, i) => {
+  return unique.flatMap((f, i) => {
     const w = written[i]!;
     if (w.status === 'orphaned') {
       outcome.orphaned++;
@@ -325,6 +343,15 @@ export async function recordTokens(
     }
     return [{ item: f.item, ...w }];
   });
+}
+
+/** recordTokens' announcements, once the transaction is committed. */
+async function announceTokens(
+  deps: Pick<DetectDeps, 'tokens' | 'events' | 'onChanged'>,
+  chainId: number,
+  recorded: readonly WrittenToken[],
+  outcome: RecordedDeployments,
+): Promise<BlockDeployment[]> {
   // All at once, not a window at a time: the commands go out back to back on one connection, so a
   // block's announcements cost two round trips whatever it holds (the caches first, so that a
   // client reading the token or a list on its announcement never gets a cached answer without
@@ -499,7 +526,9 @@ async function detectBlocks(
   const outcome: RecordedDeployments = { tokens: [], pairs: [], skipped: 0, orphaned: 0 };
   const found = await probeDeployments(deps, chain, items, log, outcome);
   const probedAt = performance.now();
-  const recorded = await recordTokens(deps, data.chainId, found, outcome);
+  const written = await writeTokens(deps, data.chainId, found, outcome);
+  const writtenAt = performance.now();
+  const recorded = await announceTokens(deps, data.chainId, written, outcome);
   const announcedAt = performance.now();
   await routeOutcome(deps.producer, 'detect', data, {
     tokens: recorded.map((r) => r.deployment.address),
@@ -516,11 +545,13 @@ async function detectBlocks(
         tokens: outcome.tokens.length,
         pairs: outcome.pairs.length,
         // Where a block's detection spent its time (an operator's first question when the
-        // block → token.created latency grows): reading, probing, recording and announcing, routing.
+        // block → token.created latency grows): reading, probing, recording (one transaction),
+        // announcing, routing.
         ms: {
           read: Math.round(readAt - startedAt),
           probe: Math.round(probedAt - readAt),
-          announce: Math.round(announcedAt - probedAt),
+          record: Math.round(writtenAt - probedAt),
+          announce: Math.round(announcedAt - writtenAt),
           route: Math.round(performance.now() - announcedAt),
         },
       },
