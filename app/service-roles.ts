@@ -68,6 +68,26 @@ function createDexStage(s: Shared) {
   });
 }
 
+/**
+ * A detection job that tells other processes' analysis it runs (infra/detection-signal.ts), so that
+ * their requests leave the node to it.
+ */
+function whileDetecting<D extends { chainId: number }, R>(
+  s: Shared,
+  process: (data: D) => Promise<R>,
+): (data: D) => Promise<R> {
+  const signal = s.detectionSignal;
+  if (!signal) return process;
+  return async (data) => {
+    signal.begin(data.chainId);
+    try {
+      return await process(data);
+    } finally {
+      signal.end(data.chainId);
+    }
+  };
+}
+
 export function startStageWorkers(
   s: Shared,
   connection: ReturnType<typeof createRedis>,
@@ -136,17 +156,20 @@ export function startStageWorkers(
     onJobDone: (queue, status, seconds) =>
       metrics.stageDuration.observe({ queue, status }, seconds),
     processors: {
-      detect: processDetect,
-      replay: createReplayProcessor({
-        chains,
-        tokens,
-        producer,
-        events,
-        logger,
-        dex: s.dexRepo,
-        onChanged: s.tokenChanged,
-        replayHolders: s.holders,
-      }),
+      detect: whileDetecting(s, processDetect),
+      replay: whileDetecting(
+        s,
+        createReplayProcessor({
+          chains,
+          tokens,
+          producer,
+          events,
+          logger,
+          dex: s.dexRepo,
+          onChanged: s.tokenChanged,
+          replayHolders: s.holders,
+        }),
+      ),
       bytecode: createBytecodeProcessor({
         // The code read and hashed at once: the end of detection, on its lane (a catch-up is back
         // at the head when every token has its code).

@@ -9,6 +9,7 @@ import { createDexRepository } from '../db/repositories/dex.ts';
 import { createHolderRepository } from '../db/repositories/holders.ts';
 import { createScanRepository } from '../db/repositories/scan.ts';
 import { createTokenRepository } from '../db/repositories/tokens.ts';
+import { createDetectionSignal } from '../infra/detection-signal.ts';
 import { createEventPublisher } from '../infra/events.ts';
 import { createMetrics } from '../infra/metrics.ts';
 import { createRedis, keySpace } from '../infra/redis.ts';
@@ -17,7 +18,7 @@ import type { BillingConfig } from '../src/billing/index.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
 import { createMailer } from '../workers/alerts.ts';
 import { createChainRuntimes } from '../workers/chain-runtime.ts';
-import type { QueueName } from '../workers/jobs.ts';
+import { ANALYSIS_LANE_QUEUES, DETECTION_LANE_QUEUES, type QueueName } from '../workers/jobs.ts';
 import { createProducer } from '../workers/queues.ts';
 
 /**
@@ -103,7 +104,21 @@ export function openShared(options: ServiceOptions) {
   const holders = createHolderRepository(db);
   const events = createEventPublisher(commandRedis, keys.events);
   const metrics = createMetrics();
-  const chains = createChainRuntimes(options.chains, logger, metrics);
+  const takes = (queue: QueueName) =>
+    roles.has('worker') && (!options.workerQueues || options.workerQueues.includes(queue));
+  // Detection and analysis in different processes (WORKER_QUEUES) share the node through it.
+  const detectionSignal =
+    DETECTION_LANE_QUEUES.some(takes) || ANALYSIS_LANE_QUEUES.some(takes)
+      ? createDetectionSignal({
+          publisher: commandRedis,
+          subscriber: ANALYSIS_LANE_QUEUES.some(takes)
+            ? createRedis(options.redisUrl, 'worker')
+            : undefined,
+          channel: keys.key('detecting'),
+          logger,
+        })
+      : undefined;
+  const chains = createChainRuntimes(options.chains, logger, metrics, detectionSignal);
   const dexRepo = createDexRepository(db);
   const tokenChanged = (chainId: number, address: string) =>
     bumpTokenVersion(commandRedis, keys.prefix, { chainId, address });
@@ -131,6 +146,7 @@ export function openShared(options: ServiceOptions) {
     holders,
     events,
     metrics,
+    detectionSignal,
     chains,
     dexRepo,
     dexOptions: options.dex ?? {},

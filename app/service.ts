@@ -51,6 +51,7 @@ async function stopRoles(s: Shared, running: RunningRoles) {
     await new Promise<void>((resolve) => api.server.close(() => resolve()));
   }
   await s.producer.close();
+  await s.detectionSignal?.close();
   const connections = [
     s.commandRedis,
     s.producerConnection,

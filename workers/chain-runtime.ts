@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import type { DetectionSignal } from '../infra/detection-signal.ts';
 import { type Metrics, rpcMethodLabel } from '../infra/metrics.ts';
 import { createEndpointPool, createRpcClient, type RpcPriority } from '../infra/rpc/index.ts';
 import type { ChainConfig } from '../src/config/chains.ts';
@@ -14,7 +15,8 @@ import type { RpcClient } from '../src/evm/rpc.ts';
  * detection's (the scanner, detect, and the bytecode read that ends it), served first when the
  * node is busy; `analysis` is the analysis stages' (selectors to DEX), served with what detection
  * leaves. A burst of tokens whose analysis cannot keep up then slows analysis, not the blocks and
- * their `token.created` (docs/scale.md, back-pressure).
+ * their `token.created` (docs/scale.md, back-pressure). With a detection signal, detection in
+ * another process counts as well (infra/detection-signal.ts).
  */
 
 export interface ChainLane {
@@ -32,11 +34,15 @@ export function createChainRuntimes(
   chains: ChainConfig[],
   logger: Logger,
   metrics?: Metrics,
+  signal?: Pick<DetectionSignal, 'othersDetecting' | 'onIdle'>,
 ): Map<number, ChainRuntime> {
   return new Map(
     chains.map((config) => {
       const chain = String(config.chainId);
-      const endpoints = createEndpointPool(config.rpcUrls);
+      const endpoints = createEndpointPool(config.rpcUrls, {
+        othersDetecting: signal ? () => signal.othersDetecting(config.chainId) : undefined,
+      });
+      signal?.onIdle(config.chainId, () => endpoints.recheck());
       const lane = (priority: RpcPriority): ChainLane => {
         const rpc = createRpcClient({
           urls: config.rpcUrls,

@@ -184,3 +184,15 @@ export type JobData<N extends QueueName> = z.infer<(typeof jobCatalog)[N]['schem
 /** What a producer passes: defaults (reason, run) are filled in by the schema. */
 export type JobInput<N extends QueueName> = z.input<(typeof jobCatalog)[N]['schema']>;
 export const QUEUE_NAMES = Object.keys(jobCatalog) as QueueName[];
+
+/**
+ * Which lane of a chain's endpoints each queue's RPC requests take (workers/chain-runtime.ts):
+ * detection's (the blocks and the bytecode read that ends a token's detection) or analysis'.
+ */
+export const DETECTION_LANE_QUEUES = ['detect', 'replay'] as const satisfies QueueName[];
+export const ANALYSIS_LANE_QUEUES = [
+  'selectors',
+  'simulate',
+  'risk',
+  'dex',
+] as const satisfies QueueName[];

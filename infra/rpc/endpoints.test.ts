@@ -167,3 +167,29 @@ describe('createEndpointPool when every endpoint is cooling down', () => {
     await new Promise((r) => setTimeout(r, 30));
   });
 });
+
+describe('createEndpointPool while another process detects', () => {
+  it('keeps normal requests to their share until the others are idle, then hands them the room', async () => {
+    let othersDetecting = true;
+    const pool = createEndpointPool(['http://a'], {
+      maxConcurrency: 8,
+      othersDetecting: () => othersDetecting,
+    });
+    const granted: string[] = [];
+    const normals = ['n1', 'n2', 'n3'].map((name) =>
+      pool.acquire('normal').then((lease) => {
+        granted.push(name);
+        return lease;
+      }),
+    );
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    // No request of this pool's own is 'high', yet 2 of 8 slots: detection runs elsewhere.
+    expect(granted).toEqual(['n1', 'n2']);
+    othersDetecting = false;
+    pool.recheck();
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(granted).toEqual(['n1', 'n2', 'n3']);
+    for (const lease of await Promise.all(normals)) lease.release('ok');
+    expect(pool.stats()[0]!.inFlight).toBe(0);
+  });
+});

