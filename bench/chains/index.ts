@@ -28,4 +28,8 @@ export {
   type TxKind,
 } from './profiles.ts';
 export { type RpcMeter, startRpcMeter } from './rpc-meter.ts';
-export { type ServiceProcesses, startServiceProcesses } from './service-processes.ts';
+export {
+  type CpuPriority,
+  type ServiceProcesses,
+  startServiceProcesses,
+} from './service-processes.ts';

@@ -70,6 +70,9 @@ function waitForBanner(
   });
 }
 
+/** A niceness (added to the bench's own), or Linux's idle scheduling class. */
+export type CpuPriority = { nice: number } | 'idle';
+
 /**
  * Starts one process per entry of `roles` (e.g. ['all'] or ['api', 'scanner', 'worker',
  * 'worker', 'scheduler']), the API first, and waits for each one's start-up banner.
@@ -77,9 +80,10 @@ function waitForBanner(
 export async function startServiceProcesses(options: {
   /**
    * A role, or a role with environment of its own (e.g. a worker's WORKER_QUEUES) and a CPU
-   * niceness (as `nice -n` would give it).
+   * priority: a niceness (as `nice -n` would give it) or Linux's idle scheduling class
+   * (`chrt --idle 0`: it runs only on CPU time nothing else wants).
    */
-  roles: (string | { role: string; env: Record<string, string>; nice?: number })[];
+  roles: (string | { role: string; env: Record<string, string>; cpu?: CpuPriority })[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -121,21 +125,24 @@ export async function startServiceProcesses(options: {
   // The API (or the all-roles process) first: it is the one the others need least, and the
   // WebSocket must be listening before the first token.
   const entries = options.roles.map((r) =>
-    typeof r === 'string' ? { role: r, env: {}, nice: undefined } : r,
+    typeof r === 'string' ? { role: r, env: {}, cpu: undefined } : r,
   );
   const ordered = [...entries].sort(
     (a, b) =>
       Number(b.role === 'api' || b.role === 'all') - Number(a.role === 'api' || a.role === 'all'),
   );
   try {
-    for (const { role, env: own, nice } of ordered) {
-      const child = spawn(process.execPath, ['bin/token-monitor.mjs', 'start', '--role', role], {
+    for (const { role, env: own, cpu } of ordered) {
+      const command = [process.execPath, 'bin/token-monitor.mjs', 'start', '--role', role];
+      // chrt execs node in its own process (the pid stays), every thread in the idle class.
+      const [file, ...args] = cpu === 'idle' ? ['chrt', '--idle', '0', ...command] : command;
+      const child = spawn(file!, args, {
         cwd: REPO_ROOT,
         env: { ...env, ...own },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      if (nice !== undefined && child.pid !== undefined)
-        setPriority(child.pid, Math.min(19, getPriority(process.pid) + nice));
+      if (cpu !== undefined && cpu !== 'idle' && child.pid !== undefined)
+        setPriority(child.pid, Math.min(19, getPriority(process.pid) + cpu.nice));
       let tail = '';
       const keep = (chunk: Buffer) => {
         tail = (tail + chunk.toString()).slice(-4_000);

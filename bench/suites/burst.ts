@@ -9,7 +9,7 @@ import {
   type ServiceSetup,
 } from '../../test/support/burst.ts';
 import { BENCH_POOL_MAX } from '../../test/support/service.ts';
-import { startServiceProcesses } from '../chains/index.ts';
+import { type CpuPriority, startServiceProcesses } from '../chains/index.ts';
 import { type BenchRow, percentile, progress, round } from '../report.ts';
 
 /**
@@ -31,18 +31,17 @@ export const BURST_MODES = [
   'one process, analysis threads',
   'detection apart',
   'detection apart, analysis niced',
+  'detection apart, analysis idle',
 ] as const;
 export type BurstMode = (typeof BURST_MODES)[number];
 
-/**
- * Blocks of the burst's block size sent alone before it (each analysed before the next): the
- * baseline of the burst's own blocks, which cost more to detect than one-token blocks whatever
- * the backlog.
- */
-const BIG_BLOCKS_ALONE = 10;
-
-/** The analysis worker's niceness in the last mode: the CPU goes to detection first. */
+/** The analysis worker's niceness in the niced mode: the CPU goes to detection first. */
 const ANALYSIS_NICE = 10;
+/** The analysis worker's CPU priority in the modes with detection apart. */
+const ANALYSIS_CPU: Partial<Record<BurstMode, CpuPriority>> = {
+  'detection apart, analysis niced': { nice: ANALYSIS_NICE },
+  'detection apart, analysis idle': 'idle',
+};
 
 const FOUR_PROCESSES = `the API, the scanner, a detection worker (WORKER_QUEUES=${DETECTION_QUEUES}) and an analysis worker (${ANALYSIS_QUEUES}`;
 /** Each mode as its rows' notes describe it. */
@@ -51,6 +50,7 @@ const HOW_IT_RUNS: Record<BurstMode, string> = {
   'one process, analysis threads': `every role in one process, the static analysis in ${autoAnalysisThreads()} worker thread(s) at nice 10 (ANALYSIS_THREADS)`,
   'detection apart': `${FOUR_PROCESSES}) in four processes`,
   'detection apart, analysis niced': `${FOUR_PROCESSES}, at nice ${ANALYSIS_NICE}) in four processes`,
+  'detection apart, analysis idle': `${FOUR_PROCESSES}, in Linux's idle scheduling class: chrt --idle 0) in four processes`,
 };
 
 /** The CHAINS_FILE entry of the scenario's chain. */
@@ -75,14 +75,14 @@ const chainsFileEntry = (c: ChainConfig) => ({
  * replay queues, and one that takes the analysis queues (WORKER_QUEUES).
  */
 const detectionApart =
-  (analysisNice?: number) =>
+  (analysisCpu?: CpuPriority) =>
   async (setup: ServiceSetup): Promise<RunningService> => {
     const processes = await startServiceProcesses({
       roles: [
         'api',
         'scanner',
         { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
-        { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, nice: analysisNice },
+        { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, cpu: analysisCpu },
       ],
       databaseUrl: setup.database.url,
       redisUrl: setup.redis.url,
@@ -117,15 +117,16 @@ async function burstRun(
 ): Promise<BenchRow[]> {
   progress(`burst (${mode})`);
   const run = await runBurst({
-    start: mode.startsWith('one process')
-      ? undefined
-      : detectionApart(mode === 'detection apart' ? undefined : ANALYSIS_NICE),
+    start: mode.startsWith('one process') ? undefined : detectionApart(ANALYSIS_CPU[mode]),
     // Against 'one process', whose static analysis runs on the event loop detection needs.
     ...(mode === 'one process, analysis threads' ? { analysisThreads: autoAnalysisThreads() } : {}),
     burstTokens: options.tokens,
     burstBlocks: options.blocks,
     beforeSeconds: options.beforeSeconds,
-    bigBlocksBefore: BIG_BLOCKS_ALONE,
+    // The baseline of the burst's own blocks (they cost more to detect than one-token blocks
+    // whatever the backlog): as many blocks of their size sent alone before it, each analysed
+    // before the next, so that both p99s are taken over as many samples.
+    bigBlocksBefore: options.blocks,
     drainTimeoutMs: 600_000,
     poolMax: BENCH_POOL_MAX,
     onProgress: progress,
@@ -189,7 +190,7 @@ async function burstRun(
         value: round(percentile(alone, 99), 0),
         ratio: percentile(inBurst, 99) / percentile(alone, 99),
       },
-      note: `the trickle token of each of the burst's ${inBurst.length} blocks (p50 ${round(percentile(inBurst, 50), 0)} ms) against that of ${alone.length} blocks of the same size sent one at a time before it, each analysed before the next (p50 ${round(percentile(alone, 50), 0)} ms); ${shape}`,
+      note: `the trickle token of each of the burst's ${inBurst.length} blocks (p50 ${round(percentile(inBurst, 50), 0)} ms) against that of ${alone.length} blocks of the same size sent one at a time before it (after one more, not timed, to warm up), each analysed before the next (p50 ${round(percentile(alone, 50), 0)} ms); ${shape}`,
     },
     {
       suite: SUITE,

@@ -209,7 +209,7 @@ const ROLES: Record<ChainsLiveOptions['mode'], RoleEntry[]> = {
     'api',
     'scanner',
     { role: 'worker', env: { WORKER_QUEUES: DETECTION_QUEUES } },
-    { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, nice: ANALYSIS_NICE },
+    { role: 'worker', env: { WORKER_QUEUES: ANALYSIS_QUEUES }, cpu: { nice: ANALYSIS_NICE } },
     'scheduler',
   ],
 };

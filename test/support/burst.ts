@@ -52,6 +52,8 @@ export interface BurstOptions {
   /**
    * Blocks of a burst block's size sent one at a time before the burst, each analysed before the
    * next: the baseline of the burst's own blocks, the same block without a backlog (default 0).
+   * One more goes first, not timed: the first big block a fresh service sees also compiles and
+   * prepares what big blocks need (JIT, prepared statements), which no burst block pays.
    */
   bigBlocksBefore?: number;
   /** How long the backlog may take to drain before the scenario gives up. */
@@ -96,7 +98,8 @@ async function inProcess(setup: ServiceSetup): Promise<RunningService> {
 }
 
 /**
- * `warm-up`: the trickle's first blocks, while the service's caches and JIT warm (not timed).
+ * `warm-up`: the trickle's first blocks, while the service's caches and JIT warm, and the first
+ * block of a burst block's size (not timed).
  * `big-alone`: the blocks of a burst block's size sent before the burst (their trickle token);
  * `settling`: the blocks while such a block's tokens are analysed (not timed).
  */
@@ -400,14 +403,21 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
     // Blocks of a burst block's size, one at a time, each analysed before the next.
     sql = postgres(database.url, { max: 1, onnotice: () => {} });
     const bigBlocks = new Set<number>();
+    let warmUpBigBlock = -1;
     /** The head once the last block sent alone was analysed: the blocks up to it are settling. */
     let lastSettled = -1;
     const perBlock = Math.ceil(options.burstTokens / options.burstBlocks);
-    for (let b = 0; b < (options.bigBlocksBefore ?? 0); b++) {
-      say(`burst: a block of ${perBlock} tokens alone (${b + 1} of ${options.bigBlocksBefore})`);
+    const bigBlocksAlone = options.bigBlocksBefore ?? 0;
+    for (let b = bigBlocksAlone > 0 ? -1 : 0; b < bigBlocksAlone; b++) {
+      say(
+        b < 0
+          ? `burst: a block of ${perBlock} tokens alone to warm up`
+          : `burst: a block of ${perBlock} tokens alone (${b + 1} of ${bigBlocksAlone})`,
+      );
       const hashes = await send(burstSender!, 'alone', perBlock);
       const minedIn = await minedBlock(url, hashes[0]!, nextHead);
-      bigBlocks.add(minedIn);
+      if (b < 0) warmUpBigBlock = minedIn;
+      else bigBlocks.add(minedIn);
       await analysedAll(sql, chain.anvil.chainId, url, hashes, nextHead, options.drainTimeoutMs);
       lastSettled = head;
     }
@@ -482,6 +492,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
       hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
     )) as ({ status: string; contractAddress: string; blockNumber: string } | null)[];
     const tokens: SentToken[] = [];
+    const firstBigBlock = warmUpBigBlock >= 0 ? warmUpBigBlock : Math.min(...bigBlocks);
     receipts.forEach((r, i) => {
       if (r?.status !== '0x1') throw new Error(`deployment ${hashes[i]} not mined or reverted`);
       const { kind, phase: sentIn } = sent.get(hashes[i]!)!;
@@ -492,11 +503,11 @@ export async function runBurst(options: BurstOptions): Promise<BurstRun> {
           ? 'during'
           : kind === 'alone'
             ? 'big-alone'
-            : block < startBlock + WARM_UP_BLOCKS
+            : block < startBlock + WARM_UP_BLOCKS || block === warmUpBigBlock
               ? 'warm-up'
               : bigBlocks.has(block)
                 ? 'big-alone'
-                : block > Math.min(...bigBlocks) && block <= lastSettled
+                : block > firstBigBlock && block <= lastSettled
                   ? 'settling'
                   : block < burstFromBlock
                     ? 'before'
