@@ -186,8 +186,9 @@ export type JobInput<N extends QueueName> = z.input<(typeof jobCatalog)[N]['sche
 export const QUEUE_NAMES = Object.keys(jobCatalog) as QueueName[];
 
 /**
- * Which lane of a chain's endpoints each queue's RPC requests take (workers/chain-runtime.ts):
- * detection's (the blocks and the bytecode read that ends a token's detection) or analysis'.
+ * The queues whose jobs detect blocks, which other processes hear of (infra/detection-signal.ts),
+ * and those whose requests take the analysis lane of a chain's endpoints (workers/chain-runtime.ts).
+ * The bytecode stage is in neither: its code read takes detection's lane but detects no block.
  */
 export const DETECTION_LANE_QUEUES = ['detect', 'replay'] as const satisfies QueueName[];
 export const ANALYSIS_LANE_QUEUES = [

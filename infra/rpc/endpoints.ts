@@ -108,16 +108,7 @@ export function createEndpointPool(
     s.inFlight < Math.floor(s.limit) &&
     (priority === 'high' ||
       !detecting() ||
-      s.normalInFlight <
-        Math.max(
-          1,
-          Math.floor(
-            s.limit *
-              (process.env.TM_EXP_SHARE
-                ? Number(process.env.TM_EXP_SHARE)
-                : NORMAL_SHARE_WHILE_DETECTING),
-          ),
-        ));
+      s.normalInFlight < Math.max(1, Math.floor(s.limit * NORMAL_SHARE_WHILE_DETECTING)));
   const available = (s: EndpointState, t: number, priority: RpcPriority) =>
     t >= s.cooldownUntil && hasRoom(s, priority);
   /** Every endpoint failed lately: the one cooling down for the shortest time still beats waiting. */
