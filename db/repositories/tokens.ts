@@ -110,7 +110,10 @@ async function orphanedBlocks(
   return orphaned;
 }
 
-/** The first sighting of each address of `batch`, in address order (concurrent batches lock rows alike). */
+/**
+ * One row per address (a contract redeployed at the same address keeps its first sighting), in
+ * address order so that concurrent batches lock rows in the same order.
+ */
 function firstPerAddress(batch: readonly DetectedToken[]): DetectedToken[] {
   const unique = new Map<string, DetectedToken>();
   for (const t of batch) if (!unique.has(t.address)) unique.set(t.address, t);
@@ -240,14 +243,11 @@ function detectionWrites(db: Database) {
       if (written) return written;
       return db.transaction(async (tx) => {
         const orphaned = await orphanedBlocks(tx, chainId, batch);
-        // One row per address (a contract redeployed at the same address keeps its first
-        // sighting), in address order so that concurrent batches lock rows in the same order.
-        const unique = new Map<string, DetectedToken>();
-        for (const t of batch) {
-          const ok = t.creationBlockNumber === null || !orphaned.has(t.creationBlockNumber);
-          if (ok && !unique.has(t.address)) unique.set(t.address, t);
-        }
-        const rows = [...unique.values()].sort((a, b) => (a.address < b.address ? -1 : 1));
+        const rows = firstPerAddress(
+          batch.filter(
+            (t) => t.creationBlockNumber === null || !orphaned.has(t.creationBlockNumber),
+          ),
+        );
         const saved =
           rows.length === 0
             ? []
