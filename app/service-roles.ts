@@ -100,7 +100,8 @@ export function startStageWorkers(
   // Detection (and the bytecode read that ends it) on the chains' first lane; the analysis stages
   // on the second (chain-runtime.ts).
   const analysisChains = analysisRuntimes(chains);
-  const processDetect = createDetectProcessor({
+  // What the live detect stage and the replay share (workers/replay runs the detect stage's code).
+  const detection = {
     chains,
     tokens,
     producer,
@@ -108,8 +109,8 @@ export function startStageWorkers(
     logger,
     dex: s.dexRepo,
     onChanged: s.tokenChanged,
-    holders: s.holders,
-  });
+  };
+  const processDetect = createDetectProcessor({ ...detection, holders: s.holders });
   // Simulate and risk run in the job that routes to them (workers/pipeline.ts chainStages).
   const risk = createRiskProcessor({
     chains: analysisChains,
@@ -157,19 +158,7 @@ export function startStageWorkers(
       metrics.stageDuration.observe({ queue, status }, seconds),
     processors: {
       detect: whileDetecting(s, processDetect),
-      replay: whileDetecting(
-        s,
-        createReplayProcessor({
-          chains,
-          tokens,
-          producer,
-          events,
-          logger,
-          dex: s.dexRepo,
-          onChanged: s.tokenChanged,
-          replayHolders: s.holders,
-        }),
-      ),
+      replay: whileDetecting(s, createReplayProcessor({ ...detection, replayHolders: s.holders })),
       bytecode: createBytecodeProcessor({
         // The code read and hashed at once: the end of detection, on its lane (a catch-up is back
         // at the head when every token has its code).
